@@ -1,0 +1,36 @@
+# payjudge: two commands set everything up on a fresh machine.
+#   make run   -- virtualenv, install, migrate a SQLite file, start the daemon
+#   make test  -- virtualenv, install with test extras, run the whole suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+DATA   ?= data
+
+.PHONY: run test venv bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.stamp-install: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.stamp-install
+
+test: venv
+	$(BIN)/python -m pytest
+
+run: venv
+	PAYJUDGE_DATA_DIR=$${PAYJUDGE_DATA_DIR:-$(DATA)} $(BIN)/payjudge db upgrade
+	PAYJUDGE_DATA_DIR=$${PAYJUDGE_DATA_DIR:-$(DATA)} $(BIN)/payjudge serve
+
+$(VENV)/.stamp-bench: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $@
+
+bench: $(VENV)/.stamp-bench
+	$(BIN)/python benchmarks/adjudicate.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,32 @@
+"""The three ways an order can be wrong, after python-chess: not understood, not
+allowed, or not precise enough."""
+
+from __future__ import annotations
+
+import enum
+
+
+class ProblemKind(enum.Enum):
+    INVALID = "invalid"      # not understood
+    ILLEGAL = "illegal"      # understood, not allowed (the message names the unit and why)
+    AMBIGUOUS = "ambiguous"  # understood, but could mean more than one order
+
+
+class OrderError(ValueError):
+    kind: ProblemKind = ProblemKind.INVALID
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class InvalidOrder(OrderError):
+    kind = ProblemKind.INVALID
+
+
+class IllegalOrder(OrderError):
+    kind = ProblemKind.ILLEGAL
+
+
+class AmbiguousOrder(OrderError):
+    kind = ProblemKind.AMBIGUOUS

@@ -1,0 +1,242 @@
+"""The board as data: locations, provinces, powers and the frozen, validated `Map`."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Iterable, Mapping
+
+
+class Terrain(enum.Enum):
+    LAND = "LAND"
+    COAST = "COAST"
+    WATER = "WATER"
+    SHUT = "SHUT"  # impassable (Switzerland)
+
+    @property
+    def army_can_enter(self) -> bool:
+        return self in (Terrain.LAND, Terrain.COAST)
+
+    @property
+    def fleet_can_enter(self) -> bool:
+        return self in (Terrain.COAST, Terrain.WATER)
+
+
+class UnitType(enum.Enum):
+    ARMY = "A"
+    FLEET = "F"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Location:
+    """A province, or one coast of a province with several (`STP/NC`)."""
+
+    province: str
+    coast: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Location:
+        """Split canonical text (`STP/NC`, `PAR`); no alias lookup."""
+        name, _, coast = text.upper().partition("/")
+        return cls(name, coast or None)
+
+    @property
+    def bare(self) -> Location:
+        return self if self.coast is None else Location(self.province)
+
+    def __str__(self) -> str:
+        return self.province if self.coast is None else f"{self.province}/{self.coast}"
+
+    def __repr__(self) -> str:
+        return f"Location.parse({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    name: str
+    full_name: str
+    terrain: Terrain
+    coasts: tuple[str, ...] = ()
+    supply_center: bool = False
+
+    @property
+    def has_coasts(self) -> bool:
+        return bool(self.coasts)
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    name: str          # ENGLAND
+    adjective: str     # ENGLISH
+    initial: str       # E
+    homes: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _freeze(mapping: Mapping) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Map:
+    """An immutable, validated Diplomacy map. Build one with `payjudge.rules.mapfile`."""
+
+    name: str
+    provinces: Mapping[str, Province]
+    powers: tuple[Power, ...]
+    victory: int
+    start_phase: str
+    start_units: Mapping[str, tuple[tuple[UnitType, Location], ...]]
+    start_centers: Mapping[str, frozenset[str]]
+    # army moves: province -> provinces; fleet moves: location -> locations
+    army_adjacency: Mapping[str, frozenset[str]]
+    fleet_adjacency: Mapping[Location, frozenset[Location]]
+    aliases: Mapping[str, Location]
+    rules: tuple[str, ...] = ()
+    _by_initial: Mapping[str, Power] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _by_name: Mapping[str, Power] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _derived: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_initial", _freeze({p.initial: p for p in self.powers}))
+        names = {}
+        for p in self.powers:
+            names[p.name] = p
+            names[p.adjective] = p
+        object.__setattr__(self, "_by_name", _freeze(names))
+
+    def derived(self, key: str, compute):
+        """A value computed once from the map (the map never changes)."""
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = self._derived[key] = compute(self)
+            return value
+
+    # -- lookups ---------------------------------------------------------------------
+    @property
+    def supply_centers(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.provinces.values() if p.supply_center)
+
+    @property
+    def power_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.powers)
+
+    def power(self, name_or_initial: str) -> Power | None:
+        key = name_or_initial.strip().upper()
+        if len(key) == 1:
+            return self._by_initial.get(key)
+        return self._by_name.get(key)
+
+    def province_of(self, location: Location) -> Province:
+        return self.provinces[location.province]
+
+    def is_location(self, location: Location) -> bool:
+        prov = self.provinces.get(location.province)
+        if prov is None:
+            return False
+        return location.coast is None or location.coast in prov.coasts
+
+    def home_owner(self, province: str) -> str | None:
+        for power in self.powers:
+            if province in power.homes:
+                return power.name
+        return None
+
+    # -- movement ----------------------------------------------------------------------
+    def can_occupy(self, unit_type: UnitType, location: Location) -> bool:
+        """Whether a unit of this type may stand on this exact location."""
+        prov = self.provinces.get(location.province)
+        if prov is None:
+            return False
+        if unit_type is UnitType.ARMY:
+            return prov.terrain.army_can_enter and location.coast is None
+        if not prov.terrain.fleet_can_enter:
+            return False
+        if prov.coasts:
+            return location.coast in prov.coasts
+        return location.coast is None
+
+    def army_neighbours(self, province: str) -> frozenset[str]:
+        return self.army_adjacency.get(province, frozenset())
+
+    def fleet_neighbours(self, location: Location) -> frozenset[Location]:
+        return self.fleet_adjacency.get(location, frozenset())
+
+    def adjacent(self, unit_type: UnitType, origin: Location, dest: Location) -> bool:
+        """Can a unit at `origin` move to exactly `dest` in one step (coasts matter for fleets)?"""
+        if unit_type is UnitType.ARMY:
+            return dest.coast is None and dest.province in self.army_neighbours(origin.province)
+        return dest in self.fleet_neighbours(origin)
+
+    def reaches_province(self, unit_type: UnitType, origin: Location, province: str) -> bool:
+        """Can the unit move to some part of `province` (used for supports)?"""
+        if unit_type is UnitType.ARMY:
+            return province in self.army_neighbours(origin.province)
+        return any(loc.province == province for loc in self.fleet_neighbours(origin))
+
+    def fleet_coasts_reachable(self, origin: Location, province: str) -> tuple[Location, ...]:
+        return tuple(sorted(l for l in self.fleet_neighbours(origin) if l.province == province))
+
+    def is_coastal(self, province: str) -> bool:
+        return self.provinces[province].terrain is Terrain.COAST
+
+    def is_sea(self, province: str) -> bool:
+        return self.provinces[province].terrain is Terrain.WATER
+
+    def sea_neighbours(self, province: str) -> Iterable[str]:
+        """Water provinces a fleet convoying from `province` could use next."""
+        seen = set()
+        prov = self.provinces[province]
+        locs = [Location(province, c) for c in prov.coasts] or [Location(province)]
+        for loc in locs:
+            for n in self.fleet_neighbours(loc):
+                if self.provinces[n.province].terrain is Terrain.WATER and n.province not in seen:
+                    seen.add(n.province)
+                    yield n.province
+
+    def convoy_path_possible(self, origin: str, dest: str) -> bool:
+        """Is there any chain of seas along which an army could be convoyed?"""
+        return bool(self.convoy_seas(origin, dest))
+
+    def convoy_seas(self, origin: str, dest: str) -> frozenset[str]:
+        """The seas a fleet may usefully convoy from: those on some chain from `origin` to
+        `dest` in which every fleet is needed (DATC 4.E.1 and 6.G.19)."""
+        if origin == dest or origin not in self.provinces or dest not in self.provinces \
+                or not (self.is_coastal(origin) and self.is_coastal(dest)):
+            return frozenset()
+        return self.derived(f"convoy:{origin}:{dest}", lambda m: m._irreducible_chains(origin, dest))
+
+    def _irreducible_chains(self, origin: str, dest: str) -> frozenset[str]:
+        seas_of = lambda p: set(self.sea_neighbours(p))  # noqa: E731
+        at_origin, at_dest = seas_of(origin), seas_of(dest)
+        found: set[str] = set()
+        path: list[str] = []
+
+        def extend(sea: str) -> None:
+            # no shortcut: the new sea touches only the last one of the chain,
+            # and only the first touches the origin
+            if any(sea == p or (p != path[-1] and sea in seas_of(p)) for p in path):
+                return
+            if path and sea in at_origin:
+                return
+            path.append(sea)
+            if sea in at_dest:
+                found.update(path)
+            else:
+                for nxt in seas_of(sea):
+                    extend(nxt)
+            path.pop()
+
+        for first in at_origin:
+            extend(first)
+        return frozenset(found)
+
+    def __repr__(self) -> str:
+        return f"<Map {self.name}: {len(self.provinces)} provinces, {len(self.powers)} powers>"

@@ -1,0 +1,412 @@
+"""Adjudicate a movement phase: the DATC's equations solved by its guess algorithm.
+
+The equations are those of DATC v3.1 chapter 5.B (attack, hold, defend and prevent
+strength; support cuts; convoy paths). Cycles are found by the guess algorithm of
+chapter 5.F and settled by the backup rule of 5.B.9: a cycle of moves only is circular
+movement and every move in it succeeds; a cycle with convoys is a convoy paradox and,
+by the Szykman rule, the convoys in it fail. As the DATC suggests (5.D), a convoy asks
+whether an attacker *would* succeed (adjudicate) rather than resolving it, so that
+every cycle stays a clean single cycle.
+
+Convoys to adjacent provinces follow DATC v3.1 (issue 4.A.3): the army goes by convoy
+when its order says `VIA CONVOY` or a fleet of its own power is ordered to convoy it,
+and then only by convoy (no fall-back to the land route).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .geography import Location, Map, UnitType
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit
+from .outcome import OrderOutcome, Result
+from .position import Dislodged, Position
+
+_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+_HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class MovementResult:
+    outcomes: tuple[OrderOutcome, ...]
+    units: dict[str, tuple[Unit, ...]]          # after the moves, without the dislodged
+    dislodged: dict[str, tuple[Dislodged, ...]]
+    contested: frozenset[str]                   # provinces left empty by a standoff
+
+
+class _Board:
+    """Index-based working state for one adjudication."""
+
+    def __init__(self, position: Position, orders: dict[int, Order]):
+        m = position.map
+        self.map = m
+        self.units: list[Unit] = []
+        self.powers: list[str] = []
+        for power, unit in position.all_units():
+            self.units.append(unit)
+            self.powers.append(power)
+        n = len(self.units)
+        self.at: dict[str, int] = {u.province: i for i, u in enumerate(self.units)}
+        self.orders: list[Order] = [orders.get(i) or Hold(self.units[i]) for i in range(n)]
+        self.kind = [_HOLD] * n
+        self.dest: list[str | None] = [None] * n          # move destination province
+        self.moves_to: dict[str, list[int]] = {}
+        self.by_convoy = [False] * n
+        self.h2h: list[int | None] = [None] * n
+        self.move_support: list[list[int]] = [[] for _ in range(n)]
+        self.hold_support: list[list[int]] = [[] for _ in range(n)]
+        self.convoyers: list[list[int]] = [[] for _ in range(n)]
+        self.support_target = [-1] * n       # for a support: the unit it supports (valid only)
+        self.convoy_target = [-1] * n        # for a convoy: the move it serves (valid only)
+        self.state = [_UNRESOLVED] * n
+        self.resolution = [False] * n
+        self.dep: list[int] = []
+        self.szykman: set[int] = set()
+        self._prepare()
+
+    # -- setting up ------------------------------------------------------------------
+    def _prepare(self) -> None:
+        m, units, orders = self.map, self.units, self.orders
+        for i, order in enumerate(orders):
+            if isinstance(order, Move):
+                self.kind[i] = _MOVE
+                self.dest[i] = order.dest.province
+                self.moves_to.setdefault(order.dest.province, []).append(i)
+            elif isinstance(order, (SupportHold, SupportMove)):
+                self.kind[i] = _SUPPORT
+            elif isinstance(order, Convoy):
+                self.kind[i] = _CONVOY
+        # which army moves go by convoy (DATC 4.A.3, v3.1 preference)
+        own_convoy: set[tuple[str, str, str]] = set()
+        for i, order in enumerate(orders):
+            if isinstance(order, Convoy):
+                own_convoy.add((self.powers[i], order.army.province, order.dest.province))
+        for i, order in enumerate(orders):
+            if isinstance(order, Move) and units[i].type is UnitType.ARMY:
+                walk = order.dest.province in m.army_neighbours(units[i].province)
+                self.by_convoy[i] = (not walk or order.via_convoy or
+                                     (self.powers[i], units[i].province, order.dest.province) in own_convoy)
+        # convoys, supports and head-to-head battles that match
+        for i, order in enumerate(orders):
+            if isinstance(order, Convoy):
+                j = self.at.get(order.army.province)
+                if j is not None and self.kind[j] == _MOVE and self.by_convoy[j] \
+                        and self.dest[j] == order.dest.province:
+                    self.convoyers[j].append(i)
+            elif isinstance(order, SupportHold):
+                j = self.at.get(order.supported.province)
+                if j is not None and self.kind[j] != _MOVE:
+                    self.hold_support[j].append(i)
+                    self.support_target[i] = j
+            elif isinstance(order, SupportMove):
+                j = self.at.get(order.supported.province)
+                if j is not None and self.kind[j] == _MOVE and self.dest[j] == order.dest.province:
+                    move_dest = orders[j].dest  # type: ignore[union-attr]
+                    if order.dest.coast is None or order.dest.coast == move_dest.coast:
+                        self.move_support[j].append(i)
+                        self.support_target[i] = j
+        for i in range(len(units)):
+            if self.kind[i] == _MOVE and not self.by_convoy[i]:
+                j = self.at.get(self.dest[i])  # type: ignore[arg-type]
+                if j is not None and self.kind[j] == _MOVE and not self.by_convoy[j] \
+                        and self.dest[j] == units[i].province:
+                    self.h2h[i] = j
+        # a convoy counts only if its fleet can be part of a complete chain of convoying fleets
+        for j in range(len(units)):
+            if self.convoyers[j]:
+                useful = self._chain_members(j, self.convoyers[j])
+                self.convoyers[j] = [f for f in self.convoyers[j] if f in useful]
+                for f in self.convoyers[j]:
+                    self.convoy_target[f] = j
+
+    def _touches(self, sea: str, province: str) -> bool:
+        return any(l.province == province for l in self.map.fleet_neighbours(Location(sea)))
+
+    def _chain_members(self, j: int, fleets: list[int]) -> set[int]:
+        """The fleets lying on some chain from the army to its destination."""
+        origin, dest = self.units[j].province, self.dest[j]
+        seas = {self.units[f].province: f for f in fleets}
+        fwd = self._reach(origin, seas)
+        back = self._reach(dest, seas)  # type: ignore[arg-type]
+        return {f for s, f in seas.items() if s in fwd and s in back}
+
+    def _reach(self, start: str, seas: dict[str, int]) -> set[str]:
+        frontier = [s for s in seas if self._touches(s, start)]
+        seen = set(frontier)
+        while frontier:
+            s = frontier.pop()
+            for t in seas:
+                if t not in seen and self._touches(s, t):
+                    seen.add(t)
+                    frontier.append(t)
+        return seen
+
+    # -- the guess algorithm (DATC 5.F, in the form of "The Math of Adjudication") -------
+    def resolve(self, i: int) -> bool:
+        state = self.state[i]
+        if state == _RESOLVED:
+            return self.resolution[i]
+        if state == _GUESSING:
+            if i not in self.dep:
+                self.dep.append(i)
+            return self.resolution[i]
+        old = len(self.dep)
+        self.resolution[i] = False
+        self.state[i] = _GUESSING
+        first = self.adjudicate(i)
+        if len(self.dep) == old:
+            if self.state[i] != _RESOLVED:
+                self.resolution[i] = first
+                self.state[i] = _RESOLVED
+            return first
+        if self.dep[old] != i:
+            # part of a cycle that started further up: report the guess-based result
+            self.dep.append(i)
+            self.resolution[i] = first
+            return first
+        # this decision starts the cycle: try the other guess
+        for k in self.dep[old:]:
+            self.state[k] = _UNRESOLVED
+        del self.dep[old:]
+        self.resolution[i] = True
+        self.state[i] = _GUESSING
+        second = self.adjudicate(i)
+        if first == second:
+            for k in self.dep[old:]:
+                self.state[k] = _UNRESOLVED
+            del self.dep[old:]
+            self.resolution[i] = first
+            self.state[i] = _RESOLVED
+            return first
+        self._backup_rule(old)
+        return self.resolve(i)
+
+    def _backup_rule(self, old: int) -> None:
+        cycle = self.dep[old:]
+        del self.dep[old:]
+        convoys = [k for k in cycle if self.kind[k] == _CONVOY]
+        for k in cycle:
+            self.state[k] = _UNRESOLVED
+        if convoys:  # a convoy paradox: the Szykman rule
+            for k in convoys:
+                self.resolution[k] = False
+                self.state[k] = _RESOLVED
+                self.szykman.add(k)
+        else:        # circular movement (or, on other maps, anything else: it fails)
+            moves_only = all(self.kind[k] == _MOVE for k in cycle)
+            for k in cycle:
+                self.resolution[k] = moves_only
+                self.state[k] = _RESOLVED
+
+    def adjudicate(self, i: int) -> bool:
+        kind = self.kind[i]
+        if kind == _MOVE:
+            return self._move_succeeds(i)
+        if kind == _SUPPORT:
+            return self._support_given(i)
+        if kind == _CONVOY:
+            return self._convoy_holds(i)
+        return True
+
+    # -- the equations (DATC 5.B) ---------------------------------------------------------
+    def path(self, i: int) -> bool:
+        if not self.by_convoy[i]:
+            return True
+        fleets = self.convoyers[i]
+        if not fleets:
+            return False
+        origin, dest = self.units[i].province, self.dest[i]
+        seas = {self.units[f].province: f for f in fleets}
+        frontier = [s for s in seas if self._touches(s, origin)]
+        seen = set(frontier)
+        while frontier:
+            s = frontier.pop()
+            if not self.resolve(seas[s]):
+                continue
+            if self._touches(s, dest):  # type: ignore[arg-type]
+                return True
+            for t in seas:
+                if t not in seen and self._touches(s, t):
+                    seen.add(t)
+                    frontier.append(t)
+        return False
+
+    def _supports(self, supporters: list[int], exclude_power: str | None = None) -> int:
+        n = 1
+        for s in supporters:
+            if exclude_power is not None and self.powers[s] == exclude_power:
+                continue
+            if self.resolve(s):
+                n += 1
+        return n
+
+    def attack_strength(self, i: int) -> int:
+        if not self.path(i):
+            return 0
+        d = self.at.get(self.dest[i])  # type: ignore[arg-type]
+        if d is None or (self.h2h[i] is None and self.kind[d] == _MOVE and self.resolve(d)):
+            return self._supports(self.move_support[i])
+        if self.powers[d] == self.powers[i]:
+            return 0
+        return self._supports(self.move_support[i], exclude_power=self.powers[d])
+
+    def defend_strength(self, i: int) -> int:
+        return self._supports(self.move_support[i])
+
+    def prevent_strength(self, i: int) -> int:
+        if not self.path(i):
+            return 0
+        o = self.h2h[i]
+        if o is not None and self.resolve(o):
+            return 0
+        return self._supports(self.move_support[i])
+
+    def hold_strength(self, province: str) -> int:
+        d = self.at.get(province)
+        if d is None:
+            return 0
+        if self.kind[d] == _MOVE:
+            return 0 if self.resolve(d) else 1
+        return self._supports(self.hold_support[d])
+
+    def _move_succeeds(self, i: int) -> bool:
+        attack = self.attack_strength(i)
+        if attack == 0:
+            return False
+        o = self.h2h[i]
+        if o is not None:
+            if attack <= self.defend_strength(o):
+                return False
+        elif attack <= self.hold_strength(self.dest[i]):  # type: ignore[arg-type]
+            return False
+        for c in self.moves_to[self.dest[i]]:  # type: ignore[index]
+            if c != i and attack <= self.prevent_strength(c):
+                return False
+        return True
+
+    def _support_given(self, i: int) -> bool:
+        target = self.support_target[i]
+        if target < 0:
+            return False  # void: matches no order
+        here = self.units[i].province
+        aimed_at = self.dest[target] if self.kind[target] == _MOVE else None
+        for c in self.moves_to.get(here, ()):
+            if self.powers[c] == self.powers[i]:
+                continue
+            if self.units[c].province == aimed_at:
+                # an attack from where the support goes cuts only by dislodging (5.B.2)
+                if self.resolve(c):
+                    return False
+                continue
+            if self.path(c):
+                return False
+        return True
+
+    def _convoy_holds(self, i: int) -> bool:
+        if self.convoy_target[i] < 0:
+            return False
+        for c in self.moves_to.get(self.units[i].province, ()):
+            if self._move_succeeds(c):  # adjudicate, not resolve: DATC 5.D
+                return False
+        return True
+
+
+def adjudicate_movement(position: Position, orders: dict[str, Order],
+                        defaults: frozenset[str] = frozenset()) -> MovementResult:
+    """Adjudicate validated orders, keyed by the province of the ordered unit.
+
+    Units without an order hold. `defaults` are provinces whose order was given by the
+    judge (reported as such).
+    """
+    m = position.map
+    idx_orders: dict[int, Order] = {}
+    board_units = [u for _, u in position.all_units()]
+    at = {u.province: i for i, u in enumerate(board_units)}
+    for province, order in orders.items():
+        i = at.get(province)
+        if i is not None:
+            idx_orders[i] = order
+    b = _Board(position, idx_orders)
+    n = len(b.units)
+    for i in range(n):
+        if b.kind[i] != _HOLD:
+            b.resolve(i)
+
+    moved = [b.kind[i] == _MOVE and b.resolution[i] for i in range(n)]
+    entered: dict[str, int] = {b.dest[i]: i for i in range(n) if moved[i]}  # type: ignore[misc]
+    dislodged_by: dict[int, int] = {}
+    for i in range(n):
+        if not moved[i] and b.units[i].province in entered:
+            dislodged_by[i] = entered[b.units[i].province]
+
+    # provinces left empty by a standoff (retreats may not go there)
+    occupied = {b.units[i].province for i in range(n) if not moved[i] and i not in dislodged_by}
+    occupied.update(entered)
+    contested = set()
+    for province, movers in b.moves_to.items():
+        if province in occupied or province in entered:
+            continue
+        if any(b.prevent_strength(c) > 0 for c in movers):
+            contested.add(province)
+
+    outcomes = []
+    new_units: dict[str, list[Unit]] = {}
+    dislodged: dict[str, list[Dislodged]] = {}
+    for i in range(n):
+        unit, power, order = b.units[i], b.powers[i], b.orders[i]
+        kind = b.kind[i]
+        gone = i in dislodged_by
+        if kind == _MOVE:
+            if b.resolution[i]:
+                result = Result.SUCCEEDS
+            elif b.by_convoy[i] and not b.convoyers[i]:
+                result = Result.NO_CONVOY
+            elif b.by_convoy[i] and not b.path(i):
+                result = Result.DISRUPTED
+            else:
+                result = Result.BOUNCED
+        elif kind == _SUPPORT:
+            result = Result.VOID if b.support_target[i] < 0 else \
+                (Result.SUCCEEDS if b.resolution[i] else Result.CUT)
+        elif kind == _CONVOY:
+            if b.convoy_target[i] < 0:
+                result = Result.VOID
+            elif i in b.szykman:
+                result = Result.DISRUPTED
+            else:
+                result = Result.DISLODGED if gone else Result.SUCCEEDS
+        else:
+            result = Result.DISLODGED if gone else Result.SUCCEEDS
+        outcomes.append(OrderOutcome(power, order, result, dislodged=gone,
+                                     default=unit.province in defaults))
+        if gone:
+            attacker = dislodged_by[i]
+            came_by_convoy = b.by_convoy[attacker]
+            dislodged.setdefault(power, []).append(
+                Dislodged(unit, b.units[attacker].province,
+                          _retreats(m, unit, b.units[attacker].province, came_by_convoy,
+                                    occupied, contested)))
+        elif moved[i]:
+            dest = order.dest  # type: ignore[union-attr]
+            new_units.setdefault(power, []).append(Unit(unit.type, dest))
+        else:
+            new_units.setdefault(power, []).append(unit)
+    return MovementResult(tuple(outcomes), {p: tuple(us) for p, us in new_units.items()},
+                          {p: tuple(ds) for p, ds in dislodged.items()}, frozenset(contested))
+
+
+def _retreats(m: Map, unit: Unit, attacker_from: str, by_convoy: bool,
+              occupied: set[str], contested: set[str]) -> tuple[Location, ...]:
+    if unit.type is UnitType.ARMY:
+        options = [Location(p) for p in m.army_neighbours(unit.province)]
+    else:
+        options = list(m.fleet_neighbours(unit.location))
+    allowed = []
+    for loc in options:
+        p = loc.province
+        if p in occupied or p in contested:
+            continue
+        if p == attacker_from and not by_convoy:  # DATC 4.A.5: allowed after a convoyed attack
+            continue
+        allowed.append(loc)
+    return tuple(sorted(allowed))

@@ -1,0 +1,301 @@
+"""Read orders as players write them: the text stage, before the position is consulted.
+
+Accepts any letter case, abbreviations, full names and the map's aliases
+(`A Paris - Burgundy`), `-`, `->` or `TO` for moves, `S`/`SUPPORTS`, `C`/`CONVOYS`,
+`H`/`HOLD`, `VIA CONVOY`, coasts as `/NC`, `(NC)` or `NORTH COAST`, an omitted unit
+type, and DPjudge's convoy routes (`A LON - NTH - NWY`). Move marks are required, as
+in every Payola game (DPjudge's NEED_MOVE_MARKS): `A PAR BUR` is not understood.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+from .errors import InvalidOrder
+from .geography import Location, Map, UnitType
+
+
+class OrderKind(enum.Enum):
+    HOLD = "H"
+    MOVE = "-"
+    SUPPORT = "S"
+    CONVOY = "C"
+    RETREAT = "R"
+    DISBAND = "D"
+    BUILD = "BUILD"
+    REMOVE = "REMOVE"
+    WAIVE = "WAIVE"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSpec:
+    """A unit as written: the type may be missing, the coast may be missing or wrong."""
+
+    type: UnitType | None
+    location: Location
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {self.location}" if self.type else str(self.location)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedOrder:
+    kind: OrderKind
+    unit: UnitSpec | None
+    target: UnitSpec | None = None          # the supported or convoyed unit
+    dest: Location | None = None            # move/retreat destination, or the supported move's
+    via_convoy: bool = False                # `VIA CONVOY`, or a DPjudge route was written
+    route: tuple[Location, ...] = ()        # the seas of a DPjudge route
+
+    def __str__(self) -> str:
+        u = str(self.unit) if self.unit else ""
+        k = self.kind
+        if k is OrderKind.HOLD:
+            return f"{u} H"
+        if k is OrderKind.MOVE:
+            path = "".join(f" - {r}" for r in self.route)
+            return f"{u}{path} - {self.dest}" + (" VIA CONVOY" if self.via_convoy and not self.route else "")
+        if k is OrderKind.SUPPORT:
+            return f"{u} S {self.target}" + (f" - {self.dest}" if self.dest else "")
+        if k is OrderKind.CONVOY:
+            return f"{u} C {self.target} - {self.dest}"
+        if k is OrderKind.RETREAT:
+            return f"{u} R {self.dest}"
+        if k is OrderKind.DISBAND:
+            return f"{u} D"
+        if k is OrderKind.BUILD:
+            return f"BUILD {u}"
+        if k is OrderKind.REMOVE:
+            return f"REMOVE {u}"
+        return "WAIVE"
+
+
+# Keyword tokens, after upper-casing.
+_WORDS = {
+    "A": "A", "ARMY": "A", "F": "F", "FLEET": "F",
+    "-": "-", "TO": "-", "MOVE": "-", "MOVES": "-", "M": "-",
+    "H": "H", "HOLD": "H", "HOLDS": "H", "STAND": "H", "STANDS": "H",
+    "S": "S", "SUP": "S", "SUPP": "S", "SUPPORT": "S", "SUPPORTS": "S",
+    "C": "C", "CONVOY": "C", "CONVOYS": "C", "CVY": "C",
+    "VIA": "VIA", "BY": "VIA",
+    "R": "R", "RETREAT": "R", "RETREATS": "R",
+    "D": "D", "DISBAND": "D", "DISBANDS": "D",
+    "B": "BUILD", "BUILD": "BUILD", "BUILDS": "BUILD",
+    "REMOVE": "REMOVE", "REMOVES": "REMOVE",
+    "WAIVE": "WAIVE", "WAIVES": "WAIVE",
+}
+_COASTS = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
+           "NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
+_TOKEN = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]")
+_MAX_ALIAS_WORDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str                 # a keyword ("A", "-", "S", …), "LOC" or "?"
+    loc: Location | None = None
+    text: str = ""
+
+
+def _normalize(text: str) -> str:
+    text = text.upper().replace("\u2013", "-").replace("\u2014", "-").replace("\u2212", "-")
+    return text
+
+
+def _alias_key(words: list[str]) -> str:
+    out = ""
+    for i, w in enumerate(words):
+        if w == "-" or (i and words[i - 1] == "-"):
+            out += w
+        else:
+            out += (" " if out else "") + w
+    return out
+
+
+def tokenize(text: str, game_map: Map) -> list[_Tok]:
+    raw = [w.rstrip(".") if w not in ("-",) else w for w in _TOKEN.findall(_normalize(text))]
+    raw = ["-" if w in ("->", "=>") else w for w in raw if w]
+    toks: list[_Tok] = []
+    i = 0
+    while i < len(raw):
+        # the longest alias starting here wins: "NORTH SEA", "MID-ATLANTIC OCEAN"
+        best = None
+        for j in range(min(len(raw), i + _MAX_ALIAS_WORDS), i, -1):
+            words = raw[i:j]
+            if words[-1] == "-" or words[0] == "-":
+                continue
+            key = _alias_key([w.replace(".", " ").strip() for w in words])
+            loc = game_map.aliases.get(" ".join(key.split()))
+            if loc is not None and not (j == i + 1 and raw[i] in _WORDS and len(raw[i]) == 1):
+                best = (j, loc)
+                break
+        if best is not None:
+            j, loc = best
+            toks.append(_Tok("LOC", loc, " ".join(raw[i:j])))
+            i = j
+            continue
+        word = raw[i]
+        if word in ("/", "(", ")", ",", "|"):
+            toks.append(_Tok(word, text=word))
+        elif word in _WORDS:
+            toks.append(_Tok(_WORDS[word], text=word))
+        elif word in _COASTS or word == "COAST":
+            toks.append(_Tok("COAST", text=word))
+        else:
+            toks.append(_Tok("?", text=word))
+        i += 1
+    return _attach_coasts(toks)
+
+
+def _attach_coasts(toks: list[_Tok]) -> list[_Tok]:
+    """Fold `/NC`, `(NC)`, `NC` and `NORTH COAST` into the preceding location."""
+    out: list[_Tok] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.kind == "LOC" and t.loc is not None and t.loc.coast is None:
+            j = i + 1
+            closing = False
+            if j < len(toks) and toks[j].kind in ("/", "("):
+                closing = toks[j].kind == "("
+                j += 1
+            if j < len(toks) and toks[j].kind == "COAST" and toks[j].text != "COAST":
+                coast = _COASTS[toks[j].text]
+                j += 1
+                if j < len(toks) and toks[j].text == "COAST":
+                    j += 1
+                if closing:
+                    if j < len(toks) and toks[j].kind == ")":
+                        j += 1
+                    else:
+                        raise InvalidOrder("unclosed parenthesis after a coast")
+                out.append(_Tok("LOC", Location(t.loc.province, coast), t.text))
+                i = j
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+class _Reader:
+    def __init__(self, toks: list[_Tok], text: str):
+        self.toks = toks
+        self.i = 0
+        self.text = text
+
+    def peek(self, offset: int = 0) -> str | None:
+        j = self.i + offset
+        return self.toks[j].kind if j < len(self.toks) else None
+
+    def take(self, kind: str) -> _Tok | None:
+        if self.peek() == kind:
+            tok = self.toks[self.i]
+            self.i += 1
+            return tok
+        return None
+
+    def fail(self, expected: str) -> InvalidOrder:
+        if self.i < len(self.toks):
+            tok = self.toks[self.i]
+            if tok.kind == "?":
+                return InvalidOrder(f"unknown word {tok.text!r} (expected {expected})")
+            return InvalidOrder(f"unexpected {tok.text!r} (expected {expected})")
+        return InvalidOrder(f"order ends too early (expected {expected})")
+
+    def location(self, what: str) -> Location:
+        tok = self.take("LOC")
+        if tok is None:
+            raise self.fail(what)
+        return tok.loc  # type: ignore[return-value]
+
+    def unit(self, what: str = "a unit") -> UnitSpec:
+        kind = self.take("A") or self.take("F")
+        utype = UnitType(kind.kind) if kind else None
+        return UnitSpec(utype, self.location(what if not kind else "a province"))
+
+    def end(self) -> None:
+        if self.i < len(self.toks):
+            raise self.fail("the end of the order")
+
+
+def parse_order(text: str, game_map: Map) -> ParsedOrder:
+    """Parse one order; raises InvalidOrder when it is not understood."""
+    r = _Reader(tokenize(text, game_map), text)
+    if not r.toks:
+        raise InvalidOrder("empty order")
+    if r.take("WAIVE"):
+        r.end()
+        return ParsedOrder(OrderKind.WAIVE, None)
+    if r.take("BUILD"):
+        unit = r.unit()
+        if unit.type is None:
+            raise InvalidOrder("a build must name the unit type (A or F)")
+        r.end()
+        return ParsedOrder(OrderKind.BUILD, unit)
+    if r.peek() == "REMOVE" or (r.peek() == "D" and r.peek(1) in ("A", "F", "LOC")):
+        r.i += 1
+        unit = r.unit()
+        r.end()
+        return ParsedOrder(OrderKind.REMOVE, unit)
+    unit = r.unit()
+    order = _body(r, unit, game_map)
+    r.end()
+    return order
+
+
+def parse_order_body(unit: UnitSpec, text: str, game_map: Map) -> ParsedOrder:
+    """Parse what follows the unit (`- TYR`, `S A VEN`, `H`), as after a `|` in an offer."""
+    r = _Reader(tokenize(text, game_map), text)
+    order = _body(r, unit, game_map)
+    r.end()
+    return order
+
+
+def parse_unit(text: str, game_map: Map) -> UnitSpec:
+    r = _Reader(tokenize(text, game_map), text)
+    unit = r.unit()
+    r.end()
+    return unit
+
+
+def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
+    if r.peek() is None or r.take("H"):
+        return ParsedOrder(OrderKind.HOLD, unit)
+    if r.take("-"):
+        path = [r.location("a destination")]
+        while r.take("-"):
+            path.append(r.location("a destination"))
+        via = False
+        if r.take("VIA"):
+            if not r.take("C"):
+                raise r.fail("CONVOY after VIA")
+            via = True
+        dest, route = path[-1], tuple(path[:-1])
+        return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=via or bool(route), route=route)
+    if r.take("S"):
+        target = r.unit("the supported unit")
+        dest = None
+        if r.take("-"):
+            dest = r.location("the destination of the supported move")
+        else:
+            r.take("H")
+        return ParsedOrder(OrderKind.SUPPORT, unit, target=target, dest=dest)
+    if r.take("C"):
+        target = r.unit("the convoyed army")
+        if not r.take("-"):
+            raise r.fail("'-' and the destination of the convoyed army")
+        dest = r.location("the destination of the convoyed army")
+        return ParsedOrder(OrderKind.CONVOY, unit, target=target, dest=dest)
+    if r.take("R"):
+        return ParsedOrder(OrderKind.RETREAT, unit, dest=r.location("where to retreat"))
+    if r.take("D"):
+        return ParsedOrder(OrderKind.DISBAND, unit)
+    if r.take("BUILD"):
+        return ParsedOrder(OrderKind.BUILD, unit)
+    if r.take("REMOVE"):
+        return ParsedOrder(OrderKind.REMOVE, unit)
+    if r.peek() == "LOC":
+        raise InvalidOrder("a move needs a move mark: write '-' between the provinces")
+    raise r.fail("H, -, S, C, R or D")

@@ -1,0 +1,265 @@
+"""Check a parsed order against the position: the unit exists, the order is allowed.
+
+Returns a typed, canonical order or raises `IllegalOrder` / `AmbiguousOrder` with a
+message that names the unit and the reason. Canonicalisation fills in what the player
+may leave out: the unit type, the coast a unit stands on, the one coast a fleet can
+reach; and it keeps `VIA CONVOY` only where the army could also walk.
+"""
+
+from __future__ import annotations
+
+from .errors import AmbiguousOrder, IllegalOrder
+from .geography import Location, Map, Terrain, UnitType
+from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
+                     SupportHold, SupportMove, Unit, Waive)
+from .parse import OrderKind, ParsedOrder, UnitSpec
+from .phase import PhaseType
+from .position import Position
+
+_KIND_NAMES = {OrderKind.HOLD: "hold", OrderKind.MOVE: "move", OrderKind.SUPPORT: "support",
+               OrderKind.CONVOY: "convoy", OrderKind.RETREAT: "retreat",
+               OrderKind.DISBAND: "disband", OrderKind.BUILD: "build",
+               OrderKind.REMOVE: "removal", OrderKind.WAIVE: "waive"}
+
+
+def validate(parsed: ParsedOrder, position: Position, power: str | None = None,
+             *, check_owner: bool = True) -> Order:
+    """The legal order `parsed` stands for, in `position`, given by `power`.
+
+    `check_owner=False` is for Payola offers, which may be made to any unit.
+    """
+    phase = position.phase.type
+    if phase is PhaseType.MOVEMENT:
+        return _movement(parsed, position, power, check_owner)
+    if phase is PhaseType.RETREATS:
+        return _retreat(parsed, position, power, check_owner)
+    return _adjustment(parsed, position, power)
+
+
+def _wrong_phase(parsed: ParsedOrder, position: Position) -> IllegalOrder:
+    return IllegalOrder(f"a {_KIND_NAMES[parsed.kind]} order is not possible in a "
+                        f"{position.phase.type.name.lower()} phase")
+
+
+def _board_unit(spec: UnitSpec, position: Position, what: str = "unit") -> tuple[str, Unit]:
+    """The unit on the board that `spec` names (type and coast taken from the board)."""
+    hit = position._at.get(spec.location.province)
+    if hit is None:
+        kind = {UnitType.ARMY: "army", UnitType.FLEET: "fleet", None: "unit"}[spec.type]
+        raise IllegalOrder(f"there is no {kind} in {spec.location.province}")
+    owner, unit = hit
+    if spec.type is not None and spec.type is not unit.type:
+        actual = "an army" if unit.type is UnitType.ARMY else "a fleet"
+        raise IllegalOrder(f"the {what} in {unit.province} is {actual} ({unit})")
+    return owner, unit
+
+
+def _check_owner(owner: str, unit: Unit, power: str | None, check: bool) -> None:
+    if check and power is not None and owner != power:
+        raise IllegalOrder(f"{unit} belongs to {owner}, not to {power}")
+
+
+def _fleet_dest(m: Map, unit: Unit, dest: Location) -> Location:
+    """Resolve the coast of a fleet's destination; raise when it cannot go there."""
+    prov = m.provinces.get(dest.province)
+    if prov is None or not prov.terrain.fleet_can_enter:
+        raise IllegalOrder(f"{unit} cannot move to {dest.province}: a fleet cannot go inland")
+    if prov.coasts:
+        reachable = m.fleet_coasts_reachable(unit.location, dest.province)
+        if dest.coast is None:
+            if len(reachable) == 1:
+                return reachable[0]
+            if len(reachable) > 1:
+                names = " or ".join(str(r) for r in reachable)
+                raise AmbiguousOrder(f"{unit} - {dest.province}: say which coast ({names})")
+            raise IllegalOrder(f"{unit} cannot move to {dest.province}")
+        if dest not in reachable:
+            if dest.coast not in prov.coasts:
+                raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
+            raise IllegalOrder(f"{unit} cannot reach {dest}")
+        return dest
+    dest = dest.bare
+    if not m.adjacent(UnitType.FLEET, unit.location, dest):
+        raise IllegalOrder(f"{unit} cannot move to {dest}: not adjacent along a coast")
+    return dest
+
+
+def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
+    """Is there a chain of seas, each holding a fleet, from `origin` to `dest`?
+
+    A move that needs a convoy is legal only if such a chain is on the board now
+    (DATC 4.E.1, 6.D.32); a fleet cannot both convoy a move and support it (6.D.31).
+    """
+    m = position.map
+    seas = set(m.convoy_seas(origin, dest)) if m.convoy_path_possible(origin, dest) else set()
+    if not seas:
+        return False
+    def has_fleet(sea: str) -> bool:
+        unit = position.unit_at(sea)
+        return unit is not None and unit.type is UnitType.FLEET and sea != avoid
+    goal = set(m.sea_neighbours(dest))
+    frontier = [s for s in m.sea_neighbours(origin) if has_fleet(s)]
+    seen = set(frontier)
+    while frontier:
+        sea = frontier.pop()
+        if sea in goal:
+            return True
+        for nxt in m.sea_neighbours(sea):
+            if nxt not in seen and has_fleet(nxt):
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
+
+
+def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
+    m = position.map
+    return dest in m.army_neighbours(origin) or fleet_chain(position, origin, dest, avoid)
+
+
+def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
+    m = position.map
+    dest = parsed.dest
+    assert dest is not None
+    if dest.province == unit.province:
+        raise IllegalOrder(f"{unit} cannot move to the province it is in")
+    prov = m.provinces.get(dest.province)
+    if prov is None or prov.terrain is Terrain.SHUT:
+        raise IllegalOrder(f"{unit} cannot move to {dest.province}: impassable")
+    if unit.type is UnitType.FLEET:
+        if parsed.via_convoy:
+            raise IllegalOrder(f"{unit} is a fleet and cannot be convoyed")
+        return Move(unit, _fleet_dest(m, unit, dest))
+    if not prov.terrain.army_can_enter:
+        raise IllegalOrder(f"{unit} cannot move to {dest.province}: an army cannot go to sea")
+    dest = dest.bare  # a coast given to an army is ignored (DATC 6.B.12)
+    for sea in parsed.route:
+        if not m.is_sea(sea.province):
+            raise IllegalOrder(f"{unit}: a convoy route can only pass through seas, not {sea.province}")
+    adjacent = dest.province in m.army_neighbours(unit.province)
+    if not adjacent and not m.convoy_path_possible(unit.province, dest.province):
+        raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no convoy could take it there")
+    if not adjacent and not fleet_chain(position, unit.province, dest.province):
+        raise IllegalOrder(f"{unit} cannot move to {dest.province}: it would need a convoy, "
+                           f"and no chain of fleets links them")
+    return Move(unit, dest, via_convoy=parsed.via_convoy and adjacent)
+
+
+def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
+    m = position.map
+    if parsed.kind not in (OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY):
+        raise _wrong_phase(parsed, position)
+    assert parsed.unit is not None
+    owner, unit = _board_unit(parsed.unit, position)
+    _check_owner(owner, unit, power, check_owner)
+    if parsed.kind is OrderKind.HOLD:
+        return Hold(unit)
+    if parsed.kind is OrderKind.MOVE:
+        return _move(parsed, unit, position)
+    assert parsed.target is not None
+    if parsed.kind is OrderKind.SUPPORT:
+        _, target = _board_unit(parsed.target, position, "supported unit")
+        if target.province == unit.province:
+            raise IllegalOrder(f"{unit} cannot support itself")
+        if parsed.dest is None:
+            if not m.reaches_province(unit.type, unit.location, target.province):
+                raise IllegalOrder(f"{unit} cannot support {target}: it could not move to {target.province}")
+            return SupportHold(unit, target)
+        dest = parsed.dest
+        if dest.province == target.province:
+            raise IllegalOrder(f"{unit} cannot support {target} moving to where it already is")
+        if dest.province == unit.province:
+            raise IllegalOrder(f"{unit} cannot support a move into its own province")
+        if dest.province not in m.provinces:
+            raise IllegalOrder(f"unknown province {dest.province}")
+        if not m.reaches_province(unit.type, unit.location, dest.province):
+            raise IllegalOrder(f"{unit} cannot support a move to {dest.province}: it could not move there itself")
+        if target.type is UnitType.ARMY:
+            if not _army_can_reach(position, target.province, dest.province, avoid=unit.province) or \
+                    not m.provinces[dest.province].terrain.army_can_enter:
+                raise IllegalOrder(f"{target} cannot move to {dest.province}")
+            dest = dest.bare
+        else:
+            if not m.reaches_province(UnitType.FLEET, target.location, dest.province):
+                raise IllegalOrder(f"{target} cannot move to {dest.province}")
+            if dest.coast is not None and dest.coast not in m.provinces[dest.province].coasts:
+                raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
+        return SupportMove(unit, target, dest)
+    # convoy
+    if unit.type is not UnitType.FLEET or not m.is_sea(unit.province):
+        raise IllegalOrder(f"{unit} cannot convoy: only a fleet at sea can")
+    _, army = _board_unit(parsed.target, position, "convoyed unit")
+    if army.type is not UnitType.ARMY:
+        raise IllegalOrder(f"{unit} cannot convoy {army}: only armies are convoyed")
+    dest = parsed.dest.bare if parsed.dest else None
+    if dest is None or dest.province not in m.provinces:
+        raise IllegalOrder(f"{unit}: unknown destination for the convoy")
+    if dest.province == army.province:
+        raise IllegalOrder(f"{unit} cannot convoy {army} to the province it is in")
+    if not (m.is_coastal(army.province) and m.is_coastal(dest.province)):
+        raise IllegalOrder(f"{unit} cannot convoy {army} to {dest.province}: both ends must be on a coast")
+    if unit.province not in m.convoy_seas(army.province, dest.province):
+        raise IllegalOrder(f"{unit} cannot convoy {army} to {dest.province}: "
+                           f"{unit.province} is not on a convoy route that needs it")
+    return Convoy(unit, army, dest)
+
+
+def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
+    if parsed.kind not in (OrderKind.RETREAT, OrderKind.MOVE, OrderKind.DISBAND, OrderKind.REMOVE):
+        raise _wrong_phase(parsed, position)
+    assert parsed.unit is not None
+    hit = position.dislodged_at(parsed.unit.location.province)
+    if hit is None:
+        raise IllegalOrder(f"no dislodged unit in {parsed.unit.location.province} to retreat")
+    owner, dislodged = hit
+    unit = dislodged.unit
+    if parsed.unit.type is not None and parsed.unit.type is not unit.type:
+        raise IllegalOrder(f"the dislodged unit in {unit.province} is {unit}")
+    _check_owner(owner, unit, power, check_owner)
+    if parsed.kind in (OrderKind.DISBAND, OrderKind.REMOVE):
+        return Disband(unit)
+    dest = parsed.dest
+    assert dest is not None
+    options = [o for o in dislodged.retreats if o.province == dest.province]
+    if unit.type is UnitType.ARMY:
+        dest = dest.bare
+    elif dest.coast is None and len(options) == 1:
+        dest = options[0]
+    elif dest.coast is None and len(options) > 1:
+        raise AmbiguousOrder(f"{unit} R {dest.province}: say which coast")
+    if dest not in dislodged.retreats:
+        allowed = ", ".join(str(o) for o in dislodged.retreats) or "none: it must disband"
+        raise IllegalOrder(f"{unit} cannot retreat to {dest} (it may retreat to: {allowed})")
+    return Retreat(unit, dest)
+
+
+def _adjustment(parsed: ParsedOrder, position: Position, power: str | None) -> Order:
+    m = position.map
+    if parsed.kind is OrderKind.WAIVE:
+        return Waive()
+    if parsed.kind is OrderKind.BUILD:
+        spec = parsed.unit
+        assert spec is not None and spec.type is not None
+        loc = spec.location
+        prov = m.provinces.get(loc.province)
+        home_of = m.home_owner(loc.province)
+        if power is not None and (home_of != power):
+            raise IllegalOrder(f"{loc.province} is not a home centre of {power}")
+        builder = power or home_of
+        if position.center_owner(loc.province) != builder:
+            raise IllegalOrder(f"{builder} does not own {loc.province}")
+        if position.unit_at(loc.province) is not None:
+            raise IllegalOrder(f"{loc.province} is occupied")
+        if spec.type is UnitType.FLEET and prov is not None and prov.coasts and loc.coast is None:
+            raise AmbiguousOrder(f"BUILD F {loc.province}: say which coast "
+                                 f"({' or '.join(f'{loc.province}/{c}' for c in prov.coasts)})")
+        if spec.type is UnitType.ARMY:
+            loc = loc.bare
+        if not m.can_occupy(spec.type, loc):
+            raise IllegalOrder(f"a {'fleet' if spec.type is UnitType.FLEET else 'army'} cannot be built in {loc}")
+        return Build(Unit(spec.type, loc))
+    if parsed.kind in (OrderKind.REMOVE, OrderKind.DISBAND):
+        assert parsed.unit is not None
+        owner, unit = _board_unit(parsed.unit, position)
+        _check_owner(owner, unit, power, True)
+        return Remove(unit)
+    raise _wrong_phase(parsed, position)
