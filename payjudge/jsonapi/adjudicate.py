@@ -1,0 +1,71 @@
+"""`payjudge adjudicate`: positions and order sets in, results and the new position out."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..rules.position import Position
+from ..rules.turn import PhaseReport, advance, winner
+from . import BadInput
+from .common import centers_json, position, power_name, units_json
+
+
+def run(doc: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(doc, dict):
+        raise BadInput("the input must be a JSON object")
+    pos = position(doc)
+    order_sets = doc.get("orders", [])
+    if not isinstance(order_sets, list):
+        raise BadInput("orders must be a list of order sets, one per phase")
+    history = []
+    for number, order_set in enumerate(order_sets, 1):
+        if not isinstance(order_set, dict):
+            raise BadInput(f"order set {number} must map each power to its orders")
+        texts = {}
+        for p, lines in order_set.items():
+            if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+                raise BadInput(f"order set {number}: the orders of {p} must be a list of strings")
+            texts[power_name(pos.map, p)] = lines
+        report, pos = advance(pos, texts)
+        history.append(_history(report))
+    out = {
+        "phase": str(pos.phase),
+        "units": units_json(pos),
+        "dislodged": _dislodged(pos),
+        "centers": centers_json(pos),
+        "history": history,
+    }
+    won = winner(pos)
+    if won:
+        out["winner"] = won
+    return out
+
+
+def _dislodged(pos: Position) -> dict[str, list[dict[str, Any]]]:
+    return {p: [{"unit": str(d.unit), "retreats": [str(r) for r in d.retreats]} for d in ds]
+            for p, ds in sorted(pos.dislodged.items())}
+
+
+def _history(report: PhaseReport) -> dict[str, Any]:
+    orders: dict[str, list[dict[str, Any]]] = {}
+    for o in report.outcomes:
+        entry: dict[str, Any] = {"order": str(o.order), "result": o.result.value}
+        if o.dislodged:
+            entry["dislodged"] = True
+        if o.default:
+            entry["default"] = True
+        orders.setdefault(o.power, []).append(entry)
+    for lst in orders.values():
+        lst.sort(key=lambda e: e["order"])
+    entry = {
+        "phase": str(report.phase),
+        "orders": dict(sorted(orders.items())),
+        "errors": [{"power": e.power, "order": e.text, "error": e.message, "kind": e.kind.value}
+                   for e in report.errors],
+    }
+    if report.dislodged:
+        entry["dislodged"] = {p: [{"unit": str(d.unit), "retreats": [str(r) for r in d.retreats]}
+                                  for d in ds] for p, ds in sorted(report.dislodged.items())}
+    if report.center_changes:
+        entry["center_changes"] = [{"center": c, "from": f, "to": t} for c, f, t in report.center_changes]
+    return entry

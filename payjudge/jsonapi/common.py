@@ -1,0 +1,108 @@
+"""Reading the parts of a judge-json document that both entry points share."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..rules.errors import OrderError
+from ..rules.geography import Map
+from ..rules.mapfile import MapError, load_variant
+from ..rules.orders import Unit
+from ..rules.parse import parse_unit
+from ..rules.phase import Phase
+from ..rules.position import Position
+from . import BadInput
+
+
+def variant(doc: Mapping[str, Any]) -> Map:
+    name = doc.get("variant", "standard")
+    if not isinstance(name, str):
+        raise BadInput("variant must be a string")
+    try:
+        return load_variant(name)
+    except MapError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def power_name(m: Map, text: Any) -> str:
+    power = m.power(str(text)) if isinstance(text, str) else None
+    if power is None:
+        raise BadInput(f"unknown power: {text!r}")
+    return power.name
+
+
+def unit(m: Map, text: Any) -> Unit:
+    if not isinstance(text, str):
+        raise BadInput(f"a unit must be a string, not {text!r}")
+    try:
+        spec = parse_unit(text, m)
+    except OrderError as exc:
+        raise BadInput(f"bad unit {text!r}: {exc}") from None
+    if spec.type is None:
+        raise BadInput(f"bad unit {text!r}: say A or F")
+    u = Unit(spec.type, spec.location)
+    if not m.can_occupy(u.type, u.location):
+        raise BadInput(f"a unit {text!r} cannot stand there")
+    return u
+
+
+def province(m: Map, text: Any) -> str:
+    if not isinstance(text, str):
+        raise BadInput(f"a province must be a string, not {text!r}")
+    loc = m.aliases.get(" ".join(text.upper().replace(".", " ").split()))
+    if loc is None or loc.coast is not None:
+        raise BadInput(f"unknown province: {text!r}")
+    return loc.province
+
+
+def position(doc: Mapping[str, Any]) -> Position:
+    """The starting position: variant, phase, units, centers."""
+    m = variant(doc)
+    try:
+        phase = Phase.parse(str(doc.get("phase", m.start_phase)))
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    raw_units = doc.get("units")
+    if raw_units is None:
+        units = {p: tuple(Unit(t, l) for t, l in us) for p, us in m.start_units.items()}
+    else:
+        if not isinstance(raw_units, dict):
+            raise BadInput("units must map each power to a list of units")
+        units = {}
+        for p, us in raw_units.items():
+            if not isinstance(us, list):
+                raise BadInput(f"units of {p} must be a list")
+            units[power_name(m, p)] = tuple(unit(m, u) for u in us)
+    raw_centers = doc.get("centers")
+    if raw_centers is None:
+        centers = dict(m.start_centers)
+    else:
+        if not isinstance(raw_centers, dict):
+            raise BadInput("centers must map each power to a list of provinces")
+        centers = {}
+        for p, cs in raw_centers.items():
+            if not isinstance(cs, list):
+                raise BadInput(f"centers of {p} must be a list")
+            owned = frozenset(province(m, c) for c in cs)
+            for c in owned:
+                if not m.provinces[c].supply_center:
+                    raise BadInput(f"{c} is not a supply centre")
+            centers[power_name(m, p)] = owned
+        seen: dict[str, str] = {}
+        for p, cs in centers.items():
+            for c in cs:
+                if c in seen:
+                    raise BadInput(f"{c} is owned by both {seen[c]} and {p}")
+                seen[c] = p
+    try:
+        return Position(m, phase, units, centers)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def units_json(pos: Position) -> dict[str, list[str]]:
+    return {p: sorted(str(u) for u in us) for p, us in sorted(pos.units.items())}
+
+
+def centers_json(pos: Position) -> dict[str, list[str]]:
+    return {p: sorted(cs) for p, cs in sorted(pos.centers.items())}

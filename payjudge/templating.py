@@ -1,0 +1,35 @@
+"""Jinja environment for every text the judge sends: templates live in `templates/`
+(shipped inside the wheel as `payjudge/templates`)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+
+def templates_dir() -> Path:
+    packaged = Path(__file__).parent / "templates"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "templates"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,          # plain-text mail
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["rjust"] = lambda value, width: str(value).rjust(width)
+    env.filters["ljust"] = lambda value, width: str(value).ljust(width)
+    return env
+
+
+def render(name: str, **context) -> str:
+    return environment().get_template(name).render(**context)
