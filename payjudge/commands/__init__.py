@@ -1,0 +1,4 @@
+"""One handler per e-mail command, registered in `base.REGISTRY`."""
+
+from . import master, openers, orders, player  # noqa: F401  (registration)
+from .base import REGISTRY, lookup  # noqa: F401

@@ -1,0 +1,249 @@
+"""Master commands (after SIGNON M<game>)."""
+
+from __future__ import annotations
+
+from ..service import lifecycle
+from ..service.context import CommandError, Context
+from ..service.game_start import begin
+from ..service.notify import broadcast
+from ..service.phases import preview_phase, process_phase, rollback
+from ..service.timing import Timing, TimingError, show_time
+from ..service.turns import late_powers
+from ..text.commands import Command
+from .base import MASTER, Handler, register, require, sub_args
+from .player import parse_when
+
+
+def _running(ctx: Context) -> None:
+    require(ctx.game.state in ("active", "paused", "waiting") and ctx.state.turn is not None,
+            f"{ctx.game.name} is {ctx.game.state}: there is no phase to process")
+
+
+class _Process(Handler):
+    who = MASTER
+    force = False
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        _running(ctx)
+        late = late_powers(ctx.state)
+        if late and not self.force:
+            raise CommandError("not every power has its orders in (" + ", ".join(late) +
+                               "); use PROCESS! to process with civil-disorder defaults")
+        phase = ctx.state.turn.phase
+        process_phase(ctx.state, ctx.mailer, ctx.now)
+        ctx.reply.note("processed", cmd.line, phase=phase, next=ctx.game.phase, late=late,
+                       state=ctx.game.state)
+
+
+@register
+class Process(_Process):
+    keyword = "PROCESS"
+    syntax = "PROCESS"
+    summary = "process the current phase now, if every power has its orders in"
+
+
+@register
+class ProcessNow(_Process):
+    keyword = "PROCESS!"
+    syntax = "PROCESS!"
+    summary = "process now; late powers get civil-disorder defaults"
+    force = True
+
+
+@register
+class Preview(Handler):
+    keyword = "PREVIEW"
+    syntax = "PREVIEW"
+    summary = "mail the would-be results to the Master only; nothing changes"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        _running(ctx)
+        preview_phase(ctx.state, ctx.mailer)
+        ctx.reply.note("previewed", cmd.line, phase=ctx.state.turn.phase)
+
+
+@register
+class Rollback(Handler):
+    keyword = "ROLLBACK"
+    syntax = "ROLLBACK [<phase>] [RESTORE]"
+    summary = "return to the start of the current or the named phase, money included"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(ctx.state.turn is not None, "the game has not started")
+        args = [a.upper() for a in cmd.args]
+        restore = "RESTORE" in args
+        args = [a for a in args if a != "RESTORE"]
+        target = " ".join(args) or None
+        turn = rollback(ctx.state, ctx.mailer, ctx.now, target, restore)
+        ctx.reply.note("rolled_back", cmd.line, phase=turn.phase, restore=restore)
+
+
+@register
+class SetDeadline(Handler):
+    keyword = "SET DEADLINE"
+    syntax = "SET DEADLINE <date and time>"
+    summary = "change the deadline of the current phase (e.g. SET DEADLINE 2026-12-24 18:00)"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        _running(ctx)
+        timing = Timing.from_json(ctx.game.timing)
+        when = parse_when(" ".join(sub_args(cmd)), timing.zone, ctx.now)
+        require(when > ctx.now, "that time has already passed")
+        ctx.game.deadline = when
+        ctx.game.reminded = []
+        ctx.game.late_noticed_at = None
+        shown = show_time(when, timing.zone)
+        ctx.reply.note("deadline", cmd.line, deadline=shown)
+        broadcast(ctx.state, ctx.mailer, f"Diplomacy deadline changed {ctx.game.name}",
+                  "deadline.txt.j2", deadline=shown, phase=ctx.game.phase)
+
+
+@register
+class SetTiming(Handler):
+    keyword = "SET TIMING"
+    syntax = "SET TIMING <timing>"
+    summary = "change the game's TIMING (used from the next deadline on)"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        try:
+            timing = Timing.parse(" ".join(sub_args(cmd)))
+        except TimingError as exc:
+            raise CommandError(str(exc)) from None
+        ctx.game.timing = timing.to_json()
+        ctx.reply.note("timing", cmd.line, timing=timing.describe())
+
+
+@register
+class Activate(Handler):
+    keyword = "ACTIVATE"
+    syntax = "ACTIVATE"
+    summary = "start a forming game (open seats become dummies), or resume a paused one"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        game = ctx.game
+        if game.state == "forming":
+            require(any(s.status == "playing" for s in game.seats), "nobody has joined yet")
+            begin(ctx, ctx.state)
+        elif game.state in ("paused", "waiting"):
+            game.state = "active"
+            timing = Timing.from_json(game.timing)
+            if game.deadline is None or game.deadline <= ctx.now:
+                game.deadline = timing.deadline(ctx.state.position.phase.type, ctx.now)
+            ctx.reply.note("state", cmd.line, state="active",
+                           deadline=show_time(game.deadline, timing.zone))
+            broadcast(ctx.state, ctx.mailer, f"Diplomacy game {game.name} resumed", "state.txt.j2",
+                      state="active", deadline=show_time(game.deadline, timing.zone))
+        else:
+            raise CommandError(f"{game.name} is {game.state}: it cannot be activated")
+
+
+@register
+class Pause(Handler):
+    keyword = "PAUSE"
+    syntax = "PAUSE"
+    summary = "stop the clock: no deadline passes until ACTIVATE"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(ctx.game.state == "active", f"{ctx.game.name} is {ctx.game.state}")
+        ctx.game.state = "paused"
+        ctx.reply.note("state", cmd.line, state="paused", deadline=None)
+        broadcast(ctx.state, ctx.mailer, f"Diplomacy game {ctx.game.name} paused", "state.txt.j2",
+                  state="paused", deadline=None)
+
+
+@register
+class Terminate(Handler):
+    keyword = "TERMINATE"
+    syntax = "TERMINATE"
+    summary = "end the game now, without a result"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is already over")
+        ctx.game.state = "terminated"
+        ctx.game.deadline = None
+        ctx.game.ended_at = ctx.now
+        ctx.reply.note("state", cmd.line, state="terminated", deadline=None)
+        broadcast(ctx.state, ctx.mailer, f"Diplomacy game {ctx.game.name} terminated", "state.txt.j2",
+                  state="terminated", deadline=None)
+
+
+@register
+class Dummy(Handler):
+    keyword = "DUMMY"
+    syntax = "DUMMY <power>"
+    summary = "make a power unplayed (a dummy; rule 4.4)"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 1, "write DUMMY <power>")
+        seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
+        require(seat.status in ("playing", "resigned"), f"{seat.power} is {seat.status}")
+        old = seat.address
+        seat.status, seat.address, seat.password, seat.wait, seat.vote = "dummy", None, None, False, None
+        ctx.reply.note("seat", cmd.line, power=seat.power, status="dummy")
+        if old:
+            ctx.mailer.send([old], f"Diplomacy: {seat.power} in {ctx.game.name} is now a dummy",
+                            "seat_change.txt.j2", kind="notice", game=ctx.game,
+                            game_name=ctx.game.name, power=seat.power, status="dummy")
+
+
+@register
+class Revive(Handler):
+    keyword = "REVIVE"
+    syntax = "REVIVE <power>"
+    summary = "open a dummy power for a new player, who joins it with TAKEOVER"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        # No password is ever made up and mailed: the newcomer chooses one with TAKEOVER.
+        require(len(cmd.args) == 1, "write REVIVE <power>")
+        seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
+        require(seat.status == "dummy", f"{seat.power} is {seat.status}, not a dummy")
+        seat.status = "resigned"
+        ctx.reply.note("seat", cmd.line, power=seat.power, status="resigned")
+        broadcast(ctx.state, ctx.mailer, f"Diplomacy takeover wanted {ctx.game.name}",
+                  "resigned.txt.j2", power=seat.power)
+
+
+@register
+class Eject(Handler):
+    keyword = "EJECT"
+    syntax = "EJECT <power>"
+    summary = "remove a power's player; the power is open for TAKEOVER"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 1, "write EJECT <power>")
+        seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
+        require(seat.status == "playing", f"{seat.power} is {seat.status}")
+        old = seat.address
+        lifecycle.resign(ctx.state, seat, now=ctx.now)
+        ctx.reply.note("seat", cmd.line, power=seat.power, status="resigned")
+        if old:
+            ctx.mailer.send([old], f"Diplomacy: you no longer play {seat.power} in {ctx.game.name}",
+                            "seat_change.txt.j2", kind="notice", game=ctx.game,
+                            game_name=ctx.game.name, power=seat.power, status="ejected")
+        broadcast(ctx.state, ctx.mailer, f"Diplomacy takeover wanted {ctx.game.name}",
+                  "resigned.txt.j2", power=seat.power)
+
+
+@register
+class For(Handler):
+    keyword = "FOR"
+    syntax = "FOR <power>"
+    summary = "the player commands below act for that power"
+    who = MASTER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 1, "write FOR <power>")
+        p = ctx.state.map.power(cmd.args[0])
+        require(p is not None, f"there is no power {cmd.args[0]}")
+        ctx.acting_for = p.name
+        ctx.reply.note("acting_for", cmd.line, power=p.name)

@@ -1,0 +1,277 @@
+"""Openers: the first command of a message."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from ..service import lifecycle
+from ..service.context import CommandError, Context
+from ..service.notify import broadcast, render_history
+from ..service.security import check_password
+from ..service.state import MASTER, GameState, find_game, turns
+from ..service.timing import Timing, show_time
+from ..service.turns import late_powers
+from ..store.models import Game, Observer
+from ..text.commands import GAME_NAME, Command, split_identity
+from .base import OPENER, REGISTRY, Handler, register, require
+
+
+def _game(ctx: Context, name: str, *, lock: bool = True) -> GameState:
+    game = find_game(ctx.session, name, lock=lock)
+    if game is None:
+        raise CommandError(f"there is no game named {name!r}")
+    ctx.state = GameState(ctx.session, game)
+    ctx.reply.game = game.name
+    return ctx.state
+
+
+def _game_name(word: str) -> str:
+    name = word.lower()
+    require(bool(GAME_NAME.match(name)), f"{word!r} is not a valid game name "
+            "(letters, digits, - and _, at most 32)")
+    return name
+
+
+@register
+class Create(Handler):
+    keyword = "CREATE"
+    syntax = "CREATE <game> <password> [<variant>]  … setting lines … SIGNOFF"
+    summary = "create a game; you become its Master (settings: RULE, TIMING, MAP, PRIVATE, TAX, CAP)"
+    who = OPENER
+    secret_args = (1,)
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) in (2, 3), "write CREATE <game> <password> [payola]")
+        name = _game_name(cmd.args[0])
+        variant = cmd.args[2].lower() if len(cmd.args) == 3 else "payola"
+        require(variant == "payola", f"this judge runs Payola games only, not {variant!r}")
+        allowed = ctx.config.create_allowed
+        require("*" in allowed or ctx.sender in allowed or
+                f"*@{ctx.sender.rpartition('@')[2]}" in allowed,
+                f"{ctx.sender} may not create games on this judge")
+        spec, problems = lifecycle.parse_settings(list(cmd.body))
+        for line, text, message in problems:
+            ctx.reply.problem(line or cmd.line, text, message)
+        if spec is None:
+            return
+        game = lifecycle.create_game(ctx.session, name=name, password=cmd.args[1],
+                                     master=ctx.sender, variant=variant, spec=spec, now=ctx.now)
+        ctx.state = GameState(ctx.session, game)
+        ctx.actor = MASTER
+        ctx.reply.game = name
+        ctx.reply.note("created", cmd.line, game=name, rules=list(spec.rules),
+                       timing=spec.timing.describe(), map=spec.map_name,
+                       seats=len(ctx.state.map.powers), private=bool(spec.private))
+
+
+@register
+class Join(Handler):
+    keyword = "JOIN"
+    syntax = "JOIN <game> <password> [<privacy word>]  or  JOIN <power>@<game> <password>"
+    summary = "join a forming game (the second form picks a power, under rule POWER_CHOICE)"
+    who = OPENER
+    secret_args = (1, 2)
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) in (2, 3), "write JOIN <game> <password>")
+        target = cmd.args[0]
+        power = None
+        if "@" in target:
+            power, _, target = target.partition("@")
+        st = _game(ctx, _game_name(target))
+        seat = lifecycle.join(st, address=ctx.sender, password=cmd.args[1], power=power,
+                              privacy=cmd.args[2] if len(cmd.args) == 3 else None, now=ctx.now)
+        left = len(lifecycle.open_seats(st.game))
+        ctx.reply.note("joined", cmd.line, game=st.game.name, power=seat.power, left=left)
+        if "SILENT_JOIN" not in st.game.rules:
+            broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2",
+                      left=left)
+        if left == 0 and "START_MASTER" not in st.game.rules:
+            from ..service.game_start import begin
+            begin(ctx, st)
+
+
+@register
+class Observe(Handler):
+    keyword = "OBSERVE"
+    syntax = "OBSERVE <name>@<game> <password>"
+    summary = "watch a game: results and broadcasts, never anything private"
+    who = OPENER
+    secret_args = (1,)
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 2 and "@" in cmd.args[0], "write OBSERVE <name>@<game> <password>")
+        name, _, game = cmd.args[0].partition("@")
+        st = _game(ctx, _game_name(game))
+        require(st.game.state not in ("completed", "terminated"), f"{st.game.name} is over")
+        lifecycle.observe(st, name=name.upper(), address=ctx.sender, password=cmd.args[1], now=ctx.now)
+        ctx.reply.note("observing", cmd.line, game=st.game.name, name=name.upper())
+
+
+def authenticate(ctx: Context, word: str, password: str) -> None:
+    """SIGNON-style identity: a power initial or name, M or master, or an observer."""
+    ident = split_identity(word)
+    require(ident is not None, f"{word!r}: write the power's initial and the game, e.g. Fpay7")
+    who, game_name = ident
+    st = _game(ctx, game_name)
+    bad = "invalid power or password"
+    if who in ("M", "MASTER"):
+        if not check_password(st.game.master_password, password):
+            raise CommandError(f"{bad} for {st.game.name}")
+        ctx.actor = MASTER
+        return
+    power = st.map.power(who)
+    if power is not None:
+        seat = st.seat(power.name)
+        if seat is None or seat.status != "playing" or not check_password(seat.password, password):
+            raise CommandError(f"{bad} for {st.game.name}")
+        ctx.actor = power.name
+        if seat.address and seat.address != ctx.sender:
+            ctx.reply.extra_recipients.append(seat.address)
+        return
+    obs = ctx.session.scalar(select(Observer).where(Observer.game_id == st.game.id,
+                                                    Observer.name == who))
+    if obs is None or not check_password(obs.password, password):
+        raise CommandError(f"{bad} for {st.game.name}")
+    ctx.actor = obs.name
+    ctx.observer = True
+
+
+@register
+class Signon(Handler):
+    keyword = "SIGNON"
+    syntax = "SIGNON <P><game> <password>"
+    summary = "sign on as the power with initial P (M: the Master); the commands below act for it"
+    who = OPENER
+    secret_args = (1,)
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 2, "write SIGNON <P><game> <password>, e.g. SIGNON Fpay7 secret")
+        authenticate(ctx, cmd.args[0], cmd.args[1])
+        ctx.reply.note("signed_on", cmd.line, who=ctx.actor, game=ctx.game.name,
+                       phase=ctx.game.phase, state=ctx.game.state)
+
+
+@register
+class Resign(Handler):
+    keyword = "RESIGN"
+    syntax = "RESIGN <P><game> <password>"
+    summary = "give up your power (applied after the rest of the message)"
+    who = OPENER
+    secret_args = (1,)
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 2, "write RESIGN <P><game> <password>")
+        authenticate(ctx, cmd.args[0], cmd.args[1])
+        require(ctx.actor != MASTER and not ctx.observer, "only a power can resign")
+        st, power = ctx.state, ctx.actor
+
+        def apply() -> None:
+            seat = st.seat(power)
+            forfeited = lifecycle.resign(st, seat, now=ctx.now)
+            ctx.reply.note("resigned", cmd.line, power=power, game=st.game.name, forfeited=forfeited)
+            broadcast(st, ctx.mailer, f"Diplomacy resignation {st.game.name}", "resigned.txt.j2",
+                      power=power)
+        ctx.after.append(apply)
+
+
+@register
+class Takeover(Handler):
+    keyword = "TAKEOVER"
+    syntax = "TAKEOVER <P><game> <password>"
+    summary = "take over a resigned power; the password becomes its new password"
+    who = OPENER
+    secret_args = (1,)
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 2, "write TAKEOVER <P><game> <password>")
+        ident = split_identity(cmd.args[0])
+        require(ident is not None, "write TAKEOVER <P><game> <password>, e.g. TAKEOVER Fpay7 secret")
+        who, game_name = ident
+        st = _game(ctx, game_name)
+        seat = lifecycle.seat_by_power(st, who)
+        lifecycle.takeover(st, seat, address=ctx.sender, password=cmd.args[1], now=ctx.now)
+        ctx.actor = seat.power
+        timing = Timing.from_json(st.game.timing)
+        ctx.reply.note("took_over", cmd.line, power=seat.power, game=st.game.name,
+                       deadline=show_time(st.game.deadline, timing.zone))
+        broadcast(st, ctx.mailer, f"Diplomacy takeover {st.game.name}", "takeover.txt.j2",
+                  power=seat.power, deadline=show_time(st.game.deadline, timing.zone))
+
+
+@register
+class List(Handler):
+    keyword = "LIST"
+    syntax = "LIST [<game>]"
+    summary = "the games open for joining, or one game's state"
+    who = OPENER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        if cmd.args:
+            Summary().run(ctx, cmd)
+            return
+        games = ctx.session.scalars(select(Game).where(Game.state.in_(("forming", "active",
+                                                                       "paused", "waiting")))
+                                    .order_by(Game.name)).all()
+        ctx.reply.note("game_list", cmd.line, games=[
+            {"name": g.name, "state": g.state, "phase": g.phase,
+             "open": sum(1 for s in g.seats if s.status == "open"),
+             "private": bool(g.settings.get("private"))} for g in games])
+
+
+@register
+class Summary(Handler):
+    keyword = "SUMMARY"
+    syntax = "SUMMARY <game>"
+    summary = "a game's public state: phase, deadline, powers, centres"
+    who = OPENER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) >= 1, f"write {cmd.keyword} <game>")
+        st = _game(ctx, cmd.args[0], lock=False)
+        g = st.game
+        pos = st.position
+        timing = Timing.from_json(g.timing)
+        powers = []
+        for p in st.map.powers:
+            seat = st.seat(p.name)
+            powers.append({"name": p.name, "status": seat.status if seat else "open",
+                           "centers": len(pos.centers.get(p.name, ())) if pos else 0,
+                           "units": len(pos.units.get(p.name, ())) if pos else 0})
+        late = late_powers(st) if g.state == "active" and pos else []
+        if "HIDE_LATE_POWERS" in g.rules:
+            late = []
+        ctx.reply.note("summary", cmd.line, game=g.name, state=g.state, phase=pos.phase.title if pos else None,
+                       deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
+                       rules=list(g.rules), timing=timing.describe(), powers=powers,
+                       open=sum(1 for s in g.seats if s.status == "open"), late=late,
+                       result=g.result)
+
+
+@register
+class History(Handler):
+    keyword = "HISTORY"
+    syntax = "HISTORY <game>"
+    summary = "every public result of a game so far"
+    who = OPENER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) >= 1, "write HISTORY <game>")
+        st = _game(ctx, cmd.args[0], lock=False)
+        reports = [t.report for t in turns(ctx.session, st.game) if t.report]
+        ctx.reply.note("history", cmd.line, game=st.game.name, results=render_history(st, reports))
+
+
+@register
+class Help(Handler):
+    keyword = "HELP"
+    syntax = "HELP"
+    summary = "this command reference"
+    who = OPENER
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        groups: dict[str, list[dict]] = {}
+        for handler in sorted(REGISTRY.values(), key=lambda h: h.keyword):
+            groups.setdefault(handler.who, []).append({"syntax": handler.syntax,
+                                                       "summary": handler.summary})
+        ctx.reply.note("help", cmd.line, groups=groups)

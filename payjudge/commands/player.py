@@ -1,0 +1,291 @@
+"""Player commands (after SIGNON): acceptance lists, transfers, account, press, settings, votes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import update
+
+from ..payola.acceptance import AcceptanceError, parse_acceptance
+from ..payola.transfers import check_transfer
+from ..service import money
+from ..service.context import CommandError, Context
+from ..service.press import send_press
+from ..service.security import hash_password
+from ..service.state import MASTER
+from ..service.timing import Timing, show_time
+from ..store.models import Acceptance, Submission
+from ..text.commands import Command
+from .base import PLAYER, SIGNED, Handler, register, require, sub_args
+
+
+def _active(ctx: Context) -> None:
+    require(ctx.game.state in ("active", "paused", "waiting"),
+            f"{ctx.game.name} is {ctx.game.state}: nothing can be ordered now")
+
+
+@register
+class Clear(Handler):
+    keyword = "CLEAR"
+    syntax = "CLEAR"
+    summary = "empty your offer sheet (or your orders) for this phase"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        _active(ctx)
+        turn = ctx.state.turn
+        ctx.session.execute(update(Submission).where(Submission.turn_id == turn.id,
+                                                      Submission.power == ctx.power)
+                            .values(current=False))
+        ctx.reply.note("cleared", cmd.line, power=ctx.power, phase=turn.phase)
+
+
+@register
+class Accept(Handler):
+    keyword = "ACCEPT"
+    syntax = "ACCEPT <initials>"
+    summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?; one ? stands for the others"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is over")
+        require(len(cmd.args) == 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
+        try:
+            acc = parse_acceptance(cmd.args[0], ctx.state.map, ctx.power)
+        except AcceptanceError as exc:
+            raise CommandError(str(exc)) from None
+        ctx.session.add(Acceptance(game_id=ctx.game.id, power=ctx.power, text=str(acc), set_at=ctx.now))
+        ctx.reply.note("accepted", cmd.line, power=ctx.power, text=str(acc))
+
+
+@register
+class Transfer(Handler):
+    keyword = "TRANSFER"
+    syntax = "TRANSFER <amount> TO <power>"
+    summary = "move money to another power's account at once (rule 2.3)"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        _active(ctx)
+        args = [a.upper() for a in cmd.args]
+        require(len(args) == 3 and args[1] == "TO" and args[0].isdigit(),
+                "write TRANSFER <amount> TO <power>, e.g. TRANSFER 10 TO ENGLAND")
+        amount = int(args[0])
+        target = ctx.state.map.power(args[2])
+        require(target is not None, f"there is no power {args[2]}")
+        st = ctx.state
+        turn = st.turn
+        balance = money.balance(ctx.session, ctx.game, ctx.power)
+        sent_this_phase = [e.counterparty for e in money.entries(ctx.session, ctx.game, ctx.power)
+                           if e.kind == "transfer_out" and e.turn_seq == turn.seq]
+        problem = check_transfer(st.rules, position=st.position, sender=ctx.power,
+                                 recipient=target.name, amount=amount, balance=balance,
+                                 already_sent_to=sent_this_phase, dummies=st.dummies())
+        if problem:
+            raise CommandError(problem)
+        money.record(ctx.session, ctx.game, ctx.power, "transfer_out", -amount, turn_seq=turn.seq,
+                     phase=turn.phase, now=ctx.now, counterparty=target.name)
+        money.record(ctx.session, ctx.game, target.name, "transfer_in", amount, turn_seq=turn.seq,
+                     phase=turn.phase, now=ctx.now, counterparty=ctx.power)
+        after = balance - amount
+        ctx.reply.note("transferred", cmd.line, amount=amount, to=target.name, before=balance, after=after)
+        seat = st.seat(target.name)
+        if seat and seat.address:
+            ctx.mailer.send([seat.address], f"Payola funds transfer {ctx.game.name}",
+                            "transfer.txt.j2", kind="transfer", game=ctx.game, game_name=ctx.game.name,
+                            power=target.name, amount=amount,
+                            sender=None if st.rules.anon_transfer else ctx.power,
+                            before=money.balance(ctx.session, ctx.game, target.name) - amount,
+                            after=money.balance(ctx.session, ctx.game, target.name))
+
+
+@register
+class Balance(Handler):
+    keyword = "BALANCE"
+    syntax = "BALANCE"
+    summary = "your account: balance, the offer sheet on record, your acceptance list"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        st = ctx.state
+        power = ctx.power
+        sub = st.submission(power)
+        entries = money.entries(ctx.session, ctx.game, power)
+        ctx.reply.note("balance", cmd.line, power=power,
+                       balance=sum(e.amount for e in entries),
+                       sheet=sub.text if sub else None, phase=ctx.game.phase,
+                       accept=st.acceptance_text(power) or f"{st.map.power(power).initial}?",
+                       entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
+                                 "counterparty": (None if e.kind == "transfer_in" and st.rules.anon_transfer
+                                                  else e.counterparty)} for e in entries[-12:]])
+
+
+@register
+class Status(Balance):
+    keyword = "STATUS"
+    syntax = "STATUS"
+    summary = "the same as BALANCE"
+
+
+class _Press(Handler):
+    who = SIGNED
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        body = [text for _, text in cmd.body]
+        while body and not body[-1].strip():
+            body.pop()
+        require(any(line.strip() for line in body), f"{cmd.keyword} has no text (end it with ENDPRESS)")
+        recipients = None
+        if cmd.keyword == "PRESS":
+            args = [a.upper() for a in cmd.args]
+            require(len(args) >= 2 and args[0] == "TO",
+                    "write PRESS TO <powers> (initials like FG, or names), then the text, then ENDPRESS")
+            recipients = " ".join(args[1:])
+        sender = ctx.actor if not ctx.observer else None
+        require(sender is not None, "observers cannot send press")
+        sent_to = send_press(ctx, sender=sender if sender != MASTER or ctx.acting_for is None else MASTER,
+                             recipients=recipients, body="\n".join(body))
+        ctx.reply.note("press_sent", cmd.line, to=sent_to, broadcast=recipients is None)
+
+
+@register
+class Press(_Press):
+    keyword = "PRESS"
+    syntax = "PRESS TO <powers> … ENDPRESS"
+    summary = "a message to some powers, as the game's press rules allow"
+
+
+@register
+class Broadcast(_Press):
+    keyword = "BROADCAST"
+    syntax = "BROADCAST … ENDPRESS"
+    summary = "a message to every player and observer"
+
+
+@register
+class SetWait(Handler):
+    keyword = "SET WAIT"
+    syntax = "SET WAIT"
+    summary = "ask the judge to wait for the deadline even if every power is ready"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        _active(ctx)
+        ctx.state.seat(ctx.power).wait = True
+        ctx.reply.note("wait", cmd.line, wait=True)
+
+
+@register
+class SetNoWait(Handler):
+    keyword = "SET NOWAIT"
+    syntax = "SET NOWAIT"
+    summary = "let the phase be processed as soon as every power is ready"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        _active(ctx)
+        ctx.state.seat(ctx.power).wait = False
+        ctx.reply.note("wait", cmd.line, wait=False)
+
+
+def parse_when(text: str, zone: str, now: datetime) -> datetime:
+    """`2026-12-24 18:00`, `2026-12-24` (midnight), `24 DEC 18:00`, in the game's zone."""
+    from zoneinfo import ZoneInfo
+    words = text.upper().split()
+    tz = ZoneInfo(zone)
+    local_now = now.astimezone(tz)
+    formats = ["%Y-%m-%d %H:%M", "%Y-%m-%d", "%d %b %Y %H:%M", "%d %b %Y", "%d %b %H:%M", "%d %b"]
+    for fmt in formats:
+        try:
+            parsed = datetime.strptime(" ".join(words), fmt)
+        except ValueError:
+            continue
+        if "%Y" not in fmt:
+            parsed = parsed.replace(year=local_now.year)
+            if parsed.replace(tzinfo=tz) < local_now - timedelta(days=1):
+                parsed = parsed.replace(year=local_now.year + 1)
+        return parsed.replace(tzinfo=tz)
+    raise CommandError(f"not a date: {text!r} (write e.g. 2026-12-24 18:00 or 24 DEC 18:00)")
+
+
+@register
+class SetAbsence(Handler):
+    keyword = "SET ABSENCE"
+    syntax = "SET ABSENCE <from> TO <to>"
+    summary = "a period (at most 14 days) in which no deadline may fall"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require("NO_ABSENCES" not in ctx.game.rules, f"{ctx.game.name} does not allow absences")
+        text = " ".join(sub_args(cmd))
+        start_text, sep, end_text = text.upper().partition(" TO ")
+        require(bool(sep), "write SET ABSENCE <from> TO <to>, e.g. SET ABSENCE 2026-12-24 TO 2026-12-27")
+        zone = Timing.from_json(ctx.game.timing).zone
+        start = parse_when(start_text, zone, ctx.now)
+        end = parse_when(end_text, zone, ctx.now)
+        require(end > start, "the absence must end after it starts")
+        require(end - start <= timedelta(days=14), "an absence may last at most 14 days")
+        require(end > ctx.now, "that absence is already over")
+        seat = ctx.state.seat(ctx.power)
+        seat.absences = [*seat.absences, [start.isoformat(), end.isoformat()]]
+        ctx.reply.note("absence", cmd.line, start=show_time(start, zone), end=show_time(end, zone))
+
+
+@register
+class SetAddress(Handler):
+    keyword = "SET ADDRESS"
+    syntax = "SET ADDRESS <address>"
+    summary = "where the judge sends your power's mail"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        args = sub_args(cmd)
+        address = args[0].lower() if args else ctx.sender
+        require("@" in address and " " not in address and len(address) < 254,
+                f"{address!r} is not a mail address")
+        seat = ctx.state.seat(ctx.power)
+        old = seat.address
+        seat.address = address
+        if old and old != address:
+            ctx.reply.extra_recipients.append(old)
+        ctx.reply.extra_recipients.append(address)
+        ctx.reply.note("address", cmd.line, address=address)
+
+
+@register
+class SetPassword(Handler):
+    keyword = "SET PASSWORD"
+    syntax = "SET PASSWORD <new password>"
+    summary = "change your power's password (it is never shown back)"
+    secret_args = (0,)
+
+    def echo(self, cmd: Command) -> str:
+        return "SET PASSWORD ********"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        args = sub_args(cmd)
+        require(len(args) == 1 and len(args[0]) >= 4, "write SET PASSWORD <new password> (at least 4 characters)")
+        ctx.state.seat(ctx.power).password = hash_password(args[0])
+        ctx.reply.note("password", cmd.line)
+
+
+@register
+class Vote(Handler):
+    keyword = "VOTE"
+    syntax = "VOTE DRAW | SOLO | CONCEDE <power> | <n>WAY"
+    summary = "your standing vote on ending the game"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        _active(ctx)
+        args = [a.upper() for a in cmd.args]
+        require(len(args) >= 1, "write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
+        if args[0] == "CONCEDE":
+            require(len(args) == 2, "write VOTE CONCEDE <power>")
+            p = ctx.state.map.power(args[1])
+            require(p is not None and p.name != ctx.power, f"cannot concede to {args[1]}")
+            vote = f"CONCEDE {p.name}"
+        elif args[0] in ("DRAW", "SOLO"):
+            vote = args[0]
+        elif args[0].endswith("WAY") and args[0][:-3].isdigit() and int(args[0][:-3]) >= 1:
+            vote = args[0]
+        else:
+            raise CommandError("write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
+        ctx.state.seat(ctx.power).vote = vote
+        ctx.reply.note("vote", cmd.line, vote=vote)
+
+        def settle() -> None:
+            from ..service.phases import check_votes
+            check_votes(ctx.state, ctx.mailer, ctx.now)
+        ctx.after.append(settle)

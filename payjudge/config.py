@@ -1,0 +1,117 @@
+"""The judge's configuration: defaults, then a TOML file, then PAYJUDGE_* environment variables.
+
+The embedded default needs no outside server: a SQLite file and a Maildir outbox under a
+data directory, and the SMTP listener on 127.0.0.1:2525.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Config:
+    data_dir: Path = Path("data")
+    db_url: str = ""                       # default: sqlite:///<data_dir>/payjudge.sqlite
+    smtp_listen: str = "127.0.0.1:2525"    # host:port, or "" to disable the listener
+    judge_address: str = "judge@localhost"
+    judge_name: str = "payjudge"
+    local_domains: tuple[str, ...] = ()    # default: the judge address's domain
+    outbound: str = ""                     # smtp://host:port or maildir:PATH (default: <data_dir>/outbox)
+    imap_url: str = ""                     # imap://user:password@host:port/INBOX (optional)
+    settle_seconds: int = 300              # delay before early processing once all are ready
+    sweep_seconds: int = 30                # how often the scheduler re-checks every game
+    max_message_bytes: int = 1_000_000
+    create_allowed: tuple[str, ...] = ("*",)   # addresses (or *@domain) allowed to CREATE
+    rate_limit_per_hour: int = 60          # messages per sender per hour before refusal
+    timezone: str = "UTC"                  # default zone for times shown in mail
+    log_level: str = "INFO"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def database_url(self) -> str:
+        return self.db_url or f"sqlite:///{(self.data_dir / 'payjudge.sqlite').resolve()}"
+
+    @property
+    def outbound_url(self) -> str:
+        return self.outbound or f"maildir:{(self.data_dir / 'outbox').resolve()}"
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        if self.local_domains:
+            return tuple(d.lower() for d in self.local_domains)
+        return (self.judge_address.rpartition("@")[2].lower(),)
+
+    @property
+    def listen(self) -> tuple[str, int] | None:
+        if not self.smtp_listen:
+            return None
+        host, _, port = self.smtp_listen.rpartition(":")
+        try:
+            return host or "127.0.0.1", int(port)
+        except ValueError:
+            raise ConfigError(f"PAYJUDGE_SMTP_LISTEN must be host:port, not {self.smtp_listen!r}") from None
+
+
+_ENV = {
+    "PAYJUDGE_DATA_DIR": "data_dir",
+    "PAYJUDGE_DB_URL": "db_url",
+    "PAYJUDGE_SMTP_LISTEN": "smtp_listen",
+    "PAYJUDGE_JUDGE_ADDRESS": "judge_address",
+    "PAYJUDGE_OUTBOUND": "outbound",
+    "PAYJUDGE_IMAP_URL": "imap_url",
+    "PAYJUDGE_SETTLE_SECONDS": "settle_seconds",
+    "PAYJUDGE_SWEEP_SECONDS": "sweep_seconds",
+    "PAYJUDGE_TIMEZONE": "timezone",
+    "PAYJUDGE_LOG_LEVEL": "log_level",
+}
+
+
+def _coerce(name: str, value: Any) -> Any:
+    kinds = {f.name: f.type for f in fields(Config)}
+    kind = kinds[name]
+    try:
+        if kind in ("int",):
+            return int(value)
+        if kind == "Path":
+            return Path(value)
+        if kind.startswith("tuple"):
+            if isinstance(value, str):
+                return tuple(v.strip() for v in value.split(",") if v.strip())
+            return tuple(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"bad value for {name}: {value!r}") from None
+    return value
+
+
+def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = None) -> Config:
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    path = path or env.get("PAYJUDGE_CONFIG")
+    if path:
+        try:
+            with open(path, "rb") as fh:
+                doc = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+        judge = doc.get("judge", doc)
+        known = {f.name for f in fields(Config)}
+        for key, value in judge.items():
+            if key not in known:
+                raise ConfigError(f"{path}: unknown setting {key!r}")
+            values[key] = _coerce(key, value)
+    for var, name in _ENV.items():
+        if env.get(var):
+            values[name] = _coerce(name, env[var])
+        file_var = env.get(var + "_FILE")
+        if file_var:
+            values[name] = _coerce(name, Path(file_var).read_text().strip())
+    return replace(Config(), **values)

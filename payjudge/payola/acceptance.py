@@ -1,0 +1,112 @@
+"""Acceptance lists (rule 4): initials in order of preference, at most one `?`.
+
+A `?` stands for every power not listed, in an order drawn once for the whole phase
+(rule 4.1) from the phase's seed, so the same inputs always give the same outcome.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from ..rules.geography import Map
+
+WILD = "?"
+
+
+class AcceptanceError(ValueError):
+    """An acceptance list that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptanceList:
+    """Power names in order of preference; `None` marks where the `?` stands."""
+
+    entries: tuple[str | None, ...]
+
+    @classmethod
+    def default(cls, own_power: str) -> AcceptanceList:
+        """Rule 4.2: one's own currency first, then everybody else in random order."""
+        return cls((own_power, None))
+
+    @classmethod
+    def random(cls) -> AcceptanceList:
+        """The list used for a dummy power's units (rule 4.4: its own list is never used)."""
+        return cls((None,))
+
+    @property
+    def has_wild(self) -> bool:
+        return None in self.entries
+
+    def text(self, game_map: Map) -> str:
+        """As a player writes it: `FEG?`."""
+        out = ""
+        for name in self.entries:
+            power = game_map.power(name) if name else None
+            out += power.initial if power else WILD
+        return out
+
+    def expand(self, game_map: Map, rng: random.Random) -> tuple[str, ...]:
+        """Every power of the map, the `?` replaced by the missing ones in `rng`'s order."""
+        listed = [e for e in self.entries if e is not None]
+        others = [p for p in game_map.power_names if p not in listed]
+        rng.shuffle(others)
+        out: list[str] = []
+        for e in self.entries:
+            out.extend(others if e is None else [e])
+        if None not in self.entries:
+            out.extend(others)
+        return tuple(out)
+
+
+def parse_acceptance(text: str, game_map: Map, own_power: str) -> AcceptanceList:
+    """Read `FEG?` (spaces and commas allowed; empty means the default `<own>?`).
+
+    A list that does not name every power and has no `?` gets one at its end, as
+    DPjudge did: the powers left out are the least preferred, in random order.
+    """
+    letters = [c for c in text.upper() if not c.isspace() and c != ","]
+    if not letters:
+        return AcceptanceList.default(own_power)
+    powers = game_map.power_names
+    if len(letters) > len(powers) + (WILD in letters):
+        raise AcceptanceError(f"acceptance list {text.strip()!r} is too long: "
+                              f"there are {len(powers)} powers")
+    entries: list[str | None] = []
+    for letter in letters:
+        if letter == WILD:
+            if None in entries:
+                raise AcceptanceError("an acceptance list may contain only one '?'")
+            entries.append(None)
+            continue
+        power = game_map.power(letter)
+        if power is None:
+            initials = "".join(p.initial for p in game_map.powers)
+            raise AcceptanceError(f"{letter!r} is not a power initial (the initials are {initials})")
+        if power.name in entries:
+            raise AcceptanceError(f"{letter} appears more than once in the acceptance list")
+        entries.append(power.name)
+    if None not in entries and len(entries) < len(powers):
+        entries.append(None)
+    return AcceptanceList(tuple(entries))
+
+
+def phase_rng(seed: int | str, power: str) -> random.Random:
+    """The random source of one power's `?` in one phase: a function of the seed only."""
+    return random.Random(f"payjudge-accept:{seed}:{power}")
+
+
+def expand_all(lists: Mapping[str, AcceptanceList], game_map: Map, seed: int | str,
+               dummies: Iterable[str] = ()) -> dict[str, tuple[str, ...]]:
+    """Each power's list as used this phase. Dummies get a drawn list (rule 4.4); powers
+    without a list on record get the default `<own>?` (rule 4.2)."""
+    dummies = frozenset(dummies)
+    out = {}
+    for power in game_map.power_names:
+        if power in dummies:
+            acc = AcceptanceList.random()
+        else:
+            acc = lists.get(power) or AcceptanceList.default(power)
+        out[power] = acc.expand(game_map, phase_rng(seed, power))
+    return out

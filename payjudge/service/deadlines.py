@@ -1,0 +1,157 @@
+"""What the clock does to a game: process at the deadline (or early, once every power is
+ready and a settle delay has passed), remind late powers before it, and after it send late
+notices, apply civil disorder (CIVIL_DISORDER) or preview to the Master (CIVIL_PREVIEW).
+
+Each game is handled in its own transaction with its row locked, and every condition is
+checked again under the lock, so two daemons on one PostgreSQL never process the same
+phase twice, and a deadline that passed while the daemon was down is processed at start.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from ..config import Config
+from ..store.db import Database
+from ..store.models import Game
+from .mailer import Mailer
+from .notify import power_address, public_recipients
+from .phases import preview_phase, process_phase
+from .state import GameState
+from .timing import Timing, format_duration, show_time
+from .turns import is_ready, late_powers
+
+log = logging.getLogger("payjudge.deadlines")
+
+LATE_NOTICE_EVERY = timedelta(hours=24)
+
+
+def due_games(db: Database, now: datetime, settle: timedelta) -> list[int]:
+    """Games that may have something to do now (cheap; each is checked again under lock)."""
+    with db.transaction() as s:
+        return list(s.scalars(select(Game.id).where(Game.state == "active").order_by(Game.id)))
+
+
+def next_wakeup(game: Game, settle: timedelta) -> datetime | None:
+    """When the clock next matters for this game (for the scheduler's one-shot jobs)."""
+    if game.state != "active" or game.deadline is None:
+        return None
+    times = [game.deadline]
+    timing = Timing.from_json(game.timing)
+    for offset in timing.warn:
+        if format_duration(offset) not in (game.reminded or []):
+            times.append(game.deadline - offset)
+    if game.ready_at is not None:
+        times.append(game.ready_at + settle)
+    if timing.grace:
+        times.append(game.deadline + timing.grace)
+    return min(times)
+
+
+def tick_all(db: Database, config: Config, now: datetime) -> list[str]:
+    settle = timedelta(seconds=config.settle_seconds)
+    actions = []
+    for game_id in due_games(db, now, settle):
+        try:
+            action = tick_game(db, config, game_id, now)
+        except Exception:  # one game's failure never stops the others
+            log.exception("deadline handling failed for game %s", game_id)
+            continue
+        if action:
+            actions.append(action)
+    return actions
+
+
+def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str | None:
+    settle = timedelta(seconds=config.settle_seconds)
+    with db.transaction() as s:
+        game = s.scalar(select(Game).where(Game.id == game_id).with_for_update())
+        if game is None or game.state != "active" or game.deadline is None:
+            return None
+        st = GameState(s, game)
+        if st.turn is None:
+            return None
+        mailer = Mailer(s, config, now)
+        timing = Timing.from_json(game.timing)
+        late = late_powers(st)
+        ready = is_ready(st)
+        phase = game.phase
+        if now >= game.deadline:
+            if not late and "PREVIEW" in game.rules:
+                if game.settings.get("previewed") == phase:
+                    return None
+                preview_phase(st, mailer)
+                game.settings = {**game.settings, "previewed": phase}
+                game.version += 1
+                return f"{game.name} {phase}: preview sent to the Master (rule PREVIEW)"
+            if not late:
+                return _process(st, mailer, now, f"{game.name} {phase}: processed at the deadline")
+            grace_end = game.deadline + timing.grace
+            if now >= grace_end and "CIVIL_DISORDER" in game.rules:
+                return _process(st, mailer, now,
+                                f"{game.name} {phase}: processed in civil disorder ({', '.join(late)})")
+            if now >= grace_end and "CIVIL_PREVIEW" in game.rules and not game.settings.get("cd_previewed") == phase:
+                preview_phase(st, mailer)
+                game.settings = {**game.settings, "cd_previewed": phase}
+                game.version += 1
+                return f"{game.name} {phase}: civil-disorder preview sent to the Master"
+            if game.late_noticed_at is None or now - game.late_noticed_at >= LATE_NOTICE_EVERY:
+                hidden = "HIDE_LATE_POWERS" in game.rules
+                zone = timing.zone
+                for power in late:
+                    mailer.send(power_address(st, power), f"Diplomacy late notice {game.name} {phase}",
+                                "late.txt.j2", kind="late", game=game, game_name=game.name,
+                                phase=phase, deadline=show_time(game.deadline, zone),
+                                late=[power] if hidden else late,
+                                grace_end=show_time(grace_end, zone) if timing.grace else None,
+                                civil_disorder="CIVIL_DISORDER" in game.rules)
+                mailer.send([game.master_address], f"Diplomacy late notice {game.name} {phase}",
+                            "late.txt.j2", kind="late", game=game, game_name=game.name, phase=phase,
+                            deadline=show_time(game.deadline, zone), late=late,
+                            grace_end=show_time(grace_end, zone) if timing.grace else None,
+                            civil_disorder="CIVIL_DISORDER" in game.rules)
+                game.late_noticed_at = now
+                game.version += 1
+                return f"{game.name} {phase}: late notice ({', '.join(late)})"
+            return None
+        # before the deadline
+        if ready and "PREVIEW" not in game.rules:
+            if game.ready_at is None:
+                game.ready_at = now
+                game.version += 1
+                if settle <= timedelta(0):
+                    return _process(st, mailer, now, f"{game.name} {phase}: processed early")
+                return None
+            if now >= game.ready_at + settle:
+                return _process(st, mailer, now, f"{game.name} {phase}: processed early")
+            return None
+        if not ready and game.ready_at is not None:
+            game.ready_at = None
+            game.version += 1
+        sent = None
+        for offset in sorted(timing.warn, reverse=True):
+            key = format_duration(offset)
+            if key in (game.reminded or []) or now < game.deadline - offset:
+                continue
+            for power in late:
+                mailer.send(power_address(st, power), f"Diplomacy reminder {game.name} {phase}",
+                            "reminder.txt.j2", kind="reminder", game=game, game_name=game.name,
+                            power=power, phase=phase, movement=st.position.phase.is_movement,
+                            deadline=show_time(game.deadline, timing.zone))
+            game.reminded = [*(game.reminded or []), key]
+            game.version += 1
+            sent = f"{game.name} {phase}: reminder {key} before the deadline"
+        return sent
+
+
+def _process(st: GameState, mailer: Mailer, now: datetime, what: str) -> str:
+    st.game.version += 1
+    process_phase(st, mailer, now)
+    log.info(what)
+    return what
+
+
+__all__ = ["tick_all", "tick_game", "next_wakeup", "public_recipients"]

@@ -1,0 +1,80 @@
+"""Run a message's commands: the opener, then each command, order lines as one batch.
+
+Handlers raise CommandError for a refused command; the processor then rolls the whole
+message back, so a message with any error changes nothing.
+"""
+
+from __future__ import annotations
+
+from ..commands.base import MASTER as WHO_MASTER
+from ..commands.base import OPENER, PLAYER, SIGNED, lookup
+from ..commands.orders import submit_orders
+from ..text.commands import Command, Kind, Script
+from .context import CommandError, Context
+
+
+def execute(ctx: Context, script: Script) -> None:
+    reply = ctx.reply
+    reply.ignored.extend(script.ignored)
+    for line, text, message in script.problems:
+        reply.problem(line, text, message)
+    batch: list[Command] = []
+    for cmd in script.commands:
+        if cmd.kind is Kind.ORDER:
+            batch.append(cmd)
+            continue
+        if cmd.keyword == "FOR" and batch:
+            _flush(ctx, batch)
+            batch = []
+        _run(ctx, cmd)
+    if batch:
+        _flush(ctx, batch)
+    for action in ctx.after:
+        try:
+            action()
+        except CommandError as exc:
+            reply.problem(None, "", exc.message)
+
+
+def _run(ctx: Context, cmd: Command) -> None:
+    handler = lookup(cmd)
+    reply = ctx.reply
+    if handler is None:
+        if cmd.keyword == "SET":
+            what = cmd.args[0].upper() if cmd.args else ""
+            reply.problem(cmd.line, cmd.text, f"unknown SET command {what!r} (SET WAIT, NOWAIT, "
+                          "ABSENCE, ADDRESS, PASSWORD, DEADLINE, TIMING)")
+        else:
+            reply.problem(cmd.line, cmd.text, f"unknown command {cmd.keyword}")
+        return
+    if cmd.kind is Kind.OPENER and handler.who != OPENER:
+        reply.problem(cmd.line, cmd.text, f"{cmd.keyword} is not an opener")
+        return
+    if handler.who == WHO_MASTER and not ctx.is_master:
+        reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} is for the Master only")
+        return
+    if handler.who == PLAYER and ctx.power is None:
+        reply.problem(cmd.line, handler.echo(cmd),
+                      "the Master must say which power with FOR <power> first"
+                      if ctx.is_master else f"{handler.keyword} needs a SIGNON as a power")
+        return
+    if handler.who == SIGNED and ctx.actor is None:
+        reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} needs a SIGNON first")
+        return
+    reply.understood.append((cmd.line, handler.echo(cmd)))
+    try:
+        handler.run(ctx, cmd)
+    except CommandError as exc:
+        reply.problem(cmd.line, handler.echo(cmd), exc.message)
+
+
+def _flush(ctx: Context, batch: list[Command]) -> None:
+    if ctx.power is None:
+        for cmd in batch:
+            ctx.reply.problem(cmd.line, cmd.text,
+                              "orders need a SIGNON as a power (the Master: FOR <power> first)")
+        return
+    try:
+        submit_orders(ctx, batch)
+    except CommandError as exc:
+        ctx.reply.problem(batch[0].line, batch[0].text, exc.message)

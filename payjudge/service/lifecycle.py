@@ -1,0 +1,233 @@
+"""A game's life: creation, seats, the start, resignations and takeovers, the end."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..payola.flags import PayolaRules
+from ..payola.income import opening_balances
+from ..rules.mapfile import MapError, load_variant
+from ..rules.position import Position
+from ..rules.serial import position_to_json
+from ..store.models import Game, Observer, Seat, Turn
+from . import money
+from .context import CommandError
+from .gamerules import check_flags
+from .security import check_password, hash_password
+from .state import GameState
+from .timing import Timing, TimingError
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    rules: tuple[str, ...]
+    timing: Timing
+    map_name: str
+    private: str | None
+    settings: dict
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+def create_game(s: Session, *, name: str, password: str, master: str, variant: str,
+                spec: GameSettings, now: datetime) -> Game:
+    if s.scalar(select(Game.id).where(Game.name == name)) is not None:
+        raise CommandError(f"a game named {name!r} already exists")
+    game = Game(name=name, variant=variant, map_name=spec.map_name, state="forming",
+                master_address=master, master_password=hash_password(password),
+                rules=list(spec.rules), settings=dict(spec.settings), timing=spec.timing.to_json(),
+                created_at=now, version=0, reminded=[])
+    if spec.private:
+        game.settings = {**game.settings, "private": hash_password(spec.private.lower())}
+    s.add(game)
+    s.flush()
+    m = load_variant(spec.map_name)
+    for _ in m.powers:
+        s.add(Seat(game_id=game.id, status="open", joined_at=now))
+    s.flush()
+    return game
+
+
+def open_seats(game: Game) -> list[Seat]:
+    return [seat for seat in game.seats if seat.status == "open"]
+
+
+def join(st: GameState, *, address: str, password: str, power: str | None,
+         privacy: str | None, now: datetime) -> Seat:
+    game = st.game
+    if game.state != "forming":
+        raise CommandError(f"game {game.name} is not forming: it cannot be joined")
+    private = game.settings.get("private")
+    if private and not check_password(private, (privacy or "").lower()):
+        raise CommandError(f"game {game.name} is private: JOIN {game.name} <password> <privacy word>")
+    if any(seat.address == address and seat.status != "open" for seat in game.seats):
+        raise CommandError(f"{address} already plays in {game.name}")
+    free = open_seats(game)
+    if not free:
+        raise CommandError(f"game {game.name} is full")
+    if power is not None:
+        if "POWER_CHOICE" not in game.rules:
+            raise CommandError(f"game {game.name} does not let players choose their power "
+                               f"(rule POWER_CHOICE): write JOIN {game.name} <password>")
+        p = st.map.power(power)
+        if p is None:
+            raise CommandError(f"there is no power {power} in {game.name}")
+        if any(seat.power == p.name for seat in game.seats):
+            raise CommandError(f"{p.name} is already taken in {game.name}")
+        power = p.name
+    seat = free[0]
+    seat.power = power
+    seat.address = address
+    seat.password = hash_password(password)
+    seat.status = "playing"
+    seat.joined_at = now
+    return seat
+
+
+def observe(st: GameState, *, name: str, address: str, password: str, now: datetime) -> Observer:
+    if st.session.scalar(select(Observer.id).where(Observer.game_id == st.game.id,
+                                                   Observer.name == name)) is not None:
+        raise CommandError(f"{name} already observes {st.game.name}")
+    if st.map.power(name) is not None or name == "MASTER":
+        raise CommandError(f"{name} cannot be an observer's name")
+    obs = Observer(game_id=st.game.id, name=name, address=address,
+                   password=hash_password(password), joined_at=now)
+    st.session.add(obs)
+    return obs
+
+
+def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None) -> Turn:
+    """Assign the powers not chosen, open the first phase, pay the opening balances."""
+    game = st.game
+    rng = rng or random.SystemRandom()
+    taken = {seat.power for seat in game.seats if seat.power}
+    free = [p for p in st.map.power_names if p not in taken]
+    rng.shuffle(free)
+    for seat in game.seats:
+        if seat.status == "open":
+            seat.status = "dummy"       # nobody joined: the Master started it short
+            seat.address = None
+        if not seat.power:
+            seat.power = free.pop()
+    position = Position.initial(st.map)
+    turn = Turn(game_id=game.id, seq=1, phase=str(position.phase),
+                position=position_to_json(position), seed=new_seed(), status="open", opened_at=now)
+    st.session.add(turn)
+    game.state = "active"
+    game.phase = str(position.phase)
+    game.started_at = now
+    rules = PayolaRules.from_flags(game.rules, settings=game.settings)
+    for power, amount in opening_balances(position, rules).items():
+        money.record(st.session, game, power, "opening", amount, turn_seq=0,
+                     phase=str(position.phase), now=now, memo="opening balance")
+    st.session.flush()
+    st.__dict__.pop("turn", None)
+    st.__dict__.pop("position", None)
+    return turn
+
+
+def seat_by_power(st: GameState, power: str) -> Seat:
+    p = st.map.power(power)
+    seat = st.seat(p.name) if p else None
+    if seat is None:
+        raise CommandError(f"there is no power {power} in {st.game.name}")
+    return seat
+
+
+def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
+    """Give up a power; an eliminated power forfeits its treasury (rule 2.4). Returns the
+    amount forfeited."""
+    seat.status = "resigned"
+    seat.address = None
+    seat.password = None
+    seat.wait = False
+    seat.vote = None
+    forfeited = 0
+    pos = st.position
+    if pos is not None and not pos.centers.get(seat.power):
+        forfeited = money.balance(st.session, st.game, seat.power)
+        if forfeited:
+            turn = st.turn
+            money.record(st.session, st.game, seat.power, "forfeit", -forfeited,
+                         turn_seq=turn.seq if turn else 0, phase=st.game.phase or "",
+                         now=now, memo="resigned while eliminated (rule 2.4)")
+    return forfeited
+
+
+def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: datetime) -> None:
+    if seat.status != "resigned":
+        raise CommandError(f"{seat.power} is not open for a takeover")
+    seat.status = "playing"
+    seat.address = address
+    seat.password = hash_password(password)
+    seat.joined_at = now
+    seat.missed = 0
+
+
+def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard"
+                   ) -> tuple[GameSettings | None, list[tuple[int, str, str]]]:
+    """The setting lines of a CREATE block -> settings, or problems (line, text, message)."""
+    problems: list[tuple[int, str, str]] = []
+    flags: list[str] = []
+    timing_text = ""
+    map_name = default_map
+    private = None
+    settings: dict = {}
+    for number, text in lines:
+        words = text.split()
+        if not words:
+            continue
+        key = words[0].upper()
+        args = words[1:]
+        if key in ("RULE", "RULES"):
+            if not args:
+                problems.append((number, text, "RULE needs a rule name"))
+            flags.extend(a.upper() for a in args)
+        elif key == "TIMING":
+            timing_text = " ".join(args)
+        elif key == "MAP":
+            if len(args) != 1:
+                problems.append((number, text, "MAP needs one map name"))
+                continue
+            try:
+                load_variant(args[0].lower())
+                map_name = args[0].lower()
+            except MapError as exc:
+                problems.append((number, text, str(exc)))
+        elif key == "PRIVATE":
+            if len(args) != 1:
+                problems.append((number, text, "PRIVATE needs one word"))
+            else:
+                private = args[0]
+        elif key in ("TAX", "CAP"):
+            try:
+                if key == "CAP" and len(args) == 1:
+                    settings["cap"] = int(args[0])
+                elif key == "TAX" and len(args) == 1:
+                    settings["tax"] = int(args[0])
+                elif key == "TAX" and len(args) == 2:
+                    settings.setdefault("center_tax", {})[args[0].upper()] = int(args[1])
+                else:
+                    raise ValueError
+            except ValueError:
+                problems.append((number, text, f"{key} needs a whole number (TAX n, TAX <centre> n, CAP n)"))
+        else:
+            problems.append((number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX or CAP"))
+    for message in check_flags(flags):
+        problems.append((lines[0][0] if lines else 0, "RULE", message))
+    try:
+        timing = Timing.parse(timing_text)
+    except TimingError as exc:
+        problems.append((0, "TIMING " + timing_text, str(exc)))
+        timing = Timing()
+    if problems:
+        return None, problems
+    return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings), []

@@ -1,0 +1,49 @@
+"""Outgoing mail: render a template, compose the message, queue it in the outbox.
+
+Mail is written to the outbox in the same transaction as the change it reports and sent
+after commit by the outbox sender; nothing is ever sent from the middle of a turn.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable
+
+from sqlalchemy.orm import Session
+
+from ..config import Config
+from ..store.models import Game, OutboxMail
+from ..templating import render
+from ..text.message import compose_mail
+
+
+class Mailer:
+    def __init__(self, session: Session, config: Config, now: datetime):
+        self.session = session
+        self.config = config
+        self.now = now
+        self.queued: list[OutboxMail] = []
+
+    def send(self, to: Iterable[str | None], subject: str, template: str, *,
+             kind: str, game: Game | None = None, in_reply_to: str | None = None,
+             auto: str = "auto-generated", **view: Any) -> OutboxMail | None:
+        recipients = []
+        for address in to:
+            if address and address.lower() not in recipients \
+                    and address.lower() != self.config.judge_address.lower():
+                recipients.append(address.lower())
+        if not recipients:
+            return None
+        body = render(template, judge=self.config.judge_name, **view)
+        domain = self.config.judge_address.rpartition("@")[2] or "localhost"
+        message_id, raw = compose_mail(self.config.judge_address, recipients, subject, body,
+                                       message_id_domain=domain, in_reply_to=in_reply_to,
+                                       references=(in_reply_to,) if in_reply_to else (),
+                                       auto_submitted=auto)
+        row = OutboxMail(message_id=message_id, sender=self.config.judge_address,
+                         recipients=recipients, subject=subject[:255], raw=raw,
+                         game_id=game.id if game else None, kind=kind, created_at=self.now,
+                         state="pending", attempts=0, next_attempt_at=self.now)
+        self.session.add(row)
+        self.queued.append(row)
+        return row

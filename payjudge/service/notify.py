@@ -1,0 +1,115 @@
+"""The mail a processed phase produces: public results, private statements, income.
+
+Public mail goes to every player, observer and the Master; a statement or an income
+report goes only to the power it belongs to (rules 2.5, 5.7). Views are plain data; the
+templates in `templates/` do all the wording.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ..payola.statement import statement_view
+from ..rules.phase import Phase
+from ..templating import render
+from .mailer import Mailer
+from .state import GameState
+from .timing import Timing, show_time
+from .turns import TurnComputation
+
+_RESULT_NOTE = {"bounced": "bounce", "no convoy": "no convoy", "disrupted": "disrupted",
+                "cut": "cut", "void": "void", "dislodged": "dislodged"}
+
+
+def public_recipients(st: GameState) -> list[str]:
+    out = [s.address for s in st.seats if s.address and s.status == "playing"]
+    out += [o.address for o in st.observers()]
+    out.append(st.game.master_address)
+    return out
+
+
+def power_address(st: GameState, power: str) -> list[str]:
+    seat = st.seat(power)
+    return [seat.address] if seat and seat.address and seat.status == "playing" else []
+
+
+def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | None) -> dict[str, Any]:
+    """The public results of a phase, from its stored report (also used by HISTORY)."""
+    m = st.map
+    by_power: dict[str, list[dict]] = {}
+    for o in report["orders"]:
+        notes = []
+        if o["result"] in _RESULT_NOTE:
+            notes.append(_RESULT_NOTE[o["result"]])
+        if o["dislodged"] and o["result"] != "dislodged":
+            notes.append("dislodged")
+        by_power.setdefault(o["power"], []).append(
+            {"order": o["order"], "notes": notes, "default": o["default"]})
+    phase = Phase.parse(report["phase"])
+    nxt = Phase.parse(report["next_phase"])
+    zone = Timing.from_json(st.game.timing).zone
+    return {
+        "game": st.game.name,
+        "phase": phase.title,
+        "powers": [{"name": p, "adjective": m.power(p).adjective.title(), "orders": sorted(
+            by_power[p], key=lambda x: x["order"])} for p in m.power_names if p in by_power],
+        "dislodged": [{"power": p, "unit": d["unit"], "retreats": d["retreats"]}
+                      for p, ds in sorted(report["dislodged"].items()) for d in ds],
+        "destroyed": report.get("destroyed", []),
+        "center_changes": report.get("center_changes", []),
+        "centers": [{"power": p, "count": len(report["centers"].get(p, [])),
+                     "centers": report["centers"].get(p, [])} for p in m.power_names],
+        "next_phase": nxt.title,
+        "deadline": show_time(deadline, zone) if deadline and not report.get("winner") else None,
+        "winner": report.get("winner"),
+    }
+
+
+def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], mailer: Mailer,
+                 *, preview: bool = False) -> None:
+    view = results_view(st, report, deadline=st.game.deadline)
+    subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
+    to = [st.game.master_address] if preview else public_recipients(st)
+    mailer.send(to, subject, "results.txt.j2", kind="preview" if preview else "results",
+                game=st.game, preview=preview, **view)
+
+
+def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, preview: bool = False) -> None:
+    """Each power's private account statement (rule 5.7); none under NO_LEDGERS."""
+    if comp.auction is None or st.rules.no_ledgers:
+        return
+    phase = comp.report.phase
+    for power in st.map.power_names:
+        if comp.balances_before.get(power) is None and power not in comp.auction.spent:
+            continue
+        view = statement_view(comp.auction, power, st.position, st.rules,
+                              previous_balance=comp.balances_before.get(power, 0),
+                              sheet_text=comp.sheets_used.get(power))
+        to = [st.game.master_address] if preview else power_address(st, power)
+        mailer.send(to, f"{'PREVIEW ' if preview else ''}Payola bribe results {st.game.name} {phase}",
+                    "statement.txt.j2", kind="statement", game=st.game, view=view,
+                    game_name=st.game.name, phase=phase.long)
+
+
+def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
+    if not comp.income or st.rules.no_ledgers:
+        return
+    year = comp.next_position.phase.year - 1
+    for power, amount in comp.income.items():
+        after = comp.balances_after.get(power, 0)
+        mailer.send(power_address(st, power), f"Payola income report {st.game.name} {year}",
+                    "income.txt.j2", kind="income", game=st.game, game_name=st.game.name,
+                    power=power, year=year, before=after - amount, income=amount, after=after,
+                    centers=len(comp.next_position.centers.get(power, ())))
+
+
+def broadcast(st: GameState, mailer: Mailer, subject: str, template: str, *, kind: str = "notice",
+              **view: Any) -> None:
+    mailer.send(public_recipients(st), subject, template, kind=kind, game=st.game,
+                game_name=st.game.name, **view)
+
+
+def render_history(st: GameState, reports: list[dict[str, Any]]) -> list[str]:
+    return [render("results.txt.j2", judge=st.game.name, preview=False,
+                   **results_view(st, r, deadline=None)) for r in reports]

@@ -1,0 +1,160 @@
+"""Game-level operations on phases: process, preview, roll back, and end the game."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+
+from ..rules.phase import Phase
+from ..rules.serial import position_from_json
+from ..store.models import Acceptance, Submission, Turn
+from . import money
+from .context import CommandError
+from .mailer import Mailer
+from .notify import broadcast, public_recipients, results_view, send_income, send_results, send_statements
+from .state import GameState, turns
+from .timing import Timing, show_time
+from .turns import apply_turn, compute_turn, late_powers, report_json
+
+
+def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
+    """Process the current phase for real: write it, open the next, send the mail."""
+    late = set(late_powers(st))
+    comp = compute_turn(st)
+    for seat in st.seats:
+        if seat.power in late:
+            seat.missed += 1
+        elif seat.status == "playing":
+            seat.missed = 0
+    nxt = apply_turn(st, comp, now=now)
+    report = report_json(comp)
+    send_results(st, comp, report, mailer)
+    send_statements(st, comp, mailer)
+    send_income(st, comp, mailer)
+    for power, problems in comp.rejected.items():
+        seat = st.seat(power)
+        if seat and seat.address:
+            mailer.send([seat.address], f"Offer sheet not used {st.game.name} {report['phase']}",
+                        "sheet_rejected.txt.j2", kind="notice", game=st.game,
+                        game_name=st.game.name, power=power, problems=problems)
+    if comp.winner:
+        end_game(st, mailer, now, {"type": "victory", "winner": comp.winner,
+                                   "phase": report["phase"]})
+    elif not st.game.state == "completed":
+        check_votes(st, mailer, now)
+    return nxt
+
+
+def preview_phase(st: GameState, mailer: Mailer) -> None:
+    """The would-be results, to the Master only; nothing changes."""
+    comp = compute_turn(st)
+    report = report_json(comp)
+    send_results(st, comp, report, mailer, preview=True)
+    send_statements(st, comp, mailer, preview=True)
+
+
+def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
+             restore: bool) -> Turn:
+    """Return to the start of the current or of a named earlier phase, money included:
+    later turns are marked rolled back and the ledger gets reversing entries."""
+    game = st.game
+    current = st.turn
+    if current is None:
+        raise CommandError("the game has no phase to roll back to")
+    if target is None:
+        goal = current
+    else:
+        try:
+            phase = str(Phase.parse(target))
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        goal = next((t for t in reversed(turns(st.session, game)) if t.phase == phase), None)
+        if goal is None:
+            raise CommandError(f"{game.name} has no phase {phase} to roll back to")
+    for t in turns(st.session, game):
+        if t.seq > goal.seq:
+            t.status = "rolled_back"
+    goal.status = "open"
+    goal.report = None
+    goal.chart = None
+    goal.processed_at = None
+    money.roll_back(st.session, game, goal.seq, phase=goal.phase, now=now)
+    if not restore:
+        st.session.execute(update(Submission).where(Submission.turn_id == goal.id)
+                           .values(current=False))
+    game.phase = goal.phase
+    game.state = "active" if game.state in ("completed", "waiting") else game.state
+    game.result = None
+    game.ended_at = None
+    game.reminded = []
+    game.ready_at = None
+    timing = Timing.from_json(game.timing)
+    pos = position_from_json(st.map, goal.position)
+    game.deadline = timing.deadline(pos.phase.type, now)
+    st.__dict__.pop("turn", None)
+    st.__dict__.pop("position", None)
+    broadcast(st, mailer, f"Diplomacy rollback {game.name} {goal.phase}", "rollback.txt.j2",
+              phase=pos.phase.title, deadline=show_time(game.deadline, timing.zone),
+              restore=restore)
+    return goal
+
+
+def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
+    """End the game when the surviving powers agree: a draw, or a concession."""
+    pos = st.position
+    if pos is None or st.game.state != "active":
+        return False
+    alive = [p for p in pos.powers_alive() if pos.centers.get(p)]
+    seats = {s.power: s for s in st.seats}
+    votes = {p: (seats[p].vote if p in seats and seats[p].status == "playing" else None) for p in alive}
+    if not alive or any(v is None for v in votes.values()):
+        return False
+    conceded = {v.split()[1] for v in votes.values() if v.startswith("CONCEDE ")}
+    if len(conceded) == 1:
+        winner = next(iter(conceded))
+        others = [p for p in alive if p != winner]
+        if winner in alive and all(votes[p] == f"CONCEDE {winner}" for p in others):
+            end_game(st, mailer, now, {"type": "concession", "winner": winner})
+            return True
+    drawers = [p for p in alive if not votes[p].startswith("CONCEDE")]
+    sizes = []
+    for p in drawers:
+        v = votes[p]
+        if v == "DRAW":
+            sizes.append(len(drawers))
+        elif v.endswith("WAY"):
+            sizes.append(int(v[:-3]))
+        else:
+            return False
+    if drawers and all(size >= len(drawers) for size in sizes) and \
+            all(votes[p] != "SOLO" for p in alive):
+        end_game(st, mailer, now, {"type": "draw", "powers": sorted(drawers)})
+        return True
+    return False
+
+
+def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any]) -> None:
+    """Complete the game and publish every offer sheet, acceptance list and bid chart
+    (rules 3.6 and 4.5) to everyone."""
+    game = st.game
+    game.state = "completed"
+    game.result = result
+    game.ended_at = now
+    game.deadline = None
+    published = []
+    for t in turns(st.session, game):
+        if t.status != "processed" or not t.chart:
+            continue
+        published.append({"phase": Phase.parse(t.phase).title,
+                          "sheets": t.chart.get("sheets", {}),
+                          "accept": t.chart.get("accept", {}),
+                          "chart": t.chart.get("chart", {})})
+    acceptance = st.session.scalars(select(Acceptance).where(Acceptance.game_id == game.id)
+                                    .order_by(Acceptance.id)).all()
+    broadcast(st, mailer, f"Diplomacy game {game.name} has ended", "game_end.txt.j2",
+              kind="game_end", result=result, turns=published,
+              acceptance=[{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)}
+                          for a in acceptance],
+              balances=money.balances(st.session, game))

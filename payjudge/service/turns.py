@@ -1,0 +1,194 @@
+"""Processing a phase: Payola auction, adjudication, money, the next phase, and the mail.
+
+`compute_turn` works out everything from the stored state without changing it (PREVIEW
+uses it alone); `apply_turn` writes the result: ledger entries, the processed turn with
+its public report and its bid chart, the next turn, and the mails, all in the caller's
+transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..payola.acceptance import parse_acceptance
+from ..payola.auction import Auction, run_auction
+from ..payola.income import year_end_income
+from ..rules.orders import Order
+from ..rules.position import Position
+from ..rules.serial import position_to_json
+from ..rules.turn import PhaseReport, play, read_orders, winner
+from ..store.models import Turn
+from ..text.sheet import parse_sheet
+from . import money
+from .lifecycle import new_seed
+from .state import GameState
+from .timing import Timing
+
+
+@dataclass
+class TurnComputation:
+    report: PhaseReport
+    next_position: Position
+    auction: Auction | None = None
+    sheets_used: dict[str, str] = field(default_factory=dict)   # power -> normalised sheet
+    accept_used: dict[str, str] = field(default_factory=dict)
+    balances_before: dict[str, int] = field(default_factory=dict)
+    income: dict[str, int] = field(default_factory=dict)
+    balances_after: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    rejected: dict[str, list[str]] = field(default_factory=dict)  # stored sheets no longer valid
+
+
+def required_powers(st: GameState) -> list[str]:
+    """The powers whose orders the phase waits for."""
+    pos = st.position
+    if pos is None:
+        return []
+    playing = {s.power for s in st.seats if s.status == "playing" and s.power}
+    phase = pos.phase
+    if phase.is_movement:
+        need = [p for p in pos.map.power_names if pos.units.get(p)]
+    elif phase.is_retreats:
+        need = [p for p, ds in pos.dislodged.items() if any(d.retreats for d in ds)]
+    else:
+        need = [p for p in pos.map.power_names
+                if pos.adjustment(p) < 0 or (pos.adjustment(p) > 0 and pos.buildable_homes(p))]
+    return [p for p in need if p in playing]
+
+
+def has_orders(st: GameState, power: str) -> bool:
+    sub = st.submission(power)
+    return sub is not None and bool(sub.text.strip())
+
+
+def late_powers(st: GameState) -> list[str]:
+    return [p for p in required_powers(st) if not has_orders(st, p)]
+
+
+def waiting_powers(st: GameState) -> list[str]:
+    return [s.power for s in st.seats if s.wait and s.status == "playing" and s.power]
+
+
+def is_ready(st: GameState) -> bool:
+    """Every power that must order has ordered, and nobody asked to wait."""
+    return not late_powers(st) and not waiting_powers(st) and "ALWAYS_WAIT" not in st.game.rules
+
+
+def compute_turn(st: GameState) -> TurnComputation:
+    pos = st.position
+    assert pos is not None and st.turn is not None
+    balances = money.balances(st.session, st.game)
+    subs = st.submissions()
+    if pos.phase.is_movement:
+        comp = _movement(st, pos, balances, subs)
+    else:
+        texts = {p: sub.text.splitlines() for p, sub in subs.items()}
+        orders, problems = read_orders(pos, texts)
+        report, nxt = play(pos, orders, problems)
+        comp = TurnComputation(report, nxt, balances_before=balances,
+                               balances_after=dict(balances))
+    if comp.next_position.phase.year > pos.phase.year:
+        comp.income = year_end_income(comp.next_position, comp.balances_after, st.rules)
+        for p, amount in comp.income.items():
+            comp.balances_after[p] = comp.balances_after.get(p, 0) + amount
+    if pos.phase.is_movement and pos.phase.season.name == "FALL" or \
+            comp.next_position.phase.year > pos.phase.year:
+        comp.winner = winner(comp.next_position)
+    return comp
+
+
+def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> TurnComputation:
+    sheets = {}
+    used = {}
+    rejected: dict[str, list[str]] = {}
+    dummies = st.dummies()
+    for power, sub in subs.items():
+        parsed = parse_sheet(sub.text, pos, power, st.rules, balance=balances.get(power, 0),
+                             dummies=dummies)
+        if parsed.sheet is None:
+            rejected[power] = [f"line {p.line}: {p.message}" for p in parsed.problems]
+            continue
+        sheets[power] = parsed.sheet
+        used[power] = parsed.normalized
+    accept = {}
+    for power in pos.map.power_names:
+        text = st.acceptance_text(power)
+        if text:
+            accept[power] = parse_acceptance(text, pos.map, power)
+    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, st.turn.seed)
+    orders: dict[str, list[Order]] = {}
+    for province, order in auction.orders.items():
+        owner = pos.owner_at(province)
+        orders.setdefault(owner, []).append(order)
+    report, nxt = play(pos, orders)
+    after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
+    return TurnComputation(report, nxt, auction, used,
+                           {p: str(l) for p, l in auction.accept_used.items()},
+                           dict(balances), {}, after, rejected=rejected)
+
+
+def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
+    """Write the processed phase and open the next one. Returns the new turn."""
+    game, turn = st.game, st.turn
+    assert turn is not None
+    s = st.session
+    if comp.auction is not None:
+        for power, spent in comp.auction.spent.items():
+            if spent:
+                money.record(s, game, power, "bribes", -spent, turn_seq=turn.seq,
+                             phase=turn.phase, now=now, memo=f"bribes paid in {turn.phase}")
+    for power, amount in comp.income.items():
+        if amount:
+            money.record(s, game, power, "income", amount, turn_seq=turn.seq, phase=turn.phase,
+                         now=now, memo=f"income for {comp.next_position.phase.year - 1}")
+    turn.status = "processed"
+    turn.processed_at = now
+    turn.report = report_json(comp)
+    if comp.auction is not None:
+        turn.chart = {"chart": comp.auction.chart_json() if hasattr(comp.auction, "chart_json") else {},
+                      "sheets": comp.sheets_used, "accept": comp.accept_used}
+    nxt = Turn(game_id=game.id, seq=turn.seq + 1, phase=str(comp.next_position.phase),
+               position=position_to_json(comp.next_position), seed=new_seed(), status="open",
+               opened_at=now)
+    s.add(nxt)
+    game.phase = nxt.phase
+    game.reminded = []
+    game.late_noticed_at = None
+    game.ready_at = None
+    for seat in game.seats:
+        seat.wait = False
+    if comp.winner is None:
+        timing = Timing.from_json(game.timing)
+        game.deadline = timing.deadline(comp.next_position.phase.type, now,
+                                        absences=absences(st))
+    s.flush()
+    st.__dict__.pop("turn", None)
+    st.__dict__.pop("position", None)
+    return nxt
+
+
+def absences(st: GameState) -> tuple[tuple[datetime, datetime], ...]:
+    out = []
+    for seat in st.seats:
+        for start, end in seat.absences or []:
+            out.append((datetime.fromisoformat(start), datetime.fromisoformat(end)))
+    return tuple(out)
+
+
+def report_json(comp: TurnComputation) -> dict[str, Any]:
+    """The public record of a phase (no money)."""
+    r = comp.report
+    return {
+        "phase": str(r.phase),
+        "orders": [{"power": o.power, "order": str(o.order), "result": o.result.value,
+                    "dislodged": o.dislodged, "default": o.default} for o in r.outcomes],
+        "dislodged": {p: [{"unit": str(d.unit), "retreats": [str(x) for x in d.retreats]}
+                          for d in ds] for p, ds in r.dislodged.items()},
+        "destroyed": [{"power": p, "unit": str(u)} for p, u in r.destroyed],
+        "center_changes": [{"center": c, "from": f, "to": t} for c, f, t in r.center_changes],
+        "next_phase": str(comp.next_position.phase),
+        "centers": {p: sorted(cs) for p, cs in comp.next_position.centers.items()},
+        "winner": comp.winner,
+    }

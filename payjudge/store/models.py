@@ -1,0 +1,234 @@
+"""The SQL schema: games, seats, phases, submissions, the money ledger, press, mail.
+
+Positions, reports and charts are JSON documents (the judge-json shapes); money is an
+append-only ledger whose sums are the balances; raw mail is kept as bytes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer,
+                        LargeBinary, MetaData, String, Text, UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+
+class UTCDateTime(TypeDecorator):
+    """Timezone-aware UTC in, timezone-aware UTC out, on SQLite as on PostgreSQL."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store")
+        value = value.astimezone(timezone.utc)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+UTC = UTCDateTime()
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Game(Base):
+    __tablename__ = "game"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    variant: Mapped[str] = mapped_column(String(32))           # "payola"
+    map_name: Mapped[str] = mapped_column(String(32))          # "standard"
+    # forming | active | paused | waiting | completed | terminated
+    state: Mapped[str] = mapped_column(String(16), index=True)
+    master_address: Mapped[str] = mapped_column(String(254))
+    master_password: Mapped[str] = mapped_column(String(255))  # a hash, never the password
+    rules: Mapped[list] = mapped_column(JSON, default=list)
+    settings: Mapped[dict] = mapped_column(JSON, default=dict)
+    timing: Mapped[dict] = mapped_column(JSON, default=dict)
+    phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(UTC, nullable=True, index=True)
+    ready_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)  # early processing
+    reminded: Mapped[list] = mapped_column(JSON, default=list)  # reminder offsets already sent
+    late_noticed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTC)
+    started_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+    # bumped by every transaction that changes the game: a conditional update on it is
+    # how a turn is claimed, so two daemons never process the same phase twice
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
+
+
+class Seat(Base):
+    """A player's place in a game: before the start a numbered seat, then a power."""
+
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
+    power: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    address: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    password: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    # playing | resigned | dummy | eliminated
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    wait: Mapped[bool] = mapped_column(Boolean, default=False)
+    vote: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    absences: Mapped[list] = mapped_column(JSON, default=list)
+    missed: Mapped[int] = mapped_column(Integer, default=0)     # consecutive late phases
+    joined_at: Mapped[datetime] = mapped_column(UTC)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class Observer(Base):
+    __tablename__ = "observer"
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
+    name: Mapped[str] = mapped_column(String(32))
+    address: Mapped[str] = mapped_column(String(254))
+    password: Mapped[str] = mapped_column(String(255))
+    joined_at: Mapped[datetime] = mapped_column(UTC)
+
+
+class Turn(Base):
+    """One phase of a game: the position it starts from, and what happened in it."""
+
+    __tablename__ = "turn"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(16))
+    position: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)              # fixes every random choice
+    # open | processed | rolled_back
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    opened_at: Mapped[datetime] = mapped_column(UTC)
+    processed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+    report: Mapped[dict | None] = mapped_column(JSON, nullable=True)   # public results
+    chart: Mapped[dict | None] = mapped_column(JSON, nullable=True)    # bids (secret until the end)
+
+
+class Submission(Base):
+    """An offer sheet or a set of orders, as accepted from one message."""
+
+    __tablename__ = "submission"
+    __table_args__ = (Index("ix_submission_turn_power", "turn_id", "power"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
+    turn_id: Mapped[int] = mapped_column(ForeignKey("turn.id"))
+    power: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(16))              # sheet | orders
+    text: Mapped[str] = mapped_column(Text)                    # normalised
+    current: Mapped[bool] = mapped_column(Boolean, default=True)
+    inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_message.id"), nullable=True)
+    submitted_at: Mapped[datetime] = mapped_column(UTC)
+
+
+class Acceptance(Base):
+    __tablename__ = "acceptance"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
+    power: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(String(64))
+    set_at: Mapped[datetime] = mapped_column(UTC)
+
+
+class LedgerEntry(Base):
+    """Append-only: a balance is the sum of a power's entries; nothing is ever updated."""
+
+    __tablename__ = "ledger_entry"
+    __table_args__ = (Index("ix_ledger_game_power", "game_id", "power"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    power: Mapped[str] = mapped_column(String(32))
+    turn_seq: Mapped[int] = mapped_column(Integer)             # the phase it belongs to
+    phase: Mapped[str] = mapped_column(String(16))
+    # opening | income | bribes | transfer_in | transfer_out | rollback | forfeit | adjustment
+    kind: Mapped[str] = mapped_column(String(16))
+    amount: Mapped[int] = mapped_column(Integer)
+    counterparty: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    memo: Mapped[str] = mapped_column(String(200), default="")
+    reverses: Mapped[int | None] = mapped_column(Integer, nullable=True)  # for rollbacks
+    created_at: Mapped[datetime] = mapped_column(UTC)
+
+
+class Press(Base):
+    __tablename__ = "press"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
+    phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    sender: Mapped[str] = mapped_column(String(32))            # a power, or MASTER
+    recipients: Mapped[list] = mapped_column(JSON)             # powers; empty for a broadcast
+    broadcast: Mapped[bool] = mapped_column(Boolean, default=False)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTC)
+
+
+class InboundMessage(Base):
+    __tablename__ = "inbound_message"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[str | None] = mapped_column(String(255), unique=True, nullable=True)
+    source: Mapped[str] = mapped_column(String(8))             # smtp | imap | cli
+    source_key: Mapped[str | None] = mapped_column(String(255), unique=True, nullable=True)
+    envelope_from: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    sender: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    received_at: Mapped[datetime] = mapped_column(UTC)
+    # new | done | quarantined
+    state: Mapped[str] = mapped_column(String(16), default="new", index=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    processed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class OutboxMail(Base):
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(255), unique=True)
+    sender: Mapped[str] = mapped_column(String(254))
+    recipients: Mapped[list] = mapped_column(JSON)
+    subject: Mapped[str] = mapped_column(String(255))
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id"), nullable=True, index=True)
+    kind: Mapped[str] = mapped_column(String(32))              # reply | results | statement | …
+    created_at: Mapped[datetime] = mapped_column(UTC)
+    # pending | sent | failed
+    state: Mapped[str] = mapped_column(String(16), default="pending", index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTC)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)

@@ -1,0 +1,154 @@
+"""Split a mail's command text into commands: the grammar of shared/spec/email.md.
+
+The first command must be an opener (CREATE, JOIN, OBSERVE, SIGNON, RESIGN, TAKEOVER,
+LIST, SUMMARY, HISTORY, HELP). After SIGNON every line is a command: a keyword line, or
+else an order or offer line (any line whose first word is not a keyword, as in DPjudge).
+CREATE is followed by setting lines up to SIGNOFF; PRESS and BROADCAST by their text up
+to ENDPRESS. Nothing here looks at a game: this is syntax only, with line numbers.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+
+class Kind(enum.Enum):
+    OPENER = "opener"
+    COMMAND = "command"
+    ORDER = "order"      # an offer line or an order line, decided by the phase
+    SETTING = "setting"  # a line of a CREATE block
+
+
+OPENERS = {"CREATE", "JOIN", "OBSERVE", "SIGNON", "RESIGN", "TAKEOVER", "LIST", "SUMMARY",
+           "HISTORY", "HELP"}
+KEYWORDS = {"SIGNOFF", "CLEAR", "ACCEPT", "TRANSFER", "BALANCE", "STATUS", "PRESS",
+            "BROADCAST", "SET", "VOTE", "PROCESS", "PROCESS!", "PREVIEW", "ROLLBACK",
+            "ACTIVATE", "TERMINATE", "PAUSE", "DUMMY", "REVIVE", "EJECT", "FOR",
+            "LIST", "SUMMARY", "HISTORY", "HELP"}
+_PRESS_END = {"ENDPRESS", "ENDBROADCAST"}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    line: int                 # the line number in the message body
+    kind: Kind
+    keyword: str              # upper case ("ACCEPT"); "" for order lines
+    args: tuple[str, ...]     # the words after the keyword, as written
+    text: str                 # the whole line, as written (comments included)
+    body: tuple[tuple[int, str], ...] = ()   # the lines of a PRESS/BROADCAST or CREATE block
+
+    @property
+    def rest(self) -> str:
+        """The text after the keyword, as written."""
+        stripped = self.text.strip()
+        return stripped[len(stripped.split()[0]):].strip() if self.keyword else stripped
+
+
+@dataclass(frozen=True)
+class Script:
+    commands: tuple[Command, ...]
+    ignored: tuple[tuple[int, str], ...] = ()     # lines after SIGNOFF
+    problems: tuple[tuple[int, str, str], ...] = ()  # (line, text, message)
+
+
+@dataclass
+class _State:
+    commands: list[Command] = field(default_factory=list)
+    ignored: list[tuple[int, str]] = field(default_factory=list)
+    problems: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+def _words(text: str) -> list[str]:
+    # a `%` starts a comment everywhere except in press text
+    return text.split("%", 1)[0].split()
+
+
+def split_commands(lines: list[tuple[int, str]]) -> Script:
+    """`lines` are the meaningful lines of the body with their original numbers."""
+    st = _State()
+    i = 0
+    signed_on = False
+    while i < len(lines):
+        number, text = lines[i]
+        words = _words(text)
+        if not words:
+            i += 1
+            continue
+        key = words[0].upper()
+        if not st.commands:
+            if key not in OPENERS:
+                st.problems.append((number, text.strip(),
+                                    "a message must start with SIGNON, JOIN, CREATE, OBSERVE, "
+                                    "RESIGN, TAKEOVER, LIST, SUMMARY, HISTORY or HELP"))
+                st.ignored.extend(lines[i + 1:])
+                break
+            if key == "CREATE":
+                body, i = _block(lines, i + 1, {"SIGNOFF"})
+                st.commands.append(Command(number, Kind.OPENER, key, tuple(words[1:]), text, body))
+                st.ignored.extend(lines[i:])
+                break
+            st.commands.append(Command(number, Kind.OPENER, key, tuple(words[1:]), text))
+            signed_on = key in ("SIGNON", "RESIGN", "TAKEOVER")
+            i += 1
+            continue
+        if key == "SIGNOFF":
+            st.ignored.extend(lines[i + 1:])
+            break
+        if key in ("PRESS", "BROADCAST"):
+            body, i = _block(lines, i + 1, _PRESS_END | {"SIGNOFF"}, keep_comments=True)
+            st.commands.append(Command(number, Kind.COMMAND, key, tuple(words[1:]), text, body))
+            if i < len(lines) and _words(lines[i][1])[:1] and _words(lines[i][1])[0].upper() in _PRESS_END:
+                i += 1
+            continue
+        if key in KEYWORDS:
+            if not signed_on and key not in OPENERS:
+                st.problems.append((number, text.strip(), f"{key} needs a SIGNON first"))
+                i += 1
+                continue
+            st.commands.append(Command(number, Kind.COMMAND, key, tuple(words[1:]), text))
+            i += 1
+            continue
+        if key in OPENERS:
+            st.problems.append((number, text.strip(), f"{key} must be the first command of a message"))
+            i += 1
+            continue
+        if not signed_on:
+            st.problems.append((number, text.strip(), "orders need a SIGNON first"))
+            i += 1
+            continue
+        st.commands.append(Command(number, Kind.ORDER, "", (), text))
+        i += 1
+    return Script(tuple(st.commands), tuple(st.ignored), tuple(st.problems))
+
+
+def _block(lines: list[tuple[int, str]], start: int, ends: set[str],
+           keep_comments: bool = False) -> tuple[tuple[tuple[int, str], ...], int]:
+    body = []
+    i = start
+    while i < len(lines):
+        number, text = lines[i]
+        words = text.split()
+        if words and words[0].upper() in ends:
+            break
+        body.append((number, text if keep_comments else text.split("%", 1)[0].rstrip()))
+        i += 1
+    return tuple(body), i
+
+
+_SIGNON = re.compile(r"^(?:(?P<name>[A-Za-z][A-Za-z0-9_-]*)@(?P<game1>[A-Za-z0-9_-]+)|"
+                     r"(?P<initial>[A-Za-z0-9])(?P<game2>[A-Za-z0-9_-]+))$")
+
+
+def split_identity(word: str) -> tuple[str, str] | None:
+    """`Fpay7` -> ("F", "pay7"); `france@pay7` -> ("FRANCE", "pay7"); `M…` is the Master."""
+    m = _SIGNON.match(word)
+    if not m:
+        return None
+    if m.group("name"):
+        return m.group("name").upper(), m.group("game1").lower()
+    return m.group("initial").upper(), m.group("game2").lower()
+
+
+GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")

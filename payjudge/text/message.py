@@ -1,0 +1,337 @@
+"""Read an inbound e-mail into what the judge acts on, and compose an outgoing one (pure).
+
+Reading follows shared/spec/email.md, "How a message is read": the text/plain body (or the
+text of an HTML-only body) in any charset; blank lines, quoted `> …` lines and `//` lines
+are ignored, and so is everything after a signature separator or a reply header. The kept
+lines keep their original numbers, because the reply names lines by number. Nothing here
+raises on a bad message: every defect becomes a `MailProblem`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import enum
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from html.parser import HTMLParser
+from typing import NamedTuple, Sequence
+
+
+class ProblemKind(enum.Enum):
+    SENDER = "sender"      # no usable From address: the judge cannot know who wrote
+    REPLY_TO = "reply_to"  # an unreadable Reply-To (ignored)
+    BODY = "body"          # no readable text body
+    ENCODING = "encoding"  # the body was decoded with guesses; some characters may be wrong
+
+
+@dataclass(frozen=True, slots=True)
+class MailProblem:
+    kind: ProblemKind
+    message: str
+
+
+class Line(NamedTuple):
+    number: int  # 1-based, in the decoded body
+    text: str    # as written, trailing blanks removed
+
+
+@dataclass(frozen=True, slots=True)
+class InboundMail:
+    sender: str | None                  # the From address, lower-cased; None if unusable
+    reply_to: tuple[str, ...]           # Reply-To addresses, lower-cased (kept apart)
+    subject: str
+    message_id: str | None
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    automated: bool                     # an auto-reply, bounce or list mail: never answer it
+    automated_reason: str | None
+    body: str                           # the whole decoded body text
+    lines: tuple[Line, ...]             # the meaningful lines, with their original numbers
+    problems: tuple[MailProblem, ...] = ()
+
+
+_MSGID = re.compile(r"<[^<>\s]+>")
+_QUOTE_HEADER = re.compile(
+    r"^\s*(on|le|am|el|il|op|em)\s.*(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$",
+    re.IGNORECASE)
+_QUOTE_HEADER_START = re.compile(r"^\s*(on|le|am|el|il|op|em)\s", re.IGNORECASE)
+_QUOTE_HEADER_END = re.compile(
+    r"(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$", re.IGNORECASE)
+_ORIGINAL = re.compile(r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}\s*$",
+                       re.IGNORECASE)
+_HEADER_BLOCK = re.compile(r"^\s*(from|von|de)\s*:\s*\S", re.IGNORECASE)
+_HEADER_NEXT = re.compile(r"^\s*(sent|date|to|subject|gesendet|an|betreff|envoyé|à|objet)\s*:", re.IGNORECASE)
+_RULE = re.compile(r"^\s*_{10,}\s*$")
+
+
+def read_message(raw: bytes, *, envelope_from: str | None = None) -> InboundMail:
+    """Read a raw RFC 5322 message. `envelope_from` is the SMTP MAIL FROM when known
+    ("" for a bounce)."""
+    problems: list[MailProblem] = []
+    msg = message_from_bytes(raw, policy=policy.default)
+
+    sender = _sender(msg, problems)
+    reply_to = _reply_to(msg, problems)
+    subject = _one_line(_header(msg, "Subject") or "")
+    message_id = _msgid(_header(msg, "Message-ID"))
+    in_reply_to = _msgid(_header(msg, "In-Reply-To"))
+    references = tuple(_MSGID.findall(_header(msg, "References") or ""))
+    reason = _automated(msg, sender, envelope_from)
+
+    body = _body_text(msg, problems)
+    return InboundMail(sender=sender, reply_to=reply_to, subject=subject, message_id=message_id,
+                       in_reply_to=in_reply_to, references=references,
+                       automated=reason is not None, automated_reason=reason,
+                       body=body, lines=command_lines(body), problems=tuple(problems))
+
+
+def command_lines(body: str) -> tuple[Line, ...]:
+    """The lines of `body` that may hold commands, numbered as in `body`."""
+    raw_lines = body.splitlines()
+    kept: list[Line] = []
+    for index, line in enumerate(raw_lines):
+        text = line.rstrip()
+        stripped = text.strip()
+        if _ends_commands(raw_lines, index, line):
+            break
+        if not stripped or stripped.startswith(">") or stripped.startswith("//"):
+            continue
+        kept.append(Line(index + 1, text))
+    return tuple(kept)
+
+
+def _ends_commands(lines: list[str], index: int, line: str) -> bool:
+    # A signature separator is "-- "; many clients strip the trailing blank.
+    if line.rstrip("\r\n") in ("-- ", "--"):
+        return True
+    if _QUOTE_HEADER.match(line) or _ORIGINAL.match(line):
+        return True
+    # "On Mon, 5 Jan 2026 at 10:00, Alice <alice@example.org>" wrapped before "wrote:"
+    if (_QUOTE_HEADER_START.match(line) and index + 1 < len(lines)
+            and _QUOTE_HEADER_END.search(lines[index + 1])
+            and not lines[index + 1].lstrip().startswith(">")):
+        return True
+    # An Outlook reply block: "From: …" after a blank line (or a rule), then Sent:/To:/Subject:
+    previous = lines[index - 1].strip() if index else ""
+    if _HEADER_BLOCK.match(line) and (not previous or _RULE.match(previous)):
+        following = lines[index + 1:index + 4]
+        if any(_HEADER_NEXT.match(f) for f in following):
+            return True
+    if _RULE.match(line) and index + 1 < len(lines) and _HEADER_BLOCK.match(lines[index + 1]):
+        return True
+    return False
+
+
+def _header(msg: EmailMessage, name: str) -> str | None:
+    try:
+        value = msg[name]
+    except Exception:  # the header parser raises on some malformed values
+        return None
+    return None if value is None else str(value)
+
+
+def _one_line(value: str) -> str:
+    return " ".join(value.split())
+
+
+def _msgid(value: str | None) -> str | None:
+    if not value:
+        return None
+    found = _MSGID.search(value)
+    return found.group(0) if found else (_one_line(value) or None)
+
+
+def _addresses(msg: EmailMessage, name: str) -> tuple[tuple[str, ...], bool] | None:
+    """The header's addresses and whether it parsed cleanly; None if absent."""
+    try:
+        header = msg[name]
+    except Exception:
+        return (), False
+    if header is None:
+        return None
+    try:
+        addresses = tuple(a.addr_spec for a in header.addresses)
+        clean = not header.defects
+    except Exception:
+        return (), False
+    if any("@" not in a or any(c in a for c in "\r\n<> ") for a in addresses):
+        clean = False
+    return tuple(a.lower() for a in addresses), clean
+
+
+def _sender(msg: EmailMessage, problems: list[MailProblem]) -> str | None:
+    parsed = _addresses(msg, "From")
+    if parsed is None:
+        problems.append(MailProblem(ProblemKind.SENDER, "the message has no From address"))
+        return None
+    addresses, clean = parsed
+    if len(addresses) != 1 or not clean:
+        problems.append(MailProblem(
+            ProblemKind.SENDER, "the From header must hold exactly one valid address"))
+        return None
+    return addresses[0]
+
+
+def _reply_to(msg: EmailMessage, problems: list[MailProblem]) -> tuple[str, ...]:
+    parsed = _addresses(msg, "Reply-To")
+    if parsed is None:
+        return ()
+    addresses, clean = parsed
+    if not clean:
+        problems.append(MailProblem(ProblemKind.REPLY_TO, "the Reply-To header is unreadable"))
+        return ()
+    return addresses
+
+
+def _automated(msg: EmailMessage, sender: str | None, envelope_from: str | None) -> str | None:
+    """Why the message must never be answered (RFC 3834 and common practice), or None."""
+    auto = _header(msg, "Auto-Submitted")
+    if auto is not None and auto.split(";")[0].strip().lower() != "no":
+        return f"Auto-Submitted: {_one_line(auto)}"
+    precedence = (_header(msg, "Precedence") or "").strip().lower()
+    if precedence in ("bulk", "list", "junk"):
+        return f"Precedence: {precedence}"
+    for name in ("X-Autoreply", "X-Autorespond", "List-Id"):
+        if _header(msg, name) is not None:
+            return f"{name} header"
+    if envelope_from is not None and envelope_from.strip() in ("", "<>"):
+        return "empty envelope sender"
+    return_path = _header(msg, "Return-Path")
+    if return_path is not None and return_path.strip() in ("", "<>"):
+        return "empty Return-Path"
+    if sender is not None and sender.split("@")[0] in ("mailer-daemon", "postmaster"):
+        return f"sent by {sender.split('@')[0].upper()}"
+    if msg.get_content_type() == "multipart/report":
+        return "a delivery or disposition report"
+    return None
+
+
+def _body_text(msg: EmailMessage, problems: list[MailProblem]) -> str:
+    try:
+        part = msg.get_body(preferencelist=("plain", "html"))
+    except Exception:
+        part = None
+    if part is None:
+        problems.append(MailProblem(ProblemKind.BODY, "the message has no text/plain or HTML body"))
+        return ""
+    try:
+        text = _decode_part(part, problems)
+        if part.get_content_subtype() == "html":
+            text = html_to_text(text)
+    except Exception:  # a part the email package cannot take apart at all
+        problems.append(MailProblem(ProblemKind.BODY, "the message body cannot be read"))
+        return ""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _decode_part(part: EmailMessage, problems: list[MailProblem]) -> str:
+    payload = part.get_payload(decode=True)
+    if payload is None:
+        payload = b""
+    if isinstance(payload, str):
+        payload = payload.encode("utf-8", "surrogateescape")
+    if any(type(d).__name__.startswith("InvalidBase64") for d in part.defects):
+        problems.append(MailProblem(ProblemKind.ENCODING, "the body's base64 encoding is damaged"))
+    charset = part.get_content_charset() or "us-ascii"
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        problems.append(MailProblem(ProblemKind.ENCODING, f"unknown character set {charset!r}; read as UTF-8"))
+        charset = "utf-8"
+    if charset.lower() in ("us-ascii", "ascii"):
+        charset = "utf-8"  # 8-bit text labelled ASCII is usually UTF-8
+    try:
+        return payload.decode(charset)
+    except UnicodeDecodeError:
+        problems.append(MailProblem(ProblemKind.ENCODING,
+                                    f"the body is not valid {charset}; unreadable characters were replaced"))
+        return payload.decode(charset, errors="replace")
+
+
+class _HtmlText(HTMLParser):
+    """Just enough HTML to read commands typed in a webmail composer."""
+
+    _SKIP = {"script", "style", "head", "title", "blockquote"}
+    _BREAK = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping = 0
+        self.pre = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self._SKIP:
+            self.skipping += 1
+        elif tag in self._BREAK:
+            self.parts.append("\n")
+        if tag == "pre":
+            self.pre += 1
+
+    def handle_startendtag(self, tag, attrs):
+        if tag in self._BREAK:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag == "pre":
+            self.pre = max(0, self.pre - 1)
+        if tag in self._SKIP:
+            self.skipping = max(0, self.skipping - 1)
+        elif tag in self._BREAK and tag != "br":
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.skipping:
+            # outside <pre>, source line breaks are just spaces
+            self.parts.append(data if self.pre else re.sub(r"\s*\n\s*", " ", data))
+
+
+def html_to_text(html: str) -> str:
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    text = "".join(parser.parts).replace("\xa0", " ")
+    lines = [line.strip() for line in text.split("\n")]
+    # collapse the runs of empty lines that nested blocks produce
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, *,
+                 message_id_domain: str, in_reply_to: str | None = None,
+                 references: Sequence[str] = (), auto_submitted: str = "auto-replied",
+                 date: datetime | None = None) -> tuple[str, bytes]:
+    """A UTF-8 text/plain mail with our own Message-ID; returns (message_id, raw bytes).
+    Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked."""
+    recipients = [to] if isinstance(to, str) else list(to)
+    for address in [sender, *recipients, message_id_domain]:
+        if any(c in address for c in "\r\n"):
+            raise ValueError(f"line break in an address or domain: {address!r}")
+    msg = EmailMessage(policy=policy.SMTP)
+    message_id = make_msgid(domain=message_id_domain)
+    msg["From"] = sender
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = _one_line(subject)
+    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Message-ID"] = message_id
+    parent = _msgid(in_reply_to) if in_reply_to else None
+    if parent and _MSGID.fullmatch(parent):
+        msg["In-Reply-To"] = parent
+    refs = [r for ref in references for r in _MSGID.findall(ref)]
+    if parent and _MSGID.fullmatch(parent) and parent not in refs:
+        refs.append(parent)
+    if refs:
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = _one_line(auto_submitted)
+    msg["X-Auto-Response-Suppress"] = "All"  # ask Exchange not to send us out-of-office mail
+    ascii_short = body.isascii() and all(len(line) <= 78 for line in body.splitlines())
+    msg.set_content(body, subtype="plain", charset="utf-8",
+                    cte="7bit" if ascii_short else "quoted-printable")
+    return message_id, msg.as_bytes(policy=policy.SMTP)
