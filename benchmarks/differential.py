@@ -38,7 +38,7 @@ from random_games import PhaseRecord, random_games  # noqa: E402
 from payjudge.rules import movement  # noqa: E402
 from payjudge.rules.geography import UnitType  # noqa: E402
 from payjudge.rules.mapfile import load_variant  # noqa: E402
-from payjudge.rules.orders import Convoy, Move, Remove, SupportMove  # noqa: E402
+from payjudge.rules.orders import Convoy, Hold, Move, Remove, SupportMove  # noqa: E402
 from payjudge.rules.parse import parse_unit  # noqa: E402
 from payjudge.rules.position import Position  # noqa: E402
 from payjudge.rules.turn import play as pj_play, read_orders  # noqa: E402
@@ -46,8 +46,8 @@ from payjudge.rules.turn import play as pj_play, read_orders  # noqa: E402
 CLASSES = {
     "6.B.9": "support naming a coast the supported fleet does not move to: MILA rewrites the "
              "coast and counts the support (DATC 6.B.9, issue 4.B.4: the support is void)",
-    "6.G.8": "army ordered VIA CONVOY to an adjacent province with no convoy: MILA falls back "
-             "to the land route (DATC v3.1 6.G.8 / 4.A.3 no longer prefers the fallback)",
+    "6.G.8": "army ordered VIA CONVOY to an adjacent province without a complete chain of "
+             "fleets ordered to convoy it: MILA falls back to the land route (DATC v3.1 6.G.8 / 4.A.3 no longer prefers the fallback)",
     "4.A.3": "army moving to an adjacent province convoyed by another power's fleet: MILA takes "
              "the convoy route whoever convoys (DATC 4.A.3 v3.1: only the army's own power's "
              "convoy orders, or VIA CONVOY, show the intent to convoy)",
@@ -57,6 +57,13 @@ CLASSES = {
     "6.H.11": "retreat options of a unit dislodged by a convoyed army: MILA offers every "
               "adjacent place, occupied and standoff ones too (an and/or precedence slip in "
               "Game._move_results; DATC 6.H.11 lifts only the ban on the attacker's origin)",
+    "5.B-h2h": "head-to-head battle where a power supports the move against its own unit: "
+               "MILA leaves that support out of the defence as well (it compares attack with "
+               "attack); DATC 5.B compares the attack strength with the defend strength, which "
+               "counts every support",
+    "6.F.4": "convoying fleet attacked with the support of its own power: MILA counts that "
+             "support when it decides the convoy is disrupted (the fleet stays, the army "
+             "fails); DATC 6.D.12 / 6.F.4: the fleet is not dislodged, so the convoy holds",
     "6.J": "civil-disorder removal: MILA removes by distance to home centres, fleets first "
            "(pre-2023 rule); payjudge uses the 2023 rule of DATC v3.1 4.D.8 / 6.J",
 }
@@ -118,13 +125,52 @@ def rule_support_coast(pos: Position, orders: dict) -> dict | None:
                     if isinstance(o, SupportMove) and o.dest.coast is not None else o)
 
 
+def _chain(pos: Position, army, dest: str, fleets: set[str]) -> bool:
+    """Is there a chain of seas holding `fleets` from the army to `dest`?"""
+    m = pos.map
+    goal = set(m.sea_neighbours(dest))
+    frontier = [s for s in m.sea_neighbours(army.province) if s in fleets]
+    seen = set(frontier)
+    while frontier:
+        sea = frontier.pop()
+        if sea in goal:
+            return True
+        for nxt in m.sea_neighbours(sea):
+            if nxt in fleets and nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
+
+
 def rule_land_fallback(pos: Position, orders: dict) -> dict | None:
-    """6.G.8: VIA CONVOY to an adjacent province with no fleet ordered to convoy it goes by land."""
+    """6.G.8: an army ordered to an adjacent province by convoy (VIA CONVOY, or its own
+    power's fleet convoys it) goes by land when the fleets ordered to convoy it do not
+    make a complete chain; those fleets then just hold."""
+    m = pos.map
     convoys = _convoy_orders(orders)
-    return _rewrite(orders, lambda p, o: replace(o, via_convoy=False)
-                    if isinstance(o, Move) and o.via_convoy and not any(
-                        c.army == o.unit and c.dest.province == o.dest.province for _, c in convoys)
-                    else o)
+    owner = {o.unit.province: p for p, os in orders.items() for o in os}
+    by_land: set = set()
+    for power, os in orders.items():
+        for o in os:
+            if not (isinstance(o, Move) and o.unit.type is UnitType.ARMY
+                    and o.dest.province in m.army_neighbours(o.unit.province)):
+                continue
+            mine = [c for p, c in convoys if p == power and c.army == o.unit
+                    and c.dest.province == o.dest.province]
+            if not (o.via_convoy or mine):
+                continue
+            fleets = {c.unit.province for _, c in convoys
+                      if c.army == o.unit and c.dest.province == o.dest.province}
+            if not _chain(pos, o.unit, o.dest.province, fleets):
+                by_land.add(o.unit)
+
+    def change(power, o):
+        if isinstance(o, Move) and o.unit in by_land:
+            return replace(o, via_convoy=False)
+        if isinstance(o, Convoy) and o.army in by_land and owner.get(o.army.province) == power:
+            return Hold(o.unit)
+        return o
+    return _rewrite(orders, change) if by_land else None
 
 
 def rule_foreign_convoy(pos: Position, orders: dict) -> dict | None:
@@ -182,9 +228,59 @@ def rule_retreats_after_convoy():
         movement._retreats = original
 
 
+@contextmanager
+def rule_h2h_defence():
+    """MILA's head-to-head battle compares the two attack strengths: a support a power
+    gives to the move against its own unit counts on neither side. DATC 5.B compares the
+    attack strength with the defend strength, which counts every support."""
+    board = movement._Board
+    original = board.defend_strength
+
+    def defend_strength(self, i):
+        other = self.h2h[i]
+        if other is None:
+            return original(self, i)
+        return self._supports(self.move_support[i], exclude_power=self.powers[other])
+    board.defend_strength = defend_strength
+    try:
+        yield
+    finally:
+        board.defend_strength = original
+
+
+@contextmanager
+def rule_convoy_disruption():
+    """MILA decides whether a convoying fleet is dislodged (and the convoy disrupted) with
+    every support counted, before it applies the rule that a power's support cannot
+    dislodge its own unit: the fleet stays, the convoy still fails. DATC 6.D.12 and 6.F.4:
+    only a fleet really dislodged breaks the convoy."""
+    board = movement._Board
+    original_convoy, original_attack = board._convoy_holds, board.attack_strength
+
+    def attack_strength(self, i):
+        d = self.at.get(self.dest[i])
+        if getattr(self, "_mila_all_supports", False) and d is not None \
+                and self.powers[d] != self.powers[i] and self.path(i):
+            return self._supports(self.move_support[i])
+        return original_attack(self, i)
+
+    def convoy_holds(self, i):
+        self._mila_all_supports = True
+        try:
+            return original_convoy(self, i)
+        finally:
+            self._mila_all_supports = False
+    board._convoy_holds, board.attack_strength = convoy_holds, attack_strength
+    try:
+        yield
+    finally:
+        board._convoy_holds, board.attack_strength = original_convoy, original_attack
+
+
 ORDER_RULES = {"6.B.9": rule_support_coast, "6.G.8": rule_land_fallback,
                "4.A.3": rule_foreign_convoy}
-ENGINE_RULES = {"6.D.12": rule_own_support_by_convoy, "6.H.11": rule_retreats_after_convoy}
+ENGINE_RULES = {"6.D.12": rule_own_support_by_convoy, "6.H.11": rule_retreats_after_convoy,
+                "5.B-h2h": rule_h2h_defence, "6.F.4": rule_convoy_disruption}
 
 
 def _replay(record: PhaseRecord, rules: tuple[str, ...]) -> dict | None:

@@ -87,10 +87,13 @@ def movement_orders(pos: Position, rng: random.Random) -> dict[str, list[Order]]
         useful = [o for o in supports if _matches(o, chosen)]
         if useful and rng.random() < 0.85:
             chosen[unit.province] = rng.choice(useful)
-        elif supports and rng.random() < 0.5:
+        elif supports and rng.random() < 0.7:
             chosen[unit.province] = rng.choice(supports)
         else:
-            chosen[unit.province] = rng.choice(options[unit.province])
+            # anything else it may do: a hold, a move (by convoy too), a convoy
+            kind = rng.choice((Hold, Move, Convoy))
+            others = [o for o in options[unit.province] if isinstance(o, kind)]
+            chosen[unit.province] = rng.choice(others) if others else Hold(unit)
     out: dict[str, list[Order]] = {}
     for province, order in chosen.items():
         out.setdefault(owner[province], []).append(order)

@@ -64,5 +64,170 @@ def auction(source: str, jsonl: bool) -> None:
     _json_main(run, source, jsonl)
 
 
+def _config(config_path: str | None):
+    from .config import ConfigError, load_config
+    try:
+        return load_config(config_path)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+config_option = click.option("--config", "config_path", default=None, envvar="PAYJUDGE_CONFIG",
+                             help="A payjudge.toml file (see config/payjudge.example.toml).")
+
+
+@main.command()
+@config_option
+def serve(config_path: str | None) -> None:
+    """Run the judge: SMTP listener, IMAP poller, processor, outbox sender, deadlines."""
+    from .daemon import serve as run
+    run(_config(config_path))
+
+
+@main.group()
+def db() -> None:
+    """The game store."""
+
+
+@db.command("upgrade")
+@config_option
+def db_upgrade(config_path: str | None) -> None:
+    """Create or migrate the database to the current schema."""
+    from .store.db import upgrade
+    cfg = _config(config_path)
+    if cfg.database_url.startswith("sqlite:///"):
+        from pathlib import Path
+        Path(cfg.database_url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+    upgrade(cfg.database_url)
+    click.echo("database is up to date")
+
+
+def _database(config_path: str | None):
+    from .store.db import Database
+    return Database(_config(config_path).database_url)
+
+
+@main.group()
+def game() -> None:
+    """Inspect games (the judge keeper's view: everything, money included)."""
+
+
+@game.command("list")
+@config_option
+def game_list(config_path: str | None) -> None:
+    from sqlalchemy import select
+    from .store.models import Game
+    database = _database(config_path)
+    with database.transaction() as s:
+        rows = s.scalars(select(Game).order_by(Game.name)).all()
+        if not rows:
+            click.echo("no games")
+        for g in rows:
+            deadline = g.deadline.strftime("%Y-%m-%d %H:%M UTC") if g.deadline else "-"
+            click.echo(f"{g.name:16} {g.state:10} {g.phase or '-':8} deadline {deadline}")
+
+
+@game.command("show")
+@click.argument("name")
+@config_option
+def game_show(name: str, config_path: str | None) -> None:
+    from .service import money
+    from .service.state import GameState, find_game
+    from .service.turns import late_powers
+    database = _database(config_path)
+    with database.transaction() as s:
+        g = find_game(s, name)
+        if g is None:
+            raise click.ClickException(f"no game {name!r}")
+        st = GameState(s, g)
+        click.echo(f"game {g.name}: {g.state}, phase {g.phase or '-'}, master {g.master_address}")
+        click.echo(f"rules: {' '.join(g.rules) or '-'}   deadline: {g.deadline or '-'}")
+        balances = money.balances(s, g)
+        late = set(late_powers(st)) if st.turn is not None and g.state == "active" else set()
+        for seat in g.seats:
+            pos = st.position
+            centers = len(pos.centers.get(seat.power, ())) if pos and seat.power else 0
+            units = len(pos.units.get(seat.power, ())) if pos and seat.power else 0
+            click.echo(f"  {seat.power or '(seat)':10} {seat.status:9} {seat.address or '-':30} "
+                       f"{balances.get(seat.power, 0):5} AgP  {centers:2} centres {units:2} units"
+                       f"{'  LATE' if seat.power in late else ''}")
+
+
+@main.command()
+@click.argument("message_ids", nargs=-1, type=int)
+@click.option("--all", "all_", is_flag=True, help="Every quarantined message.")
+@config_option
+def requeue(message_ids: tuple[int, ...], all_: bool, config_path: str | None) -> None:
+    """Put quarantined messages back in the queue (after fixing what crashed on them)."""
+    from sqlalchemy import select, update
+    from .store.models import InboundMessage
+    database = _database(config_path)
+    with database.transaction() as s:
+        q = select(InboundMessage).where(InboundMessage.state == "quarantined")
+        if not all_:
+            if not message_ids:
+                rows = s.scalars(q.order_by(InboundMessage.id)).all()
+                for r in rows:
+                    first = (r.error or "").strip().splitlines()[-1:] or [""]
+                    click.echo(f"{r.id:6} {r.sender or '-':30} {first[0][:60]}")
+                if not rows:
+                    click.echo("no quarantined messages")
+                return
+            q = q.where(InboundMessage.id.in_(message_ids))
+        ids = [r.id for r in s.scalars(q)]
+        s.execute(update(InboundMessage).where(InboundMessage.id.in_(ids))
+                  .values(state="new", error=None))
+    click.echo(f"requeued {len(ids)} message(s)")
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@config_option
+def inject(files: tuple[str, ...], config_path: str | None) -> None:
+    """Store .eml files as inbound mail, as if they had arrived (for tests and recovery)."""
+    from .store.mailbox import SqlInbound
+    store = SqlInbound(_database(config_path))
+    for name in files:
+        with open(name, "rb") as fh:
+            result = store.store_inbound(fh.read(), source="cli")
+        click.echo(f"{name}: {result.value}")
+
+
+@main.command("process")
+@config_option
+def process_cmd(config_path: str | None) -> None:
+    """Process stored messages and due deadlines once, then exit (no daemon needed)."""
+    from .memory import SystemClock
+    from .service.deadlines import tick_all
+    from .service.processor import process_pending
+    from .store.db import Database
+    cfg = _config(config_path)
+    database = Database(cfg.database_url)
+    n = process_pending(database, cfg, SystemClock(), limit=10_000)
+    actions = tick_all(database, cfg, SystemClock().now())
+    click.echo(f"processed {n} message(s); {len(actions)} deadline action(s)")
+    for a in actions:
+        click.echo(f"  {a}")
+
+
+@main.command()
+@config_option
+def health(config_path: str | None) -> None:
+    """Exit 0 when the database answers and the SMTP listener accepts connections."""
+    import socket
+    from sqlalchemy import text
+    cfg = _config(config_path)
+    database = _database(config_path)
+    try:
+        with database.transaction() as s:
+            s.execute(text("SELECT 1"))
+        if cfg.listen:
+            host, port = cfg.listen
+            socket.create_connection((host, port), timeout=5).close()
+    except Exception as exc:
+        raise click.ClickException(f"unhealthy: {exc}") from None
+    click.echo("ok")
+
+
 if __name__ == "__main__":
     main()

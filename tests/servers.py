@@ -240,6 +240,7 @@ class DovecotServer:
             listen = 127.0.0.1
             ssl = no
             disable_plaintext_auth = no
+            auth_failure_delay = 0
             auth_mechanisms = plain login
             default_internal_user = {who.user}
             default_internal_group = {who.group}
@@ -297,6 +298,8 @@ class DovecotServer:
                     os.chown(tmp, self.who.uid, self.who.gid)
                 os.utime(tmp, (stamp, stamp))
                 os.replace(tmp, users)
+                # and it looks at the file at most once per second
+                time.sleep(1.05 - time.time() % 1)
         maildir = self.dir / "mail" / user / "Maildir"
         for sub in ("cur", "new", "tmp"):
             (maildir / sub).mkdir(parents=True, exist_ok=True)

@@ -178,6 +178,9 @@ class ImapPoller:
     def _poll(self, client: IMAPClient) -> PollResult:
         s = self.settings
         result = PollResult()
+        # A selected mailbox only learns of new mail at a sync point; SEARCH is not one
+        # (Dovecot syncs after answering it), NOOP is.
+        client.noop()
         uids = sorted(client.search(["NOT", "DELETED"]))
         for start in range(0, len(uids), s.fetch_batch):
             batch = uids[start:start + s.fetch_batch]

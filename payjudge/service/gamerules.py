@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..payola.flags import KNOWN_FLAGS as PAYOLA_FLAGS
+from ..payola.rules import ALIASES, Flag
+
+PAYOLA_FLAGS = {f.value for f in Flag} | set(ALIASES)
 
 JUDGE_FLAGS = {
     "POWER_CHOICE": "players may choose their power when joining (JOIN <power>@<game>)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from dataclasses import dataclass
@@ -10,7 +11,6 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..payola.flags import PayolaRules
 from ..payola.income import opening_balances
 from ..rules.mapfile import MapError, load_variant
 from ..rules.position import Position
@@ -20,7 +20,7 @@ from . import money
 from .context import CommandError
 from .gamerules import check_flags
 from .security import check_password, hash_password
-from .state import GameState
+from .state import GameState, payola_rules
 from .timing import Timing, TimingError
 
 
@@ -33,8 +33,12 @@ class GameSettings:
     settings: dict
 
 
-def new_seed() -> int:
-    return secrets.randbits(62)
+def new_seed(game: Game, phase: str) -> int:
+    """The seed that fixes every random choice of a phase (the draw of `?` in acceptance
+    lists): derived from a secret made when the game was created, so a replay of the
+    game's mail gives the very same results, and a rolled-back phase draws the same."""
+    base = game.settings.get("seed_base", "")
+    return int(hashlib.sha256(f"{base}:{phase}".encode()).hexdigest()[:15], 16)
 
 
 def create_game(s: Session, *, name: str, password: str, master: str, variant: str,
@@ -43,7 +47,8 @@ def create_game(s: Session, *, name: str, password: str, master: str, variant: s
         raise CommandError(f"a game named {name!r} already exists")
     game = Game(name=name, variant=variant, map_name=spec.map_name, state="forming",
                 master_address=master, master_password=hash_password(password),
-                rules=list(spec.rules), settings=dict(spec.settings), timing=spec.timing.to_json(),
+                rules=list(spec.rules), settings={**spec.settings, "seed_base": secrets.token_hex(16)},
+                timing=spec.timing.to_json(),
                 created_at=now, version=0, reminded=[])
     if spec.private:
         game.settings = {**game.settings, "private": hash_password(spec.private.lower())}
@@ -119,12 +124,12 @@ def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None
             seat.power = free.pop()
     position = Position.initial(st.map)
     turn = Turn(game_id=game.id, seq=1, phase=str(position.phase),
-                position=position_to_json(position), seed=new_seed(), status="open", opened_at=now)
+                position=position_to_json(position), seed=new_seed(game, str(position.phase)), status="open", opened_at=now)
     st.session.add(turn)
     game.state = "active"
     game.phase = str(position.phase)
     game.started_at = now
-    rules = PayolaRules.from_flags(game.rules, settings=game.settings)
+    rules = payola_rules(game)
     for power, amount in opening_balances(position, rules).items():
         money.record(st.session, game, power, "opening", amount, turn_seq=0,
                      phase=str(position.phase), now=now, memo="opening balance")

@@ -8,7 +8,7 @@ from functools import cached_property
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..payola.flags import PayolaRules
+from ..payola.rules import PayolaRules
 from ..rules.geography import Map
 from ..rules.mapfile import load_variant
 from ..rules.position import Position
@@ -18,6 +18,13 @@ from ..store.models import Acceptance, Game, Observer, Seat, Submission, Turn
 MASTER = "MASTER"
 ACTIVE_STATES = ("active",)
 OPEN_STATES = ("forming", "active", "paused", "waiting")
+
+
+def payola_rules(game: Game) -> PayolaRules:
+    """The game's Payola rules: its flags and its TAX/CAP settings."""
+    settings = game.settings or {}
+    return PayolaRules.from_flags(game.rules, tax=settings.get("tax"),
+                                  center_taxes=settings.get("center_tax"), cap=settings.get("cap"))
 
 
 def find_game(s: Session, name: str, *, lock: bool = False) -> Game | None:
@@ -52,7 +59,7 @@ class GameState:
 
     @cached_property
     def rules(self) -> PayolaRules:
-        return PayolaRules.from_flags(self.game.rules, settings=self.game.settings)
+        return payola_rules(self.game)
 
     @cached_property
     def turn(self) -> Turn | None:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import func, select
+
 from ..payola.acceptance import parse_acceptance
 from ..payola.auction import Auction, run_auction
 from ..payola.income import year_end_income
@@ -149,8 +151,10 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
     if comp.auction is not None:
         turn.chart = {"chart": comp.auction.chart_json() if hasattr(comp.auction, "chart_json") else {},
                       "sheets": comp.sheets_used, "accept": comp.accept_used}
-    nxt = Turn(game_id=game.id, seq=turn.seq + 1, phase=str(comp.next_position.phase),
-               position=position_to_json(comp.next_position), seed=new_seed(), status="open",
+    last_seq = s.scalar(select(func.max(Turn.seq)).where(Turn.game_id == game.id)) or 0
+    phase = str(comp.next_position.phase)
+    nxt = Turn(game_id=game.id, seq=last_seq + 1, phase=phase,
+               position=position_to_json(comp.next_position), seed=new_seed(game, phase), status="open",
                opened_at=now)
     s.add(nxt)
     game.phase = nxt.phase

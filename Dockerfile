@@ -1,0 +1,28 @@
+# payjudge: the Payola Diplomacy judge daemon.
+#   docker build -t payjudge .
+#   docker run -d -p 2525:2525 -v payjudge-data:/data payjudge
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PAYJUDGE_DATA_DIR=/data \
+    PAYJUDGE_SMTP_LISTEN=0.0.0.0:2525
+
+WORKDIR /app
+COPY pyproject.toml README.md LICENSE ./
+COPY payjudge ./payjudge
+COPY templates ./templates
+COPY migrations ./migrations
+COPY config ./config
+RUN pip install --no-cache-dir . \
+ && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin payjudge \
+ && mkdir -p /data && chown payjudge /data
+
+USER payjudge
+VOLUME ["/data"]
+EXPOSE 2525
+
+HEALTHCHECK --interval=30s --timeout=10s --start-period=20s --retries=3 \
+  CMD ["payjudge", "health"]
+
+CMD ["sh", "-c", "payjudge db upgrade && exec payjudge serve"]

@@ -1,0 +1,150 @@
+"""`run_auction`: the Payola order determination of one movement phase (rules 3-6).
+
+Sheets, balances and acceptance lists in; the order of every unit, what each power pays
+and its new balance out, with the chart of every unit's bids (rules 3.6, 4.5).
+Pure: the only randomness is the expansion of `?` in acceptance lists, drawn from `seed`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal, Mapping
+
+from ..rules.orders import Hold, Order, Unit
+from ..rules.position import Position
+from .acceptance import AcceptanceList, expand_all
+from .book import Book, EntryKind, compile_book
+from .decide import Decision, amounts_at, evaluate, spending
+from .offers import OfferOrder, Sheet, SignalSupport
+from .reduction import reduce_fast, reduce_literal
+from .rules import Flag, PayolaRules
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One accepted offer (rule 5.7 item 3): what the power pays for the unit's order."""
+
+    unit: Unit
+    order: OfferOrder
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """One candidate order of a unit and what each power offered for it (for the chart)."""
+
+    order: OfferOrder
+    offers: tuple[tuple[str, int], ...]   # (power, AgP), every power with an entry
+    total: int
+    chosen: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChartUnit:
+    unit: Unit
+    owner: str
+    bids: tuple[Bid, ...]                 # in tie-break order
+    total: int                            # the total the unit accepted (as reported)
+    dummy_hold: bool
+
+
+def _frozen(d: Mapping) -> Mapping:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True)
+class Auction:
+    """The outcome of the auction. Mappings are keyed by province (units) or power name."""
+
+    orders: Mapping[str, OfferOrder]          # every unit's order
+    units: Mapping[str, Unit]
+    owners: Mapping[str, str]
+    totals: Mapping[str, int]                 # the total each unit accepted (rule 5.7 item 2)
+    previous: Mapping[str, int]               # balances before the auction
+    savings: Mapping[str, int]                # savings requested (rule 3.4)
+    spent: Mapping[str, int]                  # expenditure (rules 5.5, 5.6)
+    balances: Mapping[str, int]               # balances after
+    reductions: Mapping[str, int]             # reduction rounds each power went through
+    paid: Mapping[str, tuple[Payment, ...]]   # accepted offers, unit order
+    accept_used: Mapping[str, tuple[str, ...]]  # each power's list as expanded this phase
+    chart: tuple[ChartUnit, ...]
+
+    def adjudication_orders(self) -> dict[str, Order]:
+        """The orders to adjudicate: a signal support is a HOLD for the rules engine."""
+        return {prov: (o.as_hold() if isinstance(o, SignalSupport) else o)
+                for prov, o in self.orders.items()}
+
+    def order_of(self, unit: Unit) -> OfferOrder:
+        return self.orders[unit.province]
+
+
+Method = Literal["fast", "literal"]
+
+
+def run_auction(position: Position, sheets: Mapping[str, Sheet], balances: Mapping[str, int],
+                accept: Mapping[str, AcceptanceList], rules: PayolaRules,
+                dummies: frozenset[str] = frozenset(), seed: int = 0,
+                *, method: Method = "fast") -> Auction:
+    """Determine every unit's order and every power's expenditure.
+
+    `sheets` holds the accepted sheets only (a rejected sheet is no sheet); a power with no
+    sheet still gets the automatic 0 AgP HOLD for its units (rule 3.3). `accept` holds the
+    acceptance lists on record (missing: `<own>?`); dummies' lists are never used (4.4).
+    `method="literal"` runs the reduction rounds one by one (for tests and benchmarks).
+    """
+    m = position.map
+    powers = m.power_names
+    accept_used = expand_all(accept, m, seed, dummies)
+    book = compile_book(position, sheets, accept_used, rules, frozenset(dummies))
+    savings = {p: (sheets[p].savings if p in sheets and rules.savings_allowed else 0) for p in powers}
+    limits = [max(balances.get(p, 0) - savings[p], 0) for p in powers]
+    ebayola, public = Flag.EBAYOLA in rules, Flag.PUBLIC_TOTALS in rules
+    reduce = reduce_fast if method == "fast" else reduce_literal
+    k = reduce(book, limits, ebayola, public)
+    decisions = evaluate(book, k, ebayola, public)
+    spent = spending(book, decisions)
+    return _auction(position, book, decisions, k, spent, balances, savings, accept_used)
+
+
+def _issued(book: Book, ui: int, d: Decision) -> OfferOrder:
+    ub = book.units[ui]
+    order = Hold(ub.unit) if d.chosen < 0 else ub.candidates[d.chosen].order
+    if ub.signal is not None and isinstance(order, Hold):
+        return ub.signal
+    return order
+
+
+def _auction(position: Position, book: Book, decisions: list[Decision], k: list[int],
+             spent: list[int], balances: Mapping[str, int], savings: Mapping[str, int],
+             accept_used: Mapping[str, tuple[str, ...]]) -> Auction:
+    powers = book.powers
+    amount, _ = amounts_at(book, k)
+    orders, units, owners, totals = {}, {}, {}, {}
+    paid: dict[str, list[Payment]] = {p: [] for p in powers}
+    chart = []
+    for ui, (ub, d) in enumerate(zip(book.units, decisions)):
+        prov = ub.unit.province
+        order = _issued(book, ui, d)
+        orders[prov], units[prov], owners[prov] = order, ub.unit, powers[ub.owner]
+        totals[prov] = d.total
+        if d.chosen >= 0:
+            offered = {book.entries[e].power for e in ub.candidates[d.chosen].entries
+                       if book.entries[e].kind is not EntryKind.DEFAULT_HOLD}
+            for p, amt in d.payments:
+                if amt or p in offered:
+                    paid[powers[p]].append(Payment(ub.unit, order, amt))
+        bids = []
+        for ci, c in enumerate(ub.candidates):
+            offers = tuple((powers[p], sum(amount[e] for e in es)) for p, es in c.by_power)
+            bids.append(Bid(c.order, offers, sum(a for _, a in offers), ci == d.chosen))
+        chart.append(ChartUnit(ub.unit, powers[ub.owner], tuple(bids), d.total, d.dummy_hold))
+    before = {p: balances.get(p, 0) for p in powers}
+    return Auction(
+        orders=_frozen(orders), units=_frozen(units), owners=_frozen(owners),
+        totals=_frozen(totals), previous=_frozen(before), savings=_frozen(savings),
+        spent=_frozen({p: spent[i] for i, p in enumerate(powers)}),
+        balances=_frozen({p: before[p] - spent[i] for i, p in enumerate(powers)}),
+        reductions=_frozen({p: k[i] for i, p in enumerate(powers)}),
+        paid=_frozen({p: tuple(ps) for p, ps in paid.items()}),
+        accept_used=_frozen(accept_used), chart=tuple(chart))

@@ -1,0 +1,217 @@
+"""The order book of a phase: every sheet's offers as numbered entries, and every unit's
+candidate orders with the entries that pay for each (rules 3.1-3.3, 5.1).
+
+Each power's entries are numbered in sheet order, as DPjudge numbered them, because
+ties are broken by these numbers (rules 5.3, 5.4):
+
+- a direct offer `n : U o1 | o2` is one entry of n AgP per order, in the order written;
+- a move, hold or gift offer names its orders with 0 AgP entries (n AgP for an order its
+  wildcard would not cover: a `>` offer naming a HOLD, an `@` offer naming a move), then
+  one wildcard entry of n AgP that pays for every candidate it covers;
+- a negative offer is a 0 AgP entry for HOLD just above the negative entry itself, which
+  pays for every candidate it does not name;
+- each repetition (`3*`) and each augmentation (`+`) is a separate entry;
+- a unit whose owner made it no offer of any kind gets the owner's 0 AgP HOLD last (3.3).
+
+The candidates of a unit are the orders of its direct entries; a wildcard entry is added
+to every candidate it covers. Candidates are kept in tie-break order: an owner's
+acceptance list is read from the top, and the first power with an entry on only one
+of the tied orders decides, by its lowest entry number (rules 5.2-5.4).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..rules.orders import Hold, Unit
+from ..rules.position import Position
+from .offers import Offer, OfferKind, OfferOrder, Sheet, SignalSupport, is_move
+from .rules import Flag, PayolaRules
+from .schedule import flat_round
+
+
+class EntryKind(enum.Enum):
+    DIRECT = "direct"          # pays for its own order
+    NEGATIVE = "negative"      # pays for every candidate but the ones named
+    MOVE = "move"              # pays for every move
+    HOLD = "hold"              # pays for every hold, support, convoy
+    GIFT = "gift"              # pays for every candidate
+    BUILT_HOLD = "built hold"  # the 0 AgP HOLD of a negative offer (rule 3.1)
+    DEFAULT_HOLD = "default"   # the owner's 0 AgP HOLD of rule 3.3
+
+
+_WILDCARD = {OfferKind.NEGATIVE: EntryKind.NEGATIVE, OfferKind.MOVE: EntryKind.MOVE,
+             OfferKind.HOLD: EntryKind.HOLD, OfferKind.GIFT: EntryKind.GIFT}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    power: int                  # index into Book.powers
+    num: int                    # sequence number within the power's entries
+    kind: EntryKind
+    unit: Unit
+    order: OfferOrder | None    # a direct entry's order
+    excluded: tuple[OfferOrder, ...]  # a negative entry's orders
+    amount: int
+    plateau: int
+    line: int                   # sheet line (0 for a default hold)
+
+    def covers(self, order: OfferOrder) -> bool:
+        k = self.kind
+        if k is EntryKind.NEGATIVE:
+            return order not in self.excluded
+        if k is EntryKind.MOVE:
+            return is_move(order)
+        if k is EntryKind.HOLD:
+            return not is_move(order)
+        if k is EntryKind.GIFT:
+            return True
+        return order == self.order
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    order: OfferOrder
+    entries: tuple[int, ...]                          # every entry paying for it
+    by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
+    payers: frozenset[int]                            # powers with an entry of any amount
+    rank: tuple                                       # the static tie-break key (lower wins)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitBook:
+    unit: Unit
+    owner: int
+    dummy: bool                         # an unplayed power's unit: ties between payers HOLD
+    candidates: tuple[Candidate, ...]   # in tie-break order
+    entries: tuple[int, ...]            # every entry on the unit
+    hold: int                           # index of the HOLD candidate, or -1
+    signal: SignalSupport | None        # RESTRICT_SIGNAL: replaces a winning HOLD
+
+
+@dataclass(frozen=True, slots=True)
+class Book:
+    powers: tuple[str, ...]
+    entries: tuple[Entry, ...]
+    units: tuple[UnitBook, ...]
+    flat: tuple[int, ...]               # per power: K of schedule.py
+    accept: Mapping[str, tuple[str, ...]]
+
+    @property
+    def amounts(self) -> list[int]:
+        return [e.amount for e in self.entries]
+
+
+def _entries_of(power: int, sheet: Sheet, restrict_signal: bool,
+                signals: dict[str, SignalSupport]) -> list[tuple]:
+    """(kind, unit, order, excluded, amount, plateau, line) for each entry, in sheet order."""
+    out: list[tuple] = []
+    for offer in sheet.offers:
+        if restrict_signal and any(isinstance(o, SignalSupport) for o in offer.orders):
+            signals.setdefault(offer.unit.province, offer.orders[0])  # type: ignore[arg-type]
+            continue
+        for amount, plateau in offer.amounts():
+            out.extend(_expand(offer, amount, plateau))
+    return out
+
+
+def _expand(offer: Offer, amount: int, plateau: int) -> list[tuple]:
+    u, line = offer.unit, offer.line
+    if offer.kind is OfferKind.NEGATIVE:
+        return [(EntryKind.BUILT_HOLD, u, Hold(u), (), 0, 0, line),
+                (EntryKind.NEGATIVE, u, None, offer.orders, amount, plateau, line)]
+    out = []
+    for order in offer.orders:
+        if offer.kind is OfferKind.DIRECT:
+            paid = True
+        elif offer.kind is OfferKind.MOVE:
+            paid = not is_move(order)
+        elif offer.kind is OfferKind.HOLD:
+            paid = is_move(order)
+        else:
+            paid = False
+        out.append((EntryKind.DIRECT, u, order, (), amount if paid else 0,
+                    plateau if paid else 0, line))
+    if offer.kind is not OfferKind.DIRECT:
+        out.append((_WILDCARD[offer.kind], u, None, (), amount, plateau, line))
+    return out
+
+
+def compile_book(position: Position, sheets: Mapping[str, Sheet],
+                 accept: Mapping[str, tuple[str, ...]], rules: PayolaRules,
+                 dummies: frozenset[str] = frozenset()) -> Book:
+    """Number every entry and gather each unit's candidates, in tie-break order.
+
+    `accept` is each power's acceptance list as used this phase (every power, expanded).
+    """
+    powers = position.map.power_names
+    pindex = {p: i for i, p in enumerate(powers)}
+    restrict = Flag.RESTRICT_SIGNAL in rules
+    signals: dict[str, SignalSupport] = {}
+    raw: list[tuple] = []     # (power index, kind, unit, order, excluded, amount, plateau, line)
+    for p in powers:
+        sheet = sheets.get(p)
+        own = _entries_of(pindex[p], sheet, restrict, signals) if sheet else []
+        offered = {e[1].province for e in own if e[0] in (EntryKind.DIRECT, EntryKind.BUILT_HOLD)}
+        for unit in position.units.get(p, ()):
+            if unit.province not in offered:
+                own.append((EntryKind.DEFAULT_HOLD, unit, Hold(unit), (), 0, 0, 0))
+        raw.extend((pindex[p],) + e for e in own)
+    entries: list[Entry] = []
+    counters = [0] * len(powers)
+    for p, kind, unit, order, excluded, amount, plateau, line in raw:
+        entries.append(Entry(p, counters[p], kind, unit, order, excluded, amount, plateau, line))
+        counters[p] += 1
+    flat = tuple(flat_round((e.amount, e.plateau) for e in entries if e.power == i)
+                 for i in range(len(powers)))
+    on_unit: dict[str, list[int]] = {}
+    for i, e in enumerate(entries):
+        on_unit.setdefault(e.unit.province, []).append(i)
+    units = []
+    for owner, unit in position.all_units():
+        ids = on_unit.get(unit.province, [])
+        units.append(_unit_book(unit, pindex[owner], owner in dummies, ids, entries,
+                                [pindex[x] for x in accept[owner]],
+                                signals.get(unit.province) if restrict else None))
+    units.sort(key=lambda ub: ub.unit.province)
+    return Book(powers, tuple(entries), tuple(units), flat, dict(accept))
+
+
+def _unit_book(unit: Unit, owner: int, dummy: bool, ids: list[int], entries: list[Entry],
+               accept: list[int], signal: SignalSupport | None) -> UnitBook:
+    orders: dict[OfferOrder, list[int]] = {}
+    for i in ids:
+        e = entries[i]
+        if e.kind in (EntryKind.DIRECT, EntryKind.BUILT_HOLD, EntryKind.DEFAULT_HOLD):
+            orders.setdefault(e.order, []).append(i)  # type: ignore[arg-type]
+    wild = [i for i in ids if entries[i].order is None]
+    position_of = {p: n for n, p in enumerate(accept)}
+    cands = []
+    for order, direct in orders.items():
+        paying = sorted(direct + [i for i in wild if entries[i].covers(order)])
+        cands.append(_candidate(order, paying, direct, entries, position_of))
+    cands.sort(key=lambda c: c.rank)
+    hold = next((n for n, c in enumerate(cands) if isinstance(c.order, Hold)), -1)
+    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), hold, signal)
+
+
+def _candidate(order: OfferOrder, paying: list[int], direct: list[int], entries: list[Entry],
+               position_of: dict[int, int]) -> Candidate:
+    inf = float("inf")
+    first: dict[int, int] = {}
+    groups: dict[int, list[int]] = {}
+    for i in paying:
+        e = entries[i]
+        first[e.power] = min(first.get(e.power, e.num), e.num)
+        groups.setdefault(e.power, []).append(i)
+    seqs = [inf] * len(position_of)
+    for p, num in first.items():
+        seqs[position_of[p]] = num
+    # Rule 5.4 claims this always decides; when it does not (two candidates whose every
+    # payer's earliest entry is one shared wildcard), the earliest direct entry does.
+    fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
+    by_power = tuple(sorted(((p, tuple(es)) for p, es in groups.items()),
+                            key=lambda item: position_of[item[0]]))
+    return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback))

@@ -1,0 +1,76 @@
+"""One unit's decision for given offer amounts (rules 4.4, 5.1-5.4, 6.4), and the money it moves.
+
+`evaluate` decides every unit at a given reduction state; the reduction procedures of
+`reduction.py` call it to learn who would overspend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .book import Book, UnitBook
+from .schedule import plateau_at, value
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What a unit does: `chosen` indexes its candidates (-1: a HOLD nobody offered)."""
+
+    chosen: int
+    best: int                              # the candidate that won on money and tie-breaks
+    total: int                             # the total reported to the owner (rule 5.7 item 2)
+    payments: tuple[tuple[int, int], ...]  # (power index, AgP) for the issued order
+    dummy_hold: bool = False               # rule 4.4: a tie between payers made it HOLD
+
+
+def decide(ub: UnitBook, amount: Sequence[int], plateau: Sequence[int], ebayola: bool,
+           public_totals: bool) -> Decision:
+    """Decide one unit, given each entry's current amount and plateau."""
+    cands = ub.candidates
+    totals = [sum(amount[e] for e in c.entries) for c in cands]
+    best_total = max(totals)
+    w = totals.index(best_total)           # candidates are in tie-break order
+    if ub.dummy:
+        payers = cands[w].payers
+        if any(t == best_total and cands[i].payers != payers for i, t in enumerate(totals)):
+            h = ub.hold
+            pay = () if h < 0 else tuple((p, sum(amount[e] for e in es))
+                                         for p, es in cands[h].by_power)
+            return Decision(h, w, best_total + 1, pay, True)
+    costs = [(p, sum(amount[e] for e in es)) for p, es in cands[w].by_power]
+    total = best_total
+    if ebayola:
+        second = max((t for i, t in enumerate(totals) if i != w), default=0)
+        over = best_total - 1 - second     # on a tie: nothing to save (rule 6.4)
+        if over > 0:
+            rebated = []
+            for (p, cost), (_, es) in zip(costs, cands[w].by_power):
+                floor = 0 if public_totals else sum(plateau[e] for e in es)
+                rebate = min(cost - floor, over)
+                over -= rebate
+                total -= rebate
+                rebated.append((p, cost - rebate))
+            costs = rebated
+    return Decision(w, w, total, tuple(costs))
+
+
+def amounts_at(book: Book, k: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Every entry's amount and plateau after k[p] reduction rounds of its power p."""
+    flat = book.flat
+    amount = [value(e.amount, e.plateau, flat[e.power], k[e.power]) for e in book.entries]
+    plateau = [plateau_at(e.plateau, flat[e.power], k[e.power]) for e in book.entries]
+    return amount, plateau
+
+
+def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -> list[Decision]:
+    amount, plateau = amounts_at(book, k)
+    return [decide(ub, amount, plateau, ebayola, public_totals) for ub in book.units]
+
+
+def spending(book: Book, decisions: Sequence[Decision]) -> list[int]:
+    out = [0] * len(book.powers)
+    for d in decisions:
+        for p, amount in d.payments:
+            out[p] += amount
+    return out

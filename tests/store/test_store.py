@@ -1,0 +1,102 @@
+"""The store on SQLite and PostgreSQL: migrations, the inbound store, the outbox, the ledger."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import inspect, select
+
+from payjudge.ports import Stored
+from payjudge.store.mailbox import SqlInbound, SqlOutbox
+from payjudge.store.models import Base, Game, InboundMessage, LedgerEntry, OutboxMail
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def _mail(msgid: str | None, body: str = "HELP") -> bytes:
+    head = f"Message-ID: <{msgid}>\r\n" if msgid else ""
+    return (f"From: Player <player@example.org>\r\nTo: judge@localhost\r\n{head}"
+            f"Subject: hi\r\n\r\n{body}\r\n").encode()
+
+
+def test_migrations_create_every_table(database):
+    names = set(inspect(database.engine).get_table_names())
+    assert set(Base.metadata.tables) <= names
+    assert "alembic_version" in names
+
+
+def test_inbound_is_stored_once_per_message_id(database):
+    store = SqlInbound(database)
+    assert store.store_inbound(_mail("a@x"), source="smtp") is Stored.STORED
+    assert store.store_inbound(_mail("a@x", "other body"), source="smtp") is Stored.DUPLICATE
+    assert store.store_inbound(_mail(None), source="smtp") is Stored.STORED
+    assert store.store_inbound(_mail(None), source="smtp") is Stored.STORED  # no id: cannot tell
+    with database.transaction() as s:
+        rows = s.scalars(select(InboundMessage).order_by(InboundMessage.id)).all()
+        assert len(rows) == 3
+        assert rows[0].sender == "player@example.org"
+        assert rows[0].raw == _mail("a@x")
+        assert rows[0].state == "new"
+
+
+def test_inbound_dedupes_mailbox_keys(database):
+    store = SqlInbound(database)
+    key = "INBOX:77:12"
+    assert not store.has_source_key(key)
+    assert store.store_inbound(_mail("b@x"), source="imap", source_key=key) is Stored.STORED
+    assert store.has_source_key(key)
+    assert store.store_inbound(_mail("c@x"), source="imap", source_key=key) is Stored.DUPLICATE
+
+
+def test_concurrent_copies_are_stored_once(database):
+    store = SqlInbound(database)
+    results = []
+
+    def put():
+        results.append(store.store_inbound(_mail("race@x"), source="smtp"))
+    threads = [threading.Thread(target=put) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.value for r in results).count("stored") == 1
+    with database.transaction() as s:
+        assert len(s.scalars(select(InboundMessage)).all()) == 1
+
+
+def test_outbox_claims_due_mail_and_records_attempts(database):
+    with database.transaction() as s:
+        for i in range(3):
+            s.add(OutboxMail(message_id=f"<m{i}@judge>", sender="judge@localhost",
+                             recipients=["p@example.org"], subject="s", raw=b"x", kind="reply",
+                             created_at=T0, state="pending", attempts=0,
+                             next_attempt_at=T0 + timedelta(minutes=i)))
+    outbox = SqlOutbox(database)
+    due = outbox.claim_due(T0 + timedelta(seconds=30))
+    assert [m.message_id for m in due] == ["<m0@judge>"]
+    outbox.mark_failed(due[0].id, T0, "451 try later", T0 + timedelta(minutes=5))
+    assert [m.message_id for m in outbox.claim_due(T0 + timedelta(minutes=1))] == ["<m1@judge>"]
+    later = outbox.claim_due(T0 + timedelta(minutes=10))
+    assert {m.message_id for m in later} == {"<m0@judge>", "<m1@judge>", "<m2@judge>"}
+    first = next(m for m in later if m.message_id == "<m0@judge>")
+    assert first.attempts == 1
+    outbox.mark_sent(first.id, T0)
+    outbox.mark_failed(later[1].id, T0, "550 no such user", None)
+    with database.transaction() as s:
+        states = {m.message_id: m.state for m in s.scalars(select(OutboxMail))}
+    assert states["<m0@judge>"] == "sent"
+    assert list(states.values()).count("failed") == 1
+
+
+def test_times_come_back_timezone_aware(database):
+    with database.transaction() as s:
+        s.add(Game(name="g", variant="payola", map_name="standard", state="forming",
+                   master_address="m@x", master_password="h", rules=[], settings={}, timing={},
+                   created_at=T0, deadline=T0 + timedelta(hours=3), version=0, reminded=[]))
+    with database.transaction() as s:
+        g = s.scalar(select(Game))
+        assert g.deadline == T0 + timedelta(hours=3)
+        assert g.deadline.tzinfo is not None
+        s.add(LedgerEntry(game_id=g.id, power="FRANCE", turn_seq=0, phase="S1901M", kind="opening",
+                          amount=48, created_at=T0))
