@@ -31,6 +31,7 @@ $(VENV)/.stamp-bench: pyproject.toml | $(BIN)/python
 
 bench: $(VENV)/.stamp-bench
 	$(BIN)/python benchmarks/adjudicate.py
+	$(BIN)/python benchmarks/differential.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

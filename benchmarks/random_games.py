@@ -106,7 +106,8 @@ def _pick_move(pos: Position, power: str, moves: list[Move], rng: random.Random)
     for move in moves:
         there = pos.owner_at(move.dest.province)
         w = 4 if there is not None and there != power else 1
-        if pos.map.provinces[move.dest.province].supply_center and pos.center_owner(move.dest.province) != power:
+        province = move.dest.province
+        if pos.map.provinces[province].supply_center and pos.center_owner(province) != power:
             w += 2
         weights.append(w)
     return rng.choices(moves, weights)[0]

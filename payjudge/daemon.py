@@ -11,11 +11,14 @@ deadline that passed while the daemon was down is processed at start.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import signal
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Sequence
+from pathlib import Path
+from typing import IO, Sequence
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy import select
@@ -33,6 +36,10 @@ from .store.mailbox import SqlInbound, SqlOutbox
 from .store.models import Game
 
 log = logging.getLogger("payjudge.daemon")
+
+
+class DaemonError(RuntimeError):
+    """The daemon cannot start (the message says why)."""
 
 
 @dataclass
@@ -62,6 +69,8 @@ class Daemon:
     async def run(self, stop: asyncio.Event | None = None) -> None:
         cfg = self.config
         loop = asyncio.get_running_loop()
+        # the IMAP poller holds a worker thread while it IDLEs; the default pool is small
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=16, thread_name_prefix="payjudge"))
         stop = stop or asyncio.Event()
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
@@ -69,6 +78,15 @@ class Daemon:
             except (NotImplementedError, RuntimeError):  # not the main thread (tests)
                 pass
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        single = _one_daemon_per_sqlite_file(cfg.database_url)
+        try:
+            await self._serve(loop, stop)
+        finally:
+            if single is not None:
+                single.close()
+
+    async def _serve(self, loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+        cfg = self.config
         self.db = db = self.db or Database(cfg.database_url)
         inbound_wake = asyncio.Event()
 
@@ -76,7 +94,8 @@ class Daemon:
             loop.call_soon_threadsafe(inbound_wake.set)
 
         inbound = _Notifying(SqlInbound(db), wake_processor)
-        sender = OutboxSender(SqlOutbox(db), transport_from_url(cfg.outbound_url), self.clock)
+        outbox = SqlOutbox(db)
+        sender = OutboxSender(outbox, transport_from_url(cfg.outbound_url), self.clock)
         tasks: list[asyncio.Task] = []
         server = None
         if cfg.listen is not None:
@@ -145,6 +164,7 @@ class Daemon:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            outbox.close()
             db.dispose()
 
     def _reschedule(self, scheduler: AsyncIOScheduler) -> None:
@@ -165,6 +185,21 @@ class Daemon:
                               misfire_grace_time=None)
 
 
+def _one_daemon_per_sqlite_file(url: str) -> IO | None:
+    """Hold a lock file beside a SQLite database for the daemon's lifetime: a second
+    daemon on the same file would send the same outbox mail (SqlOutbox relies on this)."""
+    if not url.startswith("sqlite:///"):
+        return None
+    path = Path(url[len("sqlite:///"):].split("?", 1)[0] + ".daemon-lock")
+    handle = open(path, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise DaemonError(f"another payjudge serve is already using {path.with_suffix('')}") from None
+    return handle
+
+
 def _safe(url: str) -> str:
     """A database URL without its password, for the log."""
     if "@" in url and "://" in url:
@@ -179,4 +214,8 @@ def serve(config: Config, argv: Sequence[str] = ()) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
-    asyncio.run(Daemon(config).run())
+    try:
+        asyncio.run(Daemon(config).run())
+    except DaemonError as exc:
+        log.error("%s", exc)
+        raise SystemExit(1) from None

@@ -101,6 +101,18 @@ def _which(name: str, *extra_dirs: str) -> str | None:
     return None
 
 
+def make_certificate(directory: Path) -> tuple[Path, Path] | None:
+    """A self-signed certificate for 127.0.0.1/localhost (cert, key), or None without openssl."""
+    openssl = shutil.which("openssl")
+    if not openssl:
+        return None
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
 # -- PostgreSQL ---------------------------------------------------------------------------
 
 _db_counter = itertools.count(1)
@@ -142,12 +154,13 @@ def pg_url() -> Iterator[str]:
         subprocess.run(who.prefix + [str(initdb), "-D", str(d / "data"), "-U", "postgres", "-A", "trust",
                                      "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
                        check=True, capture_output=True, timeout=120)
-        proc = subprocess.Popen(
-            who.prefix + [str(PG_BIN / "postgres"), "-D", str(d / "data"), "-p", str(port),
-                          "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={d}",
-                          "-c", "fsync=off", "-c", "synchronous_commit=off",
-                          "-c", "full_page_writes=off", "-c", "max_connections=200"],
-            stdout=subprocess.DEVNULL, stderr=open(d / "postgres.log", "wb"))
+        with open(d / "postgres.log", "wb") as log:   # the child keeps its own copy
+            proc = subprocess.Popen(
+                who.prefix + [str(PG_BIN / "postgres"), "-D", str(d / "data"), "-p", str(port),
+                              "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={d}",
+                              "-c", "fsync=off", "-c", "synchronous_commit=off",
+                              "-c", "full_page_writes=off", "-c", "max_connections=200"],
+                stdout=subprocess.DEVNULL, stderr=log)
         wait_port(port, proc, what="postgres")
         end = time.monotonic() + 20
         while True:   # an open port is not yet a server accepting queries
@@ -184,6 +197,7 @@ class ImapAccount:
     password: str
     maildir: Path
     owner: tuple[int, int]
+    cafile: Path | None = None   # the server's self-signed certificate, for STARTTLS
     _seq: itertools.count = field(default_factory=itertools.count, repr=False)
 
     def deliver(self, raw: bytes) -> Path:
@@ -202,7 +216,8 @@ class ImapAccount:
 
 
 class DovecotServer:
-    """A private Dovecot (IMAP only, plain text on loopback) with passwd-file accounts."""
+    """A private Dovecot (IMAP on loopback, STARTTLS with a self-signed certificate when
+    openssl is there) with passwd-file accounts."""
 
     POOL = 100
 
@@ -215,6 +230,7 @@ class DovecotServer:
         self.port = free_port()
         self.host = "127.0.0.1"
         self.proc: subprocess.Popen | None = None
+        self.cafile: Path | None = None
         self._users: dict[str, str] = {}
         self._lock = threading.Lock()
         self._accounts = itertools.count(1)
@@ -232,15 +248,26 @@ class DovecotServer:
         self._users = {f"judge{n}": "judgepass" for n in range(1, self.POOL + 1)}
         self._users["judge"] = "judgepass"
         (d / "users").write_text("".join(f"{u}:{{PLAIN}}{p}\n" for u, p in self._users.items()))
+        certificate = make_certificate(d)
+        if certificate:
+            self.cafile = certificate[0]
+            tls = f"ssl = yes\nssl_cert = <{certificate[0]}\nssl_key = <{certificate[1]}"
+        else:
+            tls = "ssl = no"
+        # Test-only settings: no delay or per-IP penalty after a failed login (the wrong-
+        # password tests would slow every later login down to 15 s), and IDLE notices new
+        # mail within a second even where inotify is unavailable.
         (d / "dovecot.conf").write_text(textwrap.dedent(f"""\
             instance_name = pj-{port}
             base_dir = {d}/run
             state_dir = {d}/state
             protocols = imap
             listen = 127.0.0.1
-            ssl = no
+            {{tls}}
             disable_plaintext_auth = no
             auth_failure_delay = 0
+            login_trusted_networks = 127.0.0.0/8
+            mailbox_idle_check_interval = 1 secs
             auth_mechanisms = plain login
             default_internal_user = {who.user}
             default_internal_group = {who.group}
@@ -269,11 +296,15 @@ class DovecotServer:
             }}
             service anvil {{
               chroot =
+              unix_listener anvil-auth-penalty {{
+                mode = 0
+              }}
             }}
-            """))
+            """).replace("{tls}", tls))
         chown_tree(d, who.uid, who.gid)
-        self.proc = subprocess.Popen(who.prefix + [self.dovecot, "-F", "-c", str(d / "dovecot.conf")],
-                                     stdout=subprocess.DEVNULL, stderr=open(d / "stderr.log", "wb"))
+        with open(d / "stderr.log", "wb") as log:   # the child keeps its own copy
+            self.proc = subprocess.Popen(who.prefix + [self.dovecot, "-F", "-c", str(d / "dovecot.conf")],
+                                         stdout=subprocess.DEVNULL, stderr=log)
         wait_port(port, self.proc, what="dovecot")
 
     def stop(self) -> None:
@@ -304,7 +335,8 @@ class DovecotServer:
         for sub in ("cur", "new", "tmp"):
             (maildir / sub).mkdir(parents=True, exist_ok=True)
         chown_tree(self.dir / "mail" / user, self.who.uid, self.who.gid)
-        return ImapAccount(self.host, self.port, user, password, maildir, (self.who.uid, self.who.gid))
+        return ImapAccount(self.host, self.port, user, password, maildir, (self.who.uid, self.who.gid),
+                           self.cafile)
 
     def kick(self) -> int:
         """Kill every IMAP session process of this server (as a dropped connection would
@@ -395,17 +427,20 @@ class Received:
 
 
 class SinkHandler:
-    """Collects every message; `refuse_next(reply, n)` scripts refusals at DATA or RCPT."""
+    """Collects every message; refusals at RCPT or DATA can be scripted (see SmtpSink)."""
 
     def __init__(self) -> None:
         self.messages: list[Received] = []
         self.data_replies: list[str] = []
         self.rcpt_replies: list[str] = []
+        self.refused_recipients: dict[str, str] = {}
         self.arrived = threading.Condition()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         with self.arrived:
-            reply = self.rcpt_replies.pop(0) if self.rcpt_replies else None
+            reply = self.refused_recipients.get(address.lower())
+            if reply is None and self.rcpt_replies:
+                reply = self.rcpt_replies.pop(0)
         if reply:
             return reply
         envelope.rcpt_tos.append(address)
@@ -444,13 +479,19 @@ class SmtpSink:
         with self.handler.arrived:
             self.handler.rcpt_replies.extend([reply] * times)
 
+    def refuse_recipient(self, address: str, reply: str) -> None:
+        """Answer RCPT TO:<address> with `reply`, every time, until reset."""
+        with self.handler.arrived:
+            self.handler.refused_recipients[address.lower()] = reply
+
     def reset(self) -> None:
         with self.handler.arrived:
+            self.handler.refused_recipients.clear()
             self.handler.messages.clear()
             self.handler.data_replies.clear()
             self.handler.rcpt_replies.clear()
 
-    def wait_for(self, count: int, timeout: float = 10.0) -> list[Received]:
+    def wait_for(self, count: int, timeout: float = 20.0) -> list[Received]:
         with self.handler.arrived:
             if not self.handler.arrived.wait_for(lambda: len(self.handler.messages) >= count, timeout):
                 raise TimeoutError(f"{len(self.handler.messages)} of {count} messages arrived")

@@ -41,7 +41,7 @@ def submit_orders(ctx: Context, batch: list[Command]) -> None:
                 ctx.reply.problem(cmd.line, cmd.text, f"{p.kind.value}: {p.message}")
             return
         _replace(ctx, "sheet", parsed.normalized)
-        total = parsed.sheet.total_offered() if hasattr(parsed.sheet, "total_offered") else None
+        total = parsed.sheet.offered_total
         ctx.reply.note("sheet", batch[0].line, power=ctx.power, phase=pos.phase.title,
                        sheet=parsed.normalized, total=total, balance=balance,
                        over=total is not None and total > balance)

@@ -52,8 +52,9 @@ class Accept(Handler):
             acc = parse_acceptance(cmd.args[0], ctx.state.map, ctx.power)
         except AcceptanceError as exc:
             raise CommandError(str(exc)) from None
-        ctx.session.add(Acceptance(game_id=ctx.game.id, power=ctx.power, text=str(acc), set_at=ctx.now))
-        ctx.reply.note("accepted", cmd.line, power=ctx.power, text=str(acc))
+        text = acc.text(ctx.state.map)
+        ctx.session.add(Acceptance(game_id=ctx.game.id, power=ctx.power, text=text, set_at=ctx.now))
+        ctx.reply.note("accepted", cmd.line, power=ctx.power, text=text)
 
 
 @register

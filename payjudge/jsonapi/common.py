@@ -32,6 +32,18 @@ def power_name(m: Map, text: Any) -> str:
 
 
 def unit(m: Map, text: Any) -> Unit:
+    if isinstance(text, str):
+        cache = m.derived("jsonapi:units", lambda _: {})
+        hit = cache.get(text)
+        if hit is None:
+            if len(cache) > 50_000:  # lenient spellings are unbounded; keep memory bounded
+                cache.clear()
+            hit = cache[text] = _unit(m, text)
+        return hit
+    raise BadInput(f"a unit must be a string, not {text!r}")
+
+
+def _unit(m: Map, text: Any) -> Unit:
     if not isinstance(text, str):
         raise BadInput(f"a unit must be a string, not {text!r}")
     try:
@@ -47,6 +59,18 @@ def unit(m: Map, text: Any) -> Unit:
 
 
 def province(m: Map, text: Any) -> str:
+    if isinstance(text, str):
+        cache = m.derived("jsonapi:provinces", lambda _: {})
+        hit = cache.get(text)
+        if hit is None:
+            hit = cache[text] = _province(m, text)
+            if len(cache) > 50_000:
+                cache.clear()
+        return hit
+    raise BadInput(f"a province must be a string, not {text!r}")
+
+
+def _province(m: Map, text: Any) -> str:
     if not isinstance(text, str):
         raise BadInput(f"a province must be a string, not {text!r}")
     loc = m.aliases.get(" ".join(text.upper().replace(".", " ").split()))

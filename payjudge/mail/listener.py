@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import ssl
 from typing import Iterable
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
@@ -76,12 +77,14 @@ class InboundHandler:
 async def start_listener(store: InboundStore, host: str, port: int, *,
                          local_domains: Iterable[str] = (), local_addresses: Iterable[str] = (),
                          size_limit: int = 1_000_000, hostname: str | None = None,
-                         timeout: float = 300.0) -> asyncio.AbstractServer:
+                         timeout: float = 300.0,
+                         tls_context: ssl.SSLContext | None = None) -> asyncio.AbstractServer:
     """Listen on host:port on the running loop; close the returned server to stop.
 
     Mail is accepted for any address in `local_addresses` and any address at one of
     `local_domains`; everything else gets 550 (we are not a relay). `port=0` picks a free
-    port (read it from `server.sockets[0].getsockname()`)."""
+    port (read it from `server.sockets[0].getsockname()`). `tls_context` (a server
+    context with its certificate loaded) offers STARTTLS."""
     loop = asyncio.get_running_loop()
     handler = InboundHandler(store, local_domains=local_domains, local_addresses=local_addresses)
     # aiosmtpd would otherwise call getfqdn() (DNS, blocking) for every connection
@@ -89,7 +92,7 @@ async def start_listener(store: InboundStore, host: str, port: int, *,
 
     def factory() -> SMTP:
         return SMTP(handler, hostname=name, data_size_limit=size_limit, enable_SMTPUTF8=True,
-                    timeout=timeout, loop=loop)
+                    timeout=timeout, tls_context=tls_context, loop=loop)
 
     server = await loop.create_server(factory, host, port)
     bound = ", ".join(str(s.getsockname()) for s in server.sockets)

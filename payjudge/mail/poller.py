@@ -109,6 +109,7 @@ class ImapPoller:
         self._client: IMAPClient | None = None
         self._uidvalidity: int | None = None
         self._stopping = threading.Event()
+        self.idling = False   # inside IDLE, waiting for the server (for health checks and tests)
         self._lock = threading.Lock()  # one IMAP conversation at a time
 
     # -- connection -------------------------------------------------------------------
@@ -257,6 +258,7 @@ class ImapPoller:
                 return False
             try:
                 client.idle()
+                self.idling = True
                 try:
                     deadline = time.monotonic() + s.idle_timeout
                     while not self._stopping.is_set():
@@ -272,6 +274,7 @@ class ImapPoller:
                             # readable but nothing parsed: the server closed the connection
                             break
                 finally:
+                    self.idling = False
                     client.idle_done()
             except CONNECTION_ERRORS:
                 self._drop()
@@ -285,14 +288,23 @@ class ImapPoller:
         """Poll until `stop_event` is set; reconnect with backoff on any failure."""
         self._stopping.clear()
         relay = asyncio.create_task(self._relay_stop(stop_event))
-        failures = 0
+        failures = 0        # consecutive connection failures
+        store_failures = 0  # consecutive polls that left messages behind
         try:
             while not stop_event.is_set():
                 try:
-                    await asyncio.to_thread(self.poll_once)
+                    result = await asyncio.to_thread(self.poll_once)
                     failures = 0
                     if stop_event.is_set():
                         break
+                    if result.failed:
+                        # the store is failing: retry soon rather than at the next new mail
+                        store_failures += 1
+                        await _sleep_until(stop_event, backoff_delay(
+                            store_failures - 1, self.settings.backoff_base,
+                            min(self.settings.backoff_max, self.settings.poll_interval), self.rng))
+                        continue
+                    store_failures = 0
                     if not await asyncio.to_thread(self.wait_for_mail):
                         await _sleep_until(stop_event, self.settings.poll_interval)
                 except Exception as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterable, Mapping
+from typing import Mapping
 
 
 class Terrain(enum.Enum):
@@ -79,6 +79,9 @@ class Power:
         return self.name
 
 
+_NOTHING: frozenset = frozenset()
+
+
 def _freeze(mapping: Mapping) -> Mapping:
     return MappingProxyType(dict(mapping))
 
@@ -102,6 +105,14 @@ class Map:
     _by_initial: Mapping[str, Power] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
     _by_name: Mapping[str, Power] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
     _derived: dict = field(default_factory=dict, repr=False, compare=False)
+    # lookup tables keyed by plain tuples and strings: the adjudicator asks them often,
+    # and hashing a tuple is much cheaper than hashing a Location
+    _fleet_nb: dict = field(init=False, repr=False, compare=False)
+    _fleet_keys: dict = field(init=False, repr=False, compare=False)
+    _fleet_provinces: dict = field(init=False, repr=False, compare=False)
+    _seas_of: dict = field(init=False, repr=False, compare=False)
+    _terrain: dict = field(init=False, repr=False, compare=False)
+    _convoy_cache: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_initial", _freeze({p.initial: p for p in self.powers}))
@@ -110,6 +121,23 @@ class Map:
             names[p.name] = p
             names[p.adjective] = p
         object.__setattr__(self, "_by_name", _freeze(names))
+        fleet_nb = {(loc.province, loc.coast): ns for loc, ns in self.fleet_adjacency.items()}
+        object.__setattr__(self, "_fleet_nb", fleet_nb)
+        object.__setattr__(self, "_fleet_keys", {k: frozenset((n.province, n.coast) for n in ns)
+                                                 for k, ns in fleet_nb.items()})
+        object.__setattr__(self, "_fleet_provinces", {k: frozenset(n.province for n in ns)
+                                                      for k, ns in fleet_nb.items()})
+        object.__setattr__(self, "_terrain", {name: p.terrain for name, p in self.provinces.items()})
+        seas_of: dict[str, tuple[str, ...]] = {}
+        for name, prov in self.provinces.items():
+            found: list[str] = []
+            for coast in prov.coasts or (None,):
+                for n in fleet_nb.get((name, coast), ()):
+                    if self._terrain.get(n.province) is Terrain.WATER and n.province not in found:
+                        found.append(n.province)
+            seas_of[name] = tuple(found)
+        object.__setattr__(self, "_seas_of", seas_of)
+        object.__setattr__(self, "_convoy_cache", {})
 
     def derived(self, key: str, compute):
         """A value computed once from the map (the map never changes)."""
@@ -164,42 +192,35 @@ class Map:
         return location.coast is None
 
     def army_neighbours(self, province: str) -> frozenset[str]:
-        return self.army_adjacency.get(province, frozenset())
+        return self.army_adjacency.get(province, _NOTHING)
 
     def fleet_neighbours(self, location: Location) -> frozenset[Location]:
-        return self.fleet_adjacency.get(location, frozenset())
+        return self._fleet_nb.get((location.province, location.coast), _NOTHING)
 
     def adjacent(self, unit_type: UnitType, origin: Location, dest: Location) -> bool:
         """Can a unit at `origin` move to exactly `dest` in one step (coasts matter for fleets)?"""
         if unit_type is UnitType.ARMY:
-            return dest.coast is None and dest.province in self.army_neighbours(origin.province)
-        return dest in self.fleet_neighbours(origin)
+            return dest.coast is None and dest.province in self.army_adjacency.get(origin.province, ())
+        return (dest.province, dest.coast) in self._fleet_keys.get((origin.province, origin.coast), ())
 
     def reaches_province(self, unit_type: UnitType, origin: Location, province: str) -> bool:
         """Can the unit move to some part of `province` (used for supports)?"""
         if unit_type is UnitType.ARMY:
-            return province in self.army_neighbours(origin.province)
-        return any(loc.province == province for loc in self.fleet_neighbours(origin))
+            return province in self.army_adjacency.get(origin.province, ())
+        return province in self._fleet_provinces.get((origin.province, origin.coast), ())
 
     def fleet_coasts_reachable(self, origin: Location, province: str) -> tuple[Location, ...]:
         return tuple(sorted(l for l in self.fleet_neighbours(origin) if l.province == province))
 
     def is_coastal(self, province: str) -> bool:
-        return self.provinces[province].terrain is Terrain.COAST
+        return self._terrain[province] is Terrain.COAST
 
     def is_sea(self, province: str) -> bool:
-        return self.provinces[province].terrain is Terrain.WATER
+        return self._terrain[province] is Terrain.WATER
 
-    def sea_neighbours(self, province: str) -> Iterable[str]:
+    def sea_neighbours(self, province: str) -> tuple[str, ...]:
         """Water provinces a fleet convoying from `province` could use next."""
-        seen = set()
-        prov = self.provinces[province]
-        locs = [Location(province, c) for c in prov.coasts] or [Location(province)]
-        for loc in locs:
-            for n in self.fleet_neighbours(loc):
-                if self.provinces[n.province].terrain is Terrain.WATER and n.province not in seen:
-                    seen.add(n.province)
-                    yield n.province
+        return self._seas_of[province]
 
     def convoy_path_possible(self, origin: str, dest: str) -> bool:
         """Is there any chain of seas along which an army could be convoyed?"""
@@ -208,10 +229,16 @@ class Map:
     def convoy_seas(self, origin: str, dest: str) -> frozenset[str]:
         """The seas a fleet may usefully convoy from: those on some chain from `origin` to
         `dest` in which every fleet is needed (DATC 4.E.1 and 6.G.19)."""
-        if origin == dest or origin not in self.provinces or dest not in self.provinces \
-                or not (self.is_coastal(origin) and self.is_coastal(dest)):
-            return frozenset()
-        return self.derived(f"convoy:{origin}:{dest}", lambda m: m._irreducible_chains(origin, dest))
+        key = (origin, dest)
+        hit = self._convoy_cache.get(key)
+        if hit is None:
+            if origin == dest or origin not in self.provinces or dest not in self.provinces \
+                    or not (self.is_coastal(origin) and self.is_coastal(dest)):
+                hit = frozenset()
+            else:
+                hit = self._irreducible_chains(origin, dest)
+            self._convoy_cache[key] = hit
+        return hit
 
     def _irreducible_chains(self, origin: str, dest: str) -> frozenset[str]:
         seas_of = lambda p: set(self.sea_neighbours(p))  # noqa: E731

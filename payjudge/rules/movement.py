@@ -26,6 +26,12 @@ _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 
 
+def _touching(m: Map) -> dict[str, frozenset[str]]:
+    """Province without coasts -> the provinces a fleet there borders (for convoy chains)."""
+    return {loc.province: frozenset(n.province for n in ns)
+            for loc, ns in m.fleet_adjacency.items() if loc.coast is None}
+
+
 @dataclass(frozen=True)
 class MovementResult:
     outcomes: tuple[OrderOutcome, ...]
@@ -37,17 +43,20 @@ class MovementResult:
 class _Board:
     """Index-based working state for one adjudication."""
 
-    def __init__(self, position: Position, orders: dict[int, Order]):
+    def __init__(self, position: Position, orders: dict[str, Order]):
         m = position.map
         self.map = m
+        self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
         self.units: list[Unit] = []
         self.powers: list[str] = []
-        for power, unit in position.all_units():
-            self.units.append(unit)
-            self.powers.append(power)
+        for power in sorted(position.units):
+            for unit in position.units[power]:
+                self.units.append(unit)
+                self.powers.append(power)
         n = len(self.units)
-        self.at: dict[str, int] = {u.province: i for i, u in enumerate(self.units)}
-        self.orders: list[Order] = [orders.get(i) or Hold(self.units[i]) for i in range(n)]
+        self.prov: list[str] = [u.location.province for u in self.units]
+        self.at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
+        self.orders: list[Order] = [orders.get(p) or Hold(u) for p, u in zip(self.prov, self.units)]
         self.kind = [_HOLD] * n
         self.dest: list[str | None] = [None] * n          # move destination province
         self.moves_to: dict[str, list[int]] = {}
@@ -66,50 +75,58 @@ class _Board:
 
     # -- setting up ------------------------------------------------------------------
     def _prepare(self) -> None:
-        m, units, orders = self.map, self.units, self.orders
+        m, units, orders, prov, powers = self.map, self.units, self.orders, self.prov, self.powers
+        kind, dest, at = self.kind, self.dest, self.at
+        convoys: list[int] = []
+        supports: list[int] = []
         for i, order in enumerate(orders):
-            if isinstance(order, Move):
-                self.kind[i] = _MOVE
-                self.dest[i] = order.dest.province
-                self.moves_to.setdefault(order.dest.province, []).append(i)
-            elif isinstance(order, (SupportHold, SupportMove)):
-                self.kind[i] = _SUPPORT
-            elif isinstance(order, Convoy):
-                self.kind[i] = _CONVOY
+            cls = type(order)
+            if cls is Move:
+                kind[i] = _MOVE
+                d = order.dest.province
+                dest[i] = d
+                self.moves_to.setdefault(d, []).append(i)
+            elif cls is SupportHold or cls is SupportMove:
+                kind[i] = _SUPPORT
+                supports.append(i)
+            elif cls is Convoy:
+                kind[i] = _CONVOY
+                convoys.append(i)
         # which army moves go by convoy (DATC 4.A.3, v3.1 preference)
-        own_convoy: set[tuple[str, str, str]] = set()
+        own_convoy = {(powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
+                      for i in convoys}
+        army = UnitType.ARMY
         for i, order in enumerate(orders):
-            if isinstance(order, Convoy):
-                own_convoy.add((self.powers[i], order.army.province, order.dest.province))
-        for i, order in enumerate(orders):
-            if isinstance(order, Move) and units[i].type is UnitType.ARMY:
-                walk = order.dest.province in m.army_neighbours(units[i].province)
-                self.by_convoy[i] = (not walk or order.via_convoy or
-                                     (self.powers[i], units[i].province, order.dest.province) in own_convoy)
+            if kind[i] == _MOVE and units[i].type is army:
+                walk = dest[i] in m.army_neighbours(prov[i])
+                self.by_convoy[i] = (not walk or order.via_convoy or  # type: ignore[union-attr]
+                                     (powers[i], prov[i], dest[i]) in own_convoy)
         # convoys, supports and head-to-head battles that match
-        for i, order in enumerate(orders):
-            if isinstance(order, Convoy):
-                j = self.at.get(order.army.province)
-                if j is not None and self.kind[j] == _MOVE and self.by_convoy[j] \
-                        and self.dest[j] == order.dest.province:
-                    self.convoyers[j].append(i)
-            elif isinstance(order, SupportHold):
-                j = self.at.get(order.supported.province)
-                if j is not None and self.kind[j] != _MOVE:
+        for i in convoys:
+            order = orders[i]
+            j = at.get(order.army.province)  # type: ignore[union-attr]
+            if j is not None and kind[j] == _MOVE and self.by_convoy[j] \
+                    and dest[j] == order.dest.province:  # type: ignore[union-attr]
+                self.convoyers[j].append(i)
+        for i in supports:
+            order = orders[i]
+            j = at.get(order.supported.province)  # type: ignore[union-attr]
+            if j is None:
+                continue
+            if type(order) is SupportHold:
+                if kind[j] != _MOVE:
                     self.hold_support[j].append(i)
                     self.support_target[i] = j
-            elif isinstance(order, SupportMove):
-                j = self.at.get(order.supported.province)
-                if j is not None and self.kind[j] == _MOVE and self.dest[j] == order.dest.province:
-                    move_dest = orders[j].dest  # type: ignore[union-attr]
-                    if order.dest.coast is None or order.dest.coast == move_dest.coast:
-                        self.move_support[j].append(i)
-                        self.support_target[i] = j
+            elif kind[j] == _MOVE and dest[j] == order.dest.province:  # type: ignore[union-attr]
+                move_dest = orders[j].dest  # type: ignore[union-attr]
+                if order.dest.coast is None or order.dest.coast == move_dest.coast:  # type: ignore[union-attr]
+                    self.move_support[j].append(i)
+                    self.support_target[i] = j
         for i in range(len(units)):
-            if self.kind[i] == _MOVE and not self.by_convoy[i]:
-                j = self.at.get(self.dest[i])  # type: ignore[arg-type]
-                if j is not None and self.kind[j] == _MOVE and not self.by_convoy[j] \
-                        and self.dest[j] == units[i].province:
+            if kind[i] == _MOVE and not self.by_convoy[i]:
+                j = at.get(dest[i])  # type: ignore[arg-type]
+                if j is not None and kind[j] == _MOVE and not self.by_convoy[j] \
+                        and dest[j] == prov[i]:
                     self.h2h[i] = j
         # a convoy counts only if its fleet can be part of a complete chain of convoying fleets
         for j in range(len(units)):
@@ -120,12 +137,12 @@ class _Board:
                     self.convoy_target[f] = j
 
     def _touches(self, sea: str, province: str) -> bool:
-        return any(l.province == province for l in self.map.fleet_neighbours(Location(sea)))
+        return province in self.touch.get(sea, ())
 
     def _chain_members(self, j: int, fleets: list[int]) -> set[int]:
         """The fleets lying on some chain from the army to its destination."""
-        origin, dest = self.units[j].province, self.dest[j]
-        seas = {self.units[f].province: f for f in fleets}
+        origin, dest = self.prov[j], self.dest[j]
+        seas = {self.prov[f]: f for f in fleets}
         fwd = self._reach(origin, seas)
         back = self._reach(dest, seas)  # type: ignore[arg-type]
         return {f for s, f in seas.items() if s in fwd and s in back}
@@ -215,8 +232,8 @@ class _Board:
         fleets = self.convoyers[i]
         if not fleets:
             return False
-        origin, dest = self.units[i].province, self.dest[i]
-        seas = {self.units[f].province: f for f in fleets}
+        origin, dest = self.prov[i], self.dest[i]
+        seas = {self.prov[f]: f for f in fleets}
         frontier = [s for s in seas if self._touches(s, origin)]
         seen = set(frontier)
         while frontier:
@@ -288,12 +305,12 @@ class _Board:
         target = self.support_target[i]
         if target < 0:
             return False  # void: matches no order
-        here = self.units[i].province
+        here = self.prov[i]
         aimed_at = self.dest[target] if self.kind[target] == _MOVE else None
         for c in self.moves_to.get(here, ()):
             if self.powers[c] == self.powers[i]:
                 continue
-            if self.units[c].province == aimed_at:
+            if self.prov[c] == aimed_at:
                 # an attack from where the support goes cuts only by dislodging (5.B.2)
                 if self.resolve(c):
                     return False
@@ -305,7 +322,7 @@ class _Board:
     def _convoy_holds(self, i: int) -> bool:
         if self.convoy_target[i] < 0:
             return False
-        for c in self.moves_to.get(self.units[i].province, ()):
+        for c in self.moves_to.get(self.prov[i], ()):
             if self._move_succeeds(c):  # adjudicate, not resolve: DATC 5.D
                 return False
         return True
@@ -319,32 +336,26 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
     judge (reported as such).
     """
     m = position.map
-    idx_orders: dict[int, Order] = {}
-    board_units = [u for _, u in position.all_units()]
-    at = {u.province: i for i, u in enumerate(board_units)}
-    for province, order in orders.items():
-        i = at.get(province)
-        if i is not None:
-            idx_orders[i] = order
-    b = _Board(position, idx_orders)
+    b = _Board(position, orders)
     n = len(b.units)
+    kinds, resolution, prov = b.kind, b.resolution, b.prov
     for i in range(n):
-        if b.kind[i] != _HOLD:
+        if kinds[i] != _HOLD:
             b.resolve(i)
 
-    moved = [b.kind[i] == _MOVE and b.resolution[i] for i in range(n)]
+    moved = [kinds[i] == _MOVE and resolution[i] for i in range(n)]
     entered: dict[str, int] = {b.dest[i]: i for i in range(n) if moved[i]}  # type: ignore[misc]
     dislodged_by: dict[int, int] = {}
     for i in range(n):
-        if not moved[i] and b.units[i].province in entered:
-            dislodged_by[i] = entered[b.units[i].province]
+        if not moved[i] and prov[i] in entered:
+            dislodged_by[i] = entered[prov[i]]
 
     # provinces left empty by a standoff (retreats may not go there)
-    occupied = {b.units[i].province for i in range(n) if not moved[i] and i not in dislodged_by}
+    occupied = {prov[i] for i in range(n) if not moved[i] and i not in dislodged_by}
     occupied.update(entered)
     contested = set()
     for province, movers in b.moves_to.items():
-        if province in occupied or province in entered:
+        if province in occupied:
             continue
         if any(b.prevent_strength(c) > 0 for c in movers):
             contested.add(province)
@@ -377,15 +388,13 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
                 result = Result.DISLODGED if gone else Result.SUCCEEDS
         else:
             result = Result.DISLODGED if gone else Result.SUCCEEDS
-        outcomes.append(OrderOutcome(power, order, result, dislodged=gone,
-                                     default=unit.province in defaults))
+        outcomes.append(OrderOutcome(power, order, result, gone, prov[i] in defaults))
         if gone:
             attacker = dislodged_by[i]
             came_by_convoy = b.by_convoy[attacker]
             dislodged.setdefault(power, []).append(
-                Dislodged(unit, b.units[attacker].province,
-                          _retreats(m, unit, b.units[attacker].province, came_by_convoy,
-                                    occupied, contested)))
+                Dislodged(unit, prov[attacker],
+                          _retreats(m, unit, prov[attacker], came_by_convoy, occupied, contested)))
         elif moved[i]:
             dest = order.dest  # type: ignore[union-attr]
             new_units.setdefault(power, []).append(Unit(unit.type, dest))

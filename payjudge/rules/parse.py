@@ -89,7 +89,6 @@ _WORDS = {
 _COASTS = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
            "NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
 _TOKEN = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]")
-_MAX_ALIAS_WORDS = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,21 +113,37 @@ def _alias_key(words: list[str]) -> str:
     return out
 
 
+def _raw_tokens(text: str) -> list[str]:
+    raw = _TOKEN.findall(_normalize(text).replace(".", " "))
+    return ["-" if w in ("->", "=>") else w for w in raw if w]
+
+
+def _alias_table(game_map: Map) -> tuple[dict[tuple[str, ...], Location], dict[str, int]]:
+    """The map's names as token sequences, and for each first token the longest name."""
+    table: dict[tuple[str, ...], Location] = {}
+    longest: dict[str, int] = {}
+    for key, loc in game_map.aliases.items():
+        toks = tuple(_raw_tokens(key))
+        if not toks or toks[0] == "-" or toks[-1] == "-":
+            continue
+        table[toks] = loc
+        longest[toks[0]] = max(longest.get(toks[0], 0), len(toks))
+    return table, longest
+
+
 def tokenize(text: str, game_map: Map) -> list[_Tok]:
-    raw = [w.rstrip(".") if w not in ("-",) else w for w in _TOKEN.findall(_normalize(text))]
-    raw = ["-" if w in ("->", "=>") else w for w in raw if w]
+    table, longest = game_map.derived("parse:aliases", _alias_table)
+    raw = _raw_tokens(text)
     toks: list[_Tok] = []
     i = 0
-    while i < len(raw):
-        # the longest alias starting here wins: "NORTH SEA", "MID-ATLANTIC OCEAN"
+    n = len(raw)
+    while i < n:
+        word = raw[i]
+        # the longest name starting here wins: "NORTH SEA", "MID-ATLANTIC OCEAN"
         best = None
-        for j in range(min(len(raw), i + _MAX_ALIAS_WORDS), i, -1):
-            words = raw[i:j]
-            if words[-1] == "-" or words[0] == "-":
-                continue
-            key = _alias_key([w.replace(".", " ").strip() for w in words])
-            loc = game_map.aliases.get(" ".join(key.split()))
-            if loc is not None and not (j == i + 1 and raw[i] in _WORDS and len(raw[i]) == 1):
+        for j in range(min(n, i + longest.get(word, 0)), i, -1):
+            loc = table.get(tuple(raw[i:j]))
+            if loc is not None and not (j == i + 1 and word in _WORDS and len(word) == 1):
                 best = (j, loc)
                 break
         if best is not None:
@@ -136,7 +151,6 @@ def tokenize(text: str, game_map: Map) -> list[_Tok]:
             toks.append(_Tok("LOC", loc, " ".join(raw[i:j])))
             i = j
             continue
-        word = raw[i]
         if word in ("/", "(", ")", ",", "|"):
             toks.append(_Tok(word, text=word))
         elif word in _WORDS:
@@ -289,6 +303,7 @@ def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
         dest = r.location("the destination of the convoyed army")
         return ParsedOrder(OrderKind.CONVOY, unit, target=target, dest=dest)
     if r.take("R"):
+        r.take("-")  # "RETREATS TO"
         return ParsedOrder(OrderKind.RETREAT, unit, dest=r.location("where to retreat"))
     if r.take("D"):
         return ParsedOrder(OrderKind.DISBAND, unit)

@@ -13,10 +13,11 @@ from typing import Iterable, Mapping, Sequence
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
+from .geography import Map
 from .movement import adjudicate_movement
 from .orders import Order, Unit
 from .outcome import OrderOutcome
-from .parse import parse_order
+from .parse import ParsedOrder, parse_order
 from .phase import Phase, PhaseType, Season
 from .position import Dislodged, Position
 from .retreats import adjudicate_retreats
@@ -49,16 +50,34 @@ class PhaseReport:
     center_changes: tuple[tuple[str, str | None, str], ...] = ()  # (centre, from, to)
 
 
+_PARSED_CACHE_SIZE = 50_000
+
+
+def _parsed(text: str, game_map: Map) -> ParsedOrder:
+    """`parse_order`, remembered per map: parsing depends only on the text and the map,
+    and the same order texts come back phase after phase (parsing is the costly part
+    of reading an order)."""
+    cache = game_map.derived("turn:parsed", lambda m: {})
+    hit = cache.get(text)
+    if hit is None:
+        hit = parse_order(text, game_map)  # an InvalidOrder is not remembered
+        if len(cache) >= _PARSED_CACHE_SIZE:
+            cache.clear()
+        cache[text] = hit
+    return hit
+
+
 def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
                 *, check_owner: bool = True
                 ) -> tuple[dict[str, list[Order]], list[OrderProblem]]:
     """Parse and check each power's order texts, keeping the order they were given in."""
     accepted: dict[str, list[Order]] = {}
     problems: list[OrderProblem] = []
+    game_map = position.map
     for power, lines in texts.items():
         for text in lines:
             try:
-                order = validate(parse_order(text, position.map), position, power,
+                order = validate(_parsed(text, game_map), position, power,
                                  check_owner=check_owner)
             except OrderError as exc:
                 problems.append(OrderProblem(power, text, str(exc), exc.kind))
@@ -71,13 +90,13 @@ def _by_unit(orders: Mapping[str, Sequence[Order]], problems: list[OrderProblem]
     """One order per unit. Two different orders to one unit cancel each other: it holds
     (DATC 4.D.3, choice c)."""
     chosen: dict[str, Order] = {}
-    clashing: set[str] = set()
+    clashing: dict[str, None] = {}  # a dict, not a set: problems come out in a fixed order
     owner: dict[str, str] = {}
     for power, lst in orders.items():
         for order in lst:
             province = order.unit.province  # type: ignore[union-attr]
             if province in chosen and chosen[province] != order:
-                clashing.add(province)
+                clashing[province] = None
                 problems.append(OrderProblem(power, str(order),
                                              f"{order.unit} was given two different orders",  # type: ignore[union-attr]
                                              ProblemKind.AMBIGUOUS))
@@ -98,22 +117,23 @@ def play(position: Position, orders: Mapping[str, Sequence[Order]],
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
         by_unit = _by_unit(orders, problems)
-        result = adjudicate_movement(position, by_unit)
+        unordered = frozenset(p for p in position._at if p not in by_unit)  # they hold
+        result = adjudicate_movement(position, by_unit, unordered)
         stranded = {p: tuple(d for d in ds if d.retreats) for p, ds in result.dislodged.items()}
         destroyed = tuple((p, d.unit) for p, ds in result.dislodged.items() for d in ds if not d.retreats)
-        after = position.replace(units=result.units, dislodged=stranded)
+        units, dislodged = result.units, stranded
         report = PhaseReport(position.phase, position, result.outcomes, tuple(problems),
                              result.dislodged, destroyed)
     elif kind is PhaseType.RETREATS:
         by_unit = _by_unit(orders, problems)
         outcomes, units = adjudicate_retreats(position, by_unit)
-        after = position.replace(units=units, dislodged={})
+        dislodged = {}
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
     else:
         outcomes, units = adjudicate_adjustments(position, dict(orders))
-        after = position.replace(units=units)
+        dislodged = position.dislodged
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
-    nxt, changes = _next_position(after)
+    nxt, changes = _next_position(position, units, dislodged)
     if changes:
         report = PhaseReport(report.phase, report.before, report.outcomes, report.errors,
                              report.dislodged, report.destroyed, changes)
@@ -126,39 +146,50 @@ def advance(position: Position, texts: Mapping[str, Iterable[str]]) -> tuple[Pha
     return play(position, orders, problems)
 
 
-def _next_position(pos: Position) -> tuple[Position, tuple]:
-    """Step to the next phase that really happens."""
+def _next_position(before: Position, units: Mapping[str, Sequence[Unit]],
+                   dislodged: Mapping[str, Sequence[Dislodged]]) -> tuple[Position, tuple]:
+    """Step to the next phase that really happens, from the units after `before`'s phase."""
+    m, centers, phase = before.map, before.centers, before.phase
     changes: tuple = ()
-    phase = pos.phase
     while True:
         phase = phase.next()
         if phase.type is PhaseType.RETREATS:
-            if pos.dislodged:
-                return pos.replace(phase=phase), changes
+            if any(dislodged.values()):
+                return Position(m, phase, units, centers, dislodged), changes
             continue
         if phase.type is PhaseType.ADJUSTMENTS:
-            pos, changes = update_centers(pos)
-            if adjustments_due(pos.replace(phase=phase)):
-                return pos.replace(phase=phase), changes
+            centers, changes = _captured(m, units, centers)
+            pos = Position(m, phase, units, centers, dislodged)
+            if adjustments_due(pos):
+                return pos, changes
             continue
-        return pos.replace(phase=phase), changes
+        return Position(m, phase, units, centers, dislodged), changes
+
+
+def _captured(m: Map, units: Mapping[str, Sequence[Unit]], centers: Mapping[str, frozenset[str]]
+              ) -> tuple[Mapping[str, frozenset[str]], tuple[tuple[str, str | None, str], ...]]:
+    """Centre ownership once each supply centre belongs to the power whose unit stands on it."""
+    owner = {c: p for p, cs in centers.items() for c in cs}
+    changes = []
+    provinces = m.provinces
+    for power, us in units.items():
+        for unit in us:
+            province = unit.location.province
+            if provinces[province].supply_center and owner.get(province) != power:
+                changes.append((province, owner.get(province), power))
+                owner[province] = power
+    if not changes:
+        return centers, ()
+    new: dict[str, set[str]] = {}
+    for c, p in owner.items():
+        new.setdefault(p, set()).add(c)
+    return {p: frozenset(cs) for p, cs in new.items()}, tuple(sorted(changes))
 
 
 def update_centers(pos: Position) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
     """After the fall: each supply centre belongs to the power whose unit stands on it."""
-    owner = {c: p for p, cs in pos.centers.items() for c in cs}
-    changes = []
-    for power, unit in pos.all_units():
-        province = unit.province
-        if pos.map.provinces[province].supply_center and owner.get(province) != power:
-            changes.append((province, owner.get(province), power))
-            owner[province] = power
-    if not changes:
-        return pos, ()
-    centers: dict[str, set[str]] = {}
-    for c, p in owner.items():
-        centers.setdefault(p, set()).add(c)
-    return pos.replace(centers={p: frozenset(cs) for p, cs in centers.items()}), tuple(sorted(changes))
+    centers, changes = _captured(pos.map, pos.units, pos.centers)
+    return (pos.replace(centers=centers) if changes else pos), changes
 
 
 def winner(pos: Position) -> str | None:

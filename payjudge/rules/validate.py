@@ -37,8 +37,9 @@ def validate(parsed: ParsedOrder, position: Position, power: str | None = None,
 
 
 def _wrong_phase(parsed: ParsedOrder, position: Position) -> IllegalOrder:
-    return IllegalOrder(f"a {_KIND_NAMES[parsed.kind]} order is not possible in a "
-                        f"{position.phase.type.name.lower()} phase")
+    kind = {PhaseType.MOVEMENT: "a movement", PhaseType.RETREATS: "a retreat",
+            PhaseType.ADJUSTMENTS: "an adjustment"}[position.phase.type]
+    return IllegalOrder(f"a {_KIND_NAMES[parsed.kind]} order is not possible in {kind} phase")
 
 
 def _board_unit(spec: UnitSpec, position: Position, what: str = "unit") -> tuple[str, Unit]:
@@ -136,6 +137,8 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
         if not m.is_sea(sea.province):
             raise IllegalOrder(f"{unit}: a convoy route can only pass through seas, not {sea.province}")
     adjacent = dest.province in m.army_neighbours(unit.province)
+    if parsed.via_convoy and not m.convoy_path_possible(unit.province, dest.province):
+        raise IllegalOrder(f"{unit} cannot go to {dest.province} by convoy: no sea route links them")
     if not adjacent and not m.convoy_path_possible(unit.province, dest.province):
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no convoy could take it there")
     if not adjacent and not fleet_chain(position, unit.province, dest.province):

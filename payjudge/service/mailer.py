@@ -39,7 +39,7 @@ class Mailer:
         message_id, raw = compose_mail(self.config.judge_address, recipients, subject, body,
                                        message_id_domain=domain, in_reply_to=in_reply_to,
                                        references=(in_reply_to,) if in_reply_to else (),
-                                       auto_submitted=auto)
+                                       auto_submitted=auto, date=self.now)
         row = OutboxMail(message_id=message_id, sender=self.config.judge_address,
                          recipients=recipients, subject=subject[:255], raw=raw,
                          game_id=game.id if game else None, kind=kind, created_at=self.now,

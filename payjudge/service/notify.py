@@ -83,13 +83,13 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
     for power in st.map.power_names:
         if comp.balances_before.get(power) is None and power not in comp.auction.spent:
             continue
-        view = statement_view(comp.auction, power, st.position, st.rules,
-                              previous_balance=comp.balances_before.get(power, 0),
-                              sheet_text=comp.sheets_used.get(power))
+        view = statement_view(comp.auction, power, phase, st.rules,
+                              sheet_text=comp.sheets_used.get(power, ""))
+        if view is None:
+            continue
         to = [st.game.master_address] if preview else power_address(st, power)
         mailer.send(to, f"{'PREVIEW ' if preview else ''}Payola bribe results {st.game.name} {phase}",
-                    "statement.txt.j2", kind="statement", game=st.game, view=view,
-                    game_name=st.game.name, phase=phase.long)
+                    "statement.txt.j2", kind="statement", game=st.game, v=view)
 
 
 def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:

@@ -121,13 +121,14 @@ def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> T
             accept[power] = parse_acceptance(text, pos.map, power)
     auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, st.turn.seed)
     orders: dict[str, list[Order]] = {}
-    for province, order in auction.orders.items():
+    for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)
         orders.setdefault(owner, []).append(order)
     report, nxt = play(pos, orders)
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
+    initials = {p.name: p.initial for p in pos.map.powers}
     return TurnComputation(report, nxt, auction, used,
-                           {p: str(l) for p, l in auction.accept_used.items()},
+                           {p: "".join(initials[x] for x in lst) for p, lst in auction.accept_used.items()},
                            dict(balances), {}, after, rejected=rejected)
 
 
@@ -149,8 +150,8 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
     turn.processed_at = now
     turn.report = report_json(comp)
     if comp.auction is not None:
-        turn.chart = {"chart": comp.auction.chart_json() if hasattr(comp.auction, "chart_json") else {},
-                      "sheets": comp.sheets_used, "accept": comp.accept_used}
+        turn.chart = {"chart": chart_json(comp.auction), "sheets": comp.sheets_used,
+                      "accept": comp.accept_used}
     last_seq = s.scalar(select(func.max(Turn.seq)).where(Turn.game_id == game.id)) or 0
     phase = str(comp.next_position.phase)
     nxt = Turn(game_id=game.id, seq=last_seq + 1, phase=phase,
@@ -179,6 +180,13 @@ def absences(st: GameState) -> tuple[tuple[datetime, datetime], ...]:
         for start, end in seat.absences or []:
             out.append((datetime.fromisoformat(start), datetime.fromisoformat(end)))
     return tuple(out)
+
+
+def chart_json(auction: Auction) -> dict[str, list[dict[str, Any]]]:
+    """Every candidate order of every unit with each power's offer (secret until the end)."""
+    return {str(cu.unit): [{"order": str(b.order), "total": b.total, "chosen": b.chosen,
+                            "payers": [f"{p} {amount}" for p, amount in b.offers]}
+                           for b in cu.bids] for cu in auction.chart}
 
 
 def report_json(comp: TurnComputation) -> dict[str, Any]:

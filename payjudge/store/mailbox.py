@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from email import message_from_bytes, policy
 from typing import Sequence
 
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..ports import OutgoingMail, Stored
@@ -66,21 +66,86 @@ class SqlInbound:
 
 
 class SqlOutbox:
+    """The outbox. A claimed mail belongs to its claimant until it is marked sent or failed.
+
+    On PostgreSQL the claim is a session-level advisory lock, held on a connection kept for
+    the purpose: another daemon on the same database skips the mail while the claimant
+    lives, and the server drops the lock the moment the claimant's process dies, so a
+    crash delays nothing (a lease written into the row would hold a killed daemon's
+    unsent mail back until it ran out). A SQLite file has one daemon (the daemon holds a
+    lock file), whose sender claims one batch at a time: there is no one to keep out.
+    """
+
+    LOCK_SPACE = 0x504A   # the advisory-lock key space of outbox claims ("PJ")
+
     def __init__(self, db: Database):
         self.db = db
+        self._postgres = db.engine.dialect.name == "postgresql"
+        self._locks = None              # the connection holding our advisory locks
+        self._held: set[int] = set()    # the mails it holds
 
     def claim_due(self, now: datetime, limit: int = 50) -> list[OutgoingMail]:
         with self.db.transaction() as s:
-            rows = s.scalars(select(OutboxMail).where(OutboxMail.state == "pending",
+            ids = list(s.scalars(select(OutboxMail.id).where(OutboxMail.state == "pending",
+                                                             OutboxMail.next_attempt_at <= now)
+                                 .order_by(OutboxMail.id).limit(limit)))
+        if self._postgres and ids:
+            ids = self._lock(ids)
+        if not ids:
+            return []
+        # read again after locking: a mail another daemon sent meanwhile is left alone
+        with self.db.transaction() as s:
+            rows = s.scalars(select(OutboxMail).where(OutboxMail.id.in_(ids),
+                                                      OutboxMail.state == "pending",
                                                       OutboxMail.next_attempt_at <= now)
-                             .order_by(OutboxMail.id).limit(limit)).all()
-            return [OutgoingMail(r.id, r.message_id, r.sender, tuple(r.recipients), r.raw, r.attempts)
-                    for r in rows]
+                             .order_by(OutboxMail.id)).all()
+            mails = [OutgoingMail(r.id, r.message_id, r.sender, tuple(r.recipients), r.raw, r.attempts)
+                     for r in rows]
+        for stale in set(ids) - {m.id for m in mails}:
+            self._unlock(stale)
+        return mails
+
+    def close(self) -> None:
+        """Give every claim up (the daemon's shutdown)."""
+        conn, self._locks = self._locks, None
+        self._held.clear()
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:
+                pass
+
+    def _lock(self, ids: list[int]) -> list[int]:
+        todo = [i for i in ids if i not in self._held]   # advisory locks count re-entries
+        try:
+            if self._locks is None:
+                self._locks = self.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            if todo:
+                got = self._locks.execute(
+                    text("SELECT id FROM unnest(CAST(:ids AS integer[])) AS id "
+                         "WHERE pg_try_advisory_lock(:space, id)"),
+                    {"ids": todo, "space": self.LOCK_SPACE}).scalars().all()
+                self._held.update(got)
+        except Exception:
+            self.close()   # a broken connection has lost its locks with it
+            raise
+        return [i for i in ids if i in self._held]
+
+    def _unlock(self, mail_id: int) -> None:
+        if not self._postgres or mail_id not in self._held:
+            return
+        self._held.discard(mail_id)
+        try:
+            self._locks.execute(text("SELECT pg_advisory_unlock(:space, :id)"),
+                                {"space": self.LOCK_SPACE, "id": mail_id})
+        except Exception:
+            self.close()
 
     def mark_sent(self, mail_id: int, now: datetime) -> None:
         with self.db.transaction() as s:
             s.execute(update(OutboxMail).where(OutboxMail.id == mail_id)
                       .values(state="sent", sent_at=now, attempts=OutboxMail.attempts + 1))
+        self._unlock(mail_id)
 
     def mark_failed(self, mail_id: int, now: datetime, error: str, retry_at: datetime | None) -> None:
         with self.db.transaction() as s:
@@ -90,3 +155,4 @@ class SqlOutbox:
             else:
                 values["next_attempt_at"] = retry_at
             s.execute(update(OutboxMail).where(OutboxMail.id == mail_id).values(**values))
+        self._unlock(mail_id)

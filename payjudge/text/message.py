@@ -222,10 +222,34 @@ def _body_text(msg: EmailMessage, problems: list[MailProblem]) -> str:
         text = _decode_part(part, problems)
         if part.get_content_subtype() == "html":
             text = html_to_text(text)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if (part.get_param("format") or "").lower() == "flowed":
+            text = unflow(text, delsp=(part.get_param("delsp") or "").lower() == "yes")
     except Exception:  # a part the email package cannot take apart at all
         problems.append(MailProblem(ProblemKind.BODY, "the message body cannot be read"))
         return ""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """Undo RFC 3676 format=flowed: a line ending in a space continues on the next line
+    (so a long order line wrapped by Thunderbird or Apple Mail is one line again)."""
+    out: list[tuple[int, str]] = []   # (quote depth, text)
+    joining = False
+    for line in text.split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):
+            content = content[1:]   # space-stuffing
+        if joining and out and out[-1][0] == depth and content != "-- ":
+            out[-1] = (depth, out[-1][1] + content)
+        else:
+            out.append((depth, content))
+        joining = content.endswith(" ") and content != "-- "
+        if joining and delsp:
+            out[-1] = (depth, out[-1][1][:-1])
+    return "\n".join(">" * depth + (" " if depth and content else "") + content
+                     for depth, content in out)
 
 
 def _decode_part(part: EmailMessage, problems: list[MailProblem]) -> str:

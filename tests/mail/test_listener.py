@@ -213,3 +213,33 @@ async def test_the_listener_runs_on_the_callers_loop_and_closes():
 async def test_the_listener_needs_local_recipients():
     with pytest.raises(ValueError):
         await start_listener(MemoryInbound(), "127.0.0.1", 0, hostname="judge.test")
+
+
+async def test_starttls_is_offered_with_a_tls_context():
+    import shutil
+    import ssl
+    import tempfile
+    from pathlib import Path
+
+    from tests.servers import make_certificate
+
+    d = Path(tempfile.mkdtemp(prefix="pj-tls-"))
+    try:
+        certificate = make_certificate(d)
+        if certificate is None:
+            pytest.skip("openssl is needed to make the test certificate")
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(*certificate)
+        store = MemoryInbound()
+        server, port = await _listen(store, tls_context=context)
+
+        def conversation():
+            with _client(port) as smtp:
+                smtp.starttls(context=ssl.create_default_context(cafile=str(certificate[0])))
+                smtp.sendmail("alice@example.org", ["judge@payola.test"], MESSAGE)
+
+        async with server:
+            await asyncio.to_thread(conversation)
+        assert store.messages[0]["raw"] == MESSAGE
+    finally:
+        shutil.rmtree(d, ignore_errors=True)

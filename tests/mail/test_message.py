@@ -44,6 +44,10 @@ CASES = {
                           [(1, "SIGNON Epay7 secret"), (2, "2 : F LON - NTH")], set()),
     "outlook-header-block.eml": ("bob@example.com", (), "RE: pay7", False,
                                  [(1, "SIGNON Epay7 secret"), (2, "BALANCE")], set()),
+    "format-flowed.eml": ("tb@example.org", (), "long offer line", False,
+                          [(1, "SIGNON Ipay7 secret"),
+                           (2, "4*3 + 2*4#2 + 1 : A VEN S A TRI | - TYR | - ROM | - PIE | S A ROM - APU | H"),
+                           (3, " From here on space-stuffed"), (4, "ACCEPT IAF?")], set()),
     "no-from.eml": (None, (), "who am I", False, [(1, "LIST")], {ProblemKind.SENDER}),
     "attachment-only.eml": ("carol@example.org", (), "picture", False, [], {ProblemKind.BODY}),
 }
@@ -112,6 +116,15 @@ def test_any_bytes_are_read_without_exception(raw):
     b"On x wrote:\r\n", b"\xff\xfe\r\n"]), max_size=30))
 def test_mime_shaped_garbage_is_read_without_exception(chunks):
     read_message(b"".join(chunks))
+
+
+@pytest.mark.parametrize("flowed, delsp, plain", [
+    ("a \nb\n> q \n> r\nc \n-- \nsig", False, "a b\n> q r\nc \n-- \nsig"),
+    ("ab \ncd\n", True, "abcd\n"),
+    (" From x\n", False, "From x\n"),
+])
+def test_unflow(flowed, delsp, plain):
+    assert message_module.unflow(flowed, delsp=delsp) == plain
 
 
 def test_compose_mail():

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import ssl
 import time
 from email import message_from_bytes, policy
 
@@ -54,7 +56,7 @@ class PickyInbound(MemoryInbound):
         return super().store_inbound(raw, **kwargs)
 
 
-async def eventually(condition, timeout: float = 10.0):
+async def eventually(condition, timeout: float = 20.0):
     end = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > end:
@@ -195,7 +197,7 @@ async def test_run_wakes_on_idle_and_survives_a_killed_connection(imap_account, 
         started = time.monotonic()
         imap_account.deliver(raw_message(1))
         await eventually(lambda: len(store.messages) == 1)
-        assert time.monotonic() - started < 5   # IDLE, not the 30 s re-issue
+        assert time.monotonic() - started < 10   # woken by IDLE, not by the 30 s re-issue
         dovecot.kick()
         imap_account.deliver(raw_message(2))
         await eventually(lambda: len(store.messages) == 2)
@@ -220,12 +222,13 @@ async def test_run_polls_without_idle(imap_account):
         await asyncio.wait_for(task, 10)
 
 
-async def test_run_keeps_retrying_while_the_server_refuses(imap_account):
+async def test_run_keeps_retrying_while_the_server_refuses(imap_account, caplog):
+    caplog.set_level(logging.WARNING, logger="payjudge.mail")
     store = MemoryInbound()
     poller = ImapPoller(store, settings_for(imap_account, password="wrong"))
     stop = asyncio.Event()
     task = asyncio.create_task(poller.run(stop))
-    await asyncio.sleep(0.5)
+    await eventually(lambda: sum("reconnecting in" in r.getMessage() for r in caplog.records) >= 2)
     assert not task.done()
     stop.set()
     await asyncio.wait_for(task, 10)
@@ -235,8 +238,7 @@ async def test_run_stops_promptly_while_idling(imap_account):
     poller = ImapPoller(MemoryInbound(), settings_for(imap_account, idle_timeout=300))
     stop = asyncio.Event()
     task = asyncio.create_task(poller.run(stop))
-    await eventually(lambda: poller.connected)
-    await asyncio.sleep(0.3)
+    await eventually(lambda: poller.idling)
     started = time.monotonic()
     stop.set()
     await asyncio.wait_for(task, 10)
@@ -266,3 +268,43 @@ def test_the_stored_raw_message_is_exactly_what_was_delivered(imap_account):
     stored = store.messages[0]["raw"]
     assert stored == raw
     assert message_from_bytes(stored, policy=policy.default)["Subject"] == "orders 5"
+
+
+def test_starttls_with_the_servers_certificate(imap_account):
+    if imap_account.cafile is None:
+        pytest.skip("openssl is needed to make the test certificate")
+    imap_account.deliver(raw_message(9))
+    store = MemoryInbound()
+    context = ssl.create_default_context(cafile=str(imap_account.cafile))
+    poller = ImapPoller(store, settings_for(imap_account, starttls=True, ssl_context=context))
+    try:
+        assert poller.poll_once() == PollResult(stored=1)
+        assert poller._client.socket().version().startswith("TLS")
+    finally:
+        poller.close()
+
+
+def test_starttls_refuses_an_unknown_certificate(imap_account):
+    if imap_account.cafile is None:
+        pytest.skip("openssl is needed to make the test certificate")
+    poller = ImapPoller(MemoryInbound(), settings_for(imap_account, starttls=True))
+    with pytest.raises(ssl.SSLCertVerificationError):
+        poller.poll_once()
+
+
+async def test_run_retries_a_failed_store_without_waiting_for_new_mail(imap_account, caplog):
+    caplog.set_level(logging.ERROR, logger="payjudge.mail")
+    imap_account.deliver(raw_message(1))
+    store = PickyInbound()
+    store.poison = b"orders 1"
+    poller = ImapPoller(store, settings_for(imap_account, idle_timeout=300))
+    stop = asyncio.Event()
+    task = asyncio.create_task(poller.run(stop))
+    try:
+        await eventually(lambda: caplog.text.count("could not store IMAP message") >= 2)
+        assert store.messages == []
+        store.poison = None
+        await eventually(lambda: len(store.messages) == 1, timeout=5)
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)

@@ -1,0 +1,141 @@
+"""Speed: `payjudge adjudicate --jsonl` against MILA's engine on the same random phases.
+
+    .venv/bin/python benchmarks/adjudicate.py [--seed 1] [--games 40] [--years 10] [--repeat 5]
+
+The random games of `random_games.py` are cut into `payjudge adjudicate` cases: one per
+movement phase (with the retreat phase after it, if any: the input cannot describe
+dislodged units) and one per adjustment phase. For each kind of case:
+
+- payjudge: the real console script runs as a subprocess on a long JSONL file (every
+  case) and on a short one (the first few cases); the marginal cost of a phase is
+  (t_long - t_short) / (phases_long - phases_short), so interpreter start-up, imports
+  and map loading do not count. Best of `--repeat` runs each.
+- MILA: in this process, on the very same cases: only MILA's own work is timed, per
+  case: `Game()`, setting phase, units and centres, setting the orders and `process()`
+  for each phase. Best of `--repeat` runs. MILA's `process()` alone is reported too (its
+  most favourable figure: no set-up at all).
+
+All times are CPU times (user + system; the subprocess's from `getrusage`), which other
+work on a shared machine disturbs much less than wall-clock time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from mila import mila_order, new_game  # noqa: E402
+from random_games import phase_cases, random_games  # noqa: E402
+
+KINDS = ("movement", "movement+retreats", "adjustments")
+
+
+def payjudge_script() -> str:
+    script = Path(sys.executable).with_name("payjudge")
+    if not script.exists():
+        sys.exit(f"no console script at {script}: install payjudge into this virtualenv")
+    return str(script)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_jsonl(path: Path, expect: int) -> float:
+    """CPU time (user + system) of one `payjudge adjudicate --jsonl` run."""
+    start = _children_cpu()
+    proc = subprocess.run([payjudge_script(), "adjudicate", "--jsonl", str(path)],
+                          capture_output=True, text=True)
+    elapsed = _children_cpu() - start
+    lines = proc.stdout.splitlines()
+    if proc.returncode != 0 or len(lines) != expect or any('"error"' in line[:10] for line in lines):
+        sys.exit(f"payjudge failed on {path}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    return elapsed
+
+
+def time_mila(cases: list[dict], repeat: int) -> tuple[float, float]:
+    """Best total CPU time of MILA's set-up + processing, and of its process() calls alone."""
+    clock = time.process_time
+    best_total = best_process = float("inf")
+    for _ in range(repeat):
+        total = processing = 0.0
+        for doc in cases:
+            start = clock()
+            game = new_game(doc["phase"], doc["units"], doc["centers"])
+            for orders in doc["orders"]:
+                for power, texts in orders.items():
+                    game.set_orders(power, [mila_order(t) for t in texts])
+                before = clock()
+                game.process()
+                processing += clock() - before
+            total += clock() - start
+        best_total = min(best_total, total)
+        best_process = min(best_process, processing)
+    return best_total, best_process
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--years", type=int, default=10)
+    ap.add_argument("--short", type=int, default=20, help="cases in the short run")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+
+    records = list(random_games(args.seed, args.games, args.years))
+    by_kind: dict[str, list[tuple[dict, int]]] = {k: [] for k in KINDS}
+    for doc, group in phase_cases(records):
+        kind = "adjustments" if group[0].position.phase.is_adjustments else \
+            ("movement+retreats" if len(group) == 2 else "movement")
+        by_kind[kind].append((doc, len(group)))
+    print(f"{len(records)} phases of {args.games} random games (seed {args.seed}, "
+          f"up to {args.years} years); best of {args.repeat} runs")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
+    header = f"{'cases':<19}{'cases':>6}{'phases':>7}{'payjudge ms/phase':>19}" \
+             f"{'MILA ms/phase':>15}{'ratio':>7}{'MILA process() only':>21}{'ratio':>7}"
+    print(header)
+    print("-" * len(header))
+    totals = {"phases": 0, "pj": 0.0, "mila": 0.0, "proc": 0.0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in KINDS:
+            items = by_kind[kind]
+            if len(items) <= args.short:
+                continue
+            long_path, short_path = Path(tmp, f"{kind}-long.jsonl"), Path(tmp, f"{kind}-short.jsonl")
+            long_path.write_text("".join(json.dumps(d) + "\n" for d, _ in items))
+            short_path.write_text("".join(json.dumps(d) + "\n" for d, _ in items[:args.short]))
+            phases_long = sum(n for _, n in items)
+            phases_short = sum(n for _, n in items[:args.short])
+            t_long = min(run_jsonl(long_path, len(items)) for _ in range(args.repeat))
+            t_short = min(run_jsonl(short_path, args.short) for _ in range(args.repeat))
+            pj = (t_long - t_short) / (phases_long - phases_short)
+            mila_total, mila_process = time_mila([d for d, _ in items], args.repeat)
+            mila, proc = mila_total / phases_long, mila_process / phases_long
+            print(f"{kind:<19}{len(items):>6}{phases_long:>7}{pj * 1000:>19.3f}"
+                  f"{mila * 1000:>15.3f}{mila / pj:>6.1f}x{proc * 1000:>21.3f}{proc / pj:>6.1f}x")
+            totals["phases"] += phases_long - phases_short
+            totals["pj"] += t_long - t_short
+            totals["mila"] += mila_total * (phases_long - phases_short) / phases_long
+            totals["proc"] += mila_process * (phases_long - phases_short) / phases_long
+    n = totals["phases"]
+    pj, mila, proc = totals["pj"] / n, totals["mila"] / n, totals["proc"] / n
+    print("-" * len(header))
+    print(f"{'all phases':<19}{'':>6}{'':>7}{pj * 1000:>19.3f}{mila * 1000:>15.3f}"
+          f"{mila / pj:>6.1f}x{proc * 1000:>21.3f}{proc / pj:>6.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

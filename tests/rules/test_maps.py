@@ -1,0 +1,139 @@
+"""Maps as data: the standard map, a toy variant of our own, and loading errors that name
+the file and line (the broken fixtures under tests/rules/maps mark the line `# broken`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from payjudge.rules.errors import OrderError
+from payjudge.rules.geography import Location, Terrain, UnitType
+from payjudge.rules.mapfile import MapError, load_map_file, load_variant
+from payjudge.rules.parse import parse_order
+from payjudge.rules.position import Position
+from payjudge.rules.turn import advance
+from payjudge.rules.validate import validate
+
+MAPS = Path(__file__).parent / "maps"
+
+
+# -- the standard map ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def standard():
+    return load_variant("standard")
+
+
+def test_standard_provinces(standard):
+    assert len(standard.provinces) == 76  # 75 provinces and impassable Switzerland
+    assert standard.provinces["SWI"].terrain is Terrain.SHUT
+    assert not standard.army_neighbours("SWI")
+    terrains = [p.terrain for p in standard.provinces.values()]
+    assert (terrains.count(Terrain.LAND), terrains.count(Terrain.COAST),
+            terrains.count(Terrain.WATER)) == (14, 42, 19)
+    assert {p: standard.provinces[p].coasts for p in ("BUL", "SPA", "STP")} == \
+        {"BUL": ("EC", "SC"), "SPA": ("NC", "SC"), "STP": ("NC", "SC")}
+
+
+def test_standard_centres_powers_units(standard):
+    assert len(standard.supply_centers) == 34
+    assert standard.victory == 18
+    assert [p.initial for p in standard.powers] == list("AEFGIRT")
+    assert standard.power_names == ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY",
+                                    "RUSSIA", "TURKEY")
+    assert sum(len(us) for us in standard.start_units.values()) == 22
+    assert sum(len(cs) for cs in standard.start_centers.values()) == 22
+    assert (UnitType.FLEET, Location("STP", "SC")) in standard.start_units["RUSSIA"]
+    assert standard.power("R").homes == ("MOS", "SEV", "STP", "WAR")
+    assert standard.power("french").name == "FRANCE"
+
+
+def test_standard_adjacency_is_symmetric(standard):
+    for a, ns in standard.army_adjacency.items():
+        assert all(a in standard.army_neighbours(b) for b in ns)
+    for a, ns in standard.fleet_adjacency.items():
+        assert all(a in standard.fleet_neighbours(b) for b in ns)
+
+
+@pytest.mark.parametrize("unit, dest, ok", [
+    ("F MAO", "SPA/NC", True), ("F MAO", "SPA/SC", True), ("F GAS", "SPA/SC", False),
+    ("F BOT", "STP/SC", True), ("F BAR", "STP/SC", False), ("F CON", "BUL/EC", True),
+    ("F KIE", "BER", True), ("F KIE", "MUN", False), ("A BUR", "MAR", True),
+    ("A ROM", "VEN", True), ("F ROM", "VEN", False),  # a land-only border
+])
+def test_standard_borders(standard, unit, dest, ok):
+    kind, loc = unit.split()
+    assert standard.adjacent(UnitType(kind), Location.parse(loc), Location.parse(dest)) is ok
+
+
+# -- a variant of our own: USE of a second file, coasts, land-only borders, VICTORY --------
+@pytest.fixture(scope="module")
+def toy():
+    return load_map_file(MAPS / "toy.map")
+
+
+def test_toy_map_loads(toy):
+    assert set(toy.provinces) == {"ALP", "BET", "CAS", "DEL", "INL", "NSE", "SSE"}
+    assert toy.provinces["ALP"].coasts == ("NC", "SC")
+    assert toy.supply_centers == {"ALP", "BET", "CAS", "DEL"}
+    assert toy.victory == 4
+    assert [(p.name, p.adjective, p.initial, p.homes) for p in toy.powers] == \
+        [("NORTH", "NORTHERN", "N", ("BET", "CAS")), ("SOUTH", "SOUTHERN", "S", ("DEL",))]
+    assert toy.aliases["CASTLE"] == Location("CAS")
+    assert toy.aliases["NORTH SEA"] == Location("NSE")
+    assert toy.start_phase == "S1901M"
+
+
+def test_toy_land_only_border(toy):
+    assert "DEL" in toy.army_neighbours("CAS")
+    assert not toy.adjacent(UnitType.FLEET, Location("CAS"), Location("DEL"))
+    assert toy.fleet_coasts_reachable(Location("BET"), "ALP") == (Location("ALP", "NC"),)
+
+
+def test_default_victory_is_half_the_centres_plus_one():
+    assert load_map_file(MAPS / "toy_default_victory.map").victory == 3
+
+
+def test_toy_variant_plays_a_phase(toy):
+    pos = Position.initial(toy)
+    report, pos = advance(pos, {"NORTH": ["F Beta - Alpha", "A castle - del"],
+                                "SOUTH": ["A DEL - INL", "A DEL - nowhere"]})
+    assert [(e.power, e.text) for e in report.errors] == [("SOUTH", "A DEL - nowhere")]
+    assert {str(o.order): str(o.result) for o in report.outcomes} == \
+        {"F BET - ALP/NC": "succeeds", "A CAS - DEL": "succeeds", "A DEL - INL": "succeeds"}
+    assert {p: sorted(str(u) for u in us) for p, us in pos.units.items()} == \
+        {"NORTH": ["A DEL", "F ALP/NC"], "SOUTH": ["A INL"]}
+    assert str(pos.phase) == "F1901M"
+    _, pos = advance(pos, {})
+    assert str(pos.phase) == "W1901A"  # NORTH took two centres and may build
+    assert pos.centers == {"NORTH": {"ALP", "BET", "CAS", "DEL"}}
+    with pytest.raises(OrderError):
+        validate(parse_order("F CAS - DEL", toy), Position.initial(toy), "NORTH")
+
+
+# -- loading errors name the file and the line ---------------------------------------------
+@pytest.mark.parametrize("fixture, file, message", [
+    ("broken_one_way.map", "broken_one_way.map", "one-way adjacency for armies: ALP -> BET"),
+    ("broken_unknown_location.map", "broken_unknown_location.map", "unknown location ZZZ"),
+    ("broken_home_centre.map", "broken_home_centre.map", "bad home centre for TWO: QQQ"),
+    ("broken_directive.map", "broken_directive.map", "the DUMMY directive is not supported by payjudge"),
+    ("broken_unit_at_sea.map", "broken_unit_at_sea.map", "bad initial unit for TWO: A GAM"),
+    ("broken_full_name.map", "broken_full_name.map", "location has no full name: GAM"),
+    ("broken_in_used_file.map", "broken_one_way.map", "one-way adjacency for armies: ALP -> BET"),
+])
+def test_loading_errors_name_file_and_line(fixture, file, message):
+    lines = (MAPS / file).read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "# broken" in text)
+    with pytest.raises(MapError) as caught:
+        load_map_file(MAPS / fixture)
+    assert f"{file}:{line}: {message}" in str(caught.value).splitlines()
+
+
+def test_missing_map_file():
+    with pytest.raises(MapError, match="map file not found"):
+        load_map_file(MAPS / "no_such.map")
+
+
+def test_unknown_variant():
+    with pytest.raises(MapError, match="unknown variant"):
+        load_variant("no-such-variant")

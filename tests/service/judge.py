@@ -1,0 +1,89 @@
+"""A judge in a test: the real store and service, driven by mail, with a clock moved by hand.
+
+`send()` stores a message as the listener would and processes it; `inbox()` reads what
+the judge mailed to an address since the last look. Nothing here is a mock: it is the
+service layer with its in-memory clock port.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from pathlib import Path
+
+from sqlalchemy import select
+
+from payjudge.config import Config
+from payjudge.memory import FixedClock
+from payjudge.service.deadlines import tick_all
+from payjudge.service.processor import process_pending
+from payjudge.store.db import Database
+from payjudge.store.mailbox import SqlInbound
+from payjudge.store.models import OutboxMail
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class Mail:
+    to: tuple[str, ...]
+    subject: str
+    body: str
+    kind: str
+    raw: bytes
+
+
+@dataclass
+class TestJudge:
+    db: Database
+    config: Config = field(default_factory=lambda: Config(judge_address="judge@pj.test",
+                                                          settle_seconds=0,
+                                                          rate_limit_per_hour=100_000))
+    clock: FixedClock = field(default_factory=FixedClock)
+    seen: int = 0
+    sent: list[Mail] = field(default_factory=list)
+
+    def send(self, sender: str, body: str, subject: str = "orders", *, process: bool = True) -> None:
+        raw = (f"From: {sender}\r\nTo: {self.config.judge_address}\r\nSubject: {subject}\r\n"
+               f"Message-ID: <t{next(_ids)}@pj.test>\r\nContent-Type: text/plain; charset=utf-8\r\n"
+               f"\r\n{body}\r\n").encode()
+        SqlInbound(self.db).store_inbound(raw, source="smtp")
+        if process:
+            self.process()
+
+    def process(self) -> None:
+        process_pending(self.db, self.config, self.clock, limit=10_000)
+        self._collect()
+
+    def tick(self, **advance) -> list[str]:
+        if advance:
+            self.clock.advance(**advance)
+        actions = tick_all(self.db, self.config, self.clock.now())
+        self._collect()
+        return actions
+
+    def _collect(self) -> None:
+        with self.db.transaction() as s:
+            rows = s.scalars(select(OutboxMail).where(OutboxMail.id > self.seen)
+                             .order_by(OutboxMail.id)).all()
+            for r in rows:
+                msg = message_from_bytes(r.raw, policy=policy.default)
+                self.sent.append(Mail(tuple(r.recipients), str(msg["Subject"]),
+                                      msg.get_body(("plain",)).get_content(), r.kind, r.raw))
+                self.seen = r.id
+
+    def inbox(self, address: str, *, clear: bool = True) -> list[Mail]:
+        got = [m for m in self.sent if address.lower() in m.to]
+        if clear:
+            self.sent = [m for m in self.sent if address.lower() not in m.to]
+        return got
+
+    def last_reply(self, address: str) -> str:
+        replies = [m for m in self.inbox(address, clear=False) if m.kind == "reply"]
+        assert replies, f"no reply to {address}"
+        return replies[-1].body
+
+
+def make_judge(tmp: Path | None = None, db: Database | None = None) -> TestJudge:
+    return TestJudge(db)
