@@ -47,6 +47,7 @@ def submit_orders(ctx: Context, batch: list[Command]) -> None:
                        over=total is not None and total > balance)
         return
     accepted = []
+    batch = [cmd for cmd in batch if cmd.text.split("%", 1)[0].strip()]
     for cmd in batch:
         try:
             order = validate(parse_order(cmd.text.split("%", 1)[0], pos.map), pos, ctx.power)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..payola.rules import Flag
+
 from datetime import datetime, timedelta
 
 from sqlalchemy import update
@@ -76,9 +78,8 @@ class Transfer(Handler):
         balance = money.balance(ctx.session, ctx.game, ctx.power)
         sent_this_phase = [e.counterparty for e in money.entries(ctx.session, ctx.game, ctx.power)
                            if e.kind == "transfer_out" and e.turn_seq == turn.seq]
-        problem = check_transfer(st.rules, position=st.position, sender=ctx.power,
-                                 recipient=target.name, amount=amount, balance=balance,
-                                 already_sent_to=sent_this_phase, dummies=st.dummies())
+        problem = check_transfer(st.rules, st.position, ctx.power, target.name, amount, balance,
+                                 dummies=st.dummies(), sent=sent_this_phase)
         if problem:
             raise CommandError(problem)
         money.record(ctx.session, ctx.game, ctx.power, "transfer_out", -amount, turn_seq=turn.seq,
@@ -92,7 +93,7 @@ class Transfer(Handler):
             ctx.mailer.send([seat.address], f"Payola funds transfer {ctx.game.name}",
                             "transfer.txt.j2", kind="transfer", game=ctx.game, game_name=ctx.game.name,
                             power=target.name, amount=amount,
-                            sender=None if st.rules.anon_transfer else ctx.power,
+                            sender=None if (Flag.ANON_TRANSFER in st.rules) else ctx.power,
                             before=money.balance(ctx.session, ctx.game, target.name) - amount,
                             after=money.balance(ctx.session, ctx.game, target.name))
 
@@ -113,7 +114,7 @@ class Balance(Handler):
                        sheet=sub.text if sub else None, phase=ctx.game.phase,
                        accept=st.acceptance_text(power) or f"{st.map.power(power).initial}?",
                        entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
-                                 "counterparty": (None if e.kind == "transfer_in" and st.rules.anon_transfer
+                                 "counterparty": (None if e.kind == "transfer_in" and (Flag.ANON_TRANSFER in st.rules)
                                                   else e.counterparty)} for e in entries[-12:]])
 
 

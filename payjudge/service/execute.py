@@ -19,7 +19,11 @@ def execute(ctx: Context, script: Script) -> None:
     for line, text, message in script.problems:
         reply.problem(line, text, message)
     batch: list[Command] = []
-    for cmd in script.commands:
+    for index, cmd in enumerate(script.commands):
+        if index == 1 and reply.problems and script.commands[0].kind is Kind.OPENER:
+            # the opener failed (a wrong password, say): the rest cannot be understood
+            reply.ignored.extend((c.line, c.text.strip()) for c in script.commands[1:])
+            break
         if cmd.kind is Kind.ORDER:
             batch.append(cmd)
             continue

@@ -7,6 +7,8 @@ templates in `templates/` do all the wording.
 
 from __future__ import annotations
 
+from ..payola.rules import Flag
+
 from datetime import datetime
 from typing import Any
 
@@ -50,7 +52,7 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
     nxt = Phase.parse(report["next_phase"])
     zone = Timing.from_json(st.game.timing).zone
     return {
-        "game": st.game.name,
+        "game_name": st.game.name,
         "phase": phase.title,
         "powers": [{"name": p, "adjective": m.power(p).adjective.title(), "orders": sorted(
             by_power[p], key=lambda x: x["order"])} for p in m.power_names if p in by_power],
@@ -77,7 +79,7 @@ def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], m
 
 def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, preview: bool = False) -> None:
     """Each power's private account statement (rule 5.7); none under NO_LEDGERS."""
-    if comp.auction is None or st.rules.no_ledgers:
+    if comp.auction is None or (Flag.NO_LEDGERS in st.rules):
         return
     phase = comp.report.phase
     for power in st.map.power_names:
@@ -93,14 +95,18 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
 
 
 def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
-    if not comp.income or st.rules.no_ledgers:
+    """Each power's income statement after the year's last phase (rule 2.1)."""
+    if not comp.income_lines or (Flag.NO_LEDGERS in st.rules):
         return
     year = comp.next_position.phase.year - 1
-    for power, amount in comp.income.items():
-        after = comp.balances_after.get(power, 0)
-        mailer.send(power_address(st, power), f"Payola income report {st.game.name} {year}",
-                    "income.txt.j2", kind="income", game=st.game, game_name=st.game.name,
-                    power=power, year=year, before=after - amount, income=amount, after=after,
+    for power, line in comp.income_lines.items():
+        to = power_address(st, power)
+        if not to:
+            continue
+        mailer.send(to, f"Payola income report {st.game.name} {year}", "income.txt.j2",
+                    kind="income", game=st.game, game_name=st.game.name, year=year, line=line,
+                    hoarding=(Flag.NO_HOARDING in st.rules), zerosum=(Flag.ZEROSUM in st.rules),
+                    previous=comp.balances_after.get(power, 0) - comp.income.get(power, 0),
                     centers=len(comp.next_position.centers.get(power, ())))
 
 

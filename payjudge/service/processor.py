@@ -136,5 +136,6 @@ def _send_reply(mailer: Mailer, game: Game | None, mail: InboundMail, reply: Rep
     to = [mail.sender, *reply.extra_recipients]
     mailer.send(to, subject[:200], "reply.txt.j2", kind="reply", game=game,
                 in_reply_to=mail.message_id, auto="auto-replied", ok=ok,
-                understood=reply.understood, notes=reply.notes, problems=reply.problems,
-                ignored=reply.ignored, game_name=reply.game)
+                understood=sorted(reply.understood), notes=reply.notes,
+                problems=sorted(reply.problems, key=lambda p: p.line or 0),
+                ignored=sorted(reply.ignored), game_name=reply.game)

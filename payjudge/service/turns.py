@@ -16,7 +16,8 @@ from sqlalchemy import func, select
 
 from ..payola.acceptance import parse_acceptance
 from ..payola.auction import Auction, run_auction
-from ..payola.income import year_end_income
+from ..payola.income import IncomeLine, year_end, zerosum_year_end
+from ..payola.rules import Flag
 from ..rules.orders import Order
 from ..rules.position import Position
 from ..rules.serial import position_to_json
@@ -37,7 +38,8 @@ class TurnComputation:
     sheets_used: dict[str, str] = field(default_factory=dict)   # power -> normalised sheet
     accept_used: dict[str, str] = field(default_factory=dict)
     balances_before: dict[str, int] = field(default_factory=dict)
-    income: dict[str, int] = field(default_factory=dict)
+    income: dict[str, int] = field(default_factory=dict)         # power -> change at year end
+    income_lines: dict[str, IncomeLine] = field(default_factory=dict)
     balances_after: dict[str, int] = field(default_factory=dict)
     winner: str | None = None
     rejected: dict[str, list[str]] = field(default_factory=dict)  # stored sheets no longer valid
@@ -92,13 +94,46 @@ def compute_turn(st: GameState) -> TurnComputation:
         comp = TurnComputation(report, nxt, balances_before=balances,
                                balances_after=dict(balances))
     if comp.next_position.phase.year > pos.phase.year:
-        comp.income = year_end_income(comp.next_position, comp.balances_after, st.rules)
-        for p, amount in comp.income.items():
-            comp.balances_after[p] = comp.balances_after.get(p, 0) + amount
-    if pos.phase.is_movement and pos.phase.season.name == "FALL" or \
+        # rule 2.1: income before every spring, for the centres owned after the fall
+        if Flag.ZEROSUM in st.rules:
+            lines = zerosum_year_end(_year_start_centers(st, pos.phase.year), comp.next_position,
+                                     comp.balances_after, _accrued(st, pos.phase.year, comp), st.rules)
+        else:
+            lines = year_end(comp.next_position, comp.balances_after, st.rules)
+        for p, line in lines.items():
+            change = line.balance - comp.balances_after.get(p, 0)
+            comp.income_lines[p] = line
+            comp.income[p] = change
+            comp.balances_after[p] = line.balance
+    if comp.report.center_changes or comp.next_position.phase.is_adjustments or \
             comp.next_position.phase.year > pos.phase.year:
         comp.winner = winner(comp.next_position)
     return comp
+
+
+def _year_turns(st: GameState, year: int) -> list[Turn]:
+    from .state import turns
+    return [t for t in turns(st.session, st.game) if t.phase[1:-1] == str(year)]
+
+
+def _year_start_centers(st: GameState, year: int) -> dict[str, list[str]]:
+    first = _year_turns(st, year)
+    return first[0].position.get("centers", {}) if first else dict(st.position.centers)
+
+
+def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
+    """ZEROSUM: the bribes each power's units accepted during the year."""
+    out: dict[str, int] = {}
+    for t in _year_turns(st, year):
+        if t.status == "processed" and t.chart:
+            for province, total in t.chart.get("totals", {}).items():
+                owner = t.chart["owners"][province]
+                out[owner] = out.get(owner, 0) + total
+    if comp.auction is not None:
+        for province, total in comp.auction.totals.items():
+            owner = comp.auction.owners[province]
+            out[owner] = out.get(owner, 0) + total
+    return out
 
 
 def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> TurnComputation:
@@ -127,9 +162,10 @@ def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> T
     report, nxt = play(pos, orders)
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
     initials = {p.name: p.initial for p in pos.map.powers}
-    return TurnComputation(report, nxt, auction, used,
-                           {p: "".join(initials[x] for x in lst) for p, lst in auction.accept_used.items()},
-                           dict(balances), {}, after, rejected=rejected)
+    return TurnComputation(report, nxt, auction, sheets_used=used,
+                           accept_used={p: "".join(initials[x] for x in lst)
+                                        for p, lst in auction.accept_used.items()},
+                           balances_before=dict(balances), balances_after=after, rejected=rejected)
 
 
 def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
@@ -145,13 +181,14 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
     for power, amount in comp.income.items():
         if amount:
             money.record(s, game, power, "income", amount, turn_seq=turn.seq, phase=turn.phase,
-                         now=now, memo=f"income for {comp.next_position.phase.year - 1}")
+                         now=now, memo=f"year-end income {comp.next_position.phase.year - 1}")
     turn.status = "processed"
     turn.processed_at = now
     turn.report = report_json(comp)
     if comp.auction is not None:
         turn.chart = {"chart": chart_json(comp.auction), "sheets": comp.sheets_used,
-                      "accept": comp.accept_used}
+                      "accept": comp.accept_used, "totals": dict(comp.auction.totals),
+                      "owners": dict(comp.auction.owners)}
     last_seq = s.scalar(select(func.max(Turn.seq)).where(Turn.game_id == game.id)) or 0
     phase = str(comp.next_position.phase)
     nxt = Turn(game_id=game.id, seq=last_seq + 1, phase=phase,

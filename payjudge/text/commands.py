@@ -74,6 +74,9 @@ def split_commands(lines: list[tuple[int, str]]) -> Script:
         number, text = lines[i]
         words = _words(text)
         if not words:
+            if signed_on and text.strip().startswith("%"):
+                # a comment line belongs to the offer sheet, which keeps its comments
+                st.commands.append(Command(number, Kind.ORDER, "", (), text))
             i += 1
             continue
         key = words[0].upper()
@@ -87,7 +90,7 @@ def split_commands(lines: list[tuple[int, str]]) -> Script:
             if key == "CREATE":
                 body, i = _block(lines, i + 1, {"SIGNOFF"})
                 st.commands.append(Command(number, Kind.OPENER, key, tuple(words[1:]), text, body))
-                st.ignored.extend(lines[i:])
+                st.ignored.extend(lines[i + 1:])
                 break
             st.commands.append(Command(number, Kind.OPENER, key, tuple(words[1:]), text))
             signed_on = key in ("SIGNON", "RESIGN", "TAKEOVER")

@@ -36,6 +36,8 @@ class Mail:
 
 @dataclass
 class TestJudge:
+    __test__ = False  # not a test class
+
     db: Database
     config: Config = field(default_factory=lambda: Config(judge_address="judge@pj.test",
                                                           settle_seconds=0,

@@ -1,0 +1,1 @@
+from tests.dbfix import database  # noqa: F401
