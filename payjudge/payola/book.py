@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from ..rules.orders import Hold, Unit
 from ..rules.position import Position
 from .offers import Offer, OfferKind, OfferOrder, Sheet, SignalSupport, is_move
 from .rules import Flag, PayolaRules
-from .schedule import flat_round
 
 
 class EntryKind(enum.Enum):
@@ -46,8 +45,9 @@ _WILDCARD = {OfferKind.NEGATIVE: EntryKind.NEGATIVE, OfferKind.MOVE: EntryKind.M
              OfferKind.HOLD: EntryKind.HOLD, OfferKind.GIFT: EntryKind.GIFT}
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
+    """One entry of the book (an immutable record: a NamedTuple, since a phase has thousands)."""
+
     power: int                  # index into Book.powers
     num: int                    # sequence number within the power's entries
     kind: EntryKind
@@ -78,6 +78,8 @@ class Candidate:
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
     payers: frozenset[int]                            # powers with an entry of any amount
     rank: tuple                                       # the static tie-break key (lower wins)
+    paying: tuple[int, ...]                           # the entries above 0 AgP (only they move)
+    paying_by_power: tuple[tuple[int, tuple[int, ...]], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,8 @@ class UnitBook:
     dummy: bool                         # an unplayed power's unit: ties between payers HOLD
     candidates: tuple[Candidate, ...]   # in tie-break order
     entries: tuple[int, ...]            # every entry on the unit
+    paying: tuple[int, ...]             # the entries above 0 AgP
+    paying_of: Mapping[int, tuple[int, ...]]   # per power, its entries above 0 AgP
     hold: int                           # index of the HOLD candidate, or -1
     signal: SignalSupport | None        # RESTRICT_SIGNAL: replaces a winning HOLD
 
@@ -98,6 +102,7 @@ class Book:
     units: tuple[UnitBook, ...]
     flat: tuple[int, ...]               # per power: K of schedule.py
     accept: Mapping[str, tuple[str, ...]]
+    candidates_of: tuple[tuple[int, ...], ...]  # per entry: the candidates (of its unit) it pays for
 
     @property
     def amounts(self) -> list[int]:
@@ -164,8 +169,12 @@ def compile_book(position: Position, sheets: Mapping[str, Sheet],
     for p, kind, unit, order, excluded, amount, plateau, line in raw:
         entries.append(Entry(p, counters[p], kind, unit, order, excluded, amount, plateau, line))
         counters[p] += 1
-    flat = tuple(flat_round((e.amount, e.plateau) for e in entries if e.power == i)
-                 for i in range(len(powers)))
+
+    flat_of = [0] * len(powers)
+    for e in entries:
+        if e.amount - e.plateau > flat_of[e.power]:
+            flat_of[e.power] = e.amount - e.plateau
+    flat = tuple(flat_of)          # K of schedule.py, per power
     on_unit: dict[str, list[int]] = {}
     for i, e in enumerate(entries):
         on_unit.setdefault(e.unit.province, []).append(i)
@@ -176,7 +185,15 @@ def compile_book(position: Position, sheets: Mapping[str, Sheet],
                                 [pindex[x] for x in accept[owner]],
                                 signals.get(unit.province) if restrict else None))
     units.sort(key=lambda ub: ub.unit.province)
-    return Book(powers, tuple(entries), tuple(units), flat, dict(accept))
+    candidates_of: list[tuple[int, ...]] = [()] * len(entries)
+    for ub in units:
+        pays: dict[int, list[int]] = {}
+        for ci, c in enumerate(ub.candidates):
+            for e in c.paying:
+                pays.setdefault(e, []).append(ci)
+        for e, cis in pays.items():
+            candidates_of[e] = tuple(cis)
+    return Book(powers, tuple(entries), tuple(units), flat, dict(accept), tuple(candidates_of))
 
 
 def _unit_book(unit: Unit, owner: int, dummy: bool, ids: list[int], entries: list[Entry],
@@ -194,24 +211,35 @@ def _unit_book(unit: Unit, owner: int, dummy: bool, ids: list[int], entries: lis
         cands.append(_candidate(order, paying, direct, entries, position_of))
     cands.sort(key=lambda c: c.rank)
     hold = next((n for n, c in enumerate(cands) if isinstance(c.order, Hold)), -1)
-    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), hold, signal)
+    paying = tuple(i for i in ids if entries[i].amount > 0)
+    paying_of: dict[int, list[int]] = {}
+    for i in paying:
+        paying_of.setdefault(entries[i].power, []).append(i)
+    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying,
+                    {p: tuple(es) for p, es in paying_of.items()}, hold, signal)
 
 
 def _candidate(order: OfferOrder, paying: list[int], direct: list[int], entries: list[Entry],
                position_of: dict[int, int]) -> Candidate:
     inf = float("inf")
-    first: dict[int, int] = {}
+    seqs = [inf] * len(position_of)
     groups: dict[int, list[int]] = {}
     for i in paying:
         e = entries[i]
-        first[e.power] = min(first.get(e.power, e.num), e.num)
+        at = position_of[e.power]
+        if e.num < seqs[at]:
+            seqs[at] = e.num
         groups.setdefault(e.power, []).append(i)
-    seqs = [inf] * len(position_of)
-    for p, num in first.items():
-        seqs[position_of[p]] = num
     # Rule 5.4 claims this always decides; when it does not (two candidates whose every
     # payer's earliest entry is one shared wildcard), the earliest direct entry does.
     fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
-    by_power = tuple(sorted(((p, tuple(es)) for p, es in groups.items()),
-                            key=lambda item: position_of[item[0]]))
-    return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback))
+    order_of = sorted(groups, key=position_of.__getitem__)
+    by_power = tuple((p, tuple(groups[p])) for p in order_of)
+    live_groups = []
+    for p in order_of:
+        es = tuple(i for i in groups[p] if entries[i].amount > 0)
+        if es:
+            live_groups.append((p, es))
+    live = tuple(i for i in paying if entries[i].amount > 0)
+    return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback),
+                     live, tuple(live_groups))

@@ -1,0 +1,111 @@
+"""Benchmark of the Payola auction: the event-driven reduction against the literal one.
+
+    .venv/bin/python benchmarks/auction.py [--quick] [--seeds N]
+
+Two workloads:
+
+- realistic: 7 powers with 5-15 offers each, 1-15 AgP, balances 30-150 AgP, some
+  savings: the auctions of an ordinary game (a few reduction rounds at most);
+- worst case: 7 powers x 60 offers on the starting position (repetitions, plateaus,
+  wildcards, alternatives), every balance B from 100 to 5,000 AgP and offers up to B/4,
+  so that every power offers about 7 times what it has: hundreds to thousands of rounds.
+
+Times are CPU seconds per auction (the best of a few runs, so that other processes on
+the machine disturb them less), for the whole `run_auction` (book, reduction, outcome),
+with the literal procedure run once. Every auction is also checked: fast == literal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from payjudge.payola.acceptance import AcceptanceList  # noqa: E402
+from payjudge.payola.auction import run_auction  # noqa: E402
+from payjudge.payola.rules import PayolaRules  # noqa: E402
+from payjudge.text.sheet import parse_sheet  # noqa: E402
+from tests.payola.randomsheets import (random_auction, random_sheet_text,  # noqa: E402
+                                       start_position)
+
+
+def cpu(fn, repeat: int) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t = time.process_time()
+        result = fn()
+        best = min(best, time.process_time() - t)
+    return best, result
+
+
+def worst_case(balance: int, seed: int, rules: PayolaRules):
+    rng = random.Random(f"worst:{balance}:{seed}")
+    position = start_position()
+    sheets, balances, accept = {}, {}, {}
+    for power in position.map.power_names:
+        text = random_sheet_text(rng, position, power, 60, min(balance // 4, 9999), plateaus=True)
+        parsed = parse_sheet(text, position, power, rules)
+        assert parsed.sheet is not None, parsed.problems
+        sheets[power], balances[power] = parsed.sheet, balance
+        order = list(position.map.power_names)
+        rng.shuffle(order)
+        accept[power] = AcceptanceList(tuple(order))
+    return position, sheets, balances, accept, rules, frozenset()
+
+
+def bench_realistic(count: int) -> None:
+    fast_t, lit_t, rounds = [], [], []
+    for seed in range(count):
+        rng = random.Random(f"real:{seed}")
+        args = random_auction(rng, offers=15, high=15, balance_high=150, savings_high=20,
+                              dummies=rng.choice([0, 0, 1]))
+        tf, a = cpu(lambda: run_auction(*args, seed=seed), 3)
+        tl, b = cpu(lambda: run_auction(*args, seed=seed, method="literal"), 3)
+        assert a == b, f"realistic auction {seed}: fast != literal"
+        fast_t.append(tf)
+        lit_t.append(tl)
+        rounds.append(max(a.reductions.values()))
+    print(f"realistic ({count} auctions): fast {1000 * statistics.mean(fast_t):.1f} ms, "
+          f"literal {1000 * statistics.mean(lit_t):.1f} ms per auction; "
+          f"reduction rounds: median {statistics.median(rounds)}, max {max(rounds)}; fast == literal")
+
+
+def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str) -> None:
+    print(f"\nworst case, {label}: 7 powers x 60 offers, offers up to balance/4 "
+          f"({seeds} sheet sets per balance)")
+    print(f"{'balance':>8} {'rounds':>7} {'fast med':>9} {'fast max':>9} {'literal':>9} "
+          f"{'literal/fast':>13}  fast == literal")
+    for balance in balances:
+        fast_t, lit_t, rounds = [], [], []
+        for seed in range(seeds):
+            args = worst_case(balance, seed, rules)
+            tf, a = cpu(lambda: run_auction(*args, seed=seed), 3)
+            tl, b = cpu(lambda: run_auction(*args, seed=seed, method="literal"), 1)
+            assert a == b, f"balance {balance}, seed {seed}: fast != literal"
+            fast_t.append(tf)
+            lit_t.append(tl)
+            rounds.append(max(a.reductions.values()))
+        med_f, med_l = statistics.median(fast_t), statistics.median(lit_t)
+        print(f"{balance:>8} {int(statistics.median(rounds)):>7} {1000 * med_f:>7.1f}ms "
+              f"{1000 * max(fast_t):>7.1f}ms {1000 * med_l:>7.0f}ms {med_l / med_f:>12.1f}x  yes")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer auctions")
+    parser.add_argument("--seeds", type=int, default=None, help="sheet sets per balance")
+    opts = parser.parse_args()
+    seeds = opts.seeds or (2 if opts.quick else 5)
+    balances = [100, 500, 1000, 2000, 5000] if opts.quick else [100, 250, 500, 1000, 2000, 3000, 5000]
+    bench_realistic(20 if opts.quick else 100)
+    bench_worst(balances, seeds, PayolaRules(), "plain rules")
+    bench_worst([100, 1000, 5000], max(2, seeds // 2), PayolaRules.from_flags(["EBAYOLA"]), "EBAYOLA")
+
+
+if __name__ == "__main__":
+    main()

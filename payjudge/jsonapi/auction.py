@@ -1,0 +1,108 @@
+"""`payjudge auction`: offer sheets in, orders and money out (shared/spec/judge-json.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
+from ..payola.auction import Auction, run_auction
+from ..payola.offers import Sheet
+from ..payola.rules import PayolaRules, RulesError
+from ..payola.statement import statement_view
+from ..reports import render_statement
+from ..rules.phase import PhaseType
+from ..text.sheet import parse_sheet
+from . import BadInput
+from .common import position, power_name
+
+
+def _mapping(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = doc.get(key) or {}
+    if not isinstance(value, dict):
+        raise BadInput(f"{key} must map each power to a value")
+    return value
+
+
+def run(doc: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(doc, dict):
+        raise BadInput("the input must be a JSON object")
+    pos = position(doc)
+    if pos.phase.type is not PhaseType.MOVEMENT:
+        raise BadInput(f"the auction belongs to a movement phase, not {pos.phase}")
+    m = pos.map
+    raw_rules = doc.get("rules", [])
+    if not isinstance(raw_rules, list) or not all(isinstance(r, str) for r in raw_rules):
+        raise BadInput("rules must be a list of flag names")
+    try:
+        rules = PayolaRules.from_flags(raw_rules)
+    except RulesError as exc:
+        raise BadInput(str(exc)) from None
+    raw_dummies = doc.get("dummies", [])
+    if not isinstance(raw_dummies, list):
+        raise BadInput("dummies must be a list of powers")
+    dummies = frozenset(power_name(m, d) for d in raw_dummies)
+    seed = doc.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadInput("seed must be an integer")
+    balances: dict[str, int] = {}
+    for p, amount in _mapping(doc, "balances").items():
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            raise BadInput(f"the balance of {p} must be a whole number of AgP, not {amount!r}")
+        balances[power_name(m, p)] = amount
+    accept: dict[str, AcceptanceList] = {}
+    for p, text in _mapping(doc, "accept").items():
+        name = power_name(m, p)
+        if not isinstance(text, str):
+            raise BadInput(f"the acceptance list of {name} must be a string")
+        try:
+            accept[name] = parse_acceptance(text, m, name)
+        except AcceptanceError as exc:
+            raise BadInput(f"acceptance list of {name}: {exc}") from None
+    sheets: dict[str, Sheet] = {}
+    normalized: dict[str, str] = {}
+    errors: dict[str, list[str]] = {}
+    for p, text in _mapping(doc, "sheets").items():
+        name = power_name(m, p)
+        if not isinstance(text, str):
+            raise BadInput(f"the sheet of {name} must be a string")
+        parsed = parse_sheet(text, pos, name, rules, balance=balances.get(name, 0), dummies=dummies)
+        errors[name] = [str(problem) for problem in parsed.problems]
+        normalized[name] = parsed.normalized
+        if parsed.sheet is not None:
+            sheets[name] = parsed.sheet
+    auction = run_auction(pos, sheets, balances, accept, rules, dummies, seed)
+    return _output(auction, pos, rules, dummies, sheets, normalized, errors)
+
+
+def _output(auction: Auction, pos, rules: PayolaRules, dummies: frozenset[str],
+            sheets: Mapping[str, Sheet], normalized: Mapping[str, str],
+            errors: Mapping[str, list[str]]) -> dict[str, Any]:
+    by_unit = sorted(auction.units.items(), key=lambda item: str(item[1]))
+    ledgers = {}
+    for p in pos.map.power_names:
+        if p in dummies:
+            continue
+        if not (p in errors or pos.units.get(p) or auction.previous.get(p)):
+            continue
+        view = statement_view(auction, p, pos.phase, rules,
+                              str(sheets[p]) if p in sheets else "")
+        if view is not None:
+            ledgers[p] = render_statement(view)
+    return {
+        "orders": {str(u): str(auction.orders[prov]) for prov, u in by_unit},
+        "totals": {str(u): auction.totals[prov] for prov, u in by_unit},
+        "spent": dict(auction.spent),
+        "balances": dict(auction.balances),
+        "reductions": dict(auction.reductions),
+        "paid": {p: [{"unit": str(x.unit), "order": str(x.order), "amount": x.amount} for x in xs]
+                 for p, xs in auction.paid.items() if xs},
+        "errors": {p: list(es) for p, es in errors.items()},
+        "ledgers": ledgers,
+        "normalized": dict(normalized),
+        "accept_used": {p: "".join(pos.map.power(x).initial for x in lst)
+                        for p, lst in auction.accept_used.items()},
+        "chart": [{"unit": str(c.unit), "owner": c.owner, "total": c.total,
+                   "bids": [{"order": str(b.order), "offers": dict(b.offers), "total": b.total,
+                             "chosen": b.chosen} for b in c.bids]}
+                  for c in auction.chart],
+    }

@@ -1,0 +1,117 @@
+"""Income (rules 2.1, 6.1, 6.2, 6.6, 6.7): opening balances and the year-end tax.
+
+Default scheme: with victory at W centres, the first centre pays W-1 AgP, each further
+one 1 AgP less (never below 0): 17, 33, 48, 62… on the standard map, so the openings
+are 48 AgP, and 62 for Russia's four centres. FLAT_TAX pays the number of the map's
+powers per centre (7 on the standard map, as Payola Classic's 7 AgP), `TAX n` n per
+centre, a per-centre table what it says, `CAP n` caps a year's income. NO_HOARDING
+empties the treasury before the income is added. ZEROSUM prints no money (see
+`zerosum_year_end`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from ..rules.position import Position
+from .rules import Flag, PayolaRules
+
+ZEROSUM_RATE = 10          # AgP per centre at the start, and for a neutral centre captured
+
+
+def tax(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:
+    """One year's income for owning these centres (before CAP)."""
+    owned = tuple(owned)
+    count = len(owned)
+    m = position.map
+    if rules.center_taxes:
+        default = rules.tax or 0
+        return sum(rules.center_taxes.get(c, default) for c in owned)
+    if rules.tax is not None:
+        return count * rules.tax
+    if Flag.FLAT_TAX in rules:
+        return count * len(m.powers)
+    return sum(max(m.victory - i, 0) for i in range(1, count + 1))
+
+
+def income(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:
+    value = tax(owned, position, rules)
+    return min(value, rules.cap) if rules.cap is not None else value
+
+
+def opening_balances(position: Position, rules: PayolaRules) -> dict[str, int]:
+    """Every power's treasury when the game starts (one year's income; rule 6.2: a power
+    with units but no centres gets half of what as many centres would pay)."""
+    out = {}
+    for power in position.map.power_names:
+        centers = sorted(position.centers.get(power, ()))
+        units = position.units.get(power, ())
+        if Flag.ZEROSUM in rules:
+            out[power] = ZEROSUM_RATE * len(centers)
+        elif centers:
+            out[power] = income(centers, position, rules)
+        elif units:
+            # as if each unit stood on a centre of its own; the names do not matter
+            # except for a per-centre table, where none apply
+            out[power] = income([f"#{i}" for i in range(len(units))], position, rules) // 2
+        else:
+            out[power] = 0
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class IncomeLine:
+    """One power's income statement at the end of a year."""
+
+    power: str
+    forward: int                                 # the balance brought forward
+    tax: int                                     # tax income (ZEROSUM: bribe profits)
+    captures: tuple[tuple[str, int], ...] = ()   # ZEROSUM: (centre, AgP received)
+    losses: tuple[tuple[str, int], ...] = ()     # ZEROSUM: (centre, AgP paid)
+    balance: int = 0                             # the new balance
+
+
+def year_end(position: Position, balances: Mapping[str, int], rules: PayolaRules) -> dict[str, IncomeLine]:
+    """Tax income for the centres owned in `position` (not for ZEROSUM games)."""
+    if Flag.ZEROSUM in rules:
+        raise ValueError("a ZEROSUM game has no tax income: use zerosum_year_end")
+    out = {}
+    for power in position.map.power_names:
+        forward = 0 if Flag.NO_HOARDING in rules else balances.get(power, 0)
+        gained = income(sorted(position.centers.get(power, ())), position, rules)
+        out[power] = IncomeLine(power, forward, gained, balance=forward + gained)
+    return out
+
+
+def zerosum_year_end(start_centers: Mapping[str, Iterable[str]], position: Position,
+                     balances: Mapping[str, int], accrued: Mapping[str, int],
+                     rules: PayolaRules) -> dict[str, IncomeLine]:
+    """ZEROSUM (rule 6.7): each power receives the bribes its units accepted during the
+    year (`accrued`); a neutral centre captured pays 10 AgP; a centre taken from a power
+    moves that power's treasury (with its accrued profits) divided by the number of
+    centres it owned at the start of the year, rounded down."""
+    before = {p: frozenset(cs) for p, cs in start_centers.items()}
+    owner_before = {c: p for p, cs in before.items() for c in cs}
+    captures: dict[str, list[tuple[str, int]]] = {}
+    losses: dict[str, list[tuple[str, int]]] = {}
+    for power, owned in sorted(position.centers.items()):
+        for center in sorted(owned):
+            loser = owner_before.get(center)
+            if loser == power:
+                continue
+            if loser is None:
+                amount = ZEROSUM_RATE
+            else:
+                wealth = balances.get(loser, 0) + accrued.get(loser, 0)
+                amount = wealth // max(len(before[loser]), 1)
+                losses.setdefault(loser, []).append((center, amount))
+            captures.setdefault(power, []).append((center, amount))
+    out = {}
+    for power in position.map.power_names:
+        forward = 0 if Flag.NO_HOARDING in rules else balances.get(power, 0)
+        profit = accrued.get(power, 0)
+        got, lost = tuple(captures.get(power, ())), tuple(losses.get(power, ()))
+        balance = forward + profit + sum(a for _, a in got) - sum(a for _, a in lost)
+        out[power] = IncomeLine(power, forward, profit, got, lost, max(balance, 0))
+    return out

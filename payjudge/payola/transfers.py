@@ -1,0 +1,78 @@
+"""Transfers between treasuries (rule 2.3) and forfeiture on resigning (rule 2.4).
+
+Every restriction is checked here, in the domain, not in a form: NO_TRANSFER,
+ONE_TRANSFER (one transfer to each power per phase), NO_DONATIONS (eliminated powers may
+not give), NO_LOOTING (nothing may leave a dummy's treasury). ANON_TRANSFER only hides
+the giver from the receiver's statement (`giver_label`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from ..rules.position import Position
+from .rules import Flag, PayolaRules
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    sender: str
+    recipient: str
+    amount: int
+
+
+def is_eliminated(position: Position, power: str) -> bool:
+    """Rule 2.4: a power owning no supply centre."""
+    return not position.centers.get(power)
+
+
+def check_transfer(rules: PayolaRules, position: Position, sender: str, recipient: str,
+                   amount: int, balance: int, *, dummies: Iterable[str] = (),
+                   sent: Iterable[str] = ()) -> str | None:
+    """Why this transfer may not be made, or None if it may.
+
+    `balance` is the sender's balance now; `sent` the powers the sender has already sent
+    money to in this phase (ONE_TRANSFER).
+    """
+    powers = position.map.power_names
+    if Flag.NO_TRANSFER in rules:
+        return "transfers are not allowed in this game (NO_TRANSFER)"
+    if recipient not in powers:
+        return f"unknown power {recipient!r}"
+    if sender not in powers:
+        return f"unknown power {sender!r}"
+    if sender == recipient:
+        return "a power cannot transfer money to itself"
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        return "the amount must be a whole number of AgP, at least 1"
+    if amount > balance:
+        return f"the treasury holds only {balance} AgP"
+    if Flag.ONE_TRANSFER in rules and recipient in set(sent):
+        return f"only one transfer to {recipient} is allowed per phase (ONE_TRANSFER)"
+    if Flag.NO_DONATIONS in rules and is_eliminated(position, sender):
+        return "an eliminated power may not transfer money (NO_DONATIONS)"
+    if Flag.NO_LOOTING in rules and sender in set(dummies):
+        return "money may not be taken from a power nobody plays (NO_LOOTING)"
+    return None
+
+
+def apply_transfer(balances: Mapping[str, int], transfer: Transfer) -> dict[str, int]:
+    """The balances after a transfer that `check_transfer` allowed."""
+    out = dict(balances)
+    out[transfer.sender] = out.get(transfer.sender, 0) - transfer.amount
+    out[transfer.recipient] = out.get(transfer.recipient, 0) + transfer.amount
+    if out[transfer.sender] < 0:
+        raise ValueError("a transfer cannot overdraw the sender")
+    return out
+
+
+def giver_label(rules: PayolaRules, sender: str) -> str:
+    """How the receiving power's statement names the giver."""
+    return "SOMEONE" if Flag.ANON_TRANSFER in rules else sender
+
+
+def forfeit_on_resign(position: Position, power: str, balance: int) -> int:
+    """What a resigning power loses (rule 2.4): its whole treasury if it is eliminated.
+    A power with centres keeps its money for whoever takes it over."""
+    return balance if is_eliminated(position, power) else 0

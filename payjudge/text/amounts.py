@@ -1,0 +1,56 @@
+"""The amount part of an offer line: `[count*]amount[#[plateau]]`, joined by `+` (rule 3.1 items 1-4).
+
+Spaces are allowed anywhere in it (`4 * 3 + 2*4 #2`). Limits are DPjudge's: amounts up to
+9999 AgP, repetition counts 1 to 99, a plateau no higher than its amount.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..payola.offers import Term
+from .problems import invalid
+
+MAX_AMOUNT = 9999
+MAX_REPEAT = 99
+_TERM = re.compile(r"^(?:(\d+)\*)?(\d+)(#(\d*))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Amounts:
+    terms: tuple[Term, ...]
+    repeated: bool      # a `*` was written
+    augmented: bool     # a `+` was written
+    plateaus: bool      # a `#` was written
+
+
+def parse_amounts(text: str) -> Amounts:
+    """Read the amount part; raises `LineError` (invalid) with a message for the player."""
+    compact = "".join(text.split())
+    if not compact:
+        raise invalid("an amount is missing")
+    parts = compact.split("+")
+    terms = []
+    for part in parts:
+        if not part:
+            raise invalid(f"an amount is missing next to '+' in {compact!r}")
+        m = _TERM.match(part)
+        if m is None:
+            raise invalid(f"{part!r} is not an amount (write [count*]amount[#plateau], e.g. 3*2#1)")
+        repeat = int(m.group(1)) if m.group(1) is not None else 1
+        amount = int(m.group(2))
+        if not 1 <= repeat <= MAX_REPEAT:
+            raise invalid(f"{part!r}: a repetition count is 1 to {MAX_REPEAT}")
+        if amount > MAX_AMOUNT:
+            raise invalid(f"{part!r}: an offer is at most {MAX_AMOUNT} AgP")
+        if m.group(3) is None:
+            plateau = 0
+        elif m.group(4) == "":
+            plateau = amount
+        else:
+            plateau = int(m.group(4))
+            if plateau > amount:
+                raise invalid(f"{part!r}: a plateau cannot be higher than its amount")
+        terms.append(Term(amount, repeat, plateau))
+    return Amounts(tuple(terms), "*" in compact, len(parts) > 1, "#" in compact)

@@ -1,0 +1,243 @@
+"""Offer sheets as players mail them (rule 3.1, shared/spec/email.md), checked against the position.
+
+One line is one offer, savings request or comment:
+
+    [count*]amount[#[plateau]][+ more amounts] TYPE UNIT ORDER [| ORDER …] [% comment]
+    amount[+ amount…] $ [% comment]
+
+TYPE is `:` `!` `>` `@` or `&`; spaces around it are optional (`6:A BOH H`); a line that
+starts with a unit (`A PAR H`, `PAR - BUR`) is a 0 AgP direct offer. Orders are read
+leniently by `payjudge.rules.parse` (full names, any case, DPjudge convoy routes) and must
+be legal for the unit (any unit may be bribed). A `CLEAR` or `NMR` line drops the lines
+above it. Every problem is reported with its line; a sheet with any problem is rejected
+whole (`SheetParse.sheet` is None). `SheetParse.normalized` is the sheet as understood,
+which parses back to an equal sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..payola.offers import (SAVINGS_MARK, Comment, Offer, OfferKind, OfferOrder, Savings,
+                             Sheet, SheetItem, SignalSupport, Term)
+from ..payola.rules import Flag, PayolaRules
+from ..rules.errors import IllegalOrder, OrderError
+from ..rules.geography import Map
+from ..rules.orders import Unit
+from ..rules.parse import OrderKind, ParsedOrder, parse_order, parse_order_body, parse_unit
+from ..rules.phase import PhaseType
+from ..rules.position import Position
+from ..rules.validate import validate
+from .amounts import parse_amounts
+from .problems import LineError, Problem, illegal, invalid
+from .sheet_rules import SheetContext, check_line, check_sheet
+
+_MARKS = {k.mark: k for k in OfferKind}
+_AMOUNT_CHARS = set("0123456789*#+ \t")
+_CLEAR_WORDS = {"CLEAR", "NMR"}
+
+
+@dataclass(frozen=True, slots=True)
+class SheetParse:
+    sheet: Sheet | None            # None when there was any problem
+    problems: tuple[Problem, ...]
+    normalized: str                # the sheet as understood (problem lines kept as written)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def split_comment(line: str) -> tuple[str, str | None]:
+    """(text before `%`, comment after it or None)."""
+    body, mark, comment = line.partition("%")
+    return body, (comment.strip() if mark else None)
+
+
+def parse_sheet(text: str, position: Position, power: str, rules: PayolaRules, *,
+                balance: int | None = None, dummies: frozenset[str] = frozenset()) -> SheetParse:
+    """Read and check a whole offer sheet of `power` (name or initial)."""
+    found = position.map.power(power)
+    if found is None:
+        raise ValueError(f"unknown power {power!r}")
+    if position.phase.type is not PhaseType.MOVEMENT:
+        raise ValueError("offer sheets belong to movement phases")
+    ctx = SheetContext(position, found.name, rules, balance, frozenset(dummies))
+    items: list[SheetItem] = []
+    echo: list[str] = []
+    problems: list[Problem] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        body, comment = split_comment(raw)
+        stripped = body.strip()
+        if not stripped:
+            if comment is not None:
+                items.append(Comment(comment, number))
+                echo.append(str(items[-1]))
+            continue
+        if stripped.strip("()[]").upper() in _CLEAR_WORDS and comment is None:
+            items.clear()
+            echo.clear()
+            ctx.clear()
+            continue
+        try:
+            item = _parse_line(stripped, comment, number, ctx)
+            check_line(item, ctx)
+        except _Problems as many:
+            problems.extend(Problem(number, raw.strip(), e.kind, e.message) for e in many.errors)
+            echo.append(raw.strip())
+            continue
+        except LineError as e:
+            problems.append(Problem(number, raw.strip(), e.kind, e.message))
+            echo.append(raw.strip())
+            continue
+        items.append(item)
+        ctx.note(item)
+        echo.append(str(item))
+    for e in check_sheet(items, ctx):
+        line = e.line
+        problems.append(Problem(line, _line_text(text, line), e.kind, e.message))
+    problems.sort(key=lambda p: p.line)
+    sheet = None if problems else Sheet(tuple(items))
+    return SheetParse(sheet, tuple(problems), "\n".join(echo))
+
+
+def _line_text(text: str, line: int) -> str:
+    lines = text.splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+class _Problems(Exception):
+    """Several problems on one line (e.g. two bad alternatives)."""
+
+    def __init__(self, errors: list[LineError]):
+        super().__init__("; ".join(e.message for e in errors))
+        self.errors = errors
+
+
+def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) -> SheetItem:
+    if text[0].isalpha():
+        return _offer(OfferKind.DIRECT, (Term(0),), text, comment, number, ctx)
+    i = 0
+    while i < len(text) and text[i] in _AMOUNT_CHARS:
+        i += 1
+    if i == len(text):
+        raise invalid("an amount must be followed by an offer type (: ! > @ &) and an order, or by $")
+    mark, amount_text, rest = text[i], text[:i], text[i + 1:].strip()
+    if mark.isalnum():
+        word = text.split()[0]
+        raise invalid(f"{word!r} is not an amount, or the offer type (: ! > @ &) is missing")
+    if mark == SAVINGS_MARK:
+        return _savings(amount_text, rest, comment, number, ctx)
+    kind = _MARKS.get(mark)
+    if kind is None:
+        raise invalid(f"{mark!r} is not an offer type: use : (direct), ! (negative), > (move), "
+                      f"@ (hold), & (gift), or $ for savings")
+    if amount_text.strip():
+        amounts = parse_amounts(amount_text)
+        if amounts.plateaus and not ctx.rules.plateaus_allowed:
+            flag = "NO_SAVINGS" if Flag.NO_SAVINGS in ctx.rules else "NO_PLATEAU"
+            raise illegal(f"plateaus (#) are not allowed in this game ({flag})")
+        if (amounts.repeated or amounts.augmented) and Flag.DIRECT_ONLY in ctx.rules:
+            raise illegal("repetition (*) and augmentation (+) are not allowed in this game (DIRECT_ONLY)")
+        terms = amounts.terms
+    else:
+        terms = (Term(0),)
+    if not rest:
+        raise invalid(f"incomplete offer: a unit and an order must follow {mark!r}")
+    return _offer(kind, terms, rest, comment, number, ctx)
+
+
+def _savings(amount_text: str, rest: str, comment: str | None, number: int,
+             ctx: SheetContext) -> Savings:
+    if rest:
+        raise invalid("nothing but a comment may follow '$' in a savings request")
+    if not ctx.rules.savings_allowed:
+        raise illegal("savings requests ($) are not allowed in this game (NO_SAVINGS)")
+    if not amount_text.strip():
+        raise invalid("a savings request needs an amount: '10 $'")
+    amounts = parse_amounts(amount_text)
+    if amounts.repeated:
+        raise invalid("a savings request cannot be repeated with '*': write the sum, or add amounts with '+'")
+    if amounts.plateaus:
+        raise invalid("a savings request has no plateau ('#')")
+    return Savings(amounts.terms, comment, number)
+
+
+def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | None,
+           number: int, ctx: SheetContext) -> Offer:
+    m = ctx.position.map
+    parts = [p.strip() for p in text.split("|")]
+    if len(parts) > 1 and Flag.DIRECT_ONLY in ctx.rules:
+        raise illegal("alternatives (|) are not allowed in this game (DIRECT_ONLY)")
+    first_text, first_signal = _signal_mark(parts[0])
+    try:
+        spec = parse_unit(first_text, m)
+    except OrderError:
+        pass
+    else:
+        raise invalid(f"no order given for {spec}")
+    try:
+        first = parse_order(first_text, m)
+    except OrderError as e:
+        raise LineError(e.kind, e.message) from None
+    orders: list[OfferOrder] = []
+    errors: list[LineError] = []
+    parsed: list[tuple[ParsedOrder, bool]] = [(first, first_signal)]
+    for part in parts[1:]:
+        body, signal = _signal_mark(part)
+        if not body:
+            errors.append(invalid("an order is missing after '|'"))
+            continue
+        try:
+            parsed.append((parse_order_body(first.unit, body, m), signal))  # type: ignore[arg-type]
+        except OrderError as e:
+            errors.append(LineError(e.kind, f"| {part}: {e.message}"))
+    for p, signal in parsed:
+        try:
+            order = _order(p, signal, ctx)
+        except LineError as e:
+            errors.append(e)
+            continue
+        if order in orders:
+            errors.append(illegal(f"{order} appears twice in the offer"))
+            continue
+        orders.append(order)
+    if errors:
+        raise _Problems(errors)
+    return Offer(kind, orders[0].unit, tuple(orders), terms, comment, number)
+
+
+def _signal_mark(text: str) -> tuple[str, bool]:
+    if text.endswith("?"):
+        return text[:-1].strip(), True
+    return text, False
+
+
+def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
+    """The legal order `parsed` stands for, or a signal support where the rules allow one."""
+    if signal and not ctx.rules.signals_allowed:
+        raise illegal("signal orders ('?') need the SIGNAL_SUPPORT rule")
+    if signal and parsed.kind is not OrderKind.SUPPORT:
+        raise invalid("only a support order can be a signal ('?')")
+    try:
+        order = validate(parsed, ctx.position, ctx.power, check_owner=False)
+    except IllegalOrder as e:
+        if ctx.rules.signals_allowed and parsed.kind is OrderKind.SUPPORT:
+            return _signal(parsed, ctx.position.map, ctx.position)
+        raise LineError(e.kind, e.message) from None
+    except OrderError as e:
+        raise LineError(e.kind, e.message) from None
+    if signal:
+        return _signal(parsed, ctx.position.map, ctx.position)
+    return order
+
+
+def _signal(parsed: ParsedOrder, m: Map, position: Position) -> SignalSupport:
+    assert parsed.unit is not None
+    hold = ParsedOrder(OrderKind.HOLD, parsed.unit)
+    try:
+        unit: Unit = validate(hold, position, None, check_owner=False).unit  # type: ignore[union-attr]
+    except OrderError as e:
+        raise LineError(e.kind, e.message) from None
+    text = f"S {parsed.target}" + (f" - {parsed.dest}" if parsed.dest else "")
+    return SignalSupport(unit, text)

@@ -1,0 +1,138 @@
+"""The checks an offer line must pass beyond its grammar: who may be offered what, under
+which rule flags (rule 3.1 item 2, DIRECT_ONLY, LIMIT_OFFERS, ZERO_FOREIGN, PAY_DUMMIES,
+TOUCH_BRIBE, REMOTE_BRIBE, RESTRICT_SIGNAL)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..payola.offers import Offer, OfferKind, SheetItem, SignalSupport
+from ..payola.rules import Flag, PayolaRules
+from ..rules.errors import ProblemKind
+from ..rules.orders import Unit
+from ..rules.position import Position
+from .problems import LineError, illegal
+
+
+@dataclass
+class SheetContext:
+    """What the checks need to know, and what the lines above have already offered."""
+
+    position: Position
+    power: str
+    rules: PayolaRules
+    balance: int | None
+    dummies: frozenset[str]
+    offered: dict[str, int] = field(default_factory=dict)   # province -> first line
+    signals: set[str] = field(default_factory=set)
+
+    def note(self, item: SheetItem) -> None:
+        if isinstance(item, Offer):
+            self.offered.setdefault(item.unit.province, item.line)
+            if any(isinstance(o, SignalSupport) for o in item.orders):
+                self.signals.add(item.unit.province)
+
+    def clear(self) -> None:
+        self.offered.clear()
+        self.signals.clear()
+
+    def owner(self, unit: Unit) -> str | None:
+        return self.position.owner_at(unit.province)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetError:
+    line: int
+    kind: ProblemKind
+    message: str
+
+
+def check_line(item: SheetItem, ctx: SheetContext) -> None:
+    """Raise `LineError` when the offer is not allowed here."""
+    if not isinstance(item, Offer):
+        return
+    rules, unit = ctx.rules, item.unit
+    owner = ctx.owner(unit)
+    foreign = owner != ctx.power
+    if any(isinstance(o, SignalSupport) for o in item.orders) and Flag.RESTRICT_SIGNAL in rules:
+        _restricted_signal(item, ctx, foreign)
+    if Flag.DIRECT_ONLY in rules:
+        if item.kind is not OfferKind.DIRECT:
+            raise illegal(f"only direct (:) offers are allowed in this game (DIRECT_ONLY), "
+                          f"not {item.kind.mark}")
+        if unit.province in ctx.offered:
+            raise illegal(f"only one offer per unit is allowed (DIRECT_ONLY): {unit} already "
+                          f"has one on line {ctx.offered[unit.province]}")
+    if Flag.PAY_DUMMIES in rules:
+        _pay_dummies(item, ctx, owner, foreign)
+    if foreign and item.is_zero and Flag.ZERO_FOREIGN not in rules:
+        raise illegal(f"a 0 AgP offer to a foreign unit is not allowed ({unit} belongs to {owner})")
+    if foreign and (Flag.TOUCH_BRIBE in rules or Flag.REMOTE_BRIBE in rules):
+        _touch(item, ctx, owner)
+
+
+def _restricted_signal(item: Offer, ctx: SheetContext, foreign: bool) -> None:
+    if foreign:
+        raise illegal("a signal order may only be given to one's own unit (RESTRICT_SIGNAL)")
+    if item.kind is not OfferKind.DIRECT or item.total or len(item.orders) > 1:
+        raise illegal("a signal order must be a 0 AgP direct offer of that order alone (RESTRICT_SIGNAL)")
+    if item.unit.province in ctx.signals:
+        raise illegal(f"{item.unit} already has a signal order (RESTRICT_SIGNAL)")
+
+
+def _pay_dummies(item: Offer, ctx: SheetContext, owner: str | None, foreign: bool) -> None:
+    if not foreign:
+        if item.kind is not OfferKind.DIRECT or item.total or len(item.orders) > 1 \
+                or item.unit.province in ctx.offered:
+            raise illegal(f"your own units take one plain order each, not bribes (PAY_DUMMIES): "
+                          f"{item.unit}")
+    elif owner not in ctx.dummies:
+        raise illegal(f"offers may only be made to units of powers nobody plays (PAY_DUMMIES): "
+                      f"{item.unit} belongs to {owner}")
+
+
+def _adjacent(a: Unit, b: Unit, ctx: SheetContext) -> bool:
+    m = ctx.position.map
+    return m.reaches_province(a.type, a.location, b.province) or \
+        m.reaches_province(b.type, b.location, a.province)
+
+
+def _touch(item: Offer, ctx: SheetContext, owner: str | None) -> None:
+    rules = ctx.rules
+    if owner in ctx.dummies and (Flag.CD_DUMMIES in rules or Flag.PAY_DUMMIES in rules):
+        return
+    mine = ctx.position.units.get(ctx.power, ())
+    near = any(_adjacent(u, item.unit, ctx) for u in mine)
+    if Flag.TOUCH_BRIBE in rules and not near:
+        raise illegal(f"{item.unit} is not next to any of your units (TOUCH_BRIBE)")
+    if Flag.REMOTE_BRIBE in rules and near:
+        raise illegal(f"{item.unit} is next to one of your units (REMOTE_BRIBE)")
+
+
+def check_sheet(items: Iterable[SheetItem], ctx: SheetContext) -> list[SheetError]:
+    """Checks of the sheet as a whole: LIMIT_OFFERS, and PAY_DUMMIES's every-unit-ordered."""
+    rules = ctx.rules
+    offers = [i for i in items if isinstance(i, Offer)]
+    out: list[SheetError] = []
+    if Flag.LIMIT_OFFERS in rules and ctx.balance is not None:
+        total = 0
+        for o in offers:
+            total += o.total
+            if total > ctx.balance:
+                whole = sum(x.total for x in offers)
+                out.append(SheetError(o.line, ProblemKind.ILLEGAL,
+                                      f"the offers add up to {whole} AgP, more than the "
+                                      f"{ctx.balance} AgP in the treasury (LIMIT_OFFERS)"))
+                break
+    if Flag.PAY_DUMMIES in rules and offers and Flag.DEFAULT_UNORDERED not in rules:
+        ordered = {o.unit.province for o in offers}
+        missing = [str(u) for u in ctx.position.units.get(ctx.power, ()) if u.province not in ordered]
+        if missing:
+            out.append(SheetError(0, ProblemKind.ILLEGAL,
+                                  f"every unit of yours needs an order (PAY_DUMMIES): "
+                                  f"{', '.join(missing)} have none"))
+    return out
+
+
+__all__ = ["SheetContext", "SheetError", "check_line", "check_sheet", "LineError"]
