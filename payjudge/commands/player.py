@@ -105,13 +105,18 @@ class Balance(Handler):
     summary = "your account: balance, the offer sheet on record, your acceptance list"
 
     def run(self, ctx: Context, cmd: Command) -> None:
-        st = ctx.state
+        # reported after the whole message, so it shows the sheet this message sends
         power = ctx.power
+        ctx.after.append(lambda: self.report(ctx, cmd, power))
+
+    def report(self, ctx: Context, cmd: Command, power: str) -> None:
+        st = ctx.state
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)
         ctx.reply.note("balance", cmd.line, power=power,
                        balance=sum(e.amount for e in entries),
                        sheet=sub.text if sub else None, phase=ctx.game.phase,
+                       movement=bool(ctx.game.phase and ctx.game.phase.endswith("M")),
                        accept=st.acceptance_text(power) or f"{st.map.power(power).initial}?",
                        entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
                                  "counterparty": (None if e.kind == "transfer_in" and (Flag.ANON_TRANSFER in st.rules)

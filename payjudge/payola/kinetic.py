@@ -207,12 +207,6 @@ class Planner:
             return first_change(f0, s + hi)
         return 1 if (s or lo or hi) else INF
 
-    def _stays_nonneg(self, f0: int, grad: Grad) -> float:
-        """Steps for which f0 + grad·Δk stays >= 0 (f0 >= 0)."""
-        s, lo, _ = self._slopes(grad)
-        worst = s + lo
-        return f0 // -worst + 1 if worst < 0 else INF
-
     def _outcome(self, ui: int, t0: int) -> tuple[float, Pays]:
         """Decide the unit from its totals at t0; how long that holds; who pays what."""
         ub = self.book.units[ui]
@@ -279,24 +273,32 @@ class Planner:
                     s += se
                 pays.append((p, v, {p: s} if s else {}))
         if chosen == w and self.ebayola:
-            end, pays = self._ebayola(ui, t0, end, w, pays)
+            end, pays = self._ebayola(ui, t0, end, w, pays, S, moving)
         self.end[ui] = end
         return end, pays
 
-    def _ebayola(self, ui: int, t0: int, end: float, w: int, pays: Pays) -> tuple[float, Pays]:
+    def _ebayola(self, ui: int, t0: int, end: float, w: int, pays: Pays, S: list[int],
+                 moving: list[int]) -> tuple[float, Pays]:
         """Rule 6.4: the winner costs the runner-up's total + 1; the saving is split among the
-        payers in the owner's list order, down to their plateaus."""
+        payers in the owner's list order, down to their plateaus. (S: each candidate's exact
+        change per step; moving: the volatile powers.)"""
         cands = self.book.units[ui].candidates
         T, G = self.T[ui], self.G[ui]
         if len(T) > 1:
-            sec = max((i for i in range(len(T)) if i != w),
-                      key=lambda i: (T[i], sum(self._slopes(G[i])[:2])))
-            t2, g2 = T[sec], G[sec]
+            sec = max((i for i in range(len(T)) if i != w), key=lambda i: (T[i], S[i]))
+            t2, g2, s2 = T[sec], G[sec], S[sec]
             for i in range(len(T)):
                 if i != w and i != sec:
-                    d = self._stays_nonneg(t2 - T[i], _sub(g2, G[i]))
-                    if t0 + d < end:
-                        end = t0 + d
+                    # the runner-up must stay the highest of the others
+                    ds = s2 - S[i]
+                    for q in moving:
+                        x = g2.get(q, 0) - G[i].get(q, 0)
+                        if x < 0:
+                            ds += x
+                    if ds < 0:
+                        x = t0 + (t2 - T[i]) // -ds + 1
+                        if x < end:
+                            end = x
         else:
             t2, g2 = 0, {}
         over0, over_g = T[w] - 1 - t2, _sub(G[w], g2)

@@ -182,7 +182,7 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
     """The setting lines of a CREATE block -> settings, or problems (line, text, message)."""
     problems: list[tuple[int, str, str]] = []
     flags: list[str] = []
-    timing_text = ""
+    timing = Timing()
     map_name = default_map
     private = None
     settings: dict = {}
@@ -195,9 +195,14 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
         if key in ("RULE", "RULES"):
             if not args:
                 problems.append((number, text, "RULE needs a rule name"))
-            flags.extend(a.upper() for a in args)
+            for name in (a.upper() for a in args):
+                problems.extend((number, text, message) for message in check_flags([name]))
+                flags.append(name)
         elif key == "TIMING":
-            timing_text = " ".join(args)
+            try:
+                timing = Timing.parse(" ".join(args))
+            except TimingError as exc:
+                problems.append((number, text, str(exc)))
         elif key == "MAP":
             if len(args) != 1:
                 problems.append((number, text, "MAP needs one map name"))
@@ -226,13 +231,9 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                 problems.append((number, text, f"{key} needs a whole number (TAX n, TAX <centre> n, CAP n)"))
         else:
             problems.append((number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX or CAP"))
-    for message in check_flags(flags):
-        problems.append((lines[0][0] if lines else 0, "RULE", message))
-    try:
-        timing = Timing.parse(timing_text)
-    except TimingError as exc:
-        problems.append((0, "TIMING " + timing_text, str(exc)))
-        timing = Timing()
+    if not problems:
+        for message in check_flags(flags):  # combinations of rules
+            problems.append((lines[0][0] if lines else 0, "RULE " + " ".join(flags), message))
     if problems:
         return None, problems
     return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings), []

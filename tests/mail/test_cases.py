@@ -1,0 +1,71 @@
+"""Mail conversations as data: each case folder holds `.eml` messages and the replies the
+judge must send to them, word for word.
+
+    tests/mail/cases/<case>/setup      a preset: none | forming | started
+    tests/mail/cases/<case>/01.eml     a message, as it arrives (headers and body)
+    tests/mail/cases/<case>/01.reply   the body of the judge's reply to its sender
+
+The judge runs with a fixed clock, so deadlines in replies are stable. After changing a
+wording on purpose, regenerate with PAYJUDGE_UPDATE_GOLDEN=1 and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+
+from payjudge.store.db import Database, upgrade
+from payjudge.store.mailbox import SqlInbound
+from tests.service.judge import TestJudge
+
+CASES = Path(__file__).parent / "cases"
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+UPDATE = os.environ.get("PAYJUDGE_UPDATE_GOLDEN") == "1"
+
+
+def preset(judge: TestJudge, name: str) -> None:
+    if name == "none":
+        return
+    judge.send("gm@pj.test", "CREATE pay7 masterpw\nRULE POWER_CHOICE\nTIMING MOVE 2D AT 18:00\nSIGNOFF\n")
+    joining = POWERS if name == "started" else ["ENGLAND", "FRANCE"]
+    for p in joining:
+        judge.send(f"{p.lower()}@pj.test", f"JOIN {p.lower()}@pay7 pw-{p.lower()}\n")
+    judge.sent.clear()
+
+
+def _normal(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").split("\n")).strip() + "\n"
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if p.is_dir()))
+def test_conversation(case: str):
+    folder = CASES / case
+    tmp = Path(tempfile.mkdtemp(prefix="pj-case-"))
+    try:
+        url = f"sqlite:///{tmp / 'judge.sqlite'}"
+        upgrade(url)
+        judge = TestJudge(Database(url))
+        preset(judge, (folder / "setup").read_text().strip())
+        for eml in sorted(folder.glob("*.eml")):
+            raw = eml.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+            sender = message_from_bytes(raw, policy=policy.default)["From"].addresses[0].addr_spec.lower()
+            judge.sent.clear()
+            SqlInbound(judge.db).store_inbound(raw, source="smtp")
+            judge.process()
+            replies = [m for m in judge.sent if m.kind == "reply" and sender in m.to]
+            assert len(replies) == 1, f"{eml.name}: {len(replies)} replies to {sender}"
+            got = _normal(replies[0].body)
+            expected_file = eml.with_suffix(".reply")
+            if UPDATE:
+                expected_file.write_text(got)
+                continue
+            assert expected_file.exists(), f"{expected_file} missing (PAYJUDGE_UPDATE_GOLDEN=1)"
+            assert got == _normal(expected_file.read_text()), f"{case}/{eml.name}"
+        judge.db.dispose()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
