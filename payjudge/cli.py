@@ -211,6 +211,32 @@ def process_cmd(config_path: str | None) -> None:
 
 
 @main.command()
+@click.argument("name")
+@click.option("--into", default=None, help="Database URL to rebuild into (default: a temporary SQLite file).")
+@config_option
+def replay(name: str, into: str | None, config_path: str | None) -> None:
+    """Rebuild a game's history from its stored messages and compare it with the record."""
+    import tempfile
+    from pathlib import Path
+    from .service.replay import replay as run
+    from .store.db import Database, upgrade
+    cfg = _config(config_path)
+    if into is None:
+        into = f"sqlite:///{Path(tempfile.mkdtemp(prefix='payjudge-replay-')) / 'replay.sqlite'}"
+    upgrade(into)
+    try:
+        report = run(Database(cfg.database_url), Database(into), name.lower(), cfg)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"replayed {report.messages} message(s) of {name} into {into}")
+    click.echo(f"{report.identical} of {report.phases} records identical")
+    for d in report.differences:
+        click.echo(f"  DIFFERENT {d}")
+    if not report.ok:
+        raise SystemExit(1)
+
+
+@main.command()
 @config_option
 def health(config_path: str | None) -> None:
     """Exit 0 when the database answers and the SMTP listener accepts connections."""

@@ -93,7 +93,7 @@ class Daemon:
         def wake_processor() -> None:
             loop.call_soon_threadsafe(inbound_wake.set)
 
-        inbound = _Notifying(SqlInbound(db), wake_processor)
+        inbound = _Notifying(SqlInbound(db, self.clock), wake_processor)
         outbox = SqlOutbox(db)
         sender = OutboxSender(outbox, transport_from_url(cfg.outbound_url), self.clock)
         tasks: list[asyncio.Task] = []

@@ -37,8 +37,12 @@ def _sender(raw: bytes) -> str | None:
 class SqlInbound:
     """Stores raw inbound mail; Message-ID and mailbox key are unique (duplicates ignored)."""
 
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, clock=None):
         self.db = db
+        self.clock = clock
+
+    def _now(self) -> datetime:
+        return self.clock.now() if self.clock is not None else datetime.now(timezone.utc)
 
     def store_inbound(self, raw: bytes, *, source: str, source_key: str | None = None,
                       envelope_from: str | None = None, envelope_to: Sequence[str] = ()) -> Stored:
@@ -54,7 +58,7 @@ class SqlInbound:
             with self.db.transaction() as s:
                 s.add(InboundMessage(message_id=msgid, source=source, source_key=source_key,
                                      envelope_from=envelope_from, sender=_sender(raw), raw=raw,
-                                     received_at=datetime.now(timezone.utc), state="new"))
+                                     received_at=self._now(), state="new"))
         except IntegrityError:  # a concurrent copy won the race
             return Stored.DUPLICATE
         return Stored.STORED

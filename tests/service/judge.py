@@ -50,7 +50,8 @@ class TestJudge:
         raw = (f"From: {sender}\r\nTo: {self.config.judge_address}\r\nSubject: {subject}\r\n"
                f"Message-ID: <t{next(_ids)}@pj.test>\r\nContent-Type: text/plain; charset=utf-8\r\n"
                f"\r\n{body}\r\n").encode()
-        SqlInbound(self.db).store_inbound(raw, source="smtp")
+        self.clock.advance(seconds=1)  # mail never arrives at the very instant of a tick
+        SqlInbound(self.db, self.clock).store_inbound(raw, source="smtp")
         if process:
             self.process()
 
