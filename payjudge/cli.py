@@ -115,11 +115,10 @@ def game() -> None:
 @game.command("list")
 @config_option
 def game_list(config_path: str | None) -> None:
-    from sqlalchemy import select
-    from .store.models import Game
+    from .store import repo
     database = _database(config_path)
     with database.transaction() as s:
-        rows = s.scalars(select(Game).order_by(Game.name)).all()
+        rows = repo.games(s)
         if not rows:
             click.echo("no games")
         for g in rows:
@@ -159,24 +158,20 @@ def game_show(name: str, config_path: str | None) -> None:
 @config_option
 def requeue(message_ids: tuple[int, ...], all_: bool, config_path: str | None) -> None:
     """Put quarantined messages back in the queue (after fixing what crashed on them)."""
-    from sqlalchemy import select, update
-    from .store.models import InboundMessage
+    from .store import repo
     database = _database(config_path)
     with database.transaction() as s:
-        q = select(InboundMessage).where(InboundMessage.state == "quarantined")
         if not all_:
             if not message_ids:
-                rows = s.scalars(q.order_by(InboundMessage.id)).all()
+                rows = repo.quarantined(s)
                 for r in rows:
                     first = (r.error or "").strip().splitlines()[-1:] or [""]
                     click.echo(f"{r.id:6} {r.sender or '-':30} {first[0][:60]}")
                 if not rows:
                     click.echo("no quarantined messages")
                 return
-            q = q.where(InboundMessage.id.in_(message_ids))
-        ids = [r.id for r in s.scalars(q)]
-        s.execute(update(InboundMessage).where(InboundMessage.id.in_(ids))
-                  .values(state="new", error=None))
+        ids = [r.id for r in repo.quarantined(s, None if all_ else message_ids)]
+        repo.requeue(s, ids)
     click.echo(f"requeued {len(ids)} message(s)")
 
 
@@ -241,12 +236,12 @@ def replay(name: str, into: str | None, config_path: str | None) -> None:
 def health(config_path: str | None) -> None:
     """Exit 0 when the database answers and the SMTP listener accepts connections."""
     import socket
-    from sqlalchemy import text
+    from .store import repo
     cfg = _config(config_path)
     database = _database(config_path)
     try:
         with database.transaction() as s:
-            s.execute(text("SELECT 1"))
+            repo.ping(s)
         if cfg.listen:
             host, port = cfg.listen
             socket.create_connection((host, port), timeout=5).close()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
-
 from ..service import lifecycle
 from ..service.context import CommandError, Context
 from ..service.notify import broadcast, render_history
@@ -11,7 +9,7 @@ from ..service.security import check_password
 from ..service.state import MASTER, GameState, find_game, turns
 from ..service.timing import Timing, show_time
 from ..service.turns import late_powers
-from ..store.models import Game, Observer
+from ..store import repo
 from ..text.commands import GAME_NAME, Command, split_identity
 from .base import OPENER, REGISTRY, Handler, register, require
 
@@ -129,8 +127,7 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
         if seat.address and seat.address != ctx.sender:
             ctx.reply.extra_recipients.append(seat.address)
         return
-    obs = ctx.session.scalar(select(Observer).where(Observer.game_id == st.game.id,
-                                                    Observer.name == who))
+    obs = repo.observer(ctx.session, st.game, who)
     if obs is None or not check_password(obs.password, password):
         raise CommandError(f"{bad} for {st.game.name}")
     ctx.actor = obs.name
@@ -210,9 +207,7 @@ class List(Handler):
         if cmd.args:
             Summary().run(ctx, cmd)
             return
-        games = ctx.session.scalars(select(Game).where(Game.state.in_(("forming", "active",
-                                                                       "paused", "waiting")))
-                                    .order_by(Game.name)).all()
+        games = repo.games(ctx.session, ("forming", "active", "paused", "waiting"))
         ctx.reply.note("game_list", cmd.line, games=[
             {"name": g.name, "state": g.state, "phase": g.phase,
              "open": sum(1 for s in g.seats if s.status == "open"),

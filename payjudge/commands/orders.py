@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import update
-
 from ..rules.errors import OrderError
 from ..rules.parse import parse_order
 from ..rules.validate import validate
 from ..service import money
 from ..service.context import CommandError, Context
+from ..store import repo
 from ..store.models import Submission
 from ..text.commands import Command
 from ..text.sheet import parse_sheet
@@ -16,9 +15,7 @@ from ..text.sheet import parse_sheet
 
 def _replace(ctx: Context, kind: str, text: str) -> None:
     turn = ctx.state.turn
-    ctx.session.execute(update(Submission).where(Submission.turn_id == turn.id,
-                                                  Submission.power == ctx.power)
-                        .values(current=False))
+    repo.retire_submissions(ctx.session, turn, ctx.power)
     ctx.session.add(Submission(game_id=ctx.game.id, turn_id=turn.id, power=ctx.power, kind=kind,
                                text=text, current=True, inbound_id=ctx.inbound_id,
                                submitted_at=ctx.now))

@@ -6,8 +6,6 @@ from ..payola.rules import Flag
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import update
-
 from ..payola.acceptance import AcceptanceError, parse_acceptance
 from ..payola.transfers import check_transfer
 from ..service import money
@@ -16,7 +14,8 @@ from ..service.press import send_press
 from ..service.security import hash_password
 from ..service.state import MASTER
 from ..service.timing import Timing, show_time
-from ..store.models import Acceptance, Submission
+from ..store import repo
+from ..store.models import Acceptance
 from ..text.commands import Command
 from .base import PLAYER, SIGNED, Handler, register, require, sub_args
 
@@ -35,9 +34,7 @@ class Clear(Handler):
     def run(self, ctx: Context, cmd: Command) -> None:
         _active(ctx)
         turn = ctx.state.turn
-        ctx.session.execute(update(Submission).where(Submission.turn_id == turn.id,
-                                                      Submission.power == ctx.power)
-                            .values(current=False))
+        repo.retire_submissions(ctx.session, turn, ctx.power)
         ctx.reply.note("cleared", cmd.line, power=ctx.power, phase=turn.phase)
 
 

@@ -6,9 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from ..config import Config
+from ..store import Session
 from ..store.models import Game
 from .mailer import Mailer
 from .state import GameState

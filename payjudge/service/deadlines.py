@@ -12,10 +12,9 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-
 from ..config import Config
 from ..store.db import Database
+from ..store import repo
 from ..store.models import Game
 from .mailer import Mailer
 from .notify import power_address, public_recipients
@@ -32,7 +31,7 @@ LATE_NOTICE_EVERY = timedelta(hours=24)
 def due_games(db: Database, now: datetime, settle: timedelta) -> list[int]:
     """Games that may have something to do now (cheap; each is checked again under lock)."""
     with db.transaction() as s:
-        return list(s.scalars(select(Game.id).where(Game.state == "active").order_by(Game.id)))
+        return repo.active_game_ids(s)
 
 
 def next_wakeup(game: Game, settle: timedelta) -> datetime | None:
@@ -68,7 +67,7 @@ def tick_all(db: Database, config: Config, now: datetime) -> list[str]:
 def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str | None:
     settle = timedelta(seconds=config.settle_seconds)
     with db.transaction() as s:
-        game = s.scalar(select(Game).where(Game.id == game_id).with_for_update())
+        game = repo.game_by_id(s, game_id, lock=True)
         if game is None or game.state != "active" or game.deadline is None:
             return None
         st = GameState(s, game)

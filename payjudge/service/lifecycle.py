@@ -8,13 +8,11 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from ..payola.income import opening_balances
 from ..rules.mapfile import MapError, load_variant
 from ..rules.position import Position
 from ..rules.serial import position_to_json
+from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Turn
 from . import money
 from .context import CommandError
@@ -43,7 +41,7 @@ def new_seed(game: Game, phase: str) -> int:
 
 def create_game(s: Session, *, name: str, password: str, master: str, variant: str,
                 spec: GameSettings, now: datetime) -> Game:
-    if s.scalar(select(Game.id).where(Game.name == name)) is not None:
+    if repo.game_exists(s, name):
         raise CommandError(f"a game named {name!r} already exists")
     game = Game(name=name, variant=variant, map_name=spec.map_name, state="forming",
                 master_address=master, master_password=hash_password(password),
@@ -98,8 +96,7 @@ def join(st: GameState, *, address: str, password: str, power: str | None,
 
 
 def observe(st: GameState, *, name: str, address: str, password: str, now: datetime) -> Observer:
-    if st.session.scalar(select(Observer.id).where(Observer.game_id == st.game.id,
-                                                   Observer.name == name)) is not None:
+    if repo.observer(st.session, st.game, name) is not None:
         raise CommandError(f"{name} already observes {st.game.name}")
     if st.map.power(name) is not None or name == "MASTER":
         raise CommandError(f"{name} cannot be an observer's name")

@@ -6,15 +6,15 @@ after commit by the outbox sender; nothing is ever sent from the middle of a tur
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any, Iterable
 
-from sqlalchemy.orm import Session
-
 from ..config import Config
+from ..store import Session
 from ..store.models import Game, OutboxMail
 from ..templating import render
-from ..text.message import compose_mail
+from ..text.message import compose_mail, new_message_id
 
 
 class Mailer:
@@ -36,8 +36,10 @@ class Mailer:
             return None
         body = render(template, judge=self.config.judge_name, **view)
         domain = self.config.judge_address.rpartition("@")[2] or "localhost"
+        unique = f"{self.now.strftime('%Y%m%d%H%M%S')}.{secrets.token_hex(8)}.{kind}"
         message_id, raw = compose_mail(self.config.judge_address, recipients, subject, body,
-                                       message_id_domain=domain, in_reply_to=in_reply_to,
+                                       message_id=new_message_id(domain, unique),
+                                       in_reply_to=in_reply_to,
                                        references=(in_reply_to,) if in_reply_to else (),
                                        auto_submitted=auto, date=self.now)
         row = OutboxMail(message_id=message_id, sender=self.config.judge_address,

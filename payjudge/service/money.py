@@ -4,22 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
+from ..store import Session, repo
 from ..store.models import Game, LedgerEntry
 
 
-def balances(s: Session, game: Game) -> dict[str, int]:
-    rows = s.execute(select(LedgerEntry.power, func.sum(LedgerEntry.amount))
-                     .where(LedgerEntry.game_id == game.id).group_by(LedgerEntry.power)).all()
-    return {power: int(total) for power, total in rows}
-
-
-def balance(s: Session, game: Game, power: str) -> int:
-    total = s.scalar(select(func.sum(LedgerEntry.amount))
-                     .where(LedgerEntry.game_id == game.id, LedgerEntry.power == power))
-    return int(total or 0)
+balances = repo.balances
+balance = repo.balance
+entries = repo.ledger_entries
 
 
 def record(s: Session, game: Game, power: str, kind: str, amount: int, *, turn_seq: int,
@@ -30,13 +21,6 @@ def record(s: Session, game: Game, power: str, kind: str, amount: int, *, turn_s
                         memo=memo[:200], reverses=reverses, created_at=now)
     s.add(entry)
     return entry
-
-
-def entries(s: Session, game: Game, power: str | None = None) -> list[LedgerEntry]:
-    q = select(LedgerEntry).where(LedgerEntry.game_id == game.id)
-    if power is not None:
-        q = q.where(LedgerEntry.power == power)
-    return list(s.scalars(q.order_by(LedgerEntry.id)))
 
 
 def roll_back(s: Session, game: Game, from_seq: int, *, phase: str, now: datetime) -> int:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
-
 from ..rules.phase import Phase
 from ..rules.serial import position_from_json
-from ..store.models import Acceptance, Submission, Turn
+from ..store import repo
+from ..store.models import Turn
 from . import money
 from .context import CommandError
 from .mailer import Mailer
@@ -82,8 +81,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
     goal.processed_at = None
     money.roll_back(st.session, game, goal.seq, phase=goal.phase, now=now)
     if not restore:
-        st.session.execute(update(Submission).where(Submission.turn_id == goal.id)
-                           .values(current=False))
+        repo.retire_submissions(st.session, goal)
     game.phase = goal.phase
     game.state = "active" if game.state in ("completed", "waiting") else game.state
     game.result = None
@@ -151,8 +149,7 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
                           "sheets": t.chart.get("sheets", {}),
                           "accept": t.chart.get("accept", {}),
                           "chart": t.chart.get("chart", {})})
-    acceptance = st.session.scalars(select(Acceptance).where(Acceptance.game_id == game.id)
-                                    .order_by(Acceptance.id)).all()
+    acceptance = repo.acceptance_history(st.session, game)
     broadcast(st, mailer, f"Diplomacy game {game.name} has ended", "game_end.txt.j2",
               kind="game_end", result=result, turns=published,
               acceptance=[{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)}

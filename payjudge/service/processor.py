@@ -12,12 +12,11 @@ import logging
 import traceback
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
-
 from ..config import Config
 from ..ports import Clock
 from ..store.db import Database
-from ..store.models import Game, InboundMessage
+from ..store import repo
+from ..store.models import InboundMessage
 from ..text.commands import split_commands
 from ..text.message import InboundMail, read_message
 from .context import Context, Reply
@@ -37,8 +36,7 @@ class _Undo(Exception):
 
 def pending_ids(db: Database, limit: int = 100) -> list[int]:
     with db.transaction() as s:
-        return list(s.scalars(select(InboundMessage.id).where(InboundMessage.state == "new")
-                              .order_by(InboundMessage.id).limit(limit)))
+        return repo.pending_inbound_ids(s, limit)
 
 
 def process_pending(db: Database, config: Config, clock: Clock, limit: int = 100) -> int:
@@ -53,9 +51,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
     """Process one stored message; returns its final state (done, quarantined, skipped)."""
     try:
         with db.transaction() as s:
-            row = s.scalar(select(InboundMessage).where(InboundMessage.id == inbound_id,
-                                                        InboundMessage.state == "new")
-                           .with_for_update(skip_locked=True))
+            row = repo.claim_inbound(s, inbound_id)
             if row is None:
                 return "skipped"
             now = clock.now()
@@ -90,7 +86,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
             row = s.get(InboundMessage, inbound_id)
             now = clock.now()
             mailer = Mailer(s, config, now)
-            game = s.scalar(select(Game).where(Game.name == undo.reply.game)) if undo.reply.game else None
+            game = repo.game_by_name(s, undo.reply.game) if undo.reply.game else None
             _send_reply(mailer, game, undo.mail, undo.reply, ok=False)
             row.state, row.processed_at = "done", now
         return "done"
@@ -98,8 +94,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
         error = traceback.format_exc()
         log.exception("message %s quarantined", inbound_id)
         with db.transaction() as s:
-            s.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
-                      .values(state="quarantined", error=error, processed_at=clock.now()))
+            repo.quarantine(s, inbound_id, error, clock.now())
             row = s.get(InboundMessage, inbound_id)
             try:
                 mail = read_message(row.raw, envelope_from=row.envelope_from)
@@ -120,15 +115,13 @@ def _ignore_reason(s, config: Config, mail: InboundMail, row: InboundMessage, no
         return "no usable sender address"
     if mail.sender == config.judge_address.lower():
         return "mail from the judge itself"
-    recent = s.scalar(select(func.count(InboundMessage.id)).where(
-        InboundMessage.sender == mail.sender, InboundMessage.id < row.id,
-        InboundMessage.received_at >= now - timedelta(hours=1)))
-    if recent is not None and recent >= config.rate_limit_per_hour:
+    recent = repo.messages_from(s, mail.sender, before_id=row.id, since=now - timedelta(hours=1))
+    if recent >= config.rate_limit_per_hour:
         return f"rate limit: more than {config.rate_limit_per_hour} messages in an hour"
     return None
 
 
-def _send_reply(mailer: Mailer, game: Game | None, mail: InboundMail, reply: Reply, *, ok: bool) -> None:
+def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bool) -> None:
     subject = f"Re: {mail.subject}" if mail.subject else \
         f"payjudge reply{f' ({reply.game})' if reply.game else ''}"
     if not subject.lower().startswith("re:"):

@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from sqlalchemy import select
-
 from ..config import Config
 from ..memory import FixedClock
 from ..store.db import Database
 from ..store.mailbox import SqlInbound
-from ..store.models import Game, InboundMessage
+from ..store import repo
+from ..store.models import Game
 from ..text.commands import split_commands, split_identity
 from ..text.message import read_message
 from . import money
@@ -73,7 +72,7 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
             raise ValueError(f"no game {name!r}")
         seed_base = game.settings.get("seed_base")
         messages = [(m.received_at, m.raw, m.envelope_from)
-                    for m in s.scalars(select(InboundMessage).order_by(InboundMessage.id))
+                    for m in repo.inbound_messages(s)
                     if m.state != "quarantined" and game_of(m.raw) == name]
         moments = sorted(t.processed_at for t in turns(s, game) if t.processed_at)
         original = _record(s, game)

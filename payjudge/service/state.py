@@ -5,15 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from ..payola.rules import PayolaRules
 from ..rules.geography import Map
 from ..rules.mapfile import load_variant
 from ..rules.position import Position
 from ..rules.serial import position_from_json
-from ..store.models import Acceptance, Game, Observer, Seat, Submission, Turn
+from ..store import Session, repo
+from ..store.models import Game, Observer, Seat, Submission, Turn
 
 MASTER = "MASTER"
 ACTIVE_STATES = ("active",)
@@ -27,23 +25,9 @@ def payola_rules(game: Game) -> PayolaRules:
                                   center_taxes=settings.get("center_tax"), cap=settings.get("cap"))
 
 
-def find_game(s: Session, name: str, *, lock: bool = False) -> Game | None:
-    q = select(Game).where(Game.name == name.lower())
-    if lock:
-        q = q.with_for_update()
-    return s.scalar(q)
-
-
-def current_turn(s: Session, game: Game) -> Turn | None:
-    return s.scalar(select(Turn).where(Turn.game_id == game.id, Turn.status == "open")
-                    .order_by(Turn.seq.desc()).limit(1))
-
-
-def turns(s: Session, game: Game, *, include_rolled_back: bool = False) -> list[Turn]:
-    q = select(Turn).where(Turn.game_id == game.id)
-    if not include_rolled_back:
-        q = q.where(Turn.status != "rolled_back")
-    return list(s.scalars(q.order_by(Turn.seq)))
+find_game = repo.game_by_name
+current_turn = repo.current_turn
+turns = repo.turns
 
 
 @dataclass
@@ -81,7 +65,7 @@ class GameState:
         return list(self.game.seats)
 
     def observers(self) -> list[Observer]:
-        return list(self.session.scalars(select(Observer).where(Observer.game_id == self.game.id)))
+        return repo.observers(self.session, self.game)
 
     def dummies(self) -> frozenset[str]:
         """Powers nobody plays (rule 4.4): dummies, and resigned seats not yet taken over."""
@@ -89,26 +73,20 @@ class GameState:
                          if s.power and s.status in ("dummy", "resigned"))
 
     def acceptance_text(self, power: str) -> str | None:
-        row = self.session.scalar(select(Acceptance).where(
-            Acceptance.game_id == self.game.id, Acceptance.power == power)
-            .order_by(Acceptance.id.desc()).limit(1))
+        row = repo.latest_acceptance(self.session, self.game, power)
         return row.text if row else None
 
     def submission(self, power: str) -> Submission | None:
         turn = self.turn
         if turn is None:
             return None
-        return self.session.scalar(select(Submission).where(
-            Submission.turn_id == turn.id, Submission.power == power, Submission.current.is_(True))
-            .order_by(Submission.id.desc()).limit(1))
+        return repo.current_submission(self.session, turn, power)
 
     def submissions(self) -> dict[str, Submission]:
         turn = self.turn
         if turn is None:
             return {}
-        rows = self.session.scalars(select(Submission).where(
-            Submission.turn_id == turn.id, Submission.current.is_(True)).order_by(Submission.id))
-        return {r.power: r for r in rows}
+        return repo.current_submissions(self.session, turn)
 
     def player_addresses(self) -> list[str]:
         return [s.address for s in self.game.seats if s.address and s.status == "playing"]

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
-
 from ..payola.acceptance import parse_acceptance
 from ..payola.auction import Auction, run_auction
 from ..payola.income import IncomeLine, year_end, zerosum_year_end
@@ -22,6 +20,7 @@ from ..rules.orders import Order
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..rules.turn import PhaseReport, play, read_orders, winner
+from ..store import repo
 from ..store.models import Turn
 from ..text.sheet import parse_sheet
 from . import money
@@ -189,7 +188,7 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
         turn.chart = {"chart": chart_json(comp.auction), "sheets": comp.sheets_used,
                       "accept": comp.accept_used, "totals": dict(comp.auction.totals),
                       "owners": dict(comp.auction.owners)}
-    last_seq = s.scalar(select(func.max(Turn.seq)).where(Turn.game_id == game.id)) or 0
+    last_seq = repo.last_turn_seq(s, game)
     phase = str(comp.next_position.phase)
     nxt = Turn(game_id=game.id, seq=last_seq + 1, phase=phase,
                position=position_to_json(comp.next_position), seed=new_seed(game, phase), status="open",

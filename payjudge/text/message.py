@@ -13,10 +13,10 @@ import codecs
 import enum
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
+from email.utils import format_datetime
 from html.parser import HTMLParser
 from typing import NamedTuple, Sequence
 
@@ -328,22 +328,30 @@ def html_to_text(html: str) -> str:
     return "\n".join(out).strip("\n") + "\n"
 
 
+def new_message_id(domain: str, unique: str) -> str:
+    """Our own Message-ID: `unique` must be unique for the judge (the caller makes it)."""
+    if any(c in domain + unique for c in "\r\n<>@ "):
+        raise ValueError("a Message-ID part may not hold line breaks, brackets, @ or blanks")
+    return f"<{unique}@{domain}>"
+
+
 def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, *,
-                 message_id_domain: str, in_reply_to: str | None = None,
-                 references: Sequence[str] = (), auto_submitted: str = "auto-replied",
-                 date: datetime | None = None) -> tuple[str, bytes]:
+                 message_id: str, date: datetime, in_reply_to: str | None = None,
+                 references: Sequence[str] = (), auto_submitted: str = "auto-replied") -> tuple[str, bytes]:
     """A UTF-8 text/plain mail with our own Message-ID; returns (message_id, raw bytes).
-    Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked."""
+    Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked.
+    The caller gives the Date and the Message-ID: this module has no clock and no chance."""
     recipients = [to] if isinstance(to, str) else list(to)
-    for address in [sender, *recipients, message_id_domain]:
+    for address in [sender, *recipients, message_id]:
         if any(c in address for c in "\r\n"):
-            raise ValueError(f"line break in an address or domain: {address!r}")
+            raise ValueError(f"line break in an address or Message-ID: {address!r}")
+    if not _MSGID.fullmatch(message_id):
+        raise ValueError(f"not a Message-ID: {message_id!r}")
     msg = EmailMessage(policy=policy.SMTP)
-    message_id = make_msgid(domain=message_id_domain)
     msg["From"] = sender
     msg["To"] = ", ".join(recipients)
     msg["Subject"] = _one_line(subject)
-    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id
     parent = _msgid(in_reply_to) if in_reply_to else None
     if parent and _MSGID.fullmatch(parent):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime as _dt, timezone as _tz
 import asyncio
 import mailbox
 import random
@@ -25,13 +26,15 @@ pytestmark = [pytest.mark.timeout(30)]
 
 JUDGE = "judge@payola.test"
 
+_T0 = _dt(2026, 1, 1, 12, 0, tzinfo=_tz.utc)
+
 
 def queue(outbox: MemoryOutbox, *recipients: str, when=None):
     mails = []
     for rcpt in recipients:
         msgid, raw = compose_mail(f"Payola Judge <{JUDGE}>", rcpt, f"pay7 results for {rcpt}",
                                   f"Hello {rcpt},\nSpring 1901 – the results.\n",
-                                  message_id_domain="payola.test")
+                                  message_id="<t1.{}@payola.test>".format(id(object())), date=_T0)
         mails.append(outbox.add(JUDGE, [rcpt], raw, msgid, when))
     return mails
 

@@ -1,0 +1,169 @@
+"""Every query the judge makes, as small functions over a session (the only SQL outside
+the models). Upper layers never build queries themselves."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Iterable
+
+from sqlalchemy import func, select, text, update
+from sqlalchemy.orm import Session
+
+from .models import (Acceptance, Game, InboundMessage, LedgerEntry, Observer, OutboxMail, Submission,
+                     Turn)
+
+
+# -- games ---------------------------------------------------------------------------------
+def game_by_name(s: Session, name: str, *, lock: bool = False) -> Game | None:
+    q = select(Game).where(Game.name == name.lower())
+    return s.scalar(q.with_for_update() if lock else q)
+
+
+def game_by_id(s: Session, game_id: int, *, lock: bool = False) -> Game | None:
+    q = select(Game).where(Game.id == game_id)
+    return s.scalar(q.with_for_update() if lock else q)
+
+
+def game_exists(s: Session, name: str) -> bool:
+    return s.scalar(select(Game.id).where(Game.name == name)) is not None
+
+
+def games(s: Session, states: Iterable[str] | None = None) -> list[Game]:
+    q = select(Game).order_by(Game.name)
+    if states is not None:
+        q = q.where(Game.state.in_(tuple(states)))
+    return list(s.scalars(q))
+
+
+def active_game_ids(s: Session) -> list[int]:
+    return list(s.scalars(select(Game.id).where(Game.state == "active").order_by(Game.id)))
+
+
+# -- turns ---------------------------------------------------------------------------------
+def current_turn(s: Session, game: Game) -> Turn | None:
+    return s.scalar(select(Turn).where(Turn.game_id == game.id, Turn.status == "open")
+                    .order_by(Turn.seq.desc()).limit(1))
+
+
+def turns(s: Session, game: Game, *, include_rolled_back: bool = False) -> list[Turn]:
+    q = select(Turn).where(Turn.game_id == game.id)
+    if not include_rolled_back:
+        q = q.where(Turn.status != "rolled_back")
+    return list(s.scalars(q.order_by(Turn.seq)))
+
+
+def last_turn_seq(s: Session, game: Game) -> int:
+    return s.scalar(select(func.max(Turn.seq)).where(Turn.game_id == game.id)) or 0
+
+
+# -- people --------------------------------------------------------------------------------
+def observers(s: Session, game: Game) -> list[Observer]:
+    return list(s.scalars(select(Observer).where(Observer.game_id == game.id).order_by(Observer.id)))
+
+
+def observer(s: Session, game: Game, name: str) -> Observer | None:
+    return s.scalar(select(Observer).where(Observer.game_id == game.id, Observer.name == name))
+
+
+# -- submissions and acceptance lists -------------------------------------------------------
+def latest_acceptance(s: Session, game: Game, power: str) -> Acceptance | None:
+    return s.scalar(select(Acceptance).where(Acceptance.game_id == game.id, Acceptance.power == power)
+                    .order_by(Acceptance.id.desc()).limit(1))
+
+
+def acceptance_history(s: Session, game: Game) -> list[Acceptance]:
+    return list(s.scalars(select(Acceptance).where(Acceptance.game_id == game.id).order_by(Acceptance.id)))
+
+
+def current_submission(s: Session, turn: Turn, power: str) -> Submission | None:
+    return s.scalar(select(Submission).where(Submission.turn_id == turn.id, Submission.power == power,
+                                             Submission.current.is_(True))
+                    .order_by(Submission.id.desc()).limit(1))
+
+
+def current_submissions(s: Session, turn: Turn) -> dict[str, Submission]:
+    rows = s.scalars(select(Submission).where(Submission.turn_id == turn.id,
+                                              Submission.current.is_(True)).order_by(Submission.id))
+    return {r.power: r for r in rows}
+
+
+def retire_submissions(s: Session, turn: Turn, power: str | None = None) -> None:
+    """Mark the current sheet or orders (of one power, or of everyone) as superseded."""
+    q = update(Submission).where(Submission.turn_id == turn.id)
+    if power is not None:
+        q = q.where(Submission.power == power)
+    s.execute(q.values(current=False))
+
+
+# -- the ledger ------------------------------------------------------------------------------
+def balances(s: Session, game: Game) -> dict[str, int]:
+    rows = s.execute(select(LedgerEntry.power, func.sum(LedgerEntry.amount))
+                     .where(LedgerEntry.game_id == game.id).group_by(LedgerEntry.power)).all()
+    return {power: int(total) for power, total in rows}
+
+
+def balance(s: Session, game: Game, power: str) -> int:
+    total = s.scalar(select(func.sum(LedgerEntry.amount))
+                     .where(LedgerEntry.game_id == game.id, LedgerEntry.power == power))
+    return int(total or 0)
+
+
+def ledger_entries(s: Session, game: Game, power: str | None = None) -> list[LedgerEntry]:
+    q = select(LedgerEntry).where(LedgerEntry.game_id == game.id)
+    if power is not None:
+        q = q.where(LedgerEntry.power == power)
+    return list(s.scalars(q.order_by(LedgerEntry.id)))
+
+
+# -- inbound mail ------------------------------------------------------------------------------
+def pending_inbound_ids(s: Session, limit: int) -> list[int]:
+    return list(s.scalars(select(InboundMessage.id).where(InboundMessage.state == "new")
+                          .order_by(InboundMessage.id).limit(limit)))
+
+
+def claim_inbound(s: Session, inbound_id: int) -> InboundMessage | None:
+    """The message, locked for this transaction, if it still waits (others skip it)."""
+    return s.scalar(select(InboundMessage).where(InboundMessage.id == inbound_id,
+                                                 InboundMessage.state == "new")
+                    .with_for_update(skip_locked=True))
+
+
+def messages_from(s: Session, sender: str, *, before_id: int, since: datetime) -> int:
+    return s.scalar(select(func.count(InboundMessage.id)).where(
+        InboundMessage.sender == sender, InboundMessage.id < before_id,
+        InboundMessage.received_at >= since)) or 0
+
+
+def quarantine(s: Session, inbound_id: int, error: str, now: datetime) -> None:
+    s.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
+              .values(state="quarantined", error=error, processed_at=now))
+
+
+def inbound_messages(s: Session) -> list[InboundMessage]:
+    return list(s.scalars(select(InboundMessage).order_by(InboundMessage.id)))
+
+
+def quarantined(s: Session, ids: Iterable[int] | None = None) -> list[InboundMessage]:
+    q = select(InboundMessage).where(InboundMessage.state == "quarantined")
+    if ids is not None:
+        q = q.where(InboundMessage.id.in_(tuple(ids)))
+    return list(s.scalars(q.order_by(InboundMessage.id)))
+
+
+def requeue(s: Session, ids: Iterable[int]) -> int:
+    ids = tuple(ids)
+    if ids:
+        s.execute(update(InboundMessage).where(InboundMessage.id.in_(ids), InboundMessage.state == "quarantined")
+                  .values(state="new", error=None))
+    return len(ids)
+
+
+def outbox_count(s: Session, state: str | None = None) -> int:
+    q = select(func.count(OutboxMail.id))
+    if state is not None:
+        q = q.where(OutboxMail.state == state)
+    return s.scalar(q) or 0
+
+
+def ping(s: Session) -> None:
+    s.execute(text("SELECT 1"))
