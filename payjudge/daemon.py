@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import IO, Sequence
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
-from sqlalchemy import select
 
 from .config import Config
 from .mail.listener import start_listener
@@ -33,7 +32,7 @@ from .service.deadlines import next_wakeup, tick_all, tick_game
 from .service.processor import process_pending
 from .store.db import Database
 from .store.mailbox import SqlInbound, SqlOutbox
-from .store.models import Game
+from .store import repo
 
 log = logging.getLogger("payjudge.daemon")
 
@@ -171,7 +170,7 @@ class Daemon:
         """One date job per active game at its next wake-up, rebuilt from the database."""
         settle = timedelta(seconds=self.config.settle_seconds)
         with self.db.transaction() as s:
-            games = s.scalars(select(Game).where(Game.state == "active")).all()
+            games = repo.games(s, ("active",))
             wanted = {g.id: next_wakeup(g, settle) for g in games}
         now = self.clock.now()
         for job in scheduler.get_jobs():
