@@ -167,23 +167,20 @@ class SetWait(Handler):
     keyword = "SET WAIT"
     syntax = "SET WAIT"
     summary = "ask the judge to wait for the deadline even if every power is ready"
+    wait = True
 
     def run(self, ctx: Context, cmd: Command) -> None:
         _active(ctx)
-        ctx.state.seat(ctx.power).wait = True
-        ctx.reply.note("wait", cmd.line, wait=True)
+        ctx.state.seat(ctx.power).wait = self.wait
+        ctx.reply.note("wait", cmd.line, wait=self.wait)
 
 
 @register
-class SetNoWait(Handler):
+class SetNoWait(SetWait):
     keyword = "SET NOWAIT"
     syntax = "SET NOWAIT"
     summary = "let the phase be processed as soon as every power is ready"
-
-    def run(self, ctx: Context, cmd: Command) -> None:
-        _active(ctx)
-        ctx.state.seat(ctx.power).wait = False
-        ctx.reply.note("wait", cmd.line, wait=False)
+    wait = False
 
 
 def parse_when(text: str, zone: str, now: datetime) -> datetime:
