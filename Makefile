@@ -32,6 +32,8 @@ $(VENV)/.stamp-bench: pyproject.toml | $(BIN)/python
 bench: $(VENV)/.stamp-bench
 	$(BIN)/python benchmarks/adjudicate.py
 	$(BIN)/python benchmarks/differential.py
+	$(BIN)/python benchmarks/auction.py
+	$(BIN)/python benchmarks/mail_throughput.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -79,7 +79,7 @@ class Auction:
         return self.orders[unit.province]
 
 
-Method = Literal["fast", "literal"]
+Method = Literal["fast", "events", "literal"]
 
 
 def run_auction(position: Position, sheets: Mapping[str, Sheet], balances: Mapping[str, int],
@@ -91,7 +91,8 @@ def run_auction(position: Position, sheets: Mapping[str, Sheet], balances: Mappi
     `sheets` holds the accepted sheets only (a rejected sheet is no sheet); a power with no
     sheet still gets the automatic 0 AgP HOLD for its units (rule 3.3). `accept` holds the
     acceptance lists on record (missing: `<own>?`); dummies' lists are never used (4.4).
-    `method="literal"` runs the reduction rounds one by one (for tests and benchmarks).
+    `method="literal"` runs the reduction rounds one by one, `"events"` always the event-driven
+    procedure (both for tests and benchmarks; "fast" picks what is cheaper, same result).
     """
     m = position.map
     powers = m.power_names
@@ -100,8 +101,10 @@ def run_auction(position: Position, sheets: Mapping[str, Sheet], balances: Mappi
     savings = {p: (sheets[p].savings if p in sheets and rules.savings_allowed else 0) for p in powers}
     limits = [max(balances.get(p, 0) - savings[p], 0) for p in powers]
     ebayola, public = Flag.EBAYOLA in rules, Flag.PUBLIC_TOTALS in rules
-    reduce = reduce_fast if method == "fast" else reduce_literal
-    k = reduce(book, limits, ebayola, public)
+    if method == "literal":
+        k = reduce_literal(book, limits, ebayola, public)
+    else:
+        k = reduce_fast(book, limits, ebayola, public, shortcuts=method == "fast")
     decisions = evaluate(book, k, ebayola, public)
     spent = spending(book, decisions)
     return _auction(position, book, decisions, k, spent, balances, savings, accept_used)

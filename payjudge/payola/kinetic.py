@@ -6,11 +6,17 @@ there. Every offer's amount is piecewise linear in its power's rounds k_p
 of rounds: a value and a gradient (AgP per round of each power).
 
 `Planner` plans one unit at a time: the longest run of steps in which nothing about the
-unit can change — no offer on it leaves its piece, the winner keeps its sign against
-every other candidate (so the winner and any tie stay), and under eBayola the runner-up
-and the rebate split stay — and what each power pays for it, as a value and a gradient.
+unit can change — no offer on the winner leaves its piece, the winner keeps its sign
+against every other candidate (so the winner and any tie stay), and under eBayola the
+runner-up and the rebate split stay — and what each power pays for it, as a value and a
+gradient. A losing candidate's total never rises, so the winner's lead over it shrinks
+no faster than the winner's own total falls: when that bound is long enough, the offers
+on the loser may leave their pieces unseen (they are worked out again at the unit's next
+plan); otherwise the loser's slopes hold until its next offer leaves its piece. Under
+eBayola, which prices on the runner-up, and on dummies' units every piece counts.
 A power may be *volatile* (it keeps starting and stopping to overspend): a plan then
-holds for any pattern of its rounds (rate 0 or 1 per step), so its switches change no
+holds for any pattern of its rounds (rate 0 or 1 per step: its offers are taken to
+reach the ends of their pieces as if it moved all the time), so its switches change no
 plan; the other powers' rates are taken as they are, and a change of one of them
 re-plans the units where that power has an offer that moves.
 
@@ -22,26 +28,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from .book import Book
+from .lines import Grad, keeps_ge0, keeps_le0, steps_positive, sub_grad
 from .schedule import INF, piece
 
-Grad = dict[int, int]                  # AgP per round, by power (only the nonzero ones)
 Pays = list[tuple[int, int, Grad]]     # (payer, AgP at the plan's step, gradient)
-
-
-def first_change(d0: int, ds: int) -> float:
-    """The first step Δ >= 1 at which d0 + ds*Δ no longer has the sign of d0."""
-    if d0 > 0:
-        return -(-d0 // -ds) if ds < 0 else INF
-    if d0 < 0:
-        return -(d0 // ds) if ds > 0 else INF
-    return 1 if ds else INF
-
-
-def _sub(a: Grad, b: Grad) -> Grad:
-    out = dict(a)
-    for q, g in b.items():
-        out[q] = out.get(q, 0) - g
-    return out
 
 
 class Planner:
@@ -117,11 +107,30 @@ class Planner:
     def plan(self, ui: int, t0: int) -> tuple[float, Pays]:
         """(end, pays): exact for steps t0 <= t < end."""
         ub = self.book.units[ui]
-        n = len(self.rate)
-        ks = [self.rounds(q, t0) for q in range(n)]
+        kb, tb, rate = self.kb, self.tb, self.rate
+        ks = [kb[q] + (t0 - tb[q]) * rate[q] for q in range(len(rate))]
+        A, PL, EP, flat = self.A, self.PL, self.EP, self.book.flat
+        amt, sig, kref, kend, plat = self.amt, self.sig, self.kref, self.kend, self.plat
         for e in ub.paying:
-            self._work_out(e, ks[self.EP[e]])
-        amt, sig = self.amt, self.sig
+            p = EP[e]
+            k, K, a, pl = ks[p], flat[p], A[e], PL[e]
+            kref[e] = k
+            # schedule.piece, inlined: a sweep starts with every entry of the book
+            if k <= K:
+                plat[e] = pl
+                if k < a - pl:
+                    amt[e], sig[e], kend[e] = a - k, -1, a - pl + 1
+                elif pl:
+                    amt[e], sig[e], kend[e] = pl, 0, K + 1
+                else:
+                    amt[e], sig[e], kend[e] = 0, 0, INF
+            else:
+                plat[e] = 0
+                d = k - K
+                if d < pl:
+                    amt[e], sig[e], kend[e] = pl - d, -1, K + pl + 1
+                else:
+                    amt[e], sig[e], kend[e] = 0, 0, INF
         T, G = [], []
         for c in ub.candidates:
             total = 0
@@ -139,9 +148,10 @@ class Planner:
         self.t0[ui], self.k0[ui], self.T[ui], self.G[ui] = t0, ks, T, G
         return self._outcome(ui, t0)
 
-    def refresh(self, ui: int, t: int, entries: bool = True) -> tuple[float, Pays]:
-        """The plan again at step t (which the last plan reached): the totals move along
-        their gradients, and the entries whose piece ended are worked out again."""
+    def refresh(self, ui: int, t: int) -> tuple[float, Pays]:
+        """The plan again at step t (which the last plan reached, or a rate changed at): the
+        totals move along their gradients, and every entry whose piece has ended — on a
+        losing candidate that may have been a while ago — is worked out again."""
         ub = self.book.units[ui]
         kb, tb, rate = self.kb, self.tb, self.rate
         ks = [kb[q] + (t - tb[q]) * rate[q] for q in range(len(rate))]
@@ -154,35 +164,25 @@ class Planner:
                     d = dk.get(q)
                     if d:
                         T[i] += g * d
-        if entries:
-            kend, EP = self.kend, self.EP
-            cands_of = self.book.candidates_of
-            for e in ub.paying:
-                p = EP[e]
-                if kend[e] <= ks[p]:
-                    # the totals were carried along the old piece: correct them
-                    old_v, old_s = self.value(e, ks[p]), self.sig[e]
-                    self._work_out(e, ks[p])
-                    dv, ds = self.amt[e] - old_v, self.sig[e] - old_s
-                    for i in cands_of[e]:
-                        T[i] += dv
-                        if ds:
-                            g = G[i].get(p, 0) + ds
-                            if g:
-                                G[i][p] = g
-                            else:
-                                G[i].pop(p, None)
+        kend, EP = self.kend, self.EP
+        cands_of = self.book.candidates_of
+        for e in ub.paying:
+            p = EP[e]
+            if kend[e] <= ks[p]:
+                # the totals were carried along the old piece: correct them
+                old_v, old_s = self.value(e, ks[p]), self.sig[e]
+                self._work_out(e, ks[p])
+                dv, ds = self.amt[e] - old_v, self.sig[e] - old_s
+                for i in cands_of[e]:
+                    T[i] += dv
+                    if ds:
+                        g = G[i].get(p, 0) + ds
+                        if g:
+                            G[i][p] = g
+                        else:
+                            G[i].pop(p, None)
         self.t0[ui], self.k0[ui] = t, ks
         return self._outcome(ui, t)
-
-    def join(self, ui: int, p: int, t: int) -> float:
-        """A volatile power starts moving: the unit's plan holds, but p's offers on it now
-        reach the ends of their pieces. The plan's new end."""
-        end = self.end[ui]
-        for e in self.book.units[ui].paying_of.get(p, ()):
-            end = min(end, self._step_of(p, self.kend[e]))
-        self.end[ui] = end
-        return end
 
     def _slopes(self, grad: Grad) -> tuple[int, int, int]:
         """(exact change per step, and the least and most the volatile powers add)."""
@@ -198,29 +198,28 @@ class Planner:
                 s += g * rate[q]
         return s, lo, hi
 
-    def _keeps_sign(self, f0: int, grad: Grad) -> float:
-        """Steps for which f0 + grad·Δk keeps the sign of f0, whatever the volatile do."""
-        s, lo, hi = self._slopes(grad)
-        if f0 > 0:
-            return first_change(f0, s + lo)
-        if f0 < 0:
-            return first_change(f0, s + hi)
-        return 1 if (s or lo or hi) else INF
+    def _first_step(self, groups, t0: int) -> float:
+        """The first step at which one of these entries (by power) may leave its piece: a
+        volatile power is taken to move from t0 on, whether it does or not."""
+        rate, kb, tb, kend, vol = self.rate, self.kb, self.tb, self.kend, self.volatile
+        end = INF
+        for p, es in groups:
+            r = rate[p]
+            if r or vol[p]:
+                first = min(map(kend.__getitem__, es))
+                if first != INF:
+                    if vol[p]:
+                        x = t0 + first - (kb[p] + (t0 - tb[p]) * r)
+                    else:
+                        x = tb[p] - (-(first - kb[p]) // r)    # first step with k_p >= first
+                    if x < end:
+                        end = x
+        return end
 
     def _outcome(self, ui: int, t0: int) -> tuple[float, Pays]:
         """Decide the unit from its totals at t0; how long that holds; who pays what."""
         ub = self.book.units[ui]
-        rate, vol, kb, tb = self.rate, self.volatile, self.kb, self.tb
-        kend = self.kend
-        end = INF
-        for p, es in ub.paying_of.items():
-            r = rate[p]
-            if r:
-                first = min(map(kend.__getitem__, es))
-                if first != INF:
-                    x = tb[p] - (-(first - kb[p]) // r)      # first step with k_p >= first
-                    if x < end:
-                        end = x
+        rate, vol = self.rate, self.volatile
         cands = ub.candidates
         T, G = self.T[ui], self.G[ui]
         top = max(T)
@@ -235,6 +234,21 @@ class Planner:
                     s += x * rate[q]
             S.append(s)
         sw = S[w]
+        # Offers on a losing candidate only matter while the winner's own fall could catch
+        # up with it (its total never rises), and under eBayola while the runner-up's fall
+        # could let it by: their breakpoints need not end the plan. (On dummies' units,
+        # where ties decide, every piece counts.)
+        exact = ub.dummy
+        sec = -1
+        if self.ebayola and len(T) > 1:
+            sec = max((i for i in range(len(T)) if i != w), key=lambda i: (T[i], S[i]))
+        if exact:
+            end = self._first_step(ub.paying_of.items(), t0)
+        else:
+            end = self._first_step(cands[w].paying_by_power, t0)
+            if sec >= 0:
+                end = min(end, self._first_step(cands[sec].paying_by_power, t0))
+            fall = sw + sum(min(gw.get(q, 0), 0) for q in moving)   # the winner's fastest fall
         for i in range(len(T)):
             if i == w:
                 continue
@@ -247,14 +261,31 @@ class Planner:
                     lo += x
                 else:
                     hi += x
-            if d0 > 0:
-                ds += lo
-                if ds < 0:
-                    x = t0 - (d0 // ds)                # t0 + ceil(d0 / -ds)
-                    if x < end:
-                        end = x
-            elif (ds or lo or hi) and t0 + 1 < end:
-                end = t0 + 1
+            loose = not exact and i != sec
+            if exact:
+                # a dummy's unit: a tie decides, so every sign must stay as it is
+                if d0 > 0:
+                    ds += lo
+                    window = t0 - (d0 // ds) if ds < 0 else INF      # t0 + ceil(d0 / -ds)
+                else:
+                    window = t0 + 1 if (ds or lo or hi) else INF
+            else:
+                # w keeps winning while its lead stays > 0, or >= 0 over a candidate it
+                # beats on a tie (one after it in tie-break order)
+                window = t0 + steps_positive(d0, ds + lo, strict=i < w)
+                if loose and window < INF:
+                    # the slopes hold until one of i's offers leaves its piece; the
+                    # winner's fall holds until the end of the plan anyway
+                    bound = t0 + steps_positive(d0, fall, strict=i < w)
+                    if bound >= min(window, end):
+                        window = bound
+                    else:
+                        first = self._first_step(cands[i].paying_by_power, t0)
+                        window = max(min(window, first), bound)
+                elif loose:
+                    window = self._first_step(cands[i].paying_by_power, t0)
+            if window < end:
+                end = window
         chosen = w
         if ub.dummy:
             payers = cands[w].payers
@@ -273,56 +304,72 @@ class Planner:
                     s += se
                 pays.append((p, v, {p: s} if s else {}))
         if chosen == w and self.ebayola:
-            end, pays = self._ebayola(ui, t0, end, w, pays, S, moving)
+            end, pays = self._ebayola(ui, t0, end, w, sec, pays, S, moving, exact)
         self.end[ui] = end
         return end, pays
 
-    def _ebayola(self, ui: int, t0: int, end: float, w: int, pays: Pays, S: list[int],
-                 moving: list[int]) -> tuple[float, Pays]:
+    def _ebayola(self, ui: int, t0: int, end: float, w: int, sec: int, pays: Pays, S: list[int],
+                 moving: list[int], exact: bool) -> tuple[float, Pays]:
         """Rule 6.4: the winner costs the runner-up's total + 1; the saving is split among the
-        payers in the owner's list order, down to their plateaus. (S: each candidate's exact
-        change per step; moving: the volatile powers.)"""
+        payers in the owner's list order, down to their plateaus. (sec: the runner-up; S: each
+        candidate's exact change per step; moving: the volatile powers.)"""
         cands = self.book.units[ui].candidates
         T, G = self.T[ui], self.G[ui]
-        if len(T) > 1:
-            sec = max((i for i in range(len(T)) if i != w), key=lambda i: (T[i], S[i]))
+        if sec >= 0:
             t2, g2, s2 = T[sec], G[sec], S[sec]
+            fall = s2 + sum(min(g2.get(q, 0), 0) for q in moving)   # its fastest fall
             for i in range(len(T)):
                 if i != w and i != sec:
                     # the runner-up must stay the highest of the others
-                    ds = s2 - S[i]
+                    d0, ds = t2 - T[i], s2 - S[i]
                     for q in moving:
                         x = g2.get(q, 0) - G[i].get(q, 0)
                         if x < 0:
                             ds += x
-                    if ds < 0:
-                        x = t0 + (t2 - T[i]) // -ds + 1
-                        if x < end:
-                            end = x
+                    window = t0 + d0 // -ds + 1 if ds < 0 else INF
+                    if not exact:
+                        # as for the winner's lead: the slopes hold until one of i's offers
+                        # leaves its piece, the runner-up's fall to the end of the plan
+                        bound = t0 + d0 // -fall + 1 if fall < 0 else INF
+                        if bound >= min(window, end):
+                            window = bound
+                        else:
+                            window = max(min(window, self._first_step(cands[i].paying_by_power, t0)),
+                                         bound)
+                    if window < end:
+                        end = window
         else:
             t2, g2 = 0, {}
-        over0, over_g = T[w] - 1 - t2, _sub(G[w], g2)
-        d = self._keeps_sign(over0, over_g)
-        if t0 + d < end:
-            end = t0 + d
-        if over0 <= 0:
-            return end, pays
-        out: Pays = []
+        # the saving, then its split: at a boundary the regimes on either side agree, so
+        # take the one that lasts longer
+        over0, over_g = T[w] - 1 - t2, sub_grad(G[w], g2)
+        s, lo, hi = self._slopes(over_g)
+        none, some = keeps_le0(over0, s + hi), keeps_ge0(over0, s + lo)
+        if none >= some:
+            return min(end, t0 + none), pays
+        end = min(end, t0 + some)
+        out = []
         given0, given_g = 0, {}
         for (p, v, g), (_, es) in zip(pays, cands[w].paying_by_power):
             floor = 0 if self.public else sum(self.plat[e] for e in es)
             cap0, cap_g = v - floor, g
-            left0, left_g = over0 - given0, _sub(over_g, given_g)
-            for f0, fg in ((left0, left_g), (left0 - cap0, _sub(left_g, cap_g))):
-                d = self._keeps_sign(f0, fg)
-                if t0 + d < end:
-                    end = t0 + d
-            if left0 <= 0:
+            left0, left_g = over0 - given0, sub_grad(over_g, given_g)      # still to give back
+            beyond0, beyond_g = left0 - cap0, sub_grad(left_g, cap_g)
+            s1, lo1, hi1 = self._slopes(left_g)
+            s2, lo2, hi2 = self._slopes(beyond_g)
+            regimes = (
+                (keeps_le0(left0, s1 + hi1), 0),                                    # nothing
+                (min(keeps_ge0(left0, s1 + lo1), keeps_le0(beyond0, s2 + hi2)), 1),  # part
+                (keeps_ge0(beyond0, s2 + lo2), 2),                                  # all of it
+            )
+            window, regime = max(regimes)
+            end = min(end, t0 + window)
+            if regime == 0:
                 out.append((p, v, g))
-            elif left0 >= cap0:
-                out.append((p, v - cap0, _sub(g, cap_g)))
+            elif regime == 2:
+                out.append((p, v - cap0, sub_grad(g, cap_g)))
             else:
-                out.append((p, v - left0, _sub(g, left_g)))
+                out.append((p, v - left0, sub_grad(g, left_g)))
             given0 += cap0
-            given_g = _sub(given_g, {q: -x for q, x in cap_g.items()})
+            given_g = sub_grad(given_g, {q: -x for q, x in cap_g.items()})
         return end, out

@@ -7,18 +7,17 @@ whole auction is therefore the vector k of rounds per power.
 `reduce_literal` runs the rounds one by one, as the rulebook describes them. Its cost
 grows with the amounts of money involved.
 
-`reduce_fast` reaches the same k without visiting every round. While the set S of
-overspending powers stays the same, k moves along a straight line (every power of S
-gains one round per round), every offer's amount is piecewise linear along it, and so
-is every candidate's total. For each unit it plans the longest run of rounds in which
-nothing about the unit can change: no offer on it changes slope, the ranking of its
-candidates against the winner keeps its signs (so the winner and any tie stay), and
-under eBayola the runner-up and the rebate split stay the same. Within such a run
-what each power pays for the unit is linear, so each power's spending is linear
-between two unit events, and the round at which it crosses its limit is a division.
-The procedure jumps from event to event; its cost depends on the number of offers and
-of decisions that change, not on the sums of money. Tests compare it with the literal
-procedure on many random sheets.
+`reduce_fast` reaches the same k without visiting every round. Along a stretch where
+the set of overspending powers stays the same, k moves along a straight line and every
+candidate's total is piecewise linear; `kinetic.Planner` plans each unit for as long as
+nothing about it can change and `sweep.Sweep` jumps from one such event to the next.
+A power that keeps starting and stopping to overspend ("chattering": each reduction
+loses it a unit that the others' falling offers give back a few rounds later) is made
+*volatile*: units are planned for any pattern of its rounds, so its switches cost
+nearly nothing. A pattern of switches that repeats exactly is jumped over whole periods
+at a time (`cycles.py`), each jump checked exactly. The cost depends on the number of
+offers and of decisions that change; tests compare the result with the literal
+procedure on thousands of random sheets.
 """
 
 from __future__ import annotations
@@ -26,15 +25,17 @@ from __future__ import annotations
 from typing import Sequence
 
 from .book import Book
-from .decide import evaluate, spending
 from .cycles import periods_valid
-from .sweep import Sweep
+from .decide import evaluate, spending
 from .schedule import INF
+from .sweep import Sweep
 
-
+LITERAL_LIMIT = 64         # when no more rounds than this are possible, take them one by one
 LITERAL_ROUNDS = 3         # rounds taken one by one before the events take over
+PATTERN_REPEATS = 3        # a pattern seen this many times in a row is checked (cycles.py)
 VOLATILE_SWITCHES = 3      # this many starts or stops of overspending …
 VOLATILE_WINDOW = 32       # … within this many rounds make a power volatile (kinetic.py)
+VOLATILE_IDLE = 64         # … and one that has not switched for this long is no more
 
 
 class ReductionError(RuntimeError):
@@ -57,28 +58,41 @@ def reduce_literal(book: Book, limits: Sequence[int], ebayola: bool = False,
     raise ReductionError("the reduction rounds did not settle")
 
 
-def _pattern(history: list[tuple[int, tuple[bool, ...]]], longest: int = 16):
-    """The last period, if the last two periods of sub-steps were identical: a schedule of
-    (who overspends, rounds) ending just before the sub-step that has just begun."""
+def _pattern(history: list[tuple[int, tuple[bool, ...]]], longest: int = 16, repeats: int = 2):
+    """The last period, if the last `repeats` periods of sub-steps were identical: a schedule
+    of (who overspends, rounds) ending just before the sub-step that has just begun."""
     steps = [(o, history[i + 1][0] - t) for i, (t, o) in enumerate(history[:-1])]
     current = history[-1][1]
     for size in range(1, longest + 1):
-        if 2 * size > len(steps):
+        if repeats * size > len(steps):
             break
-        last, before = steps[-size:], steps[-2 * size:-size]
-        if last == before and last[0][0] == current:
+        last = steps[-size:]
+        if last[0][0] == current and all(steps[-(r + 1) * size:-r * size] == last
+                                         for r in range(1, repeats)):
             return last
     return None
 
 
+def most_rounds(book: Book) -> int:
+    """No power goes through more rounds than it takes to bring all its offers to 0."""
+    top = [0] * len(book.powers)
+    for e in book.entries:
+        top[e.power] = max(top[e.power], book.flat[e.power] + e.plateau)
+    return max(top, default=0)
+
+
 def reduce_fast(book: Book, limits: Sequence[int], ebayola: bool = False,
-                public_totals: bool = False) -> list[int]:
+                public_totals: bool = False, *, shortcuts: bool = True) -> list[int]:
     """The same rounds per power as `reduce_literal`, jumping from event to event, and over
-    whole periods of a repeating pattern (`cycles.py`)."""
+    whole periods of a repeating pattern (`cycles.py`). With `shortcuts`, small auctions
+    (few rounds possible) and the first rounds of any are taken one by one, which is
+    cheaper there; without, the events do everything (for tests)."""
     n = len(book.powers)
+    if shortcuts and most_rounds(book) <= LITERAL_LIMIT:
+        return reduce_literal(book, limits, ebayola, public_totals)
     k = [0] * n
     # most auctions settle within a few rounds: take those one by one, it is cheaper
-    for _ in range(LITERAL_ROUNDS):
+    for _ in range(LITERAL_ROUNDS if shortcuts else 0):
         spent = spending(book, evaluate(book, k, ebayola, public_totals))
         over = [spent[p] > limits[p] for p in range(n)]
         if not any(over):
@@ -93,6 +107,7 @@ def reduce_fast(book: Book, limits: Sequence[int], ebayola: bool = False,
     tau = 0
     history = [(0, tuple(over))]
     wait = 2                   # membership changes before the next look for a pattern
+    patience = 2
     # a safety net only: every event moves some offer, decision or power along
     guard = (sum(e.amount for e in book.entries) + n + 2) * (len(book.units) + 2) + 1000
     while True:
@@ -118,21 +133,24 @@ def reduce_fast(book: Book, limits: Sequence[int], ebayola: bool = False,
             if len(recent) >= VOLATILE_SWITCHES:
                 sweep.set_volatile(p, True, tau)
         for p in range(n):
-            if sweep.planner.volatile[p] and switches[p][-1] <= tau - 2 * VOLATILE_WINDOW:
+            if sweep.planner.volatile[p] and switches[p][-1] <= tau - VOLATILE_IDLE:
                 sweep.planner.volatile[p] = False     # its plans stay valid, only cautious
         history.append((tau, tuple(now)))
         wait -= 1
         if wait > 0:
             continue
-        schedule = _pattern(history)
+        schedule = _pattern(history, repeats=PATTERN_REPEATS)
         if schedule is None:
             wait = 1
             continue
         k = sweep.rounds(tau)
         periods = periods_valid(book, k, schedule, limits, ebayola, public_totals)
         if periods < 3:
-            wait = 2 * len(schedule) * (1 + len(history) // 8)
+            # checking a pattern costs a few sweeps: look less often after each failure
+            wait = patience * len(schedule)
+            patience *= 2
             continue
+        patience = 2
         # the rounds follow the pattern for `periods` whole periods: jump over them
         length = sum(rounds for _, rounds in schedule)
         step = [sum(r for o, r in schedule if o[p]) for p in range(n)]

@@ -19,11 +19,6 @@ from __future__ import annotations
 INF = float("inf")
 
 
-def flat_round(amounts_and_plateaus) -> int:
-    """K: the rounds after which every offer of a power is at its plateau."""
-    return max((a - p for a, p in amounts_and_plateaus), default=0)
-
-
 def value(amount: int, plateau: int, flat: int, k: int) -> int:
     """The offer's amount after k rounds (flat = K of its power)."""
     if k <= flat:

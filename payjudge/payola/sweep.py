@@ -10,7 +10,8 @@ import heapq
 from typing import Sequence
 
 from .book import Book
-from .kinetic import Grad, Pays, Planner
+from .kinetic import Pays, Planner
+from .lines import Grad
 
 
 class Sweep:
@@ -69,6 +70,8 @@ class Sweep:
     def next_step(self, t: int, over: Sequence[bool]) -> float:
         """The first step after t at which a plan runs out or `over` stops being true."""
         nxt = self.heap[0][0]
+        if nxt <= t:
+            raise AssertionError(f"a plan ends at step {nxt}, not after {t}")
         lim = self.limits
         for p in range(self.n):
             v, s = self._line(p, t)
@@ -97,18 +100,12 @@ class Sweep:
         for p, rate in changes.items():
             joining = rate > planner.rate[p]
             if planner.volatile[p]:
-                planner.set_rate(p, t, rate)
-                if joining:
-                    for ui in units:
-                        if planner.affected(ui, p, t, True):
-                            end = planner.join(ui, p, t)
-                            self.version[ui] += 1
-                            heapq.heappush(self.heap, (end, self.version[ui], ui))
+                planner.set_rate(p, t, rate)      # its plans hold for any rate
                 continue
             stale = [ui for ui in units if planner.affected(ui, p, t, joining)]
             planner.set_rate(p, t, rate)
             for ui in stale:
-                self._install(ui, *planner.refresh(ui, t, entries=False))
+                self._install(ui, *planner.refresh(ui, t))
 
     def set_volatile(self, p: int, volatile: bool, t: int) -> None:
         """Plan the units where p has offers for any (or only for its actual) pattern of rounds."""
@@ -118,7 +115,7 @@ class Sweep:
         planner.volatile[p] = volatile
         for ui in range(len(self.plans)):
             if p in self.book.units[ui].paying_of:
-                self._install(ui, *planner.refresh(ui, t, entries=False))
+                self._install(ui, *planner.refresh(ui, t))
 
     def rounds(self, t: int) -> list[int]:
         return [self.planner.rounds(p, t) for p in range(self.n)]

@@ -88,7 +88,7 @@ _WORDS = {
 }
 _COASTS = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
            "NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
-_TOKEN = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]")
+_ANY = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]|[^\s]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +114,9 @@ def _alias_key(words: list[str]) -> str:
 
 
 def _raw_tokens(text: str) -> list[str]:
-    raw = _TOKEN.findall(_normalize(text).replace(".", " "))
+    """Words and marks; a character that belongs to neither becomes a token of its own,
+    so that the reader reports it instead of silently skipping it."""
+    raw = [m.group(0) for m in _ANY.finditer(_normalize(text).replace(".", " "))]
     return ["-" if w in ("->", "=>") else w for w in raw if w]
 
 

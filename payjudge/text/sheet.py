@@ -144,6 +144,8 @@ def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) 
         terms = (Term(0),)
     if not rest:
         raise invalid(f"incomplete offer: a unit and an order must follow {mark!r}")
+    if rest[0] in _MARKS or rest[0] == SAVINGS_MARK:
+        raise invalid(f"two offer types ({mark!r} and {rest[0]!r})")
     return _offer(kind, terms, rest, comment, number, ctx)
 
 

@@ -12,7 +12,7 @@ from ..payola.rules import Flag, PayolaRules
 from ..rules.errors import ProblemKind
 from ..rules.orders import Unit
 from ..rules.position import Position
-from .problems import LineError, illegal
+from .problems import illegal
 
 
 @dataclass
@@ -134,5 +134,3 @@ def check_sheet(items: Iterable[SheetItem], ctx: SheetContext) -> list[SheetErro
                                   f"{', '.join(missing)} have none"))
     return out
 
-
-__all__ = ["SheetContext", "SheetError", "check_line", "check_sheet", "LineError"]
