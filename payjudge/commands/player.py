@@ -10,6 +10,7 @@ from ..payola.acceptance import AcceptanceError, parse_acceptance
 from ..payola.transfers import check_transfer
 from ..service import money
 from ..service.context import CommandError, Context
+from ..service.notify import broadcast
 from ..service.press import send_press
 from ..service.security import hash_password
 from ..service.state import MASTER
@@ -223,6 +224,15 @@ class SetAbsence(Handler):
         seat = ctx.state.seat(ctx.power)
         seat.absences = [*seat.absences, [start.isoformat(), end.isoformat()]]
         ctx.reply.note("absence", cmd.line, start=show_time(start, zone), end=show_time(end, zone))
+        deadline = ctx.game.deadline
+        if deadline is not None and start <= deadline < end:
+            # the current deadline falls in the absence: it moves to the absence's end
+            ctx.game.deadline = end
+            ctx.game.reminded = []
+            shown = show_time(end, zone)
+            ctx.reply.note("deadline", cmd.line, deadline=shown)
+            broadcast(ctx.state, ctx.mailer, f"Diplomacy deadline changed {ctx.game.name}",
+                      "deadline.txt.j2", deadline=shown, phase=ctx.game.phase, absence=True)
 
 
 @register
