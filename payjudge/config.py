@@ -109,7 +109,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
                 raise ConfigError(f"{path}: unknown setting {key!r}")
             values[key] = _coerce(key, value)
     for var, name in _ENV.items():
-        if env.get(var):
+        if var in env:  # an empty value counts: PAYJUDGE_SMTP_LISTEN= turns the listener off
             values[name] = _coerce(name, env[var])
         file_var = env.get(var + "_FILE")
         if file_var:

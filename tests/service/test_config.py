@@ -1,0 +1,41 @@
+"""Configuration: defaults, a TOML file, environment overrides, secrets from files."""
+
+from pathlib import Path
+
+import pytest
+
+from payjudge.config import ConfigError, load_config
+
+
+def test_embedded_defaults_need_no_outside_server(tmp_path):
+    cfg = load_config(env={"PAYJUDGE_DATA_DIR": str(tmp_path)})
+    assert cfg.database_url == f"sqlite:///{(tmp_path / 'payjudge.sqlite').resolve()}"
+    assert cfg.outbound_url == f"maildir:{(tmp_path / 'outbox').resolve()}"
+    assert cfg.listen == ("127.0.0.1", 2525)
+    assert cfg.domains == ("localhost",)
+
+
+def test_file_then_environment(tmp_path):
+    toml = tmp_path / "payjudge.toml"
+    toml.write_text('[judge]\njudge_address = "judge@pay.example"\nsettle_seconds = 60\n'
+                    'create_allowed = ["gm@pay.example"]\n')
+    secret = tmp_path / "db"
+    secret.write_text("postgresql+psycopg://u:pw@db/pj\n")
+    cfg = load_config(toml, env={"PAYJUDGE_SETTLE_SECONDS": "5", "PAYJUDGE_DB_URL_FILE": str(secret),
+                                 "PAYJUDGE_SMTP_LISTEN": "0.0.0.0:25", "PAYJUDGE_IMAP_URL": ""})
+    assert cfg.judge_address == "judge@pay.example" and cfg.domains == ("pay.example",)
+    assert cfg.settle_seconds == 5                     # the environment wins
+    assert cfg.database_url == "postgresql+psycopg://u:pw@db/pj"
+    assert cfg.listen == ("0.0.0.0", 25) and cfg.create_allowed == ("gm@pay.example",)
+    assert load_config(env={"PAYJUDGE_SMTP_LISTEN": ""}).listen is None
+
+
+def test_mistakes_are_named(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[judge]\ncolour = 'blue'\n")
+    with pytest.raises(ConfigError, match="unknown setting 'colour'"):
+        load_config(bad, env={})
+    with pytest.raises(ConfigError, match="settle_seconds"):
+        load_config(env={"PAYJUDGE_SETTLE_SECONDS": "soon"})
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(Path(tmp_path / "missing.toml"), env={})
