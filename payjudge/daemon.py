@@ -3,9 +3,10 @@ the outbox sender and the deadline scheduler together.
 
 Truth lives in the database: the SMTP listener and the IMAP poller only store raw mail;
 the processor handles stored messages one per transaction; the sender delivers committed
-outbox rows; the scheduler keeps one date job per active game (rebuilt from the database
-at start and after every change) plus a periodic sweep, with no misfire grace limit, so a
-deadline that passed while the daemon was down is processed at start.
+outbox rows; the scheduler keeps one date job per active game (read from the database at
+start and moved when the game's row changes, see `_GameClock`) plus a periodic sweep,
+with no misfire grace limit, so a deadline that passed while the daemon was down is
+processed at start. One daemon per SQLite file (a lock file); several on one PostgreSQL.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import logging
 import signal
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Sequence
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlalchemy import select
 
 from .config import Config
 from .mail.listener import start_listener
@@ -28,11 +30,12 @@ from .mail.poller import ImapPoller, ImapSettings
 from .mail.sender import OutboxSender, transport_from_url
 from .memory import SystemClock
 from .ports import Clock, InboundStore, Stored
-from .service.deadlines import next_wakeup, tick_all, tick_game
+from .service.deadlines import next_wakeup, tick_game
+from .service.timing import Timing
 from .service.processor import process_pending
 from .store.db import Database
 from .store.mailbox import SqlInbound, SqlOutbox
-from .store import repo
+from .store.models import Game
 
 log = logging.getLogger("payjudge.daemon")
 
@@ -93,7 +96,7 @@ class Daemon:
             loop.call_soon_threadsafe(inbound_wake.set)
 
         inbound = _Notifying(SqlInbound(db, self.clock), wake_processor)
-        outbox = SqlOutbox(db)
+        outbox = SqlOutbox(db, batch_marks=True)
         sender = OutboxSender(outbox, transport_from_url(cfg.outbound_url), self.clock)
         tasks: list[asyncio.Task] = []
         server = None
@@ -108,18 +111,24 @@ class Daemon:
             tasks.append(asyncio.create_task(poller.run(stop), name="imap-poller"))
         tasks.append(asyncio.create_task(sender.run(stop, interval=5.0), name="outbox-sender"))
         scheduler = AsyncIOScheduler(timezone="UTC")
+        clock = _GameClock(db, cfg, self.clock, scheduler, sender)
+
+        # Messages are processed on one thread of their own: the password checks
+        # (argon2, 19 MiB each) then reuse one allocator arena, where a pool of threads
+        # would each keep its own (the daemon's memory grew to 300 MiB under a burst).
+        processing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="payjudge-processor")
 
         async def processor() -> None:
             while not stop.is_set():
                 inbound_wake.clear()
                 try:
-                    count = await asyncio.to_thread(process_pending, db, cfg, self.clock)
+                    count = await loop.run_in_executor(processing, process_pending, db, cfg, self.clock)
                 except Exception:
                     log.exception("processing stored messages failed; retrying")
                     count = 0
                 if count:
                     sender.wake()
-                    await asyncio.to_thread(self._reschedule, scheduler)
+                    clock.poke()   # a game made ready is processed early (not waited for)
                     continue
                 try:
                     await asyncio.wait_for(inbound_wake.wait(), timeout=2.0)
@@ -127,31 +136,13 @@ class Daemon:
                     pass
 
         async def sweep() -> None:
-            try:
-                actions = await asyncio.to_thread(tick_all, db, cfg, self.clock.now())
-            except Exception:
-                log.exception("deadline sweep failed")
-                return
-            if actions:
-                sender.wake()
-            await asyncio.to_thread(self._reschedule, scheduler)
+            await clock.refresh(tick=True)
 
-        async def deadline(game_id: int) -> None:
-            try:
-                action = await asyncio.to_thread(tick_game, db, cfg, game_id, self.clock.now())
-            except Exception:
-                log.exception("deadline job failed for game %s", game_id)
-                return
-            if action:
-                sender.wake()
-            await asyncio.to_thread(self._reschedule, scheduler)
-
-        self._deadline_job = deadline
         scheduler.add_job(sweep, "interval", seconds=cfg.sweep_seconds, id="sweep",
                           misfire_grace_time=None, coalesce=True, max_instances=1)
         scheduler.start()
-        await sweep()   # deadlines that passed while the daemon was down
         tasks.append(asyncio.create_task(processor(), name="processor"))
+        await sweep()   # deadlines that passed while the daemon was down
         log.info("payjudge serving (database %s, outbound %s)", _safe(cfg.database_url), cfg.outbound_url)
         try:
             await stop.wait()
@@ -162,26 +153,160 @@ class Daemon:
                 await server.wait_closed()
             for task in tasks:
                 task.cancel()
+            clock.close()
             await asyncio.gather(*tasks, return_exceptions=True)
+            processing.shutdown(wait=True)
             outbox.close()
             db.dispose()
 
-    def _reschedule(self, scheduler: AsyncIOScheduler) -> None:
-        """One date job per active game at its next wake-up, rebuilt from the database."""
-        settle = timedelta(seconds=self.config.settle_seconds)
-        with self.db.transaction() as s:
-            games = repo.games(s, ("active",))
-            wanted = {g.id: next_wakeup(g, settle) for g in games}
-        now = self.clock.now()
-        for job in scheduler.get_jobs():
-            if job.id.startswith("deadline:") and int(job.id.split(":")[1]) not in wanted:
-                job.remove()
-        for game_id, when in wanted.items():
+
+class _GameClock:
+    """What the clock does to the active games, kept cheap with a thousand of them.
+
+    A refresh reads every active game's id, version, deadline and readiness (one light
+    query, no write lock on SQLite) and works out the next wake-up (`next_wakeup`) only of
+    the games whose row changed. With `tick` it then ticks (`tick_game`, under the game's
+    lock) the games that are due or changed since their last tick: that is how a game
+    whose last orders just came in is found ready, and the first refresh ticks them all
+    (deadlines passed while the daemon was down). Last, each game's date job is moved if
+    its time changed, on the loop's thread.
+
+    A wake-up already past that a tick has seen and left as it was (a reminder offset
+    that a ready game never sends) is not set again: the job goes to the next time still
+    to come, so nothing spins and the deadline keeps its own job. Games with a past
+    wake-up are still ticked by every sweep (late notices repeat)."""
+
+    def __init__(self, db: Database, config: Config, now: Clock, scheduler: AsyncIOScheduler,
+                 sender: OutboxSender):
+        self.db, self.config, self.now = db, config, now
+        self.scheduler, self.sender = scheduler, sender
+        self.settle = timedelta(seconds=config.settle_seconds)
+        self._lock = asyncio.Lock()           # one refresh at a time
+        self._known: dict[int, _Wake] = {}    # game → its row key and wake-ups
+        self._planned: dict[int, datetime] = {}   # game → the time its job is set for
+        self._ticked: dict[int, tuple] = {}   # game → its row key when last ticked
+        self._dirty = False
+        self._poker: asyncio.Future | None = None
+
+    async def refresh(self, *, tick: bool) -> None:
+        async with self._lock:
+            try:
+                current = await asyncio.to_thread(self._read)
+                if tick:
+                    now = self.now.now()
+                    todo = [gid for gid, w in current.items()
+                            if self._ticked.get(gid) != w.key or (w.due is not None and w.due <= now)]
+                    if todo:
+                        await asyncio.to_thread(self._tick, todo, now)
+                        for gid in todo:   # the key *before* the tick: a changed game is ticked once more
+                            self._ticked[gid] = current[gid].key
+                        current = await asyncio.to_thread(self._read)
+                self._plan(current)
+            except Exception:
+                log.exception("the deadline scheduler could not read the games; retrying at the next sweep")
+
+    def poke(self) -> None:
+        """Ask for a refresh with ticks soon, without waiting for it; requests made while
+        one is under way are served by one more refresh after it."""
+        self._dirty = True
+        if self._poker is None or self._poker.done():
+            self._poker = asyncio.ensure_future(self._drain())
+
+    def close(self) -> None:
+        if self._poker is not None:
+            self._poker.cancel()
+
+    async def _drain(self) -> None:
+        while self._dirty:
+            self._dirty = False
+            await self.refresh(tick=True)
+
+    async def deadline(self, game_id: int) -> None:
+        known = self._known.get(game_id)
+        try:
+            action = await asyncio.to_thread(tick_game, self.db, self.config, game_id, self.now.now())
+        except Exception:
+            log.exception("deadline job failed for game %s", game_id)
+            return
+        if known is not None:
+            self._ticked[game_id] = known.key
+        if action:
+            self.sender.wake()
+        await self.refresh(tick=False)
+
+    def _read(self) -> dict[int, "_Wake"]:
+        now = self.now.now()
+        with self.db.reading() as s:
+            rows = s.execute(select(Game.id, Game.version, Game.deadline, Game.ready_at)
+                             .where(Game.state == "active")).all()
+            keys = {gid: (version, deadline, ready_at) for gid, version, deadline, ready_at in rows}
+            changed = [gid for gid, key in keys.items()
+                       if gid not in self._known or self._known[gid].key != key
+                       or (self._known[gid].later is not None and self._known[gid].later <= now)]
+            for start in range(0, len(changed), 500):
+                for row in s.execute(select(Game.id, Game.state, Game.deadline, Game.ready_at,
+                                            Game.timing, Game.reminded)
+                                     .where(Game.id.in_(changed[start:start + 500]))).all():
+                    self._known[row.id] = _Wake(keys[row.id], next_wakeup(row, self.settle),
+                                                _next_after(row, self.settle, now))
+        for gone in set(self._known) - set(keys):
+            del self._known[gone]
+        return {gid: self._known[gid] for gid in keys if gid in self._known}
+
+    def _tick(self, game_ids: list[int], now: datetime) -> None:
+        acted = False
+        for gid in game_ids:
+            try:
+                acted = bool(tick_game(self.db, self.config, gid, now)) or acted
+            except Exception:   # one game's failure never stops the others
+                log.exception("deadline handling failed for game %s", gid)
+        if acted:
+            self.sender.wake()
+
+    def _plan(self, current: dict[int, "_Wake"]) -> None:
+        now = self.now.now()
+        for gid, w in current.items():
+            if w.due is not None and w.due <= now and self._ticked.get(gid) != w.key:
+                when = now   # due and not looked at yet
+            else:
+                when = w.due if w.due is not None and w.due > now else w.later
             if when is None:
-                continue
-            scheduler.add_job(self._deadline_job, "date", run_date=max(when, now), args=[game_id],
-                              id=f"deadline:{game_id}", replace_existing=True,
-                              misfire_grace_time=None)
+                self._unplan(gid)
+            elif self._planned.get(gid) != when:
+                self.scheduler.add_job(self.deadline, "date", run_date=max(when, now), args=[gid],
+                                       id=f"deadline:{gid}", replace_existing=True,
+                                       misfire_grace_time=None)
+                self._planned[gid] = when
+        for gid in set(self._planned) - set(current):
+            self._unplan(gid)
+
+    def _unplan(self, gid: int) -> None:
+        if self._planned.pop(gid, None) is not None:
+            job = self.scheduler.get_job(f"deadline:{gid}")
+            if job is not None:
+                job.remove()
+
+
+@dataclass(frozen=True)
+class _Wake:
+    key: tuple                    # (version, deadline, ready_at): the row changed if it did
+    due: datetime | None          # next_wakeup: when the clock next matters for the game
+    later: datetime | None        # the first moment of those still to come (at reading)
+
+
+def _next_after(game, settle: timedelta, now: datetime) -> datetime | None:
+    """The earliest of a game's clock moments (those `next_wakeup` takes the first of)
+    that is still to come."""
+    if game.state != "active" or game.deadline is None:
+        return None
+    timing = Timing.from_json(game.timing)
+    times = [game.deadline, *(game.deadline - offset for offset in timing.warn)]
+    if game.ready_at is not None:
+        times.append(game.ready_at + settle)
+    if timing.grace:
+        times.append(game.deadline + timing.grace)
+    future = [t for t in times if t > now]
+    return min(future) if future else None
 
 
 def _one_daemon_per_sqlite_file(url: str) -> IO | None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+import threading
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Iterator
 
@@ -28,11 +29,59 @@ def make_engine(url: str) -> Engine:
         @event.listens_for(engine, "begin")
         def _begin(conn):
             # Take the write lock at the start: a read that later writes would otherwise
-            # fail with "database is locked" when another writer got in between.
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            # fail with "database is locked" when another writer got in between. A
+            # `Database.reading()` session begins deferred: in WAL mode a reader neither
+            # waits for the writer nor holds it up.
+            read_only = conn.get_execution_options().get(_READ_ONLY)
+            conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+
+
+_READ_ONLY = "payjudge_read_only"
+
+
+class _Turnstile:
+    """The threads of one process take SQLite's write lock in the order they asked, the
+    short urgent writes first (storing inbound mail, which the sender waits for).
+
+    SQLite's busy handler sleeps between tries (up to 100 ms at a time), so a thread that
+    writes in a loop, like the processor working through a backlog, takes the lock again
+    and again while the listener's one short insert sleeps: mail would wait to be
+    accepted. Re-entrant within a thread."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._next = [0, 0]       # tickets given: [normal, urgent]
+        self._serving = [0, 0]    # the ticket each queue serves next
+        self._owner: int | None = None
+        self._owner_queue = 0
+        self._depth = 0
+
+    @contextmanager
+    def turn(self, urgent: bool = False) -> Iterator[None]:
+        me = threading.get_ident()
+        with self._cond:
+            if self._owner == me:
+                self._depth += 1
+            else:
+                queue = 1 if urgent else 0
+                ticket = self._next[queue]
+                self._next[queue] += 1
+                while not (self._owner is None and self._serving[queue] == ticket and
+                           (urgent or self._serving[1] == self._next[1])):
+                    self._cond.wait()
+                self._owner, self._owner_queue, self._depth = me, queue, 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._serving[self._owner_queue] += 1
+                    self._owner = None
+                    self._cond.notify_all()
 
 
 class Database:
@@ -42,11 +91,28 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._readers = sessionmaker(self.engine.execution_options(**{_READ_ONLY: True}),
+                                     expire_on_commit=False)
+        self._writers = _Turnstile() if self.engine.dialect.name == "sqlite" else None
 
     @contextmanager
-    def transaction(self) -> Iterator[Session]:
-        """A session whose work commits together at the end, or not at all."""
-        session = self._sessions()
+    def transaction(self, *, urgent: bool = False) -> Iterator[Session]:
+        """A session whose work commits together at the end, or not at all. On SQLite an
+        `urgent` one (short: storing inbound mail) gets the write lock before the others
+        waiting in this process."""
+        with self._writers.turn(urgent) if self._writers is not None else nullcontext():
+            session = self._sessions()
+            try:
+                with session.begin():
+                    yield session
+            finally:
+                session.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session for reading only (a consistent snapshot on SQLite, without the
+        write lock); do not write in it."""
+        session = self._readers()
         try:
             with session.begin():
                 yield session

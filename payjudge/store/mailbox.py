@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from email import message_from_bytes, policy
 from typing import Sequence
 
-from sqlalchemy import select, text, update
+from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..ports import OutgoingMail, Stored
@@ -47,24 +47,25 @@ class SqlInbound:
     def store_inbound(self, raw: bytes, *, source: str, source_key: str | None = None,
                       envelope_from: str | None = None, envelope_to: Sequence[str] = ()) -> Stored:
         msgid = _message_id(raw)
-        with self.db.transaction() as s:
-            if msgid is not None and s.scalar(select(InboundMessage.id).where(
-                    InboundMessage.message_id == msgid)) is not None:
-                return Stored.DUPLICATE
-            if source_key is not None and s.scalar(select(InboundMessage.id).where(
-                    InboundMessage.source_key == source_key)) is not None:
-                return Stored.DUPLICATE
+        sender = _sender(raw)
+        # one transaction (one turn of SQLite's write lock per message): look, then insert
         try:
-            with self.db.transaction() as s:
+            with self.db.transaction(urgent=True) as s:
+                if msgid is not None and s.scalar(select(InboundMessage.id).where(
+                        InboundMessage.message_id == msgid)) is not None:
+                    return Stored.DUPLICATE
+                if source_key is not None and s.scalar(select(InboundMessage.id).where(
+                        InboundMessage.source_key == source_key)) is not None:
+                    return Stored.DUPLICATE
                 s.add(InboundMessage(message_id=msgid, source=source, source_key=source_key,
-                                     envelope_from=envelope_from, sender=_sender(raw), raw=raw,
+                                     envelope_from=envelope_from, sender=sender, raw=raw,
                                      received_at=self._now(), state="new"))
-        except IntegrityError:  # a concurrent copy won the race
+        except IntegrityError:  # a concurrent copy won the race (PostgreSQL)
             return Stored.DUPLICATE
         return Stored.STORED
 
     def has_source_key(self, source_key: str) -> bool:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             return s.scalar(select(InboundMessage.id).where(
                 InboundMessage.source_key == source_key)) is not None
 
@@ -82,13 +83,21 @@ class SqlOutbox:
 
     LOCK_SPACE = 0x504A   # the advisory-lock key space of outbox claims ("PJ")
 
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, *, batch_marks: bool = False):
         self.db = db
         self._postgres = db.engine.dialect.name == "postgresql"
         self._locks = None              # the connection holding our advisory locks
         self._held: set[int] = set()    # the mails it holds
+        # With `batch_marks` (the daemon), mail sent from the last claim is marked in one
+        # transaction once the whole claim is accounted for: one commit per batch, not
+        # per mail, for under load those commits queue behind the turns being processed.
+        # Until then it stays claimed; a crash meanwhile sends it again (same Message-ID).
+        self.batch_marks = batch_marks
+        self._unmarked: set[int] = set()
+        self._sent: dict[int, datetime] = {}
 
     def claim_due(self, now: datetime, limit: int = 50) -> list[OutgoingMail]:
+        self.flush()   # never claim (and send) again a mail sent but not yet marked
         with self.db.transaction() as s:
             ids = list(s.scalars(select(OutboxMail.id).where(OutboxMail.state == "pending",
                                                              OutboxMail.next_attempt_at <= now)
@@ -107,10 +116,30 @@ class SqlOutbox:
                      for r in rows]
         for stale in set(ids) - {m.id for m in mails}:
             self._unlock(stale)
+        self._unmarked = {m.id for m in mails}
         return mails
 
+    def flush(self) -> None:
+        """Mark the mail sent so far as sent (one transaction), then let it go."""
+        if not self._sent:
+            return
+        sent = dict(self._sent)
+        with self.db.transaction() as s:
+            table = OutboxMail.__table__
+            s.connection().execute(
+                update(table).where(table.c.id == bindparam("mail_id"))
+                .values(state="sent", sent_at=bindparam("at"), attempts=table.c.attempts + 1),
+                [{"mail_id": mail_id, "at": at} for mail_id, at in sent.items()])
+        for mail_id in sent:
+            self._sent.pop(mail_id, None)
+            self._unlock(mail_id)
+
     def close(self) -> None:
-        """Give every claim up (the daemon's shutdown)."""
+        """Record what was sent and give every claim up (the daemon's shutdown)."""
+        try:
+            self.flush()
+        except Exception:
+            pass   # those mails go again after the restart, with the same Message-ID
         conn, self._locks = self._locks, None
         self._held.clear()
         if conn is not None:
@@ -146,10 +175,10 @@ class SqlOutbox:
             self.close()
 
     def mark_sent(self, mail_id: int, now: datetime) -> None:
-        with self.db.transaction() as s:
-            s.execute(update(OutboxMail).where(OutboxMail.id == mail_id)
-                      .values(state="sent", sent_at=now, attempts=OutboxMail.attempts + 1))
-        self._unlock(mail_id)
+        self._sent[mail_id] = now
+        self._unmarked.discard(mail_id)
+        if not self._unmarked or not self.batch_marks:
+            self.flush()
 
     def mark_failed(self, mail_id: int, now: datetime, error: str, retry_at: datetime | None) -> None:
         with self.db.transaction() as s:
@@ -160,3 +189,6 @@ class SqlOutbox:
                 values["next_attempt_at"] = retry_at
             s.execute(update(OutboxMail).where(OutboxMail.id == mail_id).values(**values))
         self._unlock(mail_id)
+        self._unmarked.discard(mail_id)
+        if not self._unmarked or not self.batch_marks:
+            self.flush()
