@@ -240,7 +240,7 @@ def health(config_path: str | None) -> None:
     cfg = _config(config_path)
     database = _database(config_path)
     try:
-        with database.transaction() as s:
+        with database.reading() as s:   # never waits for the write lock
             repo.ping(s)
         if cfg.listen:
             host, port = cfg.listen

@@ -116,34 +116,46 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
                 game.version += 1
                 return f"{game.name} {phase}: late notice ({', '.join(late)})"
             return None
-        # before the deadline
+        # before the deadline: reminders first, so that their times are used up even
+        # when nobody needs one (the scheduler must not keep waking up for them)
+        sent = _remind(st, mailer, timing, late, now)
         if ready and "PREVIEW" not in game.rules:
             if game.ready_at is None:
                 game.ready_at = now
                 game.version += 1
                 if settle <= timedelta(0):
                     return _process(st, mailer, now, f"{game.name} {phase}: processed early")
-                return None
+                return sent
             if now >= game.ready_at + settle:
                 return _process(st, mailer, now, f"{game.name} {phase}: processed early")
-            return None
+            return sent
         if not ready and game.ready_at is not None:
             game.ready_at = None
             game.version += 1
-        sent = None
-        for offset in sorted(timing.warn, reverse=True):
-            key = format_duration(offset)
-            if key in (game.reminded or []) or now < game.deadline - offset:
-                continue
-            for power in late:
-                mailer.send(power_address(st, power), f"Diplomacy reminder {game.name} {phase}",
-                            "reminder.txt.j2", kind="reminder", game=game, game_name=game.name,
-                            power=power, phase=phase, movement=st.position.phase.is_movement,
-                            deadline=show_time(game.deadline, timing.zone))
-            game.reminded = [*(game.reminded or []), key]
-            game.version += 1
-            sent = f"{game.name} {phase}: reminder {key} before the deadline"
         return sent
+
+
+def _remind(st: GameState, mailer: Mailer, timing: Timing, late: list[str], now: datetime) -> str | None:
+    """Send each due reminder once, to the late powers. A reminder that would fall before
+    the phase opened (a phase shorter than the warning) is not sent at all."""
+    game = st.game
+    sent = None
+    for offset in sorted(timing.warn, reverse=True):
+        key = format_duration(offset)
+        when = game.deadline - offset
+        if key in (game.reminded or []) or now < when:
+            continue
+        game.reminded = [*(game.reminded or []), key]
+        game.version += 1
+        if when < st.turn.opened_at or not late:
+            continue
+        for power in late:
+            mailer.send(power_address(st, power), f"Diplomacy reminder {game.name} {game.phase}",
+                        "reminder.txt.j2", kind="reminder", game=game, game_name=game.name,
+                        power=power, phase=game.phase, movement=st.position.phase.is_movement,
+                        deadline=show_time(game.deadline, timing.zone))
+        sent = f"{game.name} {game.phase}: reminder {key} before the deadline"
+    return sent
 
 
 def _process(st: GameState, mailer: Mailer, now: datetime, what: str) -> str:

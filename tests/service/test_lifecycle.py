@@ -143,3 +143,33 @@ def test_position_json_round_trips(database):
     start_game(judge)
     pos = snapshot(judge)[0]
     assert position_from_json(pos.map, position_to_json(pos)) == pos
+
+
+def test_no_reminder_when_the_phase_is_shorter_than_the_warning(database):
+    judge = TestJudge(database)
+    judge.send(GM, "CREATE pay7 masterpw\nRULE POWER_CHOICE\nTIMING MOVE 1H WARN 4H\nSIGNOFF\n")
+    for p in POWERS:
+        judge.send(addr(p), f"JOIN {p.lower()}@pay7 pw-{p.lower()}\n")
+    judge.sent.clear()
+    judge.tick(minutes=1)
+    assert not [m for m in judge.sent if m.kind == "reminder"]
+    with database.transaction() as s:
+        game = find_game(s, "pay7")
+        assert game.reminded == ["4H"]           # used up: the scheduler will not wake for it
+        from payjudge.service.deadlines import next_wakeup
+        assert next_wakeup(game, timedelta(0)) == game.deadline
+
+
+def test_a_ready_game_uses_up_its_reminder_times(database):
+    judge = TestJudge(database)
+    judge.config = replace(judge.config, settle_seconds=3600)
+    start_game(judge)
+    for p in POWERS:
+        judge.send(addr(p), f"{signon(p)}\n0 : {_unit(judge, p)} H\n")
+    with database.transaction() as s:
+        deadline = find_game(s, "pay7").deadline
+    judge.clock.current = deadline - timedelta(hours=3)
+    judge.tick()
+    with database.transaction() as s:
+        assert find_game(s, "pay7").reminded == ["4H"]
+    assert not [m for m in judge.sent if m.kind == "reminder"]
