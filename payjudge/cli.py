@@ -130,9 +130,9 @@ def game_list(config_path: str | None) -> None:
 @click.argument("name")
 @config_option
 def game_show(name: str, config_path: str | None) -> None:
-    from .service import money
-    from .service.state import GameState, find_game
-    from .service.turns import late_powers
+    from .game import money
+    from .game.state import GameState, find_game
+    from .game.turns import late_powers
     database = _database(config_path)
     with database.transaction() as s:
         g = find_game(s, name)

@@ -31,7 +31,7 @@ from .mail.sender import OutboxSender, transport_from_url
 from .memory import SystemClock
 from .ports import Clock, InboundStore, Stored
 from .service.deadlines import next_wakeup, tick_game
-from .service.timing import Timing
+from .game.timing import Timing
 from .service.processor import process_pending
 from .store.db import Database
 from .store.mailbox import SqlInbound, SqlOutbox

@@ -49,6 +49,14 @@ LAYERS = {
     "payola": {"rules"},
     "text": {"rules", "payola"},
 }
+# above the pure core, each package may import only what lies below it
+BELOW = {
+    "game": {"rules", "payola", "text", "store", "templating", "config", "ports", "memory"},
+    "commands": {"rules", "payola", "text", "store", "game", "config"},
+    "service": {"rules", "payola", "text", "store", "game", "commands", "config", "ports", "memory"},
+    "store": {"ports", "rules"},
+    "mail": {"ports", "text"},
+}
 FORBIDDEN_ANYWHERE = {
     "sqlalchemy": "store", "alembic": "store", "aiosmtpd": "mail", "imapclient": "mail",
     "smtplib": "mail", "imaplib": "mail",
@@ -84,6 +92,9 @@ def test_layers_import_only_downwards():
             if owner is not None and layer not in (owner, "daemon") and not (owner == "store" and layer == "store"):
                 if not (top == "alembic" and layer == "store"):
                     assert layer == owner, f"{rel} imports {name} (only payjudge/{owner}/ may)"
+            if layer in BELOW and name.startswith("payjudge."):
+                target = name.split(".")[1]
+                assert target == layer or target in BELOW[layer], f"{rel} imports {name} (upwards)"
             if layer in LAYERS:
                 assert top not in IMPURE, f"{rel}: the pure core must not import {name}"
                 if name.startswith("payjudge."):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..service.context import CommandError, Context
+from ..game.context import CommandError, Context
 from ..text.commands import Command
 
 OPENER, SIGNED, PLAYER, MASTER = "opener", "signed", "player", "master"

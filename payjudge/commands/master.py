@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..service import lifecycle
-from ..service.context import CommandError, Context
-from ..service.game_start import begin
-from ..service.notify import broadcast
-from ..service.phases import preview_phase, process_phase, rollback
-from ..service.timing import Timing, TimingError, show_time
-from ..service.turns import late_powers
+from ..game import lifecycle
+from ..game.context import CommandError, Context
+from ..game.game_start import begin
+from ..game.notify import broadcast
+from ..game.phases import preview_phase, process_phase, rollback
+from ..game.timing import Timing, TimingError, show_time
+from ..game.turns import late_powers
 from ..text.commands import Command
 from .base import MASTER, Handler, register, require, sub_args
 from .player import parse_when

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..service import lifecycle
-from ..service.context import CommandError, Context
-from ..service.notify import broadcast, render_history
-from ..service.security import check_password
-from ..service.state import MASTER, GameState, find_game, turns
-from ..service.timing import Timing, show_time
-from ..service.turns import late_powers
+from ..game import lifecycle
+from ..game.context import CommandError, Context
+from ..game.notify import broadcast, render_history
+from ..game.security import check_password
+from ..game.state import MASTER, GameState, find_game, turns
+from ..game.timing import Timing, show_time
+from ..game.turns import late_powers
 from ..store import repo
 from ..text.commands import GAME_NAME, Command, split_identity
 from .base import OPENER, REGISTRY, Handler, register, require
@@ -85,7 +85,7 @@ class Join(Handler):
             broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2",
                       left=left)
         if left == 0 and "START_MASTER" not in st.game.rules:
-            from ..service.game_start import begin
+            from ..game.game_start import begin
             begin(ctx, st)
 
 

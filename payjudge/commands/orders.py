@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..rules.errors import OrderError
 from ..rules.parse import parse_order
 from ..rules.validate import validate
-from ..service import money
-from ..service.context import CommandError, Context
+from ..game import money
+from ..game.context import CommandError, Context
 from ..store import repo
 from ..store.models import Submission
 from ..text.commands import Command

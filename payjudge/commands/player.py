@@ -8,13 +8,13 @@ from datetime import datetime, timedelta
 
 from ..payola.acceptance import AcceptanceError, parse_acceptance
 from ..payola.transfers import check_transfer
-from ..service import money
-from ..service.context import CommandError, Context
-from ..service.notify import broadcast
-from ..service.press import send_press
-from ..service.security import hash_password
-from ..service.state import MASTER
-from ..service.timing import Timing, show_time
+from ..game import money
+from ..game.context import CommandError, Context
+from ..game.notify import broadcast
+from ..game.press import send_press
+from ..game.security import hash_password
+from ..game.state import MASTER
+from ..game.timing import Timing, show_time
 from ..store import repo
 from ..store.models import Acceptance
 from ..text.commands import Command
@@ -297,6 +297,6 @@ class Vote(Handler):
         ctx.reply.note("vote", cmd.line, vote=vote)
 
         def settle() -> None:
-            from ..service.phases import check_votes
+            from ..game.phases import check_votes
             check_votes(ctx.state, ctx.mailer, ctx.now)
         ctx.after.append(settle)

@@ -16,12 +16,12 @@ from ..config import Config
 from ..store.db import Database
 from ..store import repo
 from ..store.models import Game
-from .mailer import Mailer
-from .notify import power_address, public_recipients
-from .phases import preview_phase, process_phase
-from .state import GameState
-from .timing import Timing, format_duration, show_time
-from .turns import is_ready, late_powers
+from ..game.mailer import Mailer
+from ..game.notify import power_address, public_recipients
+from ..game.phases import preview_phase, process_phase
+from ..game.state import GameState
+from ..game.timing import Timing, format_duration, show_time
+from ..game.turns import is_ready, late_powers
 
 log = logging.getLogger("payjudge.deadlines")
 

@@ -10,7 +10,7 @@ from ..commands.base import MASTER as WHO_MASTER
 from ..commands.base import OPENER, PLAYER, SIGNED, lookup
 from ..commands.orders import submit_orders
 from ..text.commands import Command, Kind, Script
-from .context import CommandError, Context
+from ..game.context import CommandError, Context
 
 
 def execute(ctx: Context, script: Script) -> None:

@@ -19,9 +19,9 @@ from ..store import repo
 from ..store.models import InboundMessage
 from ..text.commands import split_commands
 from ..text.message import InboundMail, read_message
-from .context import Context, Reply
+from ..game.context import Context, Reply
 from .execute import execute
-from .mailer import Mailer
+from ..game.mailer import Mailer
 
 log = logging.getLogger("payjudge.processor")
 

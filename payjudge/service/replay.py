@@ -21,10 +21,10 @@ from ..store import repo
 from ..store.models import Game
 from ..text.commands import split_commands, split_identity
 from ..text.message import read_message
-from . import money
+from ..game import money
 from .deadlines import tick_all
 from .processor import process_pending
-from .state import find_game, turns
+from ..game.state import find_game, turns
 
 
 @dataclass

@@ -28,7 +28,7 @@ def build_ready_games(db_url: str, names: list[str], *, sheets: bool = True,
     from argon2 import PasswordHasher
 
     from payjudge.config import Config
-    from payjudge.service import security
+    from payjudge.game import security
     from payjudge.store.db import Database
     from tests.service.judge import TestJudge
 

@@ -14,8 +14,8 @@ import re
 import pytest
 
 from payjudge.rules.possible import possible_adjustments, possible_orders
-from payjudge.service import money
-from payjudge.service.state import GameState, find_game
+from payjudge.game import money
+from payjudge.game.state import GameState, find_game
 
 from .judge import TestJudge
 

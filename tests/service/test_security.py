@@ -1,6 +1,6 @@
 """Passwords are argon2id hashes; a good check is remembered, a bad one never is."""
 
-from payjudge.service.security import _VERIFIED, check_password, hash_password
+from payjudge.game.security import _VERIFIED, check_password, hash_password
 
 
 def test_hash_and_check():

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from payjudge.rules.phase import PhaseType
-from payjudge.service.timing import Timing, TimingError, show_time
+from payjudge.game.timing import Timing, TimingError, show_time
 
 UTC = timezone.utc
 
