@@ -8,7 +8,8 @@ Two workloads:
   savings: the auctions of an ordinary game (a few reduction rounds at most);
 - worst case: 7 powers x 60 offers on the starting position (repetitions, plateaus,
   wildcards, alternatives), every balance B from 100 to 5,000 AgP and offers up to B/4,
-  so that every power offers about 7 times what it has: hundreds to thousands of rounds.
+  so that every power offers about 7 times what it has: hundreds to thousands of rounds
+  (and, without --quick, 10,000 and 20,000 AgP too, to show where the cost levels off).
 
 Times are CPU seconds per auction (the best of a few runs, so that other processes on
 the machine disturb them less), for the whole `run_auction` (book, reduction, outcome),
@@ -107,13 +108,23 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
         for balance, seed, args in cases:
             tf, _ = cpu(lambda: run_auction(*args, seed=seed), 1)
             fast[balance, seed] = min(fast[balance, seed], tf)
+    medians = {}
     for balance in balances:
         fs = [fast[balance, s] for s in range(seeds)]
         ls = [literal[balance, s] for s in range(seeds)]
         med_f, med_l = statistics.median(fs), statistics.median(ls)
+        medians[balance] = med_f
         rs = statistics.median(rounds[balance, s] for s in range(seeds))
         print(f"{balance:>8} {int(rs):>7} {1000 * med_f:>7.1f}ms {1000 * max(fs):>7.1f}ms "
               f"{1000 * med_l:>7.0f}ms {med_l / med_f:>12.1f}x  yes")
+    low, high = balances[0], balances[-1]
+    print(f"fast median at {high} AgP / at {low} AgP: {medians[high] / medians[low]:.2f}; "
+          f"literal: rounds grow {rounds_ratio(rounds, low, high, seeds):.0f}-fold")
+
+
+def rounds_ratio(rounds: dict, low: int, high: int, seeds: int) -> float:
+    return (statistics.median(rounds[high, s] for s in range(seeds)) /
+            statistics.median(rounds[low, s] for s in range(seeds)))
 
 
 def main() -> None:
@@ -123,7 +134,8 @@ def main() -> None:
     opts = parser.parse_args()
     seeds = opts.seeds or (2 if opts.quick else 5)
     print(f"calibration loop: {calibration():.1f} ms; load average {os.getloadavg()[0]:.2f}")
-    balances = [100, 500, 1000, 2000, 5000] if opts.quick else [100, 250, 500, 1000, 2000, 3000, 5000]
+    balances = [100, 500, 1000, 2000, 5000] if opts.quick else \
+        [100, 250, 500, 1000, 2000, 3000, 5000, 10000, 20000]
     bench_realistic(20 if opts.quick else 100)
     bench_worst(balances, seeds, PayolaRules(), "plain rules")
     bench_worst([100, 1000, 5000], max(2, seeds // 2), PayolaRules.from_flags(["EBAYOLA"]), "EBAYOLA")

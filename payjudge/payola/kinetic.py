@@ -10,17 +10,27 @@ unit can change — no offer on the winner leaves its piece, the winner keeps it
 against every other candidate (so the winner and any tie stay), and under eBayola the
 runner-up and the rebate split stay — and what each power pays for it, as a value and a
 gradient. A losing candidate's total never rises, so the winner's lead over it shrinks
-no faster than the winner's own total falls: when that bound is long enough, the offers
-on the loser may leave their pieces unseen (they are worked out again at the unit's next
-plan); otherwise the loser's slopes hold until its next offer leaves its piece. Under
-eBayola, which prices on the runner-up, and on dummies' units every piece counts.
-A power may be *volatile* (it keeps starting and stopping to overspend): a plan then
-holds for any pattern of its rounds (rate 0 or 1 per step: its offers are taken to
-reach the ends of their pieces as if it moved all the time), so its switches change no
-plan; the other powers' rates are taken as they are, and a change of one of them
-re-plans the units where that power has an offer that moves.
+no faster than the winner's own total falls, and each of the loser's falling offers
+falls at most until the end of its piece: the lead is at least a concave broken line
+(`_loser_window`), and the offers on the loser may leave their pieces unseen (they are
+worked out again at the unit's next plan). Under eBayola, which prices on the
+runner-up, and on dummies' units every piece counts.
 
-`sweep.Sweep` keeps every plan in a heap and follows the powers' spending.
+The decision holds until `hold`; the plan ends earlier if an offer on the winner leaves
+its piece. When such an offer only stops falling (or falls slower), the winner's leads
+are at least what the plan counted on: `advance` then works out only the winner's
+pieces and payments, and the decision still holds until `hold`.
+
+The same monotony decides which plans a change of a power's rate touches (`affected`):
+if it moves more than the plan counted on, only its offers on the winner matter (the
+losers fall faster); if it moves less, only those on the losers (the winner falls
+slower). A power may be *volatile* (it keeps starting and stopping to overspend): a plan
+then holds for any pattern of its rounds (rate 0 or 1 per step: its offers are taken to
+reach the ends of their pieces as if it moved all the time), so its switches change no
+plan.
+
+`sweep.Sweep` keeps every plan in a heap and follows the powers' spending;
+`slides.SlidingPlanner` plans along a repeating pattern of rounds (`tugs.py`).
 """
 
 from __future__ import annotations
@@ -28,7 +38,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from .book import Book
-from .lines import Grad, keeps_ge0, keeps_le0, steps_positive, sub_grad
+from .lines import Grad, steps_positive
+from .rebates import ebayola_plan
 from .schedule import INF, piece
 
 Pays = list[tuple[int, int, Grad]]     # (payer, AgP at the plan's step, gradient)
@@ -58,42 +69,55 @@ class Planner:
         self.T: list[list[int]] = [[] for _ in range(nunits)]    # candidate totals then
         self.G: list[list[Grad]] = [[] for _ in range(nunits)]   # and their gradients
         self.end: list[float] = [INF] * nunits
+        self.mk: list[dict[int, float]] = [{} for _ in range(nunits)]
         n = len(book.powers)
         self.kb = list(k)
         self.tb = [t] * n
         self.rate = list(rate)
         self.volatile = [False] * n
+        self.chosen = [-2] * nunits  # each unit's decision in its last plan
+        self.hold: list[float] = [-INF] * nunits   # and until when its winner keeps winning
 
     # -- the line -----------------------------------------------------------------------
     def rounds(self, p: int, t: int) -> int:
         return self.kb[p] + (t - self.tb[p]) * self.rate[p]
+
+    def rounds_all(self, t: int) -> list[int]:
+        kb, tb, rate = self.kb, self.tb, self.rate
+        return [kb[q] + (t - tb[q]) * rate[q] for q in range(len(rate))]
 
     def set_rate(self, p: int, t: int, rate: int) -> None:
         self.kb[p] = self.rounds(p, t)
         self.tb[p] = t
         self.rate[p] = rate
 
-    def _step_of(self, p: int, kend: float) -> float:
-        """The first step at which p's rounds reach kend (INF if p does not move)."""
-        r = self.rate[p]
-        if not r or kend == INF:
-            return INF
-        return self.tb[p] - (-(kend - self.kb[p]) // r)
-
     def value(self, e: int, k: int) -> int:
         return self.amt[e] + self.sig[e] * (k - self.kref[e])
 
     def affected(self, ui: int, p: int, t: int, joining: bool) -> bool:
         """Does a change of p's rate at step t matter to the unit's plan? Only if p has an
-        offer there on a sloping piece (or, when p starts moving, one above 0 AgP)."""
-        es = self.book.units[ui].paying_of.get(p)
+        offer there on a sloping piece (or, when p starts moving, one above 0 AgP). And as
+        a candidate's total never rises with anyone's rounds, when p moves more than the
+        plan counted on (`joining`) only its offers on the winner matter (the losers fall
+        faster), and when it moves less only those on the losers (the winner falls
+        slower): either way the winner's leads are at least what the plan counted on.
+        Not so on dummies' units, where ties decide, nor under eBayola."""
+        ub = self.book.units[ui]
+        es = ub.paying_of.get(p)
         if not es:
             return False
         sig = self.sig
+        w = self.chosen[ui]
+        if ub.dummy or self.ebayola or w < 0:
+            if joining:
+                k = self.rounds(p, t)
+                return any(sig[e] or self.value(e, k) > 0 for e in es)
+            return any(sig[e] for e in es)
+        cands_of = self.book.candidates_of
         if joining:
             k = self.rounds(p, t)
-            return any(sig[e] or self.value(e, k) > 0 for e in es)
-        return any(sig[e] for e in es)
+            return any((sig[e] or self.value(e, k) > 0) and w in cands_of[e] for e in es)
+        return any(sig[e] and w not in cands_of[e] for e in es)
 
     # -- planning -----------------------------------------------------------------------
     def _work_out(self, e: int, k: int) -> None:
@@ -107,8 +131,7 @@ class Planner:
     def plan(self, ui: int, t0: int) -> tuple[float, Pays]:
         """(end, pays): exact for steps t0 <= t < end."""
         ub = self.book.units[ui]
-        kb, tb, rate = self.kb, self.tb, self.rate
-        ks = [kb[q] + (t0 - tb[q]) * rate[q] for q in range(len(rate))]
+        ks = self.rounds_all(t0)
         A, PL, EP, flat = self.A, self.PL, self.EP, self.book.flat
         amt, sig, kref, kend, plat = self.amt, self.sig, self.kref, self.kend, self.plat
         for e in ub.paying:
@@ -131,6 +154,7 @@ class Planner:
                     amt[e], sig[e], kend[e] = pl - d, -1, K + pl + 1
                 else:
                     amt[e], sig[e], kend[e] = 0, 0, INF
+        self.mk[ui] = {q: min(map(kend.__getitem__, es)) for q, es in ub.paying_of.items()}
         T, G = [], []
         for c in ub.candidates:
             total = 0
@@ -152,51 +176,66 @@ class Planner:
         """The plan again at step t (which the last plan reached, or a rate changed at): the
         totals move along their gradients, and every entry whose piece has ended — on a
         losing candidate that may have been a while ago — is worked out again."""
-        ub = self.book.units[ui]
-        kb, tb, rate = self.kb, self.tb, self.rate
-        ks = [kb[q] + (t - tb[q]) * rate[q] for q in range(len(rate))]
-        old = self.k0[ui]
-        dk = {q: ks[q] - old[q] for q in range(len(ks)) if ks[q] != old[q]}
-        T, G = self.T[ui], self.G[ui]
-        if dk:
-            for i, grad in enumerate(G):
-                for q, g in grad.items():
-                    d = dk.get(q)
-                    if d:
-                        T[i] += g * d
-        kend, EP = self.kend, self.EP
-        cands_of = self.book.candidates_of
-        for e in ub.paying:
-            p = EP[e]
-            if kend[e] <= ks[p]:
-                # the totals were carried along the old piece: correct them
-                old_v, old_s = self.value(e, ks[p]), self.sig[e]
-                self._work_out(e, ks[p])
-                dv, ds = self.amt[e] - old_v, self.sig[e] - old_s
-                for i in cands_of[e]:
-                    T[i] += dv
-                    if ds:
-                        g = G[i].get(p, 0) + ds
-                        if g:
-                            G[i][p] = g
-                        else:
-                            G[i].pop(p, None)
-        self.t0[ui], self.k0[ui] = t, ks
+        self.update(ui, t)
         return self._outcome(ui, t)
 
-    def _slopes(self, grad: Grad) -> tuple[int, int, int]:
-        """(exact change per step, and the least and most the volatile powers add)."""
-        rate, vol = self.rate, self.volatile
-        s = lo = hi = 0
-        for q, g in grad.items():
-            if vol[q]:
-                if g < 0:
-                    lo += g
-                else:
-                    hi += g
-            else:
-                s += g * rate[q]
-        return s, lo, hi
+    def advance(self, ui: int, t: int) -> tuple[float, Pays]:
+        """The plan again at step t, which the last plan reached. If the winner's offers
+        only stopped falling (or fell slower), its leads are at least what the last plan
+        counted on, so the decision holds as long as it said (`hold`): only the winner's
+        pieces and payments are worked out again."""
+        if t < self.hold[ui]:
+            w = self.chosen[ui]
+            if not self.update(ui, t, w):
+                end = min(self.hold[ui], self._first_step(
+                    self.book.units[ui].candidates[w].paying_by_power, t))
+                self.end[ui] = end
+                return end, self._pays(ui, w)
+            return self._outcome(ui, t)
+        return self.refresh(ui, t)
+
+    def update(self, ui: int, t: int, watch: int = -1) -> bool:
+        """Bring the unit's totals and gradients to step t; True if an offer on candidate
+        `watch` has started to fall faster."""
+        ub = self.book.units[ui]
+        ks = self.rounds_all(t)
+        old = self.k0[ui]
+        T, G = self.T[ui], self.G[ui]
+        if ks != old:
+            dk = [a - b for a, b in zip(ks, old)]
+            for i, grad in enumerate(G):
+                if grad:
+                    d = 0
+                    for q, g in grad.items():
+                        d += g * dk[q]
+                    T[i] += d
+        kend = self.kend
+        cands_of = self.book.candidates_of
+        steeper = False
+        mk = self.mk[ui]            # per power, the first end of a piece of its offers here
+        for p, es in ub.paying_of.items():
+            k = ks[p]
+            if mk[p] > k:
+                continue
+            for e in es:
+                if kend[e] <= k:
+                    # the totals were carried along the old piece: correct them
+                    old_v, old_s = self.value(e, k), self.sig[e]
+                    self._work_out(e, k)
+                    dv, ds = self.amt[e] - old_v, self.sig[e] - old_s
+                    if (ds < 0 or dv < 0) and watch in cands_of[e]:
+                        steeper = True
+                    for i in cands_of[e]:
+                        T[i] += dv
+                        if ds:
+                            g = G[i].get(p, 0) + ds
+                            if g:
+                                G[i][p] = g
+                            else:
+                                G[i].pop(p, None)
+            mk[p] = min(map(kend.__getitem__, es))
+        self.t0[ui], self.k0[ui] = t, ks
+        return steeper
 
     def _first_step(self, groups, t0: int) -> float:
         """The first step at which one of these entries (by power) may leave its piece: a
@@ -226,19 +265,18 @@ class Planner:
         w = T.index(top)
         tw, gw = T[w], G[w]
         moving = [q for q in range(len(rate)) if vol[q]]
-        S = []
-        for g in G:
-            s = 0
-            for q, x in g.items():
-                if not vol[q]:
-                    s += x * rate[q]
-            S.append(s)
-        sw = S[w]
         # Offers on a losing candidate only matter while the winner's own fall could catch
         # up with it (its total never rises), and under eBayola while the runner-up's fall
         # could let it by: their breakpoints need not end the plan. (On dummies' units,
         # where ties decide, every piece counts.)
         exact = ub.dummy
+        if exact or self.ebayola:
+            # each candidate's exact change per step
+            S = [sum(x * rate[q] for q, x in g.items() if not vol[q]) for g in G]
+            sw = S[w]
+        else:
+            S = []
+            sw = sum(x * rate[q] for q, x in gw.items() if not vol[q])
         sec = -1
         if self.ebayola and len(T) > 1:
             sec = max((i for i in range(len(T)) if i != w), key=lambda i: (T[i], S[i]))
@@ -249,19 +287,38 @@ class Planner:
             if sec >= 0:
                 end = min(end, self._first_step(cands[sec].paying_by_power, t0))
             fall = sw + sum(min(gw.get(q, 0), 0) for q in moving)   # the winner's fastest fall
-        for i in range(len(T)):
+        hold = INF          # how long the decision holds (the winner's pieces aside)
+        # the closest losers first: the bound below only grows from one to the next
+        for i in sorted(range(len(T)), key=T.__getitem__, reverse=True):
             if i == w:
                 continue
             # the winner's lead over candidate i (never negative) must keep its sign
-            d0, ds = tw - T[i], sw - S[i]
-            lo = hi = 0
-            for q in moving:
-                x = gw.get(q, 0) - G[i].get(q, 0)
-                if x < 0:
-                    lo += x
-                else:
-                    hi += x
+            d0 = tw - T[i]
+            strict = i < w      # w beats on a tie the candidates after it (tie-break order)
             loose = not exact and i != sec
+            if loose:
+                # a loser's total never rises: the winner's fall bounds the lead (and holds
+                # until the end of the plan anyway), so the window is at least this
+                bound = t0 + steps_positive(d0, fall, strict)
+                if bound >= hold:
+                    if sec < 0:
+                        break           # and so for every loser after this one
+                    continue
+                # w keeps winning while its lead stays > 0 (>= 0 if not strict)
+                window = self._loser_window(cands[i].paying_by_power, t0, d0, fall, strict, hold)
+                if window < hold:
+                    hold = window
+                continue
+            ds = sw - S[i]
+            lo = hi = 0
+            if moving:
+                gi = G[i]
+                for q in moving:
+                    x = gw.get(q, 0) - gi.get(q, 0)
+                    if x < 0:
+                        lo += x
+                    else:
+                        hi += x
             if exact:
                 # a dummy's unit: a tie decides, so every sign must stay as it is
                 if d0 > 0:
@@ -270,32 +327,67 @@ class Planner:
                 else:
                     window = t0 + 1 if (ds or lo or hi) else INF
             else:
-                # w keeps winning while its lead stays > 0, or >= 0 over a candidate it
-                # beats on a tie (one after it in tie-break order)
-                window = t0 + steps_positive(d0, ds + lo, strict=i < w)
-                if loose and window < INF:
-                    # the slopes hold until one of i's offers leaves its piece; the
-                    # winner's fall holds until the end of the plan anyway
-                    bound = t0 + steps_positive(d0, fall, strict=i < w)
-                    if bound >= min(window, end):
-                        window = bound
-                    else:
-                        first = self._first_step(cands[i].paying_by_power, t0)
-                        window = max(min(window, first), bound)
-                elif loose:
-                    window = self._first_step(cands[i].paying_by_power, t0)
-            if window < end:
-                end = window
+                window = t0 + steps_positive(d0, ds + lo, strict)     # the runner-up
+            if window < hold:
+                hold = window
+        if hold < end:
+            end = hold
+        self.hold[ui] = -INF if exact or self.ebayola else hold
         chosen = w
         if ub.dummy:
             payers = cands[w].payers
             if any(T[i] == top and cands[i].payers != payers for i in range(len(cands))):
                 chosen = ub.hold
+        pays = self._pays(ui, chosen)
+        if chosen == w and self.ebayola:
+            end, pays = ebayola_plan(self, ui, t0, end, w, sec, pays, S, moving, exact)
+        self.end[ui] = end
+        self.chosen[ui] = chosen
+        return end, pays
+
+    def _loser_window(self, groups, t0: int, d0: int, fall: int, strict: bool,
+                      hold: float) -> float:
+        """The first step at which the winner's lead d0 over a losing candidate (its
+        offers: groups) may stop being > 0 (>= 0 if not strict), the winner falling by
+        `fall` per step. Each of the loser's offers that slopes falls with its power until
+        the end of its piece and is taken to stay there (a total never rises): so the lead
+        is at least a concave broken line, walked here up to `hold`."""
+        rate, kb, tb, kend, sig, vol = self.rate, self.kb, self.tb, self.kend, self.sig, self.volatile
+        slope = fall
+        stops: list[tuple[int, int]] = []
+        for q, es in groups:
+            r = rate[q]
+            if r and not vol[q]:
+                kq = kb[q] + (t0 - tb[q]) * r
+                for e in es:
+                    if sig[e]:
+                        slope += r
+                        # the last step at which it still falls at the full rate
+                        stops.append((t0 + (kend[e] - 1 - kq) // r, r))
+        stops.sort()
+        t, lead = t0, d0
+        for stop, r in stops:
+            if t >= hold:
+                return t
+            if stop > t:
+                if slope < 0:
+                    x = t + steps_positive(lead, slope, strict)
+                    if x <= stop:
+                        return x
+                lead += slope * (stop - t)
+                t = stop
+            slope -= r
+        if slope < 0:
+            return t + steps_positive(lead, slope, strict)
+        return INF if lead > 0 or not strict else t
+
+    def _pays(self, ui: int, chosen: int) -> Pays:
+        """What each payer of the candidate pays at the unit's last plan, and its gradient."""
         pays: Pays = []
         if chosen >= 0:
             ks = self.k0[ui]
             amt, sig, kref = self.amt, self.sig, self.kref
-            for p, es in cands[chosen].paying_by_power:
+            for p, es in self.book.units[ui].candidates[chosen].paying_by_power:
                 k = ks[p]
                 v = s = 0
                 for e in es:
@@ -303,73 +395,4 @@ class Planner:
                     v += amt[e] + se * (k - kref[e])
                     s += se
                 pays.append((p, v, {p: s} if s else {}))
-        if chosen == w and self.ebayola:
-            end, pays = self._ebayola(ui, t0, end, w, sec, pays, S, moving, exact)
-        self.end[ui] = end
-        return end, pays
-
-    def _ebayola(self, ui: int, t0: int, end: float, w: int, sec: int, pays: Pays, S: list[int],
-                 moving: list[int], exact: bool) -> tuple[float, Pays]:
-        """Rule 6.4: the winner costs the runner-up's total + 1; the saving is split among the
-        payers in the owner's list order, down to their plateaus. (sec: the runner-up; S: each
-        candidate's exact change per step; moving: the volatile powers.)"""
-        cands = self.book.units[ui].candidates
-        T, G = self.T[ui], self.G[ui]
-        if sec >= 0:
-            t2, g2, s2 = T[sec], G[sec], S[sec]
-            fall = s2 + sum(min(g2.get(q, 0), 0) for q in moving)   # its fastest fall
-            for i in range(len(T)):
-                if i != w and i != sec:
-                    # the runner-up must stay the highest of the others
-                    d0, ds = t2 - T[i], s2 - S[i]
-                    for q in moving:
-                        x = g2.get(q, 0) - G[i].get(q, 0)
-                        if x < 0:
-                            ds += x
-                    window = t0 + d0 // -ds + 1 if ds < 0 else INF
-                    if not exact:
-                        # as for the winner's lead: the slopes hold until one of i's offers
-                        # leaves its piece, the runner-up's fall to the end of the plan
-                        bound = t0 + d0 // -fall + 1 if fall < 0 else INF
-                        if bound >= min(window, end):
-                            window = bound
-                        else:
-                            window = max(min(window, self._first_step(cands[i].paying_by_power, t0)),
-                                         bound)
-                    if window < end:
-                        end = window
-        else:
-            t2, g2 = 0, {}
-        # the saving, then its split: at a boundary the regimes on either side agree, so
-        # take the one that lasts longer
-        over0, over_g = T[w] - 1 - t2, sub_grad(G[w], g2)
-        s, lo, hi = self._slopes(over_g)
-        none, some = keeps_le0(over0, s + hi), keeps_ge0(over0, s + lo)
-        if none >= some:
-            return min(end, t0 + none), pays
-        end = min(end, t0 + some)
-        out = []
-        given0, given_g = 0, {}
-        for (p, v, g), (_, es) in zip(pays, cands[w].paying_by_power):
-            floor = 0 if self.public else sum(self.plat[e] for e in es)
-            cap0, cap_g = v - floor, g
-            left0, left_g = over0 - given0, sub_grad(over_g, given_g)      # still to give back
-            beyond0, beyond_g = left0 - cap0, sub_grad(left_g, cap_g)
-            s1, lo1, hi1 = self._slopes(left_g)
-            s2, lo2, hi2 = self._slopes(beyond_g)
-            regimes = (
-                (keeps_le0(left0, s1 + hi1), 0),                                    # nothing
-                (min(keeps_ge0(left0, s1 + lo1), keeps_le0(beyond0, s2 + hi2)), 1),  # part
-                (keeps_ge0(beyond0, s2 + lo2), 2),                                  # all of it
-            )
-            window, regime = max(regimes)
-            end = min(end, t0 + window)
-            if regime == 0:
-                out.append((p, v, g))
-            elif regime == 2:
-                out.append((p, v - cap0, sub_grad(g, cap_g)))
-            else:
-                out.append((p, v - left0, sub_grad(g, left_g)))
-            given0 += cap0
-            given_g = sub_grad(given_g, {q: -x for q, x in cap_g.items()})
-        return end, out
+        return pays

@@ -2,6 +2,9 @@
 every power's spending as a value plus a gradient (AgP per round of each power), so the
 next step at which anything can change — a plan runs out, or a power's spending crosses
 its limit — is a division away.
+
+Tugs of war over units (a repeating pattern of rounds, and the units that go back and
+forth with it) are in `tugs.py`.
 """
 
 from __future__ import annotations
@@ -10,11 +13,13 @@ import heapq
 from typing import Sequence
 
 from .book import Book
-from .kinetic import Pays, Planner
+from .kinetic import Pays
 from .lines import Grad
+from .slides import SlidingPlanner
+from .tugs import Schedule, Tugs, Wobble
 
 
-class Sweep:
+class Sweep(Tugs):
     """Every unit's plan and every power's spending along the line, from step `t` on."""
 
     def __init__(self, book: Book, limits: Sequence[int], ebayola: bool, public_totals: bool,
@@ -22,7 +27,8 @@ class Sweep:
         self.book = book
         self.limits = limits
         self.n = n = len(book.powers)
-        self.planner = Planner(book, ebayola, public_totals, k, t, rate)
+        self.planner = SlidingPlanner(book, ebayola, public_totals, k, t, rate)
+        self.ebayola = ebayola
         nunits = len(book.units)
         # p's spending: base[p] + sum of coef[p][q] * (rounds of q)
         self.base = [0] * n
@@ -30,26 +36,42 @@ class Sweep:
         self.plans: list[list[tuple[int, int, Grad]]] = [[] for _ in range(nunits)]
         self.version = [0] * nunits
         self.heap: list[tuple[float, int, int]] = []
+        self.choice = [-2] * nunits             # each unit's decision, as last planned
+        self.flips: list[tuple[int, int, int]] = []   # (unit, old, new) since last taken
+        self.schedule: Schedule | None = None   # the pattern followed, if any
+        self.wobbles: dict[int, Wobble] = {}    # by unit
+        self.pending: set[int] = set()          # units to plan again (`flush`)
+        self.dirty: set[int] = set(range(n))    # powers whose spending changed (`tugs.py`)
+        self.until: list[float] = [0] * n       # and for the others, their windows
         for ui in range(nunits):
             self._install(ui, *self.planner.plan(ui, t))
 
     def _install(self, ui: int, end: float, pays: Pays) -> None:
-        base, coef = self.base, self.coef
+        base, coef, dirty = self.base, self.coef, self.dirty
         for p, a, g in self.plans[ui]:
+            dirty.add(p)
             base[p] -= a
-            cp = coef[p]
-            for q, x in g.items():
-                cp[q] -= x
+            if g:
+                cp = coef[p]
+                for q, x in g.items():
+                    cp[q] -= x
         ks = self.planner.k0[ui]
         lines = []
         for p, v, g in pays:
-            a = v - sum(x * ks[q] for q, x in g.items())
-            base[p] += a
-            cp = coef[p]
-            for q, x in g.items():
-                cp[q] = cp.get(q, 0) + x
-            lines.append((p, a, g))
+            dirty.add(p)
+            if g:
+                cp = coef[p]
+                for q, x in g.items():
+                    v -= x * ks[q]
+                    cp[q] = cp.get(q, 0) + x
+            base[p] += v
+            lines.append((p, v, g))
         self.plans[ui] = lines
+        new = self.planner.chosen[ui]
+        if new != self.choice[ui]:
+            if new >= -1 and self.choice[ui] >= -1:
+                self.flips.append((ui, self.choice[ui], new))
+            self.choice[ui] = new
         self.version[ui] += 1
         heapq.heappush(self.heap, (end, self.version[ui], ui))
 
@@ -63,15 +85,14 @@ class Sweep:
                 s += x * planner.rate[q]
         return v, s
 
-    def membership(self, t: int) -> list[bool]:
-        """Who would overspend at step t."""
-        return [self._line(p, t)[0] > self.limits[p] for p in range(self.n)]
-
     def next_step(self, t: int, over: Sequence[bool]) -> float:
         """The first step after t at which a plan runs out or `over` stops being true."""
+        assert not self.pending
         nxt = self.heap[0][0]
         if nxt <= t:
             raise AssertionError(f"a plan ends at step {nxt}, not after {t}")
+        if self.schedule is not None:
+            return self._next_sliding(t, nxt)
         lim = self.limits
         for p in range(self.n):
             v, s = self._line(p, t)
@@ -91,21 +112,51 @@ class Sweep:
         while heap[0][0] <= t:
             _, ver, ui = heapq.heappop(heap)
             if ver == version[ui]:
+                if ui in self.wobbles:
+                    self._rewobble(ui, t)
+                else:
+                    self._install(ui, *self.planner.advance(ui, t))
+
+    def _replan(self, units, t: int) -> None:
+        """Plan these units again at step t — at the next `flush`: their plans' payments stay
+        exact at t meanwhile, only their ends may be too far."""
+        self.pending.update(units)
+
+    def flush(self, t: int) -> None:
+        """Plan again, at step t, every unit `_replan` was given."""
+        for ui in sorted(self.pending):
+            if ui in self.wobbles:
+                self._rewobble(ui, t)
+            else:
                 self._install(ui, *self.planner.refresh(ui, t))
+        self.pending.clear()
+
+    def _rewobble(self, ui: int, t: int) -> None:
+        """A wobbling unit's plan again at step t: as a wobble if it still is one."""
+        wb = self.wobbles.pop(ui)
+        for ps in wb.pays:
+            self.dirty.update(ps)
+        if not self.wobble(ui, wb.members, t):
+            self._install(ui, *self.planner.refresh(ui, t))
 
     def set_rates(self, changes: dict[int, int], t: int) -> None:
         """Change some powers' rates at step t, and the plans of the units where it matters."""
         planner = self.planner
         units = range(len(self.plans))
+        stale: set[int] = set()
         for p, rate in changes.items():
+            assert p not in planner.cum
             joining = rate > planner.rate[p]
-            if planner.volatile[p]:
-                planner.set_rate(p, t, rate)      # its plans hold for any rate
-                continue
-            stale = [ui for ui in units if planner.affected(ui, p, t, joining)]
-            planner.set_rate(p, t, rate)
-            for ui in stale:
-                self._install(ui, *planner.refresh(ui, t))
+            if not planner.volatile[p]:
+                stale.update(ui for ui in units if planner.affected(ui, p, t, joining))
+            planner.set_rate(p, t, rate)      # a volatile power's plans hold for any rate
+        self._replan(stale, t)
+
+    def take(self) -> list[tuple[int, int, int]]:
+        """The flips (unit, old decision, new) since the last call."""
+        flips = self.flips
+        self.flips = []
+        return flips
 
     def set_volatile(self, p: int, volatile: bool, t: int) -> None:
         """Plan the units where p has offers for any (or only for its actual) pattern of rounds."""
@@ -113,9 +164,8 @@ class Sweep:
         if planner.volatile[p] == volatile:
             return
         planner.volatile[p] = volatile
-        for ui in range(len(self.plans)):
-            if p in self.book.units[ui].paying_of:
-                self._install(ui, *planner.refresh(ui, t))
+        self._replan([ui for ui in range(len(self.plans))
+                      if p in self.book.units[ui].paying_of], t)
 
     def rounds(self, t: int) -> list[int]:
         return [self.planner.rounds(p, t) for p in range(self.n)]

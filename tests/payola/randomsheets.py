@@ -178,3 +178,37 @@ def random_auction(rng: random.Random, *, position: Position | None = None, offe
         assert parsed.sheet is not None, (text, parsed.problems)
         sheets[p] = parsed.sheet
     return position, sheets, balances, accept, rules, dummy
+
+
+def heavy_auction(rng: random.Random, *, rules: PayolaRules = PayolaRules(),
+                  balances: tuple[int, ...] = (20, 40, 80, 150, 300, 600),
+                  offers: tuple[int, ...] = (5, 10, 20, 40), dummies: int | None = None):
+    """Like `benchmarks/auction.py`'s worst case, smaller: every power offers several times
+    what it has (offers up to a half, a quarter or an eighth of its balance), plateaus
+    everywhere, balances alike or not, some savings: long reductions in which powers sit at
+    their limits, units go back and forth between them (tugs of war) and ties abound."""
+    position = rng.choice(position_pool())
+    balance = rng.choice(balances)
+    n_offers = rng.choice(offers)
+    share = rng.choice([2, 4, 8])
+    powers = list(position.map.power_names)
+    if dummies is None:
+        dummies = rng.choice([0, 0, 0, 1, 2])
+    dummy = frozenset(rng.sample(powers, dummies))
+    sheets: dict[str, Sheet] = {}
+    balance_of, accept = {}, {}
+    for power in powers:
+        b = rng.randint(balance // 2, balance) if rng.random() < 0.5 else balance
+        balance_of[power] = b
+        order = powers[:]
+        rng.shuffle(order)
+        accept[power] = AcceptanceList(tuple(order))
+        if power in dummy:
+            continue
+        text = random_sheet_text(rng, position, power, n_offers, max(1, min(b // share, 9999)),
+                                 plateaus=rules.plateaus_allowed,
+                                 savings_high=rng.choice([0, 0, b // 3]))
+        parsed = parse_sheet(text, position, power, rules, balance=b, dummies=dummy)
+        assert parsed.sheet is not None, (text, parsed.problems)
+        sheets[power] = parsed.sheet
+    return position, sheets, balance_of, accept, rules, dummy
