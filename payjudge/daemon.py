@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import IO, Sequence
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
-from sqlalchemy import select
 
 from .config import Config
 from .mail.listener import start_listener
@@ -35,7 +34,7 @@ from .game.timing import Timing
 from .service.processor import process_pending
 from .store.db import Database
 from .store.mailbox import SqlInbound, SqlOutbox
-from .store.models import Game
+from .store import repo
 
 log = logging.getLogger("payjudge.daemon")
 
@@ -237,18 +236,13 @@ class _GameClock:
     def _read(self) -> dict[int, "_Wake"]:
         now = self.now.now()
         with self.db.reading() as s:
-            rows = s.execute(select(Game.id, Game.version, Game.deadline, Game.ready_at)
-                             .where(Game.state == "active")).all()
-            keys = {gid: (version, deadline, ready_at) for gid, version, deadline, ready_at in rows}
+            keys = repo.active_game_keys(s)
             changed = [gid for gid, key in keys.items()
                        if gid not in self._known or self._known[gid].key != key
                        or (self._known[gid].later is not None and self._known[gid].later <= now)]
-            for start in range(0, len(changed), 500):
-                for row in s.execute(select(Game.id, Game.state, Game.deadline, Game.ready_at,
-                                            Game.timing, Game.reminded)
-                                     .where(Game.id.in_(changed[start:start + 500]))).all():
-                    self._known[row.id] = _Wake(keys[row.id], next_wakeup(row, self.settle),
-                                                _next_after(row, self.settle, now))
+            for row in repo.schedule_rows(s, changed):
+                self._known[row.id] = _Wake(keys[row.id], next_wakeup(row, self.settle),
+                                            _next_after(row, self.settle, now))
         for gone in set(self._known) - set(keys):
             del self._known[gone]
         return {gid: self._known[gid] for gid in keys if gid in self._known}

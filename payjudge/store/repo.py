@@ -35,6 +35,24 @@ def games(s: Session, states: Iterable[str] | None = None) -> list[Game]:
     return list(s.scalars(q))
 
 
+def active_game_keys(s: Session) -> dict[int, tuple]:
+    """Each active game's (version, deadline, ready_at): what the scheduler watches change."""
+    rows = s.execute(select(Game.id, Game.version, Game.deadline, Game.ready_at)
+                     .where(Game.state == "active")).all()
+    return {gid: (version, deadline, ready_at) for gid, version, deadline, ready_at in rows}
+
+
+def schedule_rows(s: Session, game_ids: list[int], batch: int = 500) -> list:
+    """What the scheduler needs to know of these games (id, state, deadline, ready_at,
+    timing, reminded), read in batches."""
+    out = []
+    for start in range(0, len(game_ids), batch):
+        out.extend(s.execute(select(Game.id, Game.state, Game.deadline, Game.ready_at,
+                                    Game.timing, Game.reminded)
+                             .where(Game.id.in_(game_ids[start:start + batch]))).all())
+    return out
+
+
 def active_game_ids(s: Session) -> list[int]:
     return list(s.scalars(select(Game.id).where(Game.state == "active").order_by(Game.id)))
 
