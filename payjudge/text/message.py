@@ -363,7 +363,9 @@ def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, 
         msg["References"] = " ".join(refs)
     msg["Auto-Submitted"] = _one_line(auto_submitted)
     msg["X-Auto-Response-Suppress"] = "All"  # ask Exchange not to send us out-of-office mail
-    ascii_short = body.isascii() and all(len(line) <= 78 for line in body.splitlines())
+    # plain ASCII goes as it is (readable in any mailbox file); RFC 5322 allows lines of
+    # up to 998 characters, and only what is longer or not ASCII needs an encoding
+    ascii_short = body.isascii() and all(len(line) <= 998 for line in body.splitlines())
     msg.set_content(body, subtype="plain", charset="utf-8",
                     cte="7bit" if ascii_short else "quoted-printable")
     return message_id, msg.as_bytes(policy=policy.SMTP)
