@@ -7,7 +7,7 @@ from ..payola.rules import Flag
 from datetime import datetime, timedelta
 
 from ..payola.acceptance import AcceptanceError, parse_acceptance
-from ..payola.transfers import check_transfer
+from ..payola.transfers import check_transfer, giver_label
 from ..game import money
 from ..game.context import CommandError, Context
 from ..game.notify import broadcast
@@ -91,7 +91,7 @@ class Transfer(Handler):
             ctx.mailer.send([seat.address], f"Payola funds transfer {ctx.game.name}",
                             "transfer.txt.j2", kind="transfer", game=ctx.game, game_name=ctx.game.name,
                             power=target.name, amount=amount,
-                            sender=None if (Flag.ANON_TRANSFER in st.rules) else ctx.power,
+                            sender=giver_label(st.rules, ctx.power),
                             before=money.balance(ctx.session, ctx.game, target.name) - amount,
                             after=money.balance(ctx.session, ctx.game, target.name))
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..payola.income import opening_balances
+from ..payola.transfers import forfeit_on_resign
 from ..rules.mapfile import MapError, load_variant
 from ..rules.position import Position
 from ..rules.serial import position_to_json
@@ -152,15 +153,14 @@ def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
     seat.password = None
     seat.wait = False
     seat.vote = None
-    forfeited = 0
     pos = st.position
-    if pos is not None and not pos.centers.get(seat.power):
-        forfeited = money.balance(st.session, st.game, seat.power)
-        if forfeited:
-            turn = st.turn
-            money.record(st.session, st.game, seat.power, "forfeit", -forfeited,
-                         turn_seq=turn.seq if turn else 0, phase=st.game.phase or "",
-                         now=now, memo="resigned while eliminated (rule 2.4)")
+    forfeited = forfeit_on_resign(pos, seat.power, money.balance(st.session, st.game, seat.power)) \
+        if pos is not None else 0
+    if forfeited:
+        turn = st.turn
+        money.record(st.session, st.game, seat.power, "forfeit", -forfeited,
+                     turn_seq=turn.seq if turn else 0, phase=st.game.phase or "",
+                     now=now, memo="resigned while eliminated (rule 2.4)")
     return forfeited
 
 

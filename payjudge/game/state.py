@@ -87,6 +87,3 @@ class GameState:
         if turn is None:
             return {}
         return repo.current_submissions(self.session, turn)
-
-    def player_addresses(self) -> list[str]:
-        return [s.address for s in self.game.seats if s.address and s.status == "playing"]

@@ -35,10 +35,6 @@ class AcceptanceList:
         """The list used for a dummy power's units (rule 4.4: its own list is never used)."""
         return cls((None,))
 
-    @property
-    def has_wild(self) -> bool:
-        return None in self.entries
-
     def text(self, game_map: Map) -> str:
         """As a player writes it: `FEG?`."""
         out = ""

@@ -12,15 +12,6 @@ from .schedule import INF
 Grad = dict[int, int]                  # AgP per round, by power (only the nonzero ones)
 
 
-def first_change(d0: int, ds: int) -> float:
-    """The first step Δ >= 1 at which d0 + ds*Δ no longer has the sign of d0."""
-    if d0 > 0:
-        return -(-d0 // -ds) if ds < 0 else INF
-    if d0 < 0:
-        return -(d0 // ds) if ds > 0 else INF
-    return 1 if ds else INF
-
-
 def steps_positive(d0: int, slope: int, strict: bool) -> float:
     """Steps Δ >= 1 for which d0 + slope*Δ stays > 0 (strict) or >= 0, d0 >= 0 (INF: all)."""
     if slope >= 0:

@@ -63,10 +63,6 @@ class Province:
     coasts: tuple[str, ...] = ()
     supply_center: bool = False
 
-    @property
-    def has_coasts(self) -> bool:
-        return bool(self.coasts)
-
 
 @dataclass(frozen=True, slots=True)
 class Power:
@@ -161,15 +157,6 @@ class Map:
         if len(key) == 1:
             return self._by_initial.get(key)
         return self._by_name.get(key)
-
-    def province_of(self, location: Location) -> Province:
-        return self.provinces[location.province]
-
-    def is_location(self, location: Location) -> bool:
-        prov = self.provinces.get(location.province)
-        if prov is None:
-            return False
-        return location.coast is None or location.coast in prov.coasts
 
     def home_owner(self, province: str) -> str | None:
         for power in self.powers:

@@ -103,16 +103,6 @@ def _normalize(text: str) -> str:
     return text
 
 
-def _alias_key(words: list[str]) -> str:
-    out = ""
-    for i, w in enumerate(words):
-        if w == "-" or (i and words[i - 1] == "-"):
-            out += w
-        else:
-            out += (" " if out else "") + w
-    return out
-
-
 def _raw_tokens(text: str) -> list[str]:
     """Words and marks; a character that belongs to neither becomes a token of its own,
     so that the reader reports it instead of silently skipping it."""

@@ -58,11 +58,6 @@ class Phase:
         return f"Phase.parse({str(self)!r})"
 
     @property
-    def long(self) -> str:
-        """`SPRING 1901 MOVEMENT`, as players read it."""
-        return f"{self.season.name} {self.year} {self.type.name}"
-
-    @property
     def title(self) -> str:
         return f"{self.season.name.title()} {self.year} {self.type.name.title()}"
 

@@ -197,6 +197,3 @@ def winner(pos: Position) -> str | None:
     best = max(pos.map.power_names, key=lambda p: len(pos.centers.get(p, ())))
     return best if len(pos.centers.get(best, ())) >= pos.map.victory else None
 
-
-def is_fall_end(phase: Phase) -> bool:
-    return phase.season is Season.WINTER

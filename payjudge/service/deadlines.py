@@ -17,7 +17,7 @@ from ..store.db import Database
 from ..store import repo
 from ..store.models import Game
 from ..game.mailer import Mailer
-from ..game.notify import power_address, public_recipients
+from ..game.notify import power_address
 from ..game.phases import preview_phase, process_phase
 from ..game.state import GameState
 from ..game.timing import Timing, format_duration, show_time
@@ -28,7 +28,7 @@ log = logging.getLogger("payjudge.deadlines")
 LATE_NOTICE_EVERY = timedelta(hours=24)
 
 
-def due_games(db: Database, now: datetime, settle: timedelta) -> list[int]:
+def due_games(db: Database) -> list[int]:
     """Games that may have something to do now (cheap; each is checked again under lock)."""
     with db.transaction() as s:
         return repo.active_game_ids(s)
@@ -51,9 +51,8 @@ def next_wakeup(game: Game, settle: timedelta) -> datetime | None:
 
 
 def tick_all(db: Database, config: Config, now: datetime) -> list[str]:
-    settle = timedelta(seconds=config.settle_seconds)
     actions = []
-    for game_id in due_games(db, now, settle):
+    for game_id in due_games(db):
         try:
             action = tick_game(db, config, game_id, now)
         except Exception:  # one game's failure never stops the others
@@ -164,5 +163,3 @@ def _process(st: GameState, mailer: Mailer, now: datetime, what: str) -> str:
     log.info(what)
     return what
 
-
-__all__ = ["tick_all", "tick_game", "next_wakeup", "public_recipients"]

@@ -176,12 +176,5 @@ def requeue(s: Session, ids: Iterable[int]) -> int:
     return len(ids)
 
 
-def outbox_count(s: Session, state: str | None = None) -> int:
-    q = select(func.count(OutboxMail.id))
-    if state is not None:
-        q = q.where(OutboxMail.state == state)
-    return s.scalar(q) or 0
-
-
 def ping(s: Session) -> None:
     s.execute(text("SELECT 1"))

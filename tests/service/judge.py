@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
-from pathlib import Path
 
 from sqlalchemy import select
 
@@ -87,6 +86,3 @@ class TestJudge:
         assert replies, f"no reply to {address}"
         return replies[-1].body
 
-
-def make_judge(tmp: Path | None = None, db: Database | None = None) -> TestJudge:
-    return TestJudge(db)
