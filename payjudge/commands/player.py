@@ -55,13 +55,13 @@ class Clear(Handler):
 class Accept(Handler):
     keyword = "ACCEPT"
     syntax = "ACCEPT <initials>"
-    summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?; one ? stands for the others"
+    summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?: every power, or one ? for the rest"
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is over")
         require(len(cmd.args) == 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
         try:
-            acc = parse_acceptance(cmd.args[0], ctx.state.map, ctx.power)
+            acc = parse_acceptance(cmd.args[0], ctx.state.map, ctx.power, complete=False)
         except AcceptanceError as exc:
             raise CommandError(str(exc)) from None
         text = acc.text(ctx.state.map)
@@ -179,13 +179,13 @@ class Broadcast(_Press):
 class SetWait(Handler):
     keyword = "SET WAIT"
     syntax = "SET WAIT"
-    summary = "ask the judge to wait for the deadline even if every power is ready"
+    summary = "wait for this phase's deadline even if every power is ready (this phase only)"
     wait = True
 
     def run(self, ctx: Context, cmd: Command) -> None:
         _active(ctx)
         ctx.state.seat(ctx.power).wait = self.wait
-        ctx.reply.note("wait", cmd.line, wait=self.wait)
+        ctx.reply.note("wait", cmd.line, wait=self.wait, phase=ctx.state.position.phase.title)
 
 
 @register

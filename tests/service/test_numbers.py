@@ -45,6 +45,7 @@ def test_a_huge_number_is_an_error_on_its_line(database, line, message):
     reply = judge.last_reply(addr("FRANCE"))
     errors = _errors(reply)
     assert "line   2:" in errors and message in errors
+    assert len(reply) < 2_000            # the 5,000 digits are not echoed back
 
 
 @pytest.mark.parametrize("line, message", [
