@@ -42,7 +42,7 @@ class ReplyLimits:
     sheet_lines: int = 200       # lines of an offer sheet shown in a result
     line_width: int = 120        # characters of a line as the player wrote it
     message_width: int = 300     # characters of one error message
-    results_bytes: int = 48_000  # the RESULTS section
+    results_bytes: int = 80_000  # the RESULTS section (HISTORY of a long game is cut here)
     body_bytes: int = 100_000    # the whole reply text, in UTF-8
 
 

@@ -259,22 +259,24 @@ def _body_text(msg: EmailMessage, problems: list[MailProblem]) -> str:
 def unflow(text: str, delsp: bool = False) -> str:
     """Undo RFC 3676 format=flowed: a line ending in a space continues on the next line
     (so a long order line wrapped by Thunderbird or Apple Mail is one line again)."""
-    out: list[tuple[int, str]] = []   # (quote depth, text)
-    joining = False
+    out: list[tuple[int, list[str]]] = []   # (quote depth, pieces of one line): joined once,
+    joining = False                          # so a long flowed paragraph stays linear
     for line in text.split("\n"):
         depth = len(line) - len(line.lstrip(">"))
         content = line[depth:]
         if content.startswith(" "):
             content = content[1:]   # space-stuffing
-        if joining and out and out[-1][0] == depth and content != "-- ":
-            out[-1] = (depth, out[-1][1] + content)
-        else:
-            out.append((depth, content))
+        joining_this = joining and out and out[-1][0] == depth and content != "-- "
         joining = content.endswith(" ") and content != "-- "
         if joining and delsp:
-            out[-1] = (depth, out[-1][1][:-1])
+            content = content[:-1]
+        if joining_this:
+            out[-1][1].append(content)
+        else:
+            out.append((depth, [content]))
+    lines = ((depth, "".join(pieces)) for depth, pieces in out)
     return "\n".join(">" * depth + (" " if depth and content else "") + content
-                     for depth, content in out)
+                     for depth, content in lines)
 
 
 def _decode_part(part: EmailMessage, problems: list[MailProblem]) -> str:
