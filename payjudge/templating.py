@@ -28,7 +28,26 @@ def environment() -> jinja2.Environment:
     )
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
     env.filters["ljust"] = lambda value, width: str(value).ljust(width)
+    env.filters["clip"] = clip
+    env.filters["fit"] = fit
+    env.filters["utf8len"] = lambda value: len(str(value).encode("utf-8"))
     return env
+
+
+def clip(text: str, width: int) -> str:
+    """At most about `width` characters of one line, saying how much was left out."""
+    if len(text) <= width:
+        return text
+    return f"{text[:width]}… ({len(text) - width:,} more characters)"
+
+
+def fit(text: str, size: int) -> str:
+    """The whole lines of `text` that fit in `size` bytes of UTF-8 (a bound on a mail)."""
+    data = text.encode("utf-8")
+    if len(data) <= size:
+        return text
+    cut = data[:size].decode("utf-8", errors="ignore")
+    return cut.rpartition("\n")[0] + "\n" if "\n" in cut else cut
 
 
 def render(name: str, **context) -> str:

@@ -34,8 +34,11 @@ def submit_orders(ctx: Context, batch: list[Command]) -> None:
         parsed = parse_sheet(text, pos, ctx.power, st.rules, balance=balance, dummies=st.dummies())
         if parsed.problems:
             for p in parsed.problems:
-                cmd = batch[p.line - 1] if 0 < p.line <= len(batch) else batch[0]
-                ctx.reply.problem(cmd.line, cmd.text, f"{p.kind.value}: {p.message}")
+                if 0 < p.line <= len(batch):
+                    cmd = batch[p.line - 1]
+                    ctx.reply.problem(cmd.line, cmd.text, f"{p.kind.value}: {p.message}")
+                else:   # a problem of the whole sheet, of no line
+                    ctx.reply.problem(None, "", f"{p.kind.value}: the offer sheet: {p.message}")
             return
         _replace(ctx, "sheet", parsed.normalized)
         total = parsed.sheet.offered_total

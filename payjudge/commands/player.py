@@ -18,7 +18,19 @@ from ..game.timing import Timing, show_time
 from ..store import repo
 from ..store.models import Acceptance
 from ..text.commands import Command
+from ..text.numbers import MAX_NUMBER, is_digits, whole_number
+from ..text.problems import LineError
 from .base import PLAYER, SIGNED, Handler, register, require, sub_args
+
+
+MAX_DRAW = 99   # VOTE nWAY: more than any map has powers
+
+
+def _number(text: str, maximum: int = MAX_NUMBER, *, what: str) -> int:
+    try:
+        return whole_number(text, maximum, what=what)
+    except LineError as exc:
+        raise CommandError(exc.message) from None
 
 
 def _active(ctx: Context) -> None:
@@ -43,13 +55,13 @@ class Clear(Handler):
 class Accept(Handler):
     keyword = "ACCEPT"
     syntax = "ACCEPT <initials>"
-    summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?; one ? stands for the others"
+    summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?: every power, or one ? for the rest"
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is over")
         require(len(cmd.args) == 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
         try:
-            acc = parse_acceptance(cmd.args[0], ctx.state.map, ctx.power)
+            acc = parse_acceptance(cmd.args[0], ctx.state.map, ctx.power, complete=False)
         except AcceptanceError as exc:
             raise CommandError(str(exc)) from None
         text = acc.text(ctx.state.map)
@@ -66,9 +78,9 @@ class Transfer(Handler):
     def run(self, ctx: Context, cmd: Command) -> None:
         _active(ctx)
         args = [a.upper() for a in cmd.args]
-        require(len(args) == 3 and args[1] == "TO" and args[0].isdigit(),
+        require(len(args) == 3 and args[1] == "TO" and is_digits(args[0]),
                 "write TRANSFER <amount> TO <power>, e.g. TRANSFER 10 TO ENGLAND")
-        amount = int(args[0])
+        amount = _number(args[0], what="the amount")
         target = ctx.state.map.power(args[2])
         require(target is not None, f"there is no power {args[2]}")
         st = ctx.state
@@ -167,13 +179,13 @@ class Broadcast(_Press):
 class SetWait(Handler):
     keyword = "SET WAIT"
     syntax = "SET WAIT"
-    summary = "ask the judge to wait for the deadline even if every power is ready"
+    summary = "wait for this phase's deadline even if every power is ready (this phase only)"
     wait = True
 
     def run(self, ctx: Context, cmd: Command) -> None:
         _active(ctx)
         ctx.state.seat(ctx.power).wait = self.wait
-        ctx.reply.note("wait", cmd.line, wait=self.wait)
+        ctx.reply.note("wait", cmd.line, wait=self.wait, phase=ctx.state.position.phase.title)
 
 
 @register
@@ -289,8 +301,10 @@ class Vote(Handler):
             vote = f"CONCEDE {p.name}"
         elif args[0] in ("DRAW", "SOLO"):
             vote = args[0]
-        elif args[0].endswith("WAY") and args[0][:-3].isdigit() and int(args[0][:-3]) >= 1:
-            vote = args[0]
+        elif args[0].endswith("WAY") and is_digits(args[0][:-3]):
+            size = _number(args[0][:-3], MAX_DRAW, what="the number of powers in the draw")
+            require(size >= 1, "write VOTE <n>WAY with n at least 1, e.g. VOTE 3WAY")
+            vote = f"{size}WAY"
         else:
             raise CommandError("write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
         ctx.state.seat(ctx.power).vote = vote

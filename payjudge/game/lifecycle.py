@@ -15,6 +15,8 @@ from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Turn
+from ..text.numbers import whole_number
+from ..text.problems import LineError
 from . import money
 from .context import CommandError
 from .gamerules import check_flags
@@ -215,17 +217,19 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
             else:
                 private = args[0]
         elif key in ("TAX", "CAP"):
+            usage = f"{key} needs a whole number (TAX n, TAX <centre> n, CAP n)"
             try:
                 if key == "CAP" and len(args) == 1:
-                    settings["cap"] = int(args[0])
+                    settings["cap"] = whole_number(args[0], what="CAP")
                 elif key == "TAX" and len(args) == 1:
-                    settings["tax"] = int(args[0])
+                    settings["tax"] = whole_number(args[0], what="TAX")
                 elif key == "TAX" and len(args) == 2:
-                    settings.setdefault("center_tax", {})[args[0].upper()] = int(args[1])
+                    settings.setdefault("center_tax", {})[args[0].upper()] = \
+                        whole_number(args[1], what="TAX")
                 else:
-                    raise ValueError
-            except ValueError:
-                problems.append((number, text, f"{key} needs a whole number (TAX n, TAX <centre> n, CAP n)"))
+                    problems.append((number, text, usage))
+            except LineError as exc:
+                problems.append((number, text, f"{exc.message}: {usage}"))
         else:
             problems.append((number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX or CAP"))
     if not problems:

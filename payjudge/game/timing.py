@@ -17,13 +17,16 @@ from datetime import datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..rules.phase import PhaseType
+from ..text.numbers import whole_number
+from ..text.problems import LineError
 
 
 class TimingError(ValueError):
     pass
 
 
-_DUR = re.compile(r"^(?:(\d+)W)?(?:(\d+)D)?(?:(\d+)H)?(?:(\d+)M)?$")
+_DUR = re.compile(r"^(?:([0-9]+)W)?(?:([0-9]+)D)?(?:([0-9]+)H)?(?:([0-9]+)M)?$")
+_MAX_DURATION = timedelta(days=3650)   # a phase longer than ten years is a typing mistake
 _DAYS = "SMTWTFS"
 
 
@@ -31,8 +34,14 @@ def parse_duration(text: str) -> timedelta:
     m = _DUR.match(text.upper())
     if not m or not any(m.groups()):
         raise TimingError(f"not a duration: {text!r} (write e.g. 3D, 12H, 1D12H, 30M)")
-    w, d, h, mi = (int(g or 0) for g in m.groups())
-    return timedelta(weeks=w, days=d, hours=h, minutes=mi)
+    try:
+        w, d, h, mi = (whole_number(g or "0", 10 ** 9, what="the duration") for g in m.groups())
+    except LineError as exc:
+        raise TimingError(exc.message) from None
+    delta = timedelta(weeks=w, days=d, hours=h, minutes=mi)
+    if delta > _MAX_DURATION:
+        raise TimingError(f"{text[:20]!r} is too long: at most ten years (3650D)")
+    return delta
 
 
 def format_duration(delta: timedelta) -> str:
@@ -74,7 +83,7 @@ class Timing:
                 values.setdefault("retreat", parse_duration(value))
                 values.setdefault("adjust", parse_duration(value))
             elif key == "AT":
-                m = re.match(r"^(\d{1,2}):(\d{2})$", value)
+                m = re.match(r"^([0-9]{1,2}):([0-9]{2})$", value)
                 if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
                     raise TimingError(f"TIMING AT needs a time of day like 18:00, not {value!r}")
                 values["at"] = time(int(m.group(1)), int(m.group(2)))

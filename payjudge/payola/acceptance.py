@@ -56,11 +56,14 @@ class AcceptanceList:
         return tuple(out)
 
 
-def parse_acceptance(text: str, game_map: Map, own_power: str) -> AcceptanceList:
+def parse_acceptance(text: str, game_map: Map, own_power: str, *,
+                     complete: bool = True) -> AcceptanceList:
     """Read `FEG?` (spaces and commas allowed; empty means the default `<own>?`).
 
-    A list that does not name every power and has no `?` gets one at its end, as
-    DPjudge did: the powers left out are the least preferred, in random order.
+    Rule 4.1 lets a list leave powers out only if it holds exactly one `?`. With
+    `complete` (the JSON interface, as DPjudge did) a short list without `?` gets one at
+    its end: the powers left out are the least preferred, in random order. Without it
+    (the ACCEPT command) such a list is refused, saying how to write it.
     """
     letters = [c for c in text.upper() if not c.isspace() and c != ","]
     if not letters:
@@ -84,6 +87,13 @@ def parse_acceptance(text: str, game_map: Map, own_power: str) -> AcceptanceList
             raise AcceptanceError(f"{letter} appears more than once in the acceptance list")
         entries.append(power.name)
     if None not in entries and len(entries) < len(powers):
+        if not complete:
+            written = "".join(letters)
+            missing = ", ".join(p.initial for p in game_map.powers if p.name not in entries)
+            raise AcceptanceError(
+                f"ACCEPT {written} leaves out {missing}: a list may leave powers out only "
+                f"with one '?' standing for them (rule 4.1). Write ACCEPT {written}? to "
+                f"rank them last in random order, or name every power")
         entries.append(None)
     return AcceptanceList(tuple(entries))
 

@@ -25,7 +25,8 @@ _TYPE_WORDS = {"MOVEMENT": PhaseType.MOVEMENT, "MOVES": PhaseType.MOVEMENT,
                "RETREAT": PhaseType.RETREATS, "RETREATS": PhaseType.RETREATS,
                "ADJUSTMENT": PhaseType.ADJUSTMENTS, "ADJUSTMENTS": PhaseType.ADJUSTMENTS,
                "BUILDS": PhaseType.ADJUSTMENTS}
-_SHORT = re.compile(r"^([SFW])(\d{1,5})([MRA])$")
+_SHORT = re.compile(r"^([SFW])([0-9]{1,5})([MRA])$")
+_YEAR = re.compile(r"[0-9]{1,5}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +44,8 @@ class Phase:
             phase = cls(int(m.group(2)), Season(m.group(1)), PhaseType(m.group(3)))
         else:
             words = raw.replace(",", " ").split()
-            if len(words) != 3 or words[0] not in _SEASON_WORDS or not words[1].isdigit() \
-                    or words[2] not in _TYPE_WORDS:
+            if len(words) != 3 or words[0] not in _SEASON_WORDS or words[2] not in _TYPE_WORDS \
+                    or not _YEAR.fullmatch(words[1]):
                 raise ValueError(f"not a phase: {text!r}")
             phase = cls(int(words[1]), _SEASON_WORDS[words[0]], _TYPE_WORDS[words[2]])
         if (phase.season is Season.WINTER) != (phase.type is PhaseType.ADJUSTMENTS):

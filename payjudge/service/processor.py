@@ -127,8 +127,8 @@ def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bo
     if not subject.lower().startswith("re:"):
         subject = "Re: " + subject
     to = [mail.sender, *reply.extra_recipients]
+    skipped = mail.skipped
+    reply.skipped = {"quoted": skipped.quoted, "comments": skipped.comments,
+                     "after_" + (skipped.end or "end"): skipped.after_end}
     mailer.send(to, subject[:200], "reply.txt.j2", kind="reply", game=game,
-                in_reply_to=mail.message_id, auto="auto-replied", ok=ok,
-                understood=sorted(reply.understood), notes=reply.notes,
-                problems=sorted(reply.problems, key=lambda p: p.line or 0),
-                ignored=sorted(reply.ignored), game_name=reply.game)
+                in_reply_to=mail.message_id, auto="auto-replied", ok=ok, **reply.view())

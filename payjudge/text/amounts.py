@@ -10,11 +10,12 @@ import re
 from dataclasses import dataclass
 
 from ..payola.offers import Term
+from .numbers import shown, whole_number
 from .problems import invalid
 
 MAX_AMOUNT = 9999
 MAX_REPEAT = 99
-_TERM = re.compile(r"^(?:(\d+)\*)?(\d+)(#(\d*))?$")
+_TERM = re.compile(r"^(?:([0-9]+)\*)?([0-9]+)(#([0-9]*))?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,23 +35,22 @@ def parse_amounts(text: str) -> Amounts:
     terms = []
     for part in parts:
         if not part:
-            raise invalid(f"an amount is missing next to '+' in {compact!r}")
+            raise invalid(f"an amount is missing next to '+' in {shown(compact)!r}")
         m = _TERM.match(part)
         if m is None:
-            raise invalid(f"{part!r} is not an amount (write [count*]amount[#plateau], e.g. 3*2#1)")
-        repeat = int(m.group(1)) if m.group(1) is not None else 1
-        amount = int(m.group(2))
-        if not 1 <= repeat <= MAX_REPEAT:
-            raise invalid(f"{part!r}: a repetition count is 1 to {MAX_REPEAT}")
-        if amount > MAX_AMOUNT:
-            raise invalid(f"{part!r}: an offer is at most {MAX_AMOUNT} AgP")
+            raise invalid(f"{shown(part)!r} is not an amount (write [count*]amount[#plateau], e.g. 3*2#1)")
+        repeat = 1 if m.group(1) is None else \
+            whole_number(m.group(1), MAX_REPEAT, what="the repetition count")
+        if repeat < 1:
+            raise invalid(f"{shown(part)!r}: a repetition count is 1 to {MAX_REPEAT}")
+        amount = whole_number(m.group(2), MAX_AMOUNT, what="the amount",
+                              limit=f"{MAX_AMOUNT} AgP")
         if m.group(3) is None:
             plateau = 0
         elif m.group(4) == "":
             plateau = amount
         else:
-            plateau = int(m.group(4))
-            if plateau > amount:
-                raise invalid(f"{part!r}: a plateau cannot be higher than its amount")
+            plateau = whole_number(m.group(4), amount, what="the plateau",
+                                   limit=f"its amount, {amount}")
         terms.append(Term(amount, repeat, plateau))
     return Amounts(tuple(terms), "*" in compact, len(parts) > 1, "#" in compact)

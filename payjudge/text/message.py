@@ -40,6 +40,16 @@ class Line(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class Skipped:
+    """The non-blank lines of a body that were not read as commands, counted by why."""
+
+    quoted: int = 0      # `> …` lines
+    comments: int = 0    # `// …` lines
+    after_end: int = 0   # lines after a signature separator or a reply header
+    end: str = ""        # "signature" or "reply": what ended the commands
+
+
+@dataclass(frozen=True, slots=True)
 class InboundMail:
     sender: str | None                  # the From address, lower-cased; None if unusable
     reply_to: tuple[str, ...]           # Reply-To addresses, lower-cased (kept apart)
@@ -52,6 +62,7 @@ class InboundMail:
     body: str                           # the whole decoded body text
     lines: tuple[Line, ...]             # the meaningful lines, with their original numbers
     problems: tuple[MailProblem, ...] = ()
+    skipped: Skipped = Skipped()        # the lines left out of `lines`, counted
 
 
 _MSGID = re.compile(r"<[^<>\s]+>")
@@ -83,47 +94,61 @@ def read_message(raw: bytes, *, envelope_from: str | None = None) -> InboundMail
     reason = _automated(msg, sender, envelope_from)
 
     body = _body_text(msg, problems)
+    lines, skipped = split_body(body)
     return InboundMail(sender=sender, reply_to=reply_to, subject=subject, message_id=message_id,
                        in_reply_to=in_reply_to, references=references,
                        automated=reason is not None, automated_reason=reason,
-                       body=body, lines=command_lines(body), problems=tuple(problems))
+                       body=body, lines=lines, problems=tuple(problems), skipped=skipped)
 
 
 def command_lines(body: str) -> tuple[Line, ...]:
     """The lines of `body` that may hold commands, numbered as in `body`."""
+    return split_body(body)[0]
+
+
+def split_body(body: str) -> tuple[tuple[Line, ...], Skipped]:
+    """The lines of `body` that may hold commands, numbered as in `body`, and a count of
+    the other non-blank lines."""
     raw_lines = body.splitlines()
     kept: list[Line] = []
+    quoted = comments = 0
     for index, line in enumerate(raw_lines):
         text = line.rstrip()
         stripped = text.strip()
-        if _ends_commands(raw_lines, index, line):
-            break
-        if not stripped or stripped.startswith(">") or stripped.startswith("//"):
-            continue
-        kept.append(Line(index + 1, text))
-    return tuple(kept)
+        end = _ends_commands(raw_lines, index, line)
+        if end:
+            after = sum(1 for rest in raw_lines[index + 1:] if rest.strip())
+            return tuple(kept), Skipped(quoted, comments, after + (end == "reply"), end)
+        if stripped.startswith(">"):
+            quoted += 1
+        elif stripped.startswith("//"):
+            comments += 1
+        elif stripped:
+            kept.append(Line(index + 1, text))
+    return tuple(kept), Skipped(quoted, comments)
 
 
-def _ends_commands(lines: list[str], index: int, line: str) -> bool:
+def _ends_commands(lines: list[str], index: int, line: str) -> str | None:
+    """"signature" or "reply" when the commands end at this line, else None."""
     # A signature separator is "-- "; many clients strip the trailing blank.
     if line.rstrip("\r\n") in ("-- ", "--"):
-        return True
+        return "signature"
     if _QUOTE_HEADER.match(line) or _ORIGINAL.match(line):
-        return True
+        return "reply"
     # "On Mon, 5 Jan 2026 at 10:00, Alice <alice@example.org>" wrapped before "wrote:"
     if (_QUOTE_HEADER_START.match(line) and index + 1 < len(lines)
             and _QUOTE_HEADER_END.search(lines[index + 1])
             and not lines[index + 1].lstrip().startswith(">")):
-        return True
+        return "reply"
     # An Outlook reply block: "From: …" after a blank line (or a rule), then Sent:/To:/Subject:
     previous = lines[index - 1].strip() if index else ""
     if _HEADER_BLOCK.match(line) and (not previous or _RULE.match(previous)):
         following = lines[index + 1:index + 4]
         if any(_HEADER_NEXT.match(f) for f in following):
-            return True
+            return "reply"
     if _RULE.match(line) and index + 1 < len(lines) and _HEADER_BLOCK.match(lines[index + 1]):
-        return True
-    return False
+        return "reply"
+    return None
 
 
 def _header(msg: EmailMessage, name: str) -> str | None:
@@ -234,22 +259,24 @@ def _body_text(msg: EmailMessage, problems: list[MailProblem]) -> str:
 def unflow(text: str, delsp: bool = False) -> str:
     """Undo RFC 3676 format=flowed: a line ending in a space continues on the next line
     (so a long order line wrapped by Thunderbird or Apple Mail is one line again)."""
-    out: list[tuple[int, str]] = []   # (quote depth, text)
-    joining = False
+    out: list[tuple[int, list[str]]] = []   # (quote depth, pieces of one line): joined once,
+    joining = False                          # so a long flowed paragraph stays linear
     for line in text.split("\n"):
         depth = len(line) - len(line.lstrip(">"))
         content = line[depth:]
         if content.startswith(" "):
             content = content[1:]   # space-stuffing
-        if joining and out and out[-1][0] == depth and content != "-- ":
-            out[-1] = (depth, out[-1][1] + content)
-        else:
-            out.append((depth, content))
+        joining_this = joining and out and out[-1][0] == depth and content != "-- "
         joining = content.endswith(" ") and content != "-- "
         if joining and delsp:
-            out[-1] = (depth, out[-1][1][:-1])
+            content = content[:-1]
+        if joining_this:
+            out[-1][1].append(content)
+        else:
+            out.append((depth, [content]))
+    lines = ((depth, "".join(pieces)) for depth, pieces in out)
     return "\n".join(">" * depth + (" " if depth and content else "") + content
-                     for depth, content in out)
+                     for depth, content in lines)
 
 
 def _decode_part(part: EmailMessage, problems: list[MailProblem]) -> str:
@@ -367,5 +394,13 @@ def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, 
     # up to 998 characters, and only what is longer or not ASCII needs an encoding
     ascii_short = body.isascii() and all(len(line) <= 998 for line in body.splitlines())
     msg.set_content(body, subtype="plain", charset="utf-8",
-                    cte="7bit" if ascii_short else "quoted-printable")
+                    cte="7bit" if ascii_short else _transfer_encoding(body))
     return message_id, msg.as_bytes(policy=policy.SMTP)
+
+
+def _transfer_encoding(body: str) -> str:
+    """Quoted-printable for mostly Latin text; base64 when that is shorter, so a reply
+    never grows by more than a third when encoded (a byte above 127 takes three in QP)."""
+    data = body.encode("utf-8")
+    escaped = sum(1 for b in data if b > 127 or b == 61)   # 61 is '='
+    return "quoted-printable" if 2 * escaped <= len(data) // 3 else "base64"

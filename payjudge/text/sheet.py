@@ -66,7 +66,8 @@ def parse_sheet(text: str, position: Position, power: str, rules: PayolaRules, *
     items: list[SheetItem] = []
     echo: list[str] = []
     problems: list[Problem] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, 1):
         body, comment = split_comment(raw)
         stripped = body.strip()
         if not stripped:
@@ -83,27 +84,23 @@ def parse_sheet(text: str, position: Position, power: str, rules: PayolaRules, *
             item = _parse_line(stripped, comment, number, ctx)
             check_line(item, ctx)
         except _Problems as many:
-            problems.extend(Problem(number, raw.strip(), e.kind, e.message) for e in many.errors)
-            echo.append(raw.strip())
+            written = raw.strip()   # one copy, shared by the line's problems
+            problems.extend(Problem(number, written, e.kind, e.message) for e in many.errors)
+            echo.append(written)
             continue
         except LineError as e:
             problems.append(Problem(number, raw.strip(), e.kind, e.message))
-            echo.append(raw.strip())
+            echo.append(problems[-1].text)
             continue
         items.append(item)
         ctx.note(item)
         echo.append(str(item))
     for e in check_sheet(items, ctx):
-        line = e.line
-        problems.append(Problem(line, _line_text(text, line), e.kind, e.message))
+        written = lines[e.line - 1].strip() if 0 < e.line <= len(lines) else ""
+        problems.append(Problem(e.line, written, e.kind, e.message))
     problems.sort(key=lambda p: p.line)
     sheet = None if problems else Sheet(tuple(items))
     return SheetParse(sheet, tuple(problems), "\n".join(echo))
-
-
-def _line_text(text: str, line: int) -> str:
-    lines = text.splitlines()
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
 class _Problems(Exception):
@@ -183,6 +180,7 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
     except OrderError as e:
         raise LineError(e.kind, e.message) from None
     orders: list[OfferOrder] = []
+    seen: dict[OfferOrder, int] = {}   # order -> times written: a set, not a scan (issue 8)
     errors: list[LineError] = []
     parsed: list[tuple[ParsedOrder, bool]] = [(first, first_signal)]
     for part in parts[1:]:
@@ -200,13 +198,20 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
         except LineError as e:
             errors.append(e)
             continue
-        if order in orders:
-            errors.append(illegal(f"{order} appears twice in the offer"))
+        if order in seen:
+            seen[order] += 1
             continue
+        seen[order] = 1
         orders.append(order)
+    errors.extend(illegal(f"{order} appears {_times(n)} in the offer")
+                  for order, n in seen.items() if n > 1)
     if errors:
         raise _Problems(errors)
     return Offer(kind, orders[0].unit, tuple(orders), terms, comment, number)
+
+
+def _times(n: int) -> str:
+    return "twice" if n == 2 else f"{n:,} times"
 
 
 def _signal_mark(text: str) -> tuple[str, bool]:
