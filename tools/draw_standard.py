@@ -43,21 +43,25 @@ def lcc(lon: float, lat: float) -> tuple[float, float]:
 
 
 _centre = None
-LENS = (7.0, 50.0, 0.55, 0.30)   # lon, lat, magnification, radius (share of the frame's width)
+# lon, lat, magnification, radius (share of the frame's width): the crowded middle, Britain
+LENSES = [(7.0, 50.0, 0.55, 0.30), (-2.5, 54.5, 0.35, 0.07)]
 
 
 def lens(x: float, y: float) -> tuple[float, float]:
-    """Magnify the crowded middle of the board (as the board itself does), smoothly and
-    monotonically: a point at distance r from the centre moves to r * (1 + k e^(-r²/2σ²))."""
-    cx, cy = _centre
-    dx, dy = x - cx, y - cy
-    k = 1 + LENS[2] * math.exp(-(dx * dx + dy * dy) / (2 * _sigma ** 2))
-    return cx + dx * k, cy + dy * k
+    """Magnify the crowded parts of the board (as the board itself does), smoothly and
+    monotonically: a point at distance r from a centre moves to r * (1 + k e^(-r²/2σ²))."""
+    for (cx, cy), k, sigma in _lenses:
+        dx, dy = x - cx, y - cy
+        f = 1 + k * math.exp(-(dx * dx + dy * dy) / (2 * sigma ** 2))
+        x, y = cx + dx * f, cy + dy * f
+    return x, y
 
 
 _raw = [lcc(*p) for p in O.FRAME]
-_centre = lcc(LENS[0], LENS[1])
-_sigma = LENS[3] * (max(x for x, _ in _raw) - min(x for x, _ in _raw))
+_span = max(x for x, _ in _raw) - min(x for x, _ in _raw)
+_lenses: list = []
+for _lon, _lat, _k, _r in LENSES:   # each lens works on the picture the ones before made
+    _lenses.append((lens(*lcc(_lon, _lat)), _k, _r * _span))
 _corners = [lens(*lcc(*p)) for p in O.FRAME]
 _x0, _y0 = min(x for x, _ in _corners), min(y for _, y in _corners)
 _scale = WIDTH / (max(x for x, _ in _corners) - _x0)
@@ -182,9 +186,9 @@ def anchors(name: str, geom, center: bool) -> dict:
     out: dict = {}
     out["unit"] = xy(Point(proj(*fixed["unit"]))) if "unit" in fixed else xy(c)
     ux, uy = out["unit"]
-    out["label"] = xy(Point(proj(*fixed["label"]))) if "label" in fixed else [ux, round(uy - min(16, max(11, r * 0.6)), 1)]
+    out["label"] = xy(Point(proj(*fixed["label"]))) if "label" in fixed else [ux, round(uy - 18, 1)]
     if center:
-        out["center"] = xy(Point(proj(*fixed["center"]))) if "center" in fixed else [round(ux + 13, 1), round(uy + 10, 1)]
+        out["center"] = xy(Point(proj(*fixed["center"]))) if "center" in fixed else [round(ux + 14, 1), round(uy + 11, 1)]
     return out
 
 
