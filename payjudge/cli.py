@@ -159,9 +159,11 @@ def game_show(name: str, config_path: str | None) -> None:
               help="The picture to write: FILE.png or FILE.svg.")
 @click.option("--json", "json_path", default=None, type=click.Path(exists=True, dir_okay=False),
               help="Draw a judge-json case (the `payjudge adjudicate` input) instead of a game.")
+@click.option("--scale", default=1.0, type=click.FloatRange(0.1, 4.0),
+              help="Size of a PNG against the drawing's own (1000 pixels wide for the standard map).")
 @config_option
 def render(game_name: str | None, phase: str | None, output: str, json_path: str | None,
-           config_path: str | None) -> None:
+           scale: float, config_path: str | None) -> None:
     """Draw a game's board: PHASE's orders and results (default: the last phase played,
     or the board as it stands before any), as PNG or SVG."""
     from .render.board import board_svg
@@ -179,7 +181,7 @@ def render(game_name: str | None, phase: str | None, output: str, json_path: str
         data = text.encode("utf-8")
     else:
         from .render.raster import png
-        data = png(text)
+        data = png(text, zoom=scale)
     with open(output, "wb") as fh:
         fh.write(data)
     click.echo(f"{output}: {pos.phase} ({len(data)} bytes)")

@@ -186,9 +186,19 @@ def anchors(name: str, geom, center: bool) -> dict:
     out: dict = {}
     out["unit"] = xy(Point(proj(*fixed["unit"]))) if "unit" in fixed else xy(c)
     ux, uy = out["unit"]
-    out["label"] = xy(Point(proj(*fixed["label"]))) if "label" in fixed else [ux, round(uy - 18, 1)]
+
+    def best(offsets, clearance):
+        """The first offset from the unit that lies inside the province, well clear of its edge."""
+        for need in (clearance, clearance / 2, 0):
+            for dx, dy in offsets:
+                p = Point(ux + dx, uy + dy)
+                if main.contains(p) and main.exterior.distance(p) >= need:
+                    return [round(p.x, 1), round(p.y, 1)]
+        return [round(ux + offsets[0][0], 1), round(uy + offsets[0][1], 1)]
+
+    out["label"] = best([(0, -18), (0, -15), (0, 19), (-20, -12), (20, -12), (0, -22)], 5)
     if center:
-        out["center"] = xy(Point(proj(*fixed["center"]))) if "center" in fixed else [round(ux + 14, 1), round(uy + 11, 1)]
+        out["center"] = best([(14, 11), (-14, 11), (15, 0), (-15, 0), (0, 15), (12, -12), (-12, -12)], 5)
     return out
 
 
