@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import quoteattr
+from xml.sax.saxutils import escape, quoteattr
 
 from .geometry import Point, Ring
 
@@ -55,7 +55,6 @@ def attrs(**kw: object) -> str:
 def element(tag: str, text: str | None = None, **kw: object) -> str:
     if text is None:
         return f"<{tag} {attrs(**kw)}/>"
-    from xml.sax.saxutils import escape
     return f"<{tag} {attrs(**kw)}>{escape(text)}</{tag}>"
 
 
