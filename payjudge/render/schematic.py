@@ -15,6 +15,7 @@ from ..rules.geography import Location, Map, Terrain
 from .geometry import CoastPlace, Geometry, Place
 
 WIDTH, HEIGHT, MARGIN = 1000.0, 760.0, 40.0
+GRAVITY = 2.0
 
 
 def _edges(m: Map) -> list[tuple[str, str]]:
@@ -60,6 +61,9 @@ def layout(names: list[str], edges: list[tuple[str, str]], iterations: int | Non
             disp[i][1] -= dy * f
             disp[j][0] += dx * f
             disp[j][1] += dy * f
+        for i in range(n):   # a little gravity: provinces with no neighbour (impassable ones) stay near
+            disp[i][0] += (0.5 - pos[i][0]) * GRAVITY
+            disp[i][1] += (0.5 - pos[i][1]) * GRAVITY
         for i in range(n):
             dx, dy = disp[i]
             d = math.hypot(dx, dy) or 1e-9

@@ -4,6 +4,7 @@ result; the PNG is a real PNG of the picture's size; an undrawn map gets a schem
 from __future__ import annotations
 
 import json
+import math
 import struct
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -178,13 +179,17 @@ def test_schematic_picture_of_a_small_map(tmp_path):
 
 
 @pytest.mark.skipif(not DPJUDGE_MAPS.is_dir(), reason="no DPjudge maps here")
-@pytest.mark.parametrize("name", ["ancmed", "chromatic", "modern"])
+@pytest.mark.parametrize("name", ["ancmed", "chromatic", "modern", "youngstown"])
 def test_schematic_picture_of_a_dpjudge_map(name):
     m = load_map_file(DPJUDGE_MAPS / f"{name}.map")
     g = schematic_geometry(m)
     assert set(g.provinces) == set(m.provinces) and g.problems(m) == []
     points = {p.unit for p in g.provinces.values()}
     assert len(points) == len(m.provinces)   # no two provinces on one spot
+    # the board fills the picture: provinces with no neighbour (youngstown's impassable
+    # ones) do not drift off and squeeze the rest into a corner
+    lengths = sorted(math.dist(g.provinces[a].unit, g.provinces[b].unit) for a, b in g.edges)
+    assert lengths[len(lengths) // 2] > 40
     text = board_svg(g, Position.initial(m))
     root = ET.fromstring(text)
     assert len(groups(root, "unit")) == sum(len(us) for us in m.start_units.values())
