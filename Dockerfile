@@ -8,6 +8,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PAYJUDGE_DATA_DIR=/data \
     PAYJUDGE_SMTP_LISTEN=0.0.0.0:2525
 
+# the board pictures set their text in DejaVu Sans (the PNG rasteriser has no font of its own)
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY pyproject.toml README.md LICENSE ./
 COPY payjudge ./payjudge

@@ -153,6 +153,82 @@ def game_show(name: str, config_path: str | None) -> None:
 
 
 @main.command()
+@click.argument("game_name", metavar="GAME", required=False)
+@click.argument("phase", required=False)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The picture to write: FILE.png or FILE.svg.")
+@click.option("--json", "json_path", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="Draw a judge-json case (the `payjudge adjudicate` input) instead of a game.")
+@click.option("--scale", default=1.0, type=click.FloatRange(0.1, 4.0),
+              help="Size of a PNG against the drawing's own (1000 pixels wide for the standard map).")
+@config_option
+def render(game_name: str | None, phase: str | None, output: str, json_path: str | None,
+           scale: float, config_path: str | None) -> None:
+    """Draw a game's board: PHASE's orders and results (default: the last phase played,
+    or the board as it stands before any), as PNG or SVG."""
+    from .render.board import board_svg
+    from .render.files import geometry_for
+    if not output.lower().endswith((".png", ".svg")):
+        raise click.ClickException("the output must be a .png or .svg file")
+    if json_path is not None:
+        pos, outcomes, retreats = _json_picture(json_path)
+    elif game_name:
+        pos, outcomes, retreats = _game_picture(game_name, phase, config_path)
+    else:
+        raise click.ClickException("say which GAME to draw, or give --json CASE.json")
+    text = board_svg(geometry_for(pos.map), pos, outcomes, retreats=retreats)
+    if output.lower().endswith(".svg"):
+        data = text.encode("utf-8")
+    else:
+        from .render.raster import png
+        data = png(text, zoom=scale)
+    with open(output, "wb") as fh:
+        fh.write(data)
+    click.echo(f"{output}: {pos.phase} ({len(data)} bytes)")
+
+
+def _json_picture(path: str):
+    """The last phase of a judge-json case: its orders and results (or its position)."""
+    from .jsonapi.common import position, power_name
+    from .rules.turn import advance
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        pos = position(doc)
+        report = None
+        for order_set in doc.get("orders", []):
+            report, pos = advance(pos, {power_name(pos.map, p): lines for p, lines in order_set.items()})
+    except (OSError, json.JSONDecodeError, BadInput, AttributeError) as exc:
+        raise click.ClickException(f"cannot draw {path}: {exc}") from None
+    if report is None:
+        return pos, (), {}
+    return report.before, report.outcomes, report.dislodged
+
+
+def _game_picture(name: str, phase: str | None, config_path: str | None):
+    from .game.state import GameState, find_game, turns
+    from .render.stored import stored_picture
+    database = _database(config_path)
+    with database.transaction() as s:
+        g = find_game(s, name)
+        if g is None:
+            raise click.ClickException(f"no game {name!r}")
+        st = GameState(s, g)
+        rows = turns(s, g)
+        if phase:
+            chosen = [t for t in rows if t.phase.upper() == phase.upper()]
+            if not chosen:
+                raise click.ClickException(f"{name} has no phase {phase.upper()}: "
+                                           + (" ".join(t.phase for t in rows) or "none yet"))
+        else:
+            chosen = [t for t in rows if t.report] or rows
+        if not chosen:
+            raise click.ClickException(f"{name} has not started: no board to draw")
+        turn = chosen[-1]
+        return stored_picture(st.map, turn.position, turn.report)
+
+
+@main.command()
 @click.argument("message_ids", nargs=-1, type=int)
 @click.option("--all", "all_", is_flag=True, help="Every quarantined message.")
 @config_option

@@ -22,7 +22,8 @@ def test_wheel_ships_maps_templates_and_migrations(tmp_path):
                     "-q", "-w", str(out), str(ROOT)], check=True, timeout=300)
     wheel = next(out.glob("payjudge-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("payjudge/variants/standard.map", "payjudge/templates/reply.txt.j2",
+    for needed in ("payjudge/variants/standard.map", "payjudge/variants/standard.geometry.json",
+                   "payjudge/templates/reply.txt.j2",
                    "payjudge/templates/statement.txt.j2", "payjudge/templates/notes/sheet.txt.j2",
                    "payjudge/migrations/env.py", "payjudge/migrations/script.py.mako"):
         assert needed in names, needed
@@ -56,6 +57,7 @@ BELOW = {
     "service": {"rules", "payola", "text", "store", "game", "commands", "config", "ports", "memory"},
     "store": {"ports", "rules"},
     "mail": {"ports", "text"},
+    "render": {"rules"},
 }
 FORBIDDEN_ANYWHERE = {
     "sqlalchemy": "store", "alembic": "store", "aiosmtpd": "mail", "imapclient": "mail",
