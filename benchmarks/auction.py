@@ -91,8 +91,8 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
                 passes: int = 7) -> None:
     print(f"\nworst case, {label}: 7 powers x 60 offers, offers up to balance/4 "
           f"({seeds} sheet sets per balance)")
-    print(f"{'balance':>8} {'rounds':>7} {'fast med':>9} {'fast max':>9} {'literal':>9} "
-          f"{'literal/fast':>13}  fast == literal")
+    print(f"{'balance':>8} {'rounds':>7} {'fast med':>9} {'fast max':>9} {'lines med':>10} "
+          f"{'lines max':>10} {'literal':>9} {'literal/fast':>13}  fast == lines == literal")
     cases = [(balance, seed, worst_case(balance, seed, rules))
              for balance in balances for seed in range(seeds)]
     literal, rounds = {}, {}
@@ -100,22 +100,29 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
         tl, b = cpu(lambda: run_auction(*args, seed=seed, method="literal"), 1)
         a = run_auction(*args, seed=seed)
         assert a == b, f"balance {balance}, seed {seed}: fast != literal"
+        assert run_auction(*args, seed=seed, method="lines") == b, \
+            f"balance {balance}, seed {seed}: lines != literal"
         literal[balance, seed], rounds[balance, seed] = tl, max(a.reductions.values())
     # the fast runs are short: pass over all cases several times, keep each one's best,
     # so that a burst of load on the machine does not decide the table
     fast = {key: float("inf") for key in literal}
+    lines = {key: float("inf") for key in literal}
     for _ in range(passes):
         for balance, seed, args in cases:
             tf, _ = cpu(lambda: run_auction(*args, seed=seed), 1)
             fast[balance, seed] = min(fast[balance, seed], tf)
+            tf, _ = cpu(lambda: run_auction(*args, seed=seed, method="lines"), 1)
+            lines[balance, seed] = min(lines[balance, seed], tf)
     medians = {}
     for balance in balances:
         fs = [fast[balance, s] for s in range(seeds)]
+        gs = [lines[balance, s] for s in range(seeds)]
         ls = [literal[balance, s] for s in range(seeds)]
         med_f, med_l = statistics.median(fs), statistics.median(ls)
         medians[balance] = med_f
         rs = statistics.median(rounds[balance, s] for s in range(seeds))
         print(f"{balance:>8} {int(rs):>7} {1000 * med_f:>7.1f}ms {1000 * max(fs):>7.1f}ms "
+              f"{1000 * statistics.median(gs):>8.1f}ms {1000 * max(gs):>8.1f}ms "
               f"{1000 * med_l:>7.0f}ms {med_l / med_f:>12.1f}x  yes")
     low, high = balances[0], balances[-1]
     print(f"fast median at {high} AgP / at {low} AgP: {medians[high] / medians[low]:.2f}; "

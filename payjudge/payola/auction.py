@@ -17,6 +17,7 @@ from .acceptance import AcceptanceList, expand_all
 from .book import Book, EntryKind, compile_book
 from .decide import Decision, amounts_at, evaluate, spending
 from .offers import OfferOrder, Sheet, SignalSupport
+from .overspend import reduce_overspending
 from .reduction import reduce_fast, reduce_literal
 from .rules import Flag, PayolaRules
 
@@ -79,7 +80,7 @@ class Auction:
         return self.orders[unit.province]
 
 
-Method = Literal["fast", "events", "literal"]
+Method = Literal["fast", "events", "lines", "literal"]
 
 
 def run_auction(position: Position, sheets: Mapping[str, Sheet], balances: Mapping[str, int],
@@ -92,7 +93,9 @@ def run_auction(position: Position, sheets: Mapping[str, Sheet], balances: Mappi
     sheet still gets the automatic 0 AgP HOLD for its units (rule 3.3). `accept` holds the
     acceptance lists on record (missing: `<own>?`); dummies' lists are never used (4.4).
     `method="literal"` runs the reduction rounds one by one, `"events"` always the event-driven
-    procedure (both for tests and benchmarks; "fast" picks what is cheaper, same result).
+    procedure (both for tests and benchmarks; "fast" picks what is cheaper, same result);
+    `"lines"` the line-and-pattern procedure of `overspend/` (the candidate replacement of
+    "fast", docs/overexpenditure.md).
     """
     m = position.map
     powers = m.power_names
@@ -103,6 +106,8 @@ def run_auction(position: Position, sheets: Mapping[str, Sheet], balances: Mappi
     ebayola, public = Flag.EBAYOLA in rules, Flag.PUBLIC_TOTALS in rules
     if method == "literal":
         k = reduce_literal(book, limits, ebayola, public)
+    elif method == "lines":
+        k = reduce_overspending(book, limits, ebayola, public)
     else:
         k = reduce_fast(book, limits, ebayola, public, shortcuts=method == "fast")
     decisions = evaluate(book, k, ebayola, public)

@@ -170,15 +170,18 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
         raise illegal("alternatives (|) are not allowed in this game (DIRECT_ONLY)")
     first_text, first_signal = _signal_mark(parts[0])
     try:
-        spec = parse_unit(first_text, m)
-    except OrderError:
-        pass
-    else:
-        raise invalid(f"no order given for {spec}")
-    try:
         first = parse_order(first_text, m)
     except OrderError as e:
         raise LineError(e.kind, e.message) from None
+    # a bare unit reads as a HOLD: only then can the line lack its order (one reading
+    # less for every other line)
+    if first.kind is OrderKind.HOLD:
+        try:
+            spec = parse_unit(first_text, m)
+        except OrderError:
+            pass
+        else:
+            raise invalid(f"no order given for {spec}")
     orders: list[OfferOrder] = []
     seen: dict[OfferOrder, int] = {}   # order -> times written: a set, not a scan (issue 8)
     errors: list[LineError] = []

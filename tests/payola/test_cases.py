@@ -50,7 +50,7 @@ def test_case(path):
     assert len(out["orders"]) == sum(len(us) for us in case["input"]["units"].values())
 
 
-@pytest.mark.parametrize("method", ["literal", "events"])
+@pytest.mark.parametrize("method", ["literal", "events", "lines"])
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
 def test_case_reductions_agree(path, method, monkeypatch):
     """The round-by-round procedure of rule 5.5, and the event-driven one without its
