@@ -70,3 +70,23 @@ async def test_a_utf8_address_and_a_utf8_display_name_are_answered(database):
     (to1, header1, body1), (to2, _, body2) = _outbox(database)
     assert to1 == (address,) and header1 == address and "JOIN <game> <password>" in body1
     assert to2 == ("x@example.org",) and "LIST" in body2
+
+
+async def test_a_message_without_message_id_delivered_twice_is_applied_once(database):
+    from .judge import TestJudge
+    from .test_game import addr, signon, snapshot, start_game
+    judge = TestJudge(database)
+    start_game(judge)
+    raw = (f"From: {addr('FRANCE')}\r\nTo: {JUDGE}\r\nSubject: money\r\n"
+           f"Date: Thu, 01 Jan 2026 00:10:00 +0000\r\n\r\n"
+           f"{signon('FRANCE')}\r\nTRANSFER 5 TO ENGLAND\r\n").encode()
+    # the second copy came round another relay, which added its own trace header
+    again = b"Received: from relay2.example.org by judge.test; Thu, 1 Jan 2026 00:11:00 +0000\r\n" + raw
+    codes = await _deliver(database, judge.clock, (addr("FRANCE"), raw, False),
+                           (addr("FRANCE"), again, False))
+    assert codes == [250, 250]
+    judge.process()
+    _, balances, _, _ = snapshot(judge)
+    assert balances["FRANCE"] == 48 - 5 and balances["ENGLAND"] == 48 + 5
+    with database.reading() as s:
+        assert s.scalar(select(InboundMessage).where(InboundMessage.content_hash.is_not(None))) is not None
