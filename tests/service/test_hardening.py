@@ -90,3 +90,111 @@ async def test_a_message_without_message_id_delivered_twice_is_applied_once(data
     assert balances["FRANCE"] == 48 - 5 and balances["ENGLAND"] == 48 + 5
     with database.reading() as s:
         assert s.scalar(select(InboundMessage).where(InboundMessage.content_hash.is_not(None))) is not None
+
+
+# -- the rate limit never loses a message (item 2) ------------------------------------------
+
+def test_forged_mail_over_the_rate_limit_never_silences_the_real_player(database):
+    from .judge import TestJudge
+    from .test_game import addr, signon, start_game
+    judge = TestJudge(database)
+    start_game(judge)
+    judge.config = _config(rate_limit_per_hour=5)
+    france = addr("FRANCE")
+    judge.inbox(france)
+    for _ in range(8):                 # forged: From is free
+        judge.send(france, "LIST\n")
+    # France's JOIN and four LISTs make five answers this hour: four LISTs wait
+    assert len(judge.inbox(france)) == 4
+    # the real player signs on: answered at once, whatever the forger sent
+    judge.send(france, f"{signon('FRANCE')}\nBALANCE\n")
+    [reply] = judge.inbox(france)
+    assert "was processed" in reply.body and "48" in reply.body
+    # an unsigned message waits its turn, and is answered when it comes
+    judge.send(france, "SUMMARY pay7\n")
+    assert judge.inbox(france) == []
+    judge.clock.advance(hours=3)
+    for _ in range(3):
+        judge.process()
+    with database.reading() as s:
+        rows = s.scalars(select(InboundMessage).where(InboundMessage.sender == france)).all()
+        assert all(r.state == "done" and not (r.error or "").startswith("ignored") for r in rows)
+    got = judge.inbox(france)
+    assert len(got) == 5 and "SUMMARY" in got[-1].body
+
+
+# -- password guessing is throttled per seat (item 3) ----------------------------------------
+
+def test_guesses_from_many_addresses_lock_the_seat_and_tell_the_owner(database):
+    from .judge import TestJudge
+    from .test_game import GM, addr, start_game
+    judge = TestJudge(database)
+    start_game(judge)
+    limit = judge.config.signon_failure_limit
+    for i in range(limit):
+        judge.send(f"guesser{i}@evil.test", f"SIGNON Fpay7 guess{i:04d}\nBALANCE\n")
+        assert "invalid power or password" in judge.last_reply(f"guesser{i}@evil.test")
+    [warning] = [m for m in judge.inbox(addr("FRANCE")) if m.kind == "security"]
+    assert f"{limit} sign-ons as FRANCE" in warning.body and "guess000" not in warning.body
+    # now even the right password is refused from a stranger's address, unchecked …
+    judge.send("guesser99@evil.test", "SIGNON Fpay7 pw-france\nBALANCE\n")
+    assert "too many failed sign-ons as FRANCE" in judge.last_reply("guesser99@evil.test")
+    # … while the owner, from the registered address, still signs on
+    judge.send(addr("FRANCE"), "SIGNON Fpay7 pw-france\nBALANCE\n")
+    assert "was processed" in judge.last_reply(addr("FRANCE"))
+    # the Master's seat is throttled the same way
+    for i in range(limit):
+        judge.send(f"m{i}@evil.test", f"SIGNON Mpay7 guess{i:04d}\nPROCESS\n")
+    assert any(m.kind == "security" and "MASTER" in m.body for m in judge.inbox(GM))
+    judge.send("m99@evil.test", "SIGNON Mpay7 masterpw\nPROCESS\n")
+    assert "too many failed sign-ons as MASTER" in judge.last_reply("m99@evil.test")
+    # the lock passes with its window
+    judge.clock.advance(minutes=judge.config.signon_window_minutes + 1)
+    judge.send("guesser99@evil.test", "SIGNON Fpay7 pw-france\nBALANCE\n")
+    assert "was processed" in judge.last_reply("guesser99@evil.test")
+
+
+# -- passwords are never shown, nor kept (item 4) --------------------------------------------
+
+def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(database):
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from payjudge.service.replay import replay
+    from payjudge.store.db import Database, upgrade
+    from .judge import TestJudge
+    from .test_game import GM, addr, start_game
+    judge = TestJudge(database)
+    start_game(judge)
+    france = addr("FRANCE")
+    judge.send(france, "SIGNON Fpay7 pw-france\nSIGNON Fpay1 guess0\n")
+    judge.send(france, "SIGNON Fpay7 pw-france\nJOIN pay1 secretjoin\n")
+    judge.send(france, "SIGNON Fpay7 wrong-one\nSET PASSWORD hidden-new\n")
+    judge.send(france, "SIGNON Fpay7 my zebra-one zebra-two\n")
+    judge.send(france, "SIGNON Fpay7 pw-france\nSET PASSWORD quagga-a quagga-b\n")
+    judge.send(france, "SIGNON Fpay7 pw-france\nSET PASSWORD fresh-pass\nTRANSFER 2 TO ITALY\n")
+    judge.send(france, "SIGNON Fpay7 fresh-pass\nTRANSFER 1 TO ITALY\n")
+    judge.send(france, "SIGNON Fpay7 pw-france\nTRANSFER 1 TO ITALY\n")   # the old one: refused
+    secrets = ["guess0", "secretjoin", "wrong-one", "hidden-new", "zebra-one", "zebra-two", "quagga-a", "quagga-b",
+               "fresh-pass", "pw-france", "masterpw", "watchpw", "pw-italy"]
+    for mail in judge.sent:
+        for word in secrets:
+            assert word not in mail.body, (word, mail.body)
+    with database.reading() as s:
+        rows = s.scalars(select(InboundMessage)).all()
+        assert rows and all(r.redacted for r in rows)
+        for r in rows:
+            for word in secrets:
+                assert word.encode() not in r.raw, (word, r.raw)
+    folder = Path(tempfile.mkdtemp())
+    try:
+        url = f"sqlite:///{folder / 'replay.sqlite'}"
+        upgrade(url)
+        target = Database(url)
+        report = replay(database, target, "pay7", judge.config)
+        target.dispose()
+        assert report.ok and report.identical == report.phases, report.differences
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert GM
