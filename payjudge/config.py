@@ -30,6 +30,9 @@ class Config:
     settle_seconds: int = 300              # delay before early processing once all are ready
     sweep_seconds: int = 30                # how often the scheduler re-checks every game
     max_message_bytes: int = 1_000_000
+    smtp_timeout_seconds: int = 120        # an SMTP client is cut off this long after its last command
+    smtp_max_connections: int = 100        # SMTP connections served at once …
+    smtp_max_per_client: int = 10          # … and from one client address
     create_allowed: tuple[str, ...] = ("*",)   # addresses (or *@domain) allowed to CREATE
     # messages answered per sender (From) per hour; more wait their turn (see README)
     rate_limit_per_hour: int = 60

@@ -108,7 +108,10 @@ class Daemon:
             host, port = cfg.listen
             server = await start_listener(inbound, host, port, local_domains=cfg.domains,
                                           local_addresses=(cfg.judge_address,),
-                                          size_limit=cfg.max_message_bytes, hostname="payjudge")
+                                          size_limit=cfg.max_message_bytes, hostname="payjudge",
+                                          timeout=cfg.smtp_timeout_seconds,
+                                          max_connections=cfg.smtp_max_connections,
+                                          max_per_client=cfg.smtp_max_per_client)
             self.listen_port = server.sockets[0].getsockname()[1]
         if cfg.imap_url:
             poller = ImapPoller(inbound, ImapSettings.from_url(cfg.imap_url))

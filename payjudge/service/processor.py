@@ -140,20 +140,20 @@ def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, err
     """Set the message aside with its traceback, and tell its sender. The sender is the
     one stored at receipt when the message cannot even be read again (a parser that
     blows up, say on a thousand nested multiparts)."""
+    error = error if len(error) <= 20_000 else "…\n" + error[-20_000:]   # a RecursionError's frames
     log.error("message %s quarantined:\n%s", inbound_id, error)
     with db.transaction() as s:
         repo.quarantine(s, inbound_id, error, clock.now())
         row = s.get(InboundMessage, inbound_id)
         try:
             mail = read_message(row.raw, envelope_from=row.envelope_from)
-        except BaseException as exc:   # RecursionError and MemoryError too
-            if not isinstance(exc, Exception) and not isinstance(exc, (RecursionError, MemoryError)):
-                raise
+        except Exception:   # RecursionError too: the reading itself is what crashed
             mail = None
         if mail is not None:
             to, automated, subject, msgid = mail.sender, mail.automated, mail.subject, mail.message_id
         else:
-            to, automated, subject, msgid = row.sender, not row.envelope_from, None, row.message_id
+            # what the store read from the headers when the message came in
+            to, automated, subject, msgid = row.sender, row.envelope_from == "", None, row.message_id
         if to and not automated and to != config.judge_address.lower():
             Mailer(s, config, clock.now()).send(
                 [to], f"Re: {subject or 'your message'}"[:200], "quarantined.txt.j2",

@@ -198,3 +198,49 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     assert GM
+
+
+# -- a message that crashes the processor, clients that hold on (item 9) -------------------------
+
+def _nested(depth: int) -> bytes:
+    body = b"Content-Type: text/plain\r\n\r\nHELP\r\n"
+    for i in range(depth):
+        body = (f"Content-Type: multipart/mixed; boundary=b{i}\r\n\r\n--b{i}\r\n".encode() + body
+                + f"\r\n--b{i}--\r\n".encode())
+    return (b"From: Deep <deep@example.org>\r\nTo: judge@pj.test\r\nSubject: deep\r\n"
+            b"Message-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n" + body)
+
+
+async def test_a_message_that_blows_up_the_parser_is_quarantined_and_its_sender_told(database):
+    clock = FixedClock()
+    assert await _deliver(database, clock, ("deep@example.org", _nested(1000), False)) == [250]
+    process_pending(database, _config(), clock)
+    with database.reading() as s:
+        [row] = s.scalars(select(InboundMessage)).all()
+        assert row.state == "quarantined" and "RecursionError" in row.error
+    [(to, _, body)] = _outbox(database)
+    assert to == ("deep@example.org",) and "set aside" in body
+
+
+async def test_the_listener_bounds_connections_and_cuts_off_a_client_stalled_in_data():
+    from payjudge.memory import MemoryInbound
+    server = await start_listener(MemoryInbound(), "127.0.0.1", 0, local_addresses=[JUDGE],
+                                  hostname="judge.test", timeout=1, max_per_client=2)
+    port = server.sockets[0].getsockname()[1]
+    async with server:
+        streams = [await asyncio.open_connection("127.0.0.1", port) for _ in range(3)]
+        greetings = [await reader.readline() for reader, _ in streams]
+        assert [g[:3] for g in greetings] == [b"220", b"220", b"421"]
+        reader, writer = streams[0]
+        for command in (b"EHLO x", b"MAIL FROM:<a@example.org>", f"RCPT TO:<{JUDGE}>".encode(), b"DATA"):
+            writer.write(command + b"\r\n")
+            while (line := await reader.readline())[3:4] == b"-":
+                pass
+        assert line.startswith(b"354")
+        writer.write(b"Subject: stalled\r\n\r\n" + b"x\r\n" * 1000)   # and nothing more
+        assert await asyncio.wait_for(reader.read(), 30) == b""      # cut off by the timeout
+        # the connection it held is free again
+        again_reader, again_writer = await asyncio.open_connection("127.0.0.1", port)
+        assert (await again_reader.readline()).startswith(b"220")
+        for _, w in [*streams, (again_reader, again_writer)]:
+            w.close()
