@@ -42,6 +42,7 @@ def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
 
 
 @click.group()
+@click.version_option(package_name="payjudge", message="%(prog)s %(version)s")
 def main() -> None:
     """payjudge: a play-by-email judge for Payola Diplomacy."""
 
@@ -98,8 +99,12 @@ def db_upgrade(config_path: str | None) -> None:
     if cfg.database_url.startswith("sqlite:///"):
         from pathlib import Path
         Path(cfg.database_url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
-    upgrade(cfg.database_url)
-    click.echo("database is up to date")
+    before, after = upgrade(cfg.database_url)
+    if before == after:
+        click.echo(f"database is up to date (revision {after})")
+    else:
+        click.echo(f"database migrated from {f'revision {before}' if before else 'an empty database'} "
+                   f"to revision {after}")
 
 
 def _database(config_path: str | None):

@@ -30,8 +30,14 @@ class Config:
     settle_seconds: int = 300              # delay before early processing once all are ready
     sweep_seconds: int = 30                # how often the scheduler re-checks every game
     max_message_bytes: int = 1_000_000
+    smtp_timeout_seconds: int = 120        # an SMTP client is cut off this long after its last command
+    smtp_max_connections: int = 100        # SMTP connections served at once …
+    smtp_max_per_client: int = 10          # … and from one client address
     create_allowed: tuple[str, ...] = ("*",)   # addresses (or *@domain) allowed to CREATE
-    rate_limit_per_hour: int = 60          # messages per sender per hour before refusal
+    # messages answered per sender (From) per hour; more wait their turn (see README)
+    rate_limit_per_hour: int = 60
+    signon_failure_limit: int = 10         # wrong passwords per seat within the window …
+    signon_window_minutes: int = 60        # … before its sign-ons are refused for a while
     timezone: str = "UTC"                  # default zone for times shown in mail
     log_level: str = "INFO"
     extra: Mapping[str, Any] = field(default_factory=dict)

@@ -32,7 +32,7 @@ from .ports import Clock, InboundStore, Stored
 from .service.deadlines import next_wakeup, tick_game
 from .game.timing import Timing
 from .service.processor import process_pending
-from .store.db import Database
+from .store.db import Database, SchemaError, check_schema
 from .store.mailbox import SqlInbound, SqlOutbox
 from .store import repo
 
@@ -81,6 +81,11 @@ class Daemon:
         cfg.data_dir.mkdir(parents=True, exist_ok=True)
         single = _one_daemon_per_sqlite_file(cfg.database_url)
         try:
+            try:
+                # a database nobody migrated would answer every mail 451, forever
+                await asyncio.to_thread(check_schema, cfg.database_url)
+            except SchemaError as exc:
+                raise DaemonError(f"{_safe(cfg.database_url)}: {exc}") from None
             await self._serve(loop, stop)
         finally:
             if single is not None:
@@ -103,7 +108,10 @@ class Daemon:
             host, port = cfg.listen
             server = await start_listener(inbound, host, port, local_domains=cfg.domains,
                                           local_addresses=(cfg.judge_address,),
-                                          size_limit=cfg.max_message_bytes, hostname="payjudge")
+                                          size_limit=cfg.max_message_bytes, hostname="payjudge",
+                                          timeout=cfg.smtp_timeout_seconds,
+                                          max_connections=cfg.smtp_max_connections,
+                                          max_per_client=cfg.smtp_max_per_client)
             self.listen_port = server.sockets[0].getsockname()[1]
         if cfg.imap_url:
             poller = ImapPoller(inbound, ImapSettings.from_url(cfg.imap_url))
@@ -142,9 +150,11 @@ class Daemon:
         scheduler.start()
         tasks.append(asyncio.create_task(processor(), name="processor"))
         await sweep()   # deadlines that passed while the daemon was down
-        log.info("payjudge serving (database %s, outbound %s)", _safe(cfg.database_url), cfg.outbound_url)
+        log.info("payjudge serving (database %s, outbound %s)", _safe(cfg.database_url),
+                 _safe(cfg.outbound_url))
         try:
             await stop.wait()
+            log.info("payjudge stopping")
         finally:
             scheduler.shutdown(wait=False)
             if server is not None:
@@ -157,6 +167,7 @@ class Daemon:
             processing.shutdown(wait=True)
             outbox.close()
             db.dispose()
+            log.info("payjudge stopped")
 
 
 class _GameClock:
@@ -319,11 +330,15 @@ def _one_daemon_per_sqlite_file(url: str) -> IO | None:
 
 
 def _safe(url: str) -> str:
-    """A database URL without its password, for the log."""
-    if "@" in url and "://" in url:
+    """A database or relay URL without its password, for the log."""
+    if "://" in url:
         scheme, rest = url.split("://", 1)
-        creds, host = rest.rsplit("@", 1)
-        return f"{scheme}://{creds.split(':')[0]}:***@{host}"
+        authority, slash, path = rest.partition("/")
+        if "@" in authority:
+            creds, host = authority.rsplit("@", 1)
+            user = creds.split(":", 1)[0]
+            authority = f"{user}:***@{host}" if ":" in creds else f"{user}@{host}"
+        return f"{scheme}://{authority}{slash}{path}"
     return url
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..game import lifecycle
 from ..game.context import CommandError, Context
 from ..game.notify import broadcast, render_history
-from ..game.security import check_password
+from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until
 from ..game.state import MASTER, GameState, find_game, turns
 from ..game.timing import Timing, show_time
 from ..game.turns import late_powers
@@ -21,6 +21,11 @@ def _game(ctx: Context, name: str, *, lock: bool = True) -> GameState:
     ctx.state = GameState(ctx.session, game)
     ctx.reply.game = game.name
     return ctx.state
+
+
+def _new_password(word: str) -> str:
+    require(len(word) >= MIN_LENGTH, f"a password needs at least {MIN_LENGTH} characters")
+    return word
 
 
 def _game_name(word: str) -> str:
@@ -39,10 +44,13 @@ class Create(Handler):
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
-        require(len(cmd.args) in (2, 3), "write CREATE <game> <password> [payola]")
+        require(len(cmd.args) in (2, 3), "write CREATE <game> <password> [payola] "
+                "(a password is one word)")
         name = _game_name(cmd.args[0])
         variant = cmd.args[2].lower() if len(cmd.args) == 3 else "payola"
-        require(variant == "payola", f"this judge runs Payola games only, not {variant!r}")
+        # the word is not shown: it may be the second half of a password
+        require(variant == "payola", "this judge runs Payola games only: CREATE <game> <password> [payola]")
+        _new_password(cmd.args[1])
         allowed = ctx.config.create_allowed
         require("*" in allowed or ctx.sender in allowed or
                 f"*@{ctx.sender.rpartition('@')[2]}" in allowed,
@@ -77,6 +85,7 @@ class Join(Handler):
         if "@" in target:
             power, _, target = target.partition("@")
         st = _game(ctx, _game_name(target))
+        _new_password(cmd.args[1])
         seat = lifecycle.join(st, address=ctx.sender, password=cmd.args[1], power=power,
                               privacy=cmd.args[2] if len(cmd.args) == 3 else None, now=ctx.now)
         left = len(lifecycle.open_seats(st.game))
@@ -101,37 +110,55 @@ class Observe(Handler):
         require(len(cmd.args) == 2 and "@" in cmd.args[0], "write OBSERVE <name>@<game> <password>")
         name, _, game = cmd.args[0].partition("@")
         st = _game(ctx, _game_name(game))
+        _new_password(cmd.args[1])
         require(st.game.state not in ("completed", "terminated"), f"{st.game.name} is over")
         lifecycle.observe(st, name=name.upper(), address=ctx.sender, password=cmd.args[1], now=ctx.now)
         ctx.reply.note("observing", cmd.line, game=st.game.name, name=name.upper())
 
 
 def authenticate(ctx: Context, word: str, password: str) -> None:
-    """SIGNON-style identity: a power initial or name, M or master, or an observer."""
+    """SIGNON-style identity: a power initial or name, M or master, or an observer.
+
+    Wrong passwords are counted per seat (`security.locked_until`): past the limit, the
+    seat's sign-ons are refused without looking at the password until the window passes."""
     ident = split_identity(word)
     require(ident is not None, f"{word!r}: write the power's initial and the game, e.g. Fpay7")
     who, game_name = ident
     st = _game(ctx, game_name)
-    bad = "invalid power or password"
+    bad = f"invalid power or password for {st.game.name}"
     if who in ("M", "MASTER"):
-        if not check_password(st.game.master_password, password):
-            raise CommandError(f"{bad} for {st.game.name}")
+        _check(ctx, st, MASTER, st.game.master_password, st.game.master_address, password)
         ctx.actor = MASTER
         return
     power = st.map.power(who)
     if power is not None:
         seat = st.seat(power.name)
-        if seat is None or seat.status != "playing" or not check_password(seat.password, password):
-            raise CommandError(f"{bad} for {st.game.name}")
+        if seat is None or seat.status != "playing":
+            raise CommandError(bad)
+        _check(ctx, st, power.name, seat.password, seat.address, password)
         ctx.actor = power.name
         if seat.address and seat.address != ctx.sender:
             ctx.reply.extra_recipients.append(seat.address)
         return
     obs = repo.observer(ctx.session, st.game, who)
-    if obs is None or not check_password(obs.password, password):
-        raise CommandError(f"{bad} for {st.game.name}")
+    if obs is None:
+        raise CommandError(bad)
+    _check(ctx, st, obs.name, obs.password, obs.address, password)
     ctx.actor = obs.name
     ctx.observer = True
+
+
+def _check(ctx: Context, st: GameState, who: str, stored: str | None, owner: str | None,
+           password: str) -> None:
+    trusted = bool(owner) and ctx.sender == owner
+    until = locked_until(ctx.session, ctx.config, st.game.id, who, trusted=trusted, now=ctx.now)
+    if until is not None:
+        zone = Timing.from_json(st.game.timing).zone
+        raise CommandError(f"too many failed sign-ons as {who} in {st.game.name}: "
+                           f"they are refused until {show_time(until, zone)}")
+    if not check_password(stored, password):
+        ctx.signon_failure = FailedSignon(st.game.id, st.game.name, who, owner, trusted)
+        raise CommandError(f"invalid power or password for {st.game.name}")
 
 
 @register
@@ -187,6 +214,7 @@ class Takeover(Handler):
         who, game_name = ident
         st = _game(ctx, game_name)
         seat = lifecycle.seat_by_power(st, who)
+        _new_password(cmd.args[1])
         lifecycle.takeover(st, seat, address=ctx.sender, password=cmd.args[1], now=ctx.now)
         ctx.actor = seat.power
         timing = Timing.from_json(st.game.timing)

@@ -12,7 +12,7 @@ from ..game import money
 from ..game.context import CommandError, Context
 from ..game.notify import broadcast
 from ..game.press import send_press
-from ..game.security import hash_password
+from ..game.security import MIN_LENGTH, hash_password
 from ..game.state import MASTER
 from ..game.timing import Timing, show_time
 from ..store import repo
@@ -279,7 +279,8 @@ class SetPassword(Handler):
 
     def run(self, ctx: Context, cmd: Command) -> None:
         args = sub_args(cmd)
-        require(len(args) == 1 and len(args[0]) >= 4, "write SET PASSWORD <new password> (at least 4 characters)")
+        require(len(args) == 1 and len(args[0]) >= MIN_LENGTH,
+                f"write SET PASSWORD <new password> (one word, at least {MIN_LENGTH} characters)")
         ctx.state.seat(ctx.power).password = hash_password(args[0])
         ctx.reply.note("password", cmd.line)
 

@@ -131,6 +131,7 @@ class Context:
     inbound_id: int | None = None
     after: list = field(default_factory=list)   # actions applied after every command (RESIGN)
     dirty: bool = False                          # a command changed the game: bump its version
+    signon_failure: Any = None   # a security.FailedSignon: a wrong password, counted after rollback
 
     @property
     def game(self) -> Game:

@@ -20,7 +20,7 @@ from ..text.problems import LineError
 from . import money
 from .context import CommandError
 from .gamerules import check_flags
-from .security import check_password, hash_password
+from .security import MIN_LENGTH, check_password, hash_password
 from .state import GameState, payola_rules
 from .timing import Timing, TimingError
 
@@ -212,8 +212,8 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
             except MapError as exc:
                 problems.append((number, text, str(exc)))
         elif key == "PRIVATE":
-            if len(args) != 1:
-                problems.append((number, text, "PRIVATE needs one word"))
+            if len(args) != 1 or len(args[0]) < MIN_LENGTH:
+                problems.append((number, text, f"PRIVATE needs one word of at least {MIN_LENGTH} characters"))
             else:
                 private = args[0]
         elif key in ("TAX", "CAP"):

@@ -99,7 +99,13 @@ class SmtpTransport:
             if self._conn is None:
                 self._conn = self._connect()
             try:
-                refused = self._conn.sendmail(mail.sender, list(mail.recipients), mail.raw)
+                # an internationalised address needs the relay's SMTPUTF8 (RFC 6531)
+                utf8 = not all(a.isascii() for a in (mail.sender, *mail.recipients))
+                refused = self._conn.sendmail(mail.sender, list(mail.recipients), mail.raw,
+                                              mail_options=("SMTPUTF8",) if utf8 else ())
+            except smtplib.SMTPNotSupportedError as exc:
+                self._reset()
+                raise DeliveryError(_describe(exc), permanent=True) from exc
             except smtplib.SMTPServerDisconnected as exc:
                 self._conn = None
                 if attempt == 2:

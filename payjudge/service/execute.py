@@ -9,8 +9,11 @@ from __future__ import annotations
 from ..commands.base import MASTER as WHO_MASTER
 from ..commands.base import OPENER, PLAYER, SIGNED, lookup
 from ..commands.orders import submit_orders
+from dataclasses import replace
+
 from ..text.commands import Command, Kind, Script
-from ..game.context import CommandError, Context
+from ..text.redaction import mask_line
+from ..game.context import CommandError, Context, Reply
 
 
 def execute(ctx: Context, script: Script) -> None:
@@ -38,6 +41,15 @@ def execute(ctx: Context, script: Script) -> None:
             action()
         except CommandError as exc:
             reply.problem(None, "", exc.message)
+    mask_passwords(reply)
+
+
+def mask_passwords(reply: Reply) -> None:
+    """Every line the reply shows, with its passwords as ******** (wherever the line
+    stood: a second SIGNON, a line ignored after a failed one, a password of two words)."""
+    reply.understood[:] = [(line, mask_line(text)) for line, text in reply.understood]
+    reply.ignored[:] = [(line, mask_line(text)) for line, text in reply.ignored]
+    reply.problems[:] = [replace(p, text=mask_line(p.text)) for p in reply.problems]
 
 
 def _run(ctx: Context, cmd: Command) -> None:

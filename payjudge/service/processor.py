@@ -3,7 +3,10 @@
 A message is all or nothing: its commands run in one transaction, and if any command is
 refused the transaction is rolled back and only the reply (naming every bad line) is
 written. A message that makes processing crash is quarantined with its traceback; the
-sender is told it was set aside, and the loop goes on.
+sender is told it was set aside, and the loop goes on. A sender over the rate limit
+waits (the message stays, with a time before which it is not looked at again), unless
+the message signs on with its password. Once processed, a message's passwords are
+redacted from the stored copy.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ from ..text.message import InboundMail, read_message
 from ..game.context import Context, Reply
 from .execute import execute
 from ..game.mailer import Mailer
+from ..game.security import FailedSignon, password_token, record_failure, redaction_salt
+from ..game.timing import Timing
+from ..text.redaction import headers_only, rebuild_message, redact_body
 
 log = logging.getLogger("payjudge.processor")
 
@@ -29,39 +35,57 @@ log = logging.getLogger("payjudge.processor")
 class _Undo(Exception):
     """Roll the message's changes back; the reply is written afterwards."""
 
-    def __init__(self, reply: Reply, mail: InboundMail):
+    def __init__(self, reply: Reply, mail: InboundMail, failure: FailedSignon | None = None):
         self.reply = reply
         self.mail = mail
+        self.failure = failure
 
 
-def pending_ids(db: Database, limit: int = 100) -> list[int]:
+class _Defer(Exception):
+    """Roll back and let the message wait: its sender is over the rate limit."""
+
+    def __init__(self, until: datetime, sender: str, failure: FailedSignon | None = None):
+        self.until = until
+        self.sender = sender
+        self.failure = failure
+
+
+def pending_ids(db: Database, limit: int = 100, now: datetime | None = None) -> list[int]:
     with db.transaction() as s:
-        return repo.pending_inbound_ids(s, limit)
+        return repo.pending_inbound_ids(s, limit, now)
 
 
 def process_pending(db: Database, config: Config, clock: Clock, limit: int = 100) -> int:
+    """Process the messages that are due; returns how many were looked at."""
     done = 0
-    for message_id in pending_ids(db, limit):
+    for message_id in pending_ids(db, limit, clock.now()):
         process_one(db, config, clock, message_id)
         done += 1
     return done
 
 
 def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> str:
-    """Process one stored message; returns its final state (done, quarantined, skipped)."""
+    """Process one stored message; returns its final state (done, deferred, quarantined,
+    skipped)."""
     try:
         with db.transaction() as s:
-            row = repo.claim_inbound(s, inbound_id)
+            now = clock.now()
+            row = repo.claim_inbound(s, inbound_id, now)
             if row is None:
                 return "skipped"
-            now = clock.now()
             row.attempts += 1
             mail = read_message(row.raw, envelope_from=row.envelope_from)
-            reason = _ignore_reason(s, config, mail, row, now)
+            reason = _ignore_reason(config, mail)
             if reason:
                 log.info("ignoring message %s: %s", inbound_id, reason)
                 row.state, row.processed_at, row.error = "done", now, f"ignored: {reason}"
+                _redact(s, row, None)
                 return "done"
+            script = split_commands([(line.number, line.text) for line in mail.lines])
+            limited = _rate_limited(s, config, mail, row, now)
+            signs_on = bool(script.commands) and script.commands[0].keyword in ("SIGNON", "RESIGN")
+            if limited is not None and not signs_on:
+                raise _Defer(limited, mail.sender)
             reply = Reply()
             mailer = Mailer(s, config, now)
             ctx = Context(session=s, config=config, now=now, sender=mail.sender or "",
@@ -70,55 +94,121 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
             for problem in mail.problems:
                 if problem.kind.value in ("fatal",):
                     reply.problem(None, "", problem.message)
-            script = split_commands([(line.number, line.text) for line in mail.lines])
             if not script.commands and not script.problems:
                 reply.problem(None, "", "the message has no commands (HELP lists them)")
             execute(ctx, script)
+            if limited is not None and ctx.actor is None:
+                # over the limit, only a message that signs on with its password goes on
+                raise _Defer(limited, mail.sender, ctx.signon_failure)
             if reply.problems:
-                raise _Undo(reply, mail)
+                raise _Undo(reply, mail, ctx.signon_failure)
             if ctx.state is not None:
                 ctx.state.game.version += 1
             _send_reply(mailer, ctx.state.game if ctx.state else None, mail, reply, ok=True)
             row.state, row.processed_at = "done", now
+            _redact(s, row, mail)
             return "done"
+    except _Defer as defer:
+        with db.transaction() as s:
+            row = s.get(InboundMessage, inbound_id)
+            row.not_before = defer.until
+            if defer.failure is not None:
+                _record_failure(s, config, clock.now(), defer.failure, defer.sender, inbound_id)
+        log.info("message %s from %s waits until %s (rate limit)", inbound_id, defer.sender,
+                 defer.until.isoformat(timespec="seconds"))
+        return "deferred"
     except _Undo as undo:
-        with db.transaction() as s:
-            row = s.get(InboundMessage, inbound_id)
-            now = clock.now()
-            mailer = Mailer(s, config, now)
-            game = repo.game_by_name(s, undo.reply.game) if undo.reply.game else None
-            _send_reply(mailer, game, undo.mail, undo.reply, ok=False)
-            row.state, row.processed_at = "done", now
-        return "done"
+        try:
+            with db.transaction() as s:
+                row = s.get(InboundMessage, inbound_id)
+                now = clock.now()
+                mailer = Mailer(s, config, now)
+                game = repo.game_by_name(s, undo.reply.game) if undo.reply.game else None
+                if undo.failure is not None:
+                    _record_failure(s, config, now, undo.failure, undo.mail.sender or "", inbound_id)
+                _send_reply(mailer, game, undo.mail, undo.reply, ok=False)
+                row.state, row.processed_at = "done", now
+                _redact(s, row, undo.mail)
+            return "done"
+        except Exception:   # the error reply itself cannot be written
+            return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
     except Exception:
-        error = traceback.format_exc()
-        log.exception("message %s quarantined", inbound_id)
-        with db.transaction() as s:
-            repo.quarantine(s, inbound_id, error, clock.now())
-            row = s.get(InboundMessage, inbound_id)
-            try:
-                mail = read_message(row.raw, envelope_from=row.envelope_from)
-            except Exception:
-                mail = None
-            if mail is not None and mail.sender and not mail.automated:
-                Mailer(s, config, clock.now()).send(
-                    [mail.sender], f"Re: {mail.subject or 'your message'}", "quarantined.txt.j2",
-                    kind="reply", in_reply_to=mail.message_id, auto="auto-replied",
-                    reference=row.id)
-        return "quarantined"
+        return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
 
 
-def _ignore_reason(s, config: Config, mail: InboundMail, row: InboundMessage, now: datetime) -> str | None:
+def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, error: str) -> str:
+    """Set the message aside with its traceback, and tell its sender. The sender is the
+    one stored at receipt when the message cannot even be read again (a parser that
+    blows up, say on a thousand nested multiparts)."""
+    error = error if len(error) <= 20_000 else "…\n" + error[-20_000:]   # a RecursionError's frames
+    log.error("message %s quarantined:\n%s", inbound_id, error)
+    with db.transaction() as s:
+        repo.quarantine(s, inbound_id, error, clock.now())
+        row = s.get(InboundMessage, inbound_id)
+        try:
+            mail = read_message(row.raw, envelope_from=row.envelope_from)
+        except Exception:   # RecursionError too: the reading itself is what crashed
+            mail = None
+        if mail is not None:
+            to, automated, subject, msgid = mail.sender, mail.automated, mail.subject, mail.message_id
+        else:
+            # what the store read from the headers when the message came in
+            to, automated, subject, msgid = row.sender, row.envelope_from == "", None, row.message_id
+        if to and not automated and to != config.judge_address.lower():
+            Mailer(s, config, clock.now()).send(
+                [to], f"Re: {subject or 'your message'}"[:200], "quarantined.txt.j2",
+                kind="reply", in_reply_to=msgid, auto="auto-replied", reference=row.id)
+        if mail is not None:
+            _redact(s, row, mail)
+    return "quarantined"
+
+
+def _record_failure(s, config: Config, now: datetime, failure: FailedSignon, sender: str,
+                    inbound_id: int) -> None:
+    game = repo.game_by_id(s, failure.game_id)
+    zone = Timing.from_json(game.timing).zone if game is not None else "UTC"
+    record_failure(s, config, Mailer(s, config, now), failure, sender=sender,
+                   inbound_id=inbound_id, now=now, zone=zone)
+
+
+def _redact(s, row: InboundMessage, mail: InboundMail | None) -> None:
+    """Once processed, the stored message keeps no password: each is replaced by its token
+    (`security.password_token`), the message rebuilt as one text part that reads as the
+    original did, so `payjudge replay` does what the original did. A message that was
+    never read (ignored) keeps its headers only."""
+    if row.redacted:
+        return
+    if mail is None:
+        row.raw = headers_only(row.raw)
+    else:
+        salt = redaction_salt(s)
+        body = redact_body(mail.body, lambda word: password_token(salt, word))
+        if body != mail.body:
+            row.raw = rebuild_message(row.raw, body)
+    row.redacted = True
+
+
+def _ignore_reason(config: Config, mail: InboundMail) -> str | None:
     if mail.automated:
         return mail.automated_reason or "automated mail"
     if not mail.sender:
         return "no usable sender address"
     if mail.sender == config.judge_address.lower():
         return "mail from the judge itself"
-    recent = repo.messages_from(s, mail.sender, before_id=row.id, since=now - timedelta(hours=1))
-    if recent >= config.rate_limit_per_hour:
-        return f"rate limit: more than {config.rate_limit_per_hour} messages in an hour"
     return None
+
+
+def _rate_limited(s, config: Config, mail: InboundMail, row: InboundMessage,
+                  now: datetime) -> datetime | None:
+    """When the sender may be answered again, if it was answered `rate_limit_per_hour`
+    times in the last hour. From can be forged, so being over the limit never drops a
+    message: it waits its turn, and one that signs on with its password goes at once."""
+    limit = config.rate_limit_per_hour
+    times = repo.inbound_answered_since(s, mail.sender, exclude_id=row.id,
+                                        since=now - timedelta(hours=1), limit=limit)
+    if len(times) < limit:
+        return None
+    return times[-1] + timedelta(hours=1)
 
 
 def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bool) -> None:

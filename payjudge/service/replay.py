@@ -1,11 +1,13 @@
 """Rebuild a game's history from the messages it received, and compare it with the record.
 
-The stored raw messages of a game are played again, in the order they arrived, into a
-fresh database, with the clock set to each message's arrival and to each moment the game
+The stored raw messages of a game are played again, in the order they were processed, into
+a fresh database, with the clock set to each message's processing and to each moment the game
 processed a phase (so deadline processing happens as it did). The game keeps its secret
 seed base, so every random draw is the same; the result is compared phase by phase
 (positions, public reports, balances). Used by `payjudge replay` to audit a game or to
-recover one, and by the tests to show that mail is the whole truth of a game.
+recover one, and by the tests to show that mail is the whole truth of a game. Stored mail
+has its passwords replaced by tokens once processed (`text.redaction`): equal passwords by
+equal tokens, so the replay signs on, and fails to, exactly as the original did.
 """
 
 from __future__ import annotations
@@ -64,16 +66,17 @@ def game_of(raw: bytes) -> str | None:
 
 def replay(source: Database, target: Database, name: str, config: Config) -> ReplayReport:
     report = ReplayReport()
-    # phases are processed exactly at the moments the record shows, so no settle delay
-    config = replace(config, settle_seconds=0)
+    # phases are processed exactly at the moments the record shows, so no settle delay;
+    # each message is played at the moment it was processed (a rate-limited one waited)
+    config = replace(config, settle_seconds=0, rate_limit_per_hour=10**9)
     with source.transaction() as s:
         game = find_game(s, name)
         if game is None:
             raise ValueError(f"no game {name!r}")
         seed_base = game.settings.get("seed_base")
-        messages = [(m.received_at, m.raw, m.envelope_from)
+        messages = [(m.processed_at or m.received_at, m.raw, m.envelope_from)
                     for m in repo.inbound_messages(s)
-                    if m.state != "quarantined" and game_of(m.raw) == name]
+                    if m.state == "done" and game_of(m.raw) == name]
         moments = sorted(t.processed_at for t in turns(s, game) if t.processed_at)
         original = _record(s, game)
     clock = FixedClock(messages[0][0] if messages else datetime.now().astimezone())

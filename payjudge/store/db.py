@@ -14,8 +14,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
+        # hide_parameters: a failed statement's error (logged, stored with a quarantined
+        # message) never shows the values, which may be a whole mail with its password
         engine = create_engine(url, connect_args={"timeout": 30, "isolation_level": None,
-                                                  "check_same_thread": False})
+                                                  "check_same_thread": False},
+                               hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised by every test
@@ -36,7 +39,8 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
+                         hide_parameters=True)
 
 
 _READ_ONLY = "payjudge_read_only"
@@ -141,7 +145,41 @@ def alembic_config(url: str):
     return cfg
 
 
-def upgrade(url: str, revision: str = "head") -> None:
-    """Bring the schema up to date (`payjudge db upgrade`)."""
+def upgrade(url: str, revision: str = "head") -> tuple[str | None, str | None]:
+    """Bring the schema up to date (`payjudge db upgrade`); returns the revisions before
+    and after (None: no schema at all)."""
     from alembic import command
+    before, _ = schema_revisions(url)
     command.upgrade(alembic_config(url), revision)
+    after, _ = schema_revisions(url)
+    return before, after
+
+
+def schema_revisions(url: str) -> tuple[str | None, str | None]:
+    """The database's schema revision (None: never migrated) and the newest one this
+    version of payjudge knows."""
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            current = MigrationContext.configure(conn).get_current_revision()
+    finally:
+        engine.dispose()
+    return current, head
+
+
+class SchemaError(RuntimeError):
+    """The database's schema is not the one this payjudge works with."""
+
+
+def check_schema(url: str) -> None:
+    """Raise SchemaError (saying what to do) unless the database is fully migrated."""
+    current, head = schema_revisions(url)
+    if current == head:
+        return
+    if current is None:
+        raise SchemaError("the database has no payjudge schema yet: run `payjudge db upgrade` first")
+    raise SchemaError(f"the database schema is at revision {current}, this payjudge needs {head}: "
+                      "run `payjudge db upgrade` first")

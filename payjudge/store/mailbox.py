@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timezone
-from email import message_from_bytes, policy
+from email import policy
+from email.parser import Parser
 from typing import Sequence
 
 from sqlalchemy import bindparam, select, text, update
@@ -14,22 +16,56 @@ from .db import Database
 from .models import InboundMessage, OutboxMail
 
 
+def _text(value: str) -> str:
+    """A header value as storable text: raw 8-bit bytes, which the email package keeps as
+    undecodable surrogates (and the database cannot store), read as UTF-8 (RFC 6532),
+    anything invalid replaced."""
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _head(raw: bytes):
+    """The header block (of the first 64 KiB), decoded as UTF-8 where it can be."""
+    block = raw[:65536]
+    end = min((i for i in (block.find(b"\r\n\r\n"), block.find(b"\n\n")) if i >= 0),
+              default=len(block))
+    text = block[:end].decode("utf-8", "replace")
+    return Parser(policy=policy.default).parsestr(text, headersonly=True)
+
+
+def content_hash(raw: bytes) -> str:
+    """What makes two copies the same message when it has no Message-ID: its From, To, Cc,
+    Subject and Date, and its body (line ends and trailing blanks aside). The headers an
+    MTA adds on the way (Received, Return-Path, …) are left out, so a second delivery of
+    the same message has the same digest, while a message written again (a new Date) not."""
+    digest = hashlib.sha256()
+    try:
+        head = _head(raw)
+        for name in ("From", "To", "Cc", "Subject", "Date"):
+            digest.update(f"{name}:{' '.join(_text(str(head.get(name, ''))).split())}\n".encode())
+    except Exception:
+        digest.update(b"unreadable headers\n")
+    cut = [i + len(sep) for sep in (b"\r\n\r\n", b"\n\n") if (i := raw.find(sep)) >= 0]
+    body = raw[min(cut):] if cut else b""
+    digest.update(b"\n".join(line.rstrip() for line in body.splitlines()).rstrip())
+    return digest.hexdigest()
+
+
 def _message_id(raw: bytes) -> str | None:
     try:
-        value = message_from_bytes(raw[:65536], policy=policy.compat32).get("Message-ID")
+        value = _head(raw).get("Message-ID")
     except Exception:  # a garbled header must not stop the message being stored
         return None
     if not value:
         return None
-    value = " ".join(str(value).split())
+    value = " ".join(_text(str(value)).split())
     return value[:255] or None
 
 
 def _sender(raw: bytes) -> str | None:
     try:
-        msg = message_from_bytes(raw[:65536], policy=policy.default)
+        msg = _head(raw)
         addresses = msg["From"].addresses if msg["From"] else ()
-        return addresses[0].addr_spec.lower()[:254] if len(addresses) == 1 else None
+        return _text(addresses[0].addr_spec.lower())[:254] if len(addresses) == 1 else None
     except Exception:
         return None
 
@@ -48,6 +84,8 @@ class SqlInbound:
                       envelope_from: str | None = None, envelope_to: Sequence[str] = ()) -> Stored:
         msgid = _message_id(raw)
         sender = _sender(raw)
+        # without a Message-ID a re-delivery is recognised by its content
+        digest = content_hash(raw) if msgid is None else None
         # one transaction (one turn of SQLite's write lock per message): look, then insert
         try:
             with self.db.transaction(urgent=True) as s:
@@ -57,8 +95,12 @@ class SqlInbound:
                 if source_key is not None and s.scalar(select(InboundMessage.id).where(
                         InboundMessage.source_key == source_key)) is not None:
                     return Stored.DUPLICATE
+                if digest is not None and s.scalar(select(InboundMessage.id).where(
+                        InboundMessage.content_hash == digest)) is not None:
+                    return Stored.DUPLICATE
                 s.add(InboundMessage(message_id=msgid, source=source, source_key=source_key,
-                                     envelope_from=envelope_from, sender=sender, raw=raw,
+                                     envelope_from=_text(envelope_from)[:254] if envelope_from else envelope_from,
+                                     sender=sender, raw=raw, content_hash=digest,
                                      received_at=self._now(), state="new"))
         except IntegrityError:  # a concurrent copy won the race (PostgreSQL)
             return Stored.DUPLICATE

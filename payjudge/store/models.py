@@ -212,6 +212,39 @@ class InboundMessage(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     processed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # a digest of what makes a message without a Message-ID the same message (its
+    # sender, recipients, subject, date and body): a second delivery is recognised by it
+    content_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    # a rate-limited message waits (state "new") until then
+    not_before: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+    redacted: Mapped[bool] = mapped_column(Boolean, default=False)   # passwords replaced
+
+
+class SignonFailure(Base):
+    """A sign-on refused for a wrong password: counted per seat to throttle guessing."""
+
+    __tablename__ = "signon_failure"
+    __table_args__ = (Index("ix_signon_failure_seat", "game_id", "who", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    who: Mapped[str] = mapped_column(String(32))               # a power, MASTER, an observer
+    # whether the message came from the seat's registered address (counted apart, so a
+    # stranger's guesses never lock the owner out)
+    trusted: Mapped[bool] = mapped_column(Boolean)
+    sender: Mapped[str] = mapped_column(String(254))
+    # one failure per message, however often the message is looked at
+    inbound_id: Mapped[int | None] = mapped_column(Integer, unique=True, nullable=True)
+    at: Mapped[datetime] = mapped_column(UTC)
+
+
+class JudgeSetting(Base):
+    """Values the judge makes once for a database (the salt of password redaction)."""
+
+    __tablename__ = "judge_setting"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 class OutboxMail(Base):

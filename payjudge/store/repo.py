@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Iterable
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.orm import Session
 
-from .models import (Acceptance, Game, InboundMessage, LedgerEntry, Observer, OutboxMail, Submission,
-                     Turn)
+from .models import (Acceptance, Game, InboundMessage, JudgeSetting, LedgerEntry, Observer, OutboxMail,
+                     SignonFailure, Submission, Turn)
 
 
 # -- games ---------------------------------------------------------------------------------
@@ -134,22 +134,23 @@ def ledger_entries(s: Session, game: Game, power: str | None = None) -> list[Led
 
 
 # -- inbound mail ------------------------------------------------------------------------------
-def pending_inbound_ids(s: Session, limit: int) -> list[int]:
-    return list(s.scalars(select(InboundMessage.id).where(InboundMessage.state == "new")
+def _due(now: datetime | None):
+    waiting = InboundMessage.state == "new"
+    if now is None:
+        return waiting
+    return waiting & or_(InboundMessage.not_before.is_(None), InboundMessage.not_before <= now)
+
+
+def pending_inbound_ids(s: Session, limit: int, now: datetime | None = None) -> list[int]:
+    """Messages waiting to be processed; with `now`, not those deferred beyond it."""
+    return list(s.scalars(select(InboundMessage.id).where(_due(now))
                           .order_by(InboundMessage.id).limit(limit)))
 
 
-def claim_inbound(s: Session, inbound_id: int) -> InboundMessage | None:
+def claim_inbound(s: Session, inbound_id: int, now: datetime | None = None) -> InboundMessage | None:
     """The message, locked for this transaction, if it still waits (others skip it)."""
-    return s.scalar(select(InboundMessage).where(InboundMessage.id == inbound_id,
-                                                 InboundMessage.state == "new")
+    return s.scalar(select(InboundMessage).where(InboundMessage.id == inbound_id, _due(now))
                     .with_for_update(skip_locked=True))
-
-
-def messages_from(s: Session, sender: str, *, before_id: int, since: datetime) -> int:
-    return s.scalar(select(func.count(InboundMessage.id)).where(
-        InboundMessage.sender == sender, InboundMessage.id < before_id,
-        InboundMessage.received_at >= since)) or 0
 
 
 def quarantine(s: Session, inbound_id: int, error: str, now: datetime) -> None:
@@ -172,9 +173,46 @@ def requeue(s: Session, ids: Iterable[int]) -> int:
     ids = tuple(ids)
     if ids:
         s.execute(update(InboundMessage).where(InboundMessage.id.in_(ids), InboundMessage.state == "quarantined")
-                  .values(state="new", error=None))
+                  .values(state="new", error=None, not_before=None))
     return len(ids)
 
 
 def ping(s: Session) -> None:
     s.execute(text("SELECT 1"))
+
+
+def inbound_answered_since(s: Session, sender: str, *, exclude_id: int, since: datetime,
+                           limit: int) -> list[datetime]:
+    """When the latest `limit` messages from `sender` were processed (newest first),
+    counting only those processed since `since` and not ignored."""
+    return list(s.scalars(select(InboundMessage.processed_at).where(
+        InboundMessage.sender == sender, InboundMessage.id != exclude_id,
+        InboundMessage.processed_at >= since,
+        InboundMessage.state.in_(("done", "quarantined")),
+        or_(InboundMessage.error.is_(None), ~InboundMessage.error.startswith("ignored")))
+        .order_by(InboundMessage.processed_at.desc()).limit(limit)))
+
+
+# -- sign-on failures --------------------------------------------------------------------------
+def signon_failure_times(s: Session, game_id: int, who: str, *, trusted: bool,
+                         since: datetime) -> list[datetime]:
+    return list(s.scalars(select(SignonFailure.at).where(
+        SignonFailure.game_id == game_id, SignonFailure.who == who,
+        SignonFailure.trusted.is_(trusted), SignonFailure.at >= since).order_by(SignonFailure.at)))
+
+
+def add_signon_failure(s: Session, *, game_id: int, who: str, trusted: bool, sender: str,
+                       inbound_id: int | None, at: datetime) -> bool:
+    """Record a failure; False if this message's failure was recorded already."""
+    if inbound_id is not None and s.scalar(select(SignonFailure.id).where(
+            SignonFailure.inbound_id == inbound_id)) is not None:
+        return False
+    s.add(SignonFailure(game_id=game_id, who=who, trusted=trusted, sender=sender[:254],
+                        inbound_id=inbound_id, at=at))
+    s.flush()
+    return True
+
+
+def judge_setting(s: Session, name: str) -> str | None:
+    row = s.get(JudgeSetting, name)
+    return row.value if row is not None else None

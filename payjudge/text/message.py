@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from email.parser import Parser
 from email.utils import format_datetime
 from html.parser import HTMLParser
 from typing import NamedTuple, Sequence
@@ -84,13 +85,14 @@ def read_message(raw: bytes, *, envelope_from: str | None = None) -> InboundMail
     ("" for a bounce)."""
     problems: list[MailProblem] = []
     msg = message_from_bytes(raw, policy=policy.default)
+    head = utf8_headers(raw) or msg
 
-    sender = _sender(msg, problems)
-    reply_to = _reply_to(msg, problems)
-    subject = _one_line(_header(msg, "Subject") or "")
-    message_id = _msgid(_header(msg, "Message-ID"))
-    in_reply_to = _msgid(_header(msg, "In-Reply-To"))
-    references = tuple(_MSGID.findall(_header(msg, "References") or ""))
+    sender = _sender(head, problems)
+    reply_to = _reply_to(head, problems)
+    subject = _one_line(_header(head, "Subject") or "")
+    message_id = _msgid(_header(head, "Message-ID"))
+    in_reply_to = _msgid(_header(head, "In-Reply-To"))
+    references = tuple(_MSGID.findall(_header(head, "References") or ""))
     reason = _automated(msg, sender, envelope_from)
 
     body = _body_text(msg, problems)
@@ -99,6 +101,22 @@ def read_message(raw: bytes, *, envelope_from: str | None = None) -> InboundMail
                        in_reply_to=in_reply_to, references=references,
                        automated=reason is not None, automated_reason=reason,
                        body=body, lines=lines, problems=tuple(problems), skipped=skipped)
+
+
+def utf8_headers(raw: bytes) -> EmailMessage | None:
+    """The header block read as UTF-8 text, when it holds raw UTF-8 (RFC 6532: an address
+    or a display name in UTF-8, which the SMTPUTF8 listener accepts); else None. The email
+    package reads header bytes as ASCII, turning every 8-bit byte into an undecodable
+    character, so such an address was unusable and such a name a defect."""
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0), default=len(raw))
+    block = raw[:end]
+    if block.isascii():
+        return None
+    try:
+        text = block.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return Parser(policy=policy.default).parsestr(text, headersonly=True)
 
 
 def command_lines(body: str) -> tuple[Line, ...]:
@@ -180,7 +198,8 @@ def _addresses(msg: EmailMessage, name: str) -> tuple[tuple[str, ...], bool] | N
         return None
     try:
         addresses = tuple(a.addr_spec for a in header.addresses)
-        clean = not header.defects
+        # a UTF-8 local part is allowed in internationalised mail (RFC 6532)
+        clean = not [d for d in header.defects if type(d).__name__ != "NonASCIILocalPartDefect"]
     except Exception:
         return (), False
     if any("@" not in a or any(c in a for c in "\r\n<> ") for a in addresses):
@@ -374,7 +393,9 @@ def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, 
             raise ValueError(f"line break in an address or Message-ID: {address!r}")
     if not _MSGID.fullmatch(message_id):
         raise ValueError(f"not a Message-ID: {message_id!r}")
-    msg = EmailMessage(policy=policy.SMTP)
+    # an internationalised address goes as UTF-8 (RFC 6532; sent with SMTPUTF8)
+    international = not all(a.isascii() for a in [sender, *recipients])
+    msg = EmailMessage(policy=policy.SMTPUTF8 if international else policy.SMTP)
     msg["From"] = sender
     msg["To"] = ", ".join(recipients)
     msg["Subject"] = _one_line(subject)
@@ -395,7 +416,7 @@ def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, 
     ascii_short = body.isascii() and all(len(line) <= 998 for line in body.splitlines())
     msg.set_content(body, subtype="plain", charset="utf-8",
                     cte="7bit" if ascii_short else _transfer_encoding(body))
-    return message_id, msg.as_bytes(policy=policy.SMTP)
+    return message_id, msg.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP)
 
 
 def _transfer_encoding(body: str) -> str:

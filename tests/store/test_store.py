@@ -31,10 +31,10 @@ def test_inbound_is_stored_once_per_message_id(database):
     assert store.store_inbound(_mail("a@x"), source="smtp") is Stored.STORED
     assert store.store_inbound(_mail("a@x", "other body"), source="smtp") is Stored.DUPLICATE
     assert store.store_inbound(_mail(None), source="smtp") is Stored.STORED
-    assert store.store_inbound(_mail(None), source="smtp") is Stored.STORED  # no id: cannot tell
+    assert store.store_inbound(_mail(None), source="smtp") is Stored.DUPLICATE  # the same content
     with database.transaction() as s:
         rows = s.scalars(select(InboundMessage).order_by(InboundMessage.id)).all()
-        assert len(rows) == 3
+        assert len(rows) == 2
         assert rows[0].sender == "player@example.org"
         assert rows[0].raw == _mail("a@x")
         assert rows[0].state == "new"
