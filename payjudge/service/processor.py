@@ -128,7 +128,14 @@ def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bo
         subject = "Re: " + subject
     to = [mail.sender, *reply.extra_recipients]
     mailer.send(to, subject[:200], "reply.txt.j2", kind="reply", game=game,
-                in_reply_to=mail.message_id, auto="auto-replied", ok=ok,
+                in_reply_to=mail.message_id, auto="auto-replied", ok=ok, copy_for=None,
                 understood=sorted(reply.understood), notes=reply.notes,
                 problems=sorted(reply.problems, key=lambda p: p.line or 0),
                 ignored=sorted(reply.ignored), game_name=reply.game)
+    for address, (power, part) in reply.copies().items():
+        if address in (mail.sender, *reply.extra_recipients):
+            continue
+        mailer.send([address], f"Diplomacy: the Master acted for {power} in {reply.game}",
+                    "reply.txt.j2", kind="reply", game=game, auto="auto-generated", ok=ok,
+                    understood=sorted(part.understood), notes=part.notes, problems=sorted(part.problems, key=lambda p: p.line or 0),
+                    ignored=[], game_name=reply.game, copy_for=power)
