@@ -18,7 +18,7 @@ from ..templating import render
 from .mailer import Mailer
 from .state import GameState
 from .timing import Timing, show_time
-from .turns import TurnComputation
+from .turns import TurnComputation, absences
 
 _RESULT_NOTE = {"bounced": "bounce", "no convoy": "no convoy", "disrupted": "disrupted",
                 "cut": "cut", "void": "void", "dislodged": "dislodged"}
@@ -70,7 +70,17 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
 
 def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], mailer: Mailer,
                  *, preview: bool = False) -> None:
-    view = results_view(st, report, deadline=st.game.deadline)
+    """The public results; a preview goes to the Master only and names two deadlines: the
+    current phase's, which still holds, and the one the next phase would get if the phase
+    were processed now (a processed phase has already moved the game's deadline on)."""
+    zone = Timing.from_json(st.game.timing).zone
+    if preview:
+        would_be = Timing.from_json(st.game.timing).deadline(
+            comp.next_position.phase.type, mailer.now, absences=absences(st))
+        view = results_view(st, report, deadline=would_be)
+        view["current_deadline"] = show_time(st.game.deadline, zone) if st.game.deadline else None
+    else:
+        view = results_view(st, report, deadline=st.game.deadline)
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
     mailer.send(to, subject, "results.txt.j2", kind="preview" if preview else "results",

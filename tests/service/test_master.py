@@ -4,6 +4,8 @@ power's statement and the bid chart of each processed phase."""
 
 from __future__ import annotations
 
+import re
+
 from .judge import TestJudge
 from .test_game import GM, OBSERVER, POWERS, addr, signon, snapshot, start_game
 
@@ -37,3 +39,24 @@ def test_a_refused_for_message_tells_the_power_nothing_took_effect(database):
     [france] = judge.inbox(addr("FRANCE"))
     assert "nothing in the Master's message has taken effect" in " ".join(france.body.split())
     assert "A PAR - MUN" in france.body
+
+
+def _deadline_words(body: str) -> str:
+    return " ".join(body.split())
+
+
+def test_preview_names_the_next_phases_deadline_and_keeps_the_current_one(database):
+    judge = TestJudge(database)
+    start_game(judge)           # the first deadline is twice as long as the next ones
+    judge.sent.clear()
+    judge.send(GM, f"{MASTER}PREVIEW\n")
+    [preview] = [m for m in judge.inbox(GM) if m.subject.startswith("PREVIEW Diplomacy results")]
+    text = _deadline_words(preview.body)
+    would_be = re.search(r"the next phase is Fall 1901 Movement, with its deadline at (.+? UTC)\.",
+                         text)
+    current = re.search(r"Until then the deadline of Spring 1901 Movement stays (.+? UTC)\.", text)
+    assert would_be and current, text
+    assert would_be.group(1) != current.group(1)
+    judge.send(GM, f"{MASTER}PROCESS!\n")
+    [results] = [m for m in judge.inbox(GM) if m.subject.startswith("Diplomacy results")]
+    assert f"The deadline is {would_be.group(1)}." in _deadline_words(results.body)
