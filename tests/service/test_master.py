@@ -60,3 +60,30 @@ def test_preview_names_the_next_phases_deadline_and_keeps_the_current_one(databa
     judge.send(GM, f"{MASTER}PROCESS!\n")
     [results] = [m for m in judge.inbox(GM) if m.subject.startswith("Diplomacy results")]
     assert f"The deadline is {would_be.group(1)}." in _deadline_words(results.body)
+
+
+def test_statements_show_gifts_and_savings_and_the_master_sees_them_all(database):
+    judge = TestJudge(database)
+    start_game(judge)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\n10 & A MUN - RUH\n2 : A PAR - BUR\n")
+    judge.send(addr("GERMANY"), f"{signon('GERMANY')}\n3 : A MUN - TYR\n")
+    judge.send(addr("ITALY"), f"{signon('ITALY')}\n5 : A VEN - TYR\n60 $\n")
+    judge.sent.clear()
+    judge.send(GM, f"{MASTER}PROCESS!\n")
+    statements = {m.to[0]: m.body for m in judge.sent if m.kind == "statement"}
+    france = " ".join(statements[addr("FRANCE")].split())
+    assert "10 A MUN - TYR (your gift: paid whatever the unit did)" in france
+    italy = " ".join(statements[addr("ITALY")].split())
+    assert "You asked to keep 60 AgP, more than you had, so nothing was spent." in italy
+    assert "cut by" not in italy
+    # the Master gets one report: the bids of every unit and every power's statement
+    [report] = [m for m in judge.sent if m.kind == "master_report"]
+    assert report.to == (GM,)
+    assert "A MUN - TYR (GERMANY 3, FRANCE 10) <- issued" in " ".join(report.body.split())
+    for p in POWERS:
+        assert f"Account statement of {p}," in report.body
+    # and no player gets another power's statement or the bids
+    for mail in judge.sent:
+        if mail.to != (GM,):
+            assert "Bids per unit" not in mail.body
+            assert sum(f"Account statement of {p}," in mail.body for p in POWERS) <= 1
