@@ -8,6 +8,16 @@ from pathlib import Path
 
 import jinja2
 
+from .rules.phase import Phase
+
+
+def phase_name(value: object) -> str:
+    """The one way mail names a phase: `S1901M` (or a Phase) as `Spring 1901 Movement`."""
+    try:
+        return Phase.parse(str(value)).title
+    except ValueError:
+        return str(value)
+
 
 def templates_dir() -> Path:
     packaged = Path(__file__).parent / "templates"
@@ -28,6 +38,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
     env.filters["ljust"] = lambda value, width: str(value).ljust(width)
+    env.filters["phase"] = phase_name
     return env
 
 

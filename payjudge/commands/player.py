@@ -300,5 +300,6 @@ class Vote(Handler):
 
         def settle() -> None:
             from ..game.phases import check_votes
-            check_votes(ctx.state, ctx.mailer, ctx.now)
+            if check_votes(ctx.state, ctx.mailer, ctx.now):
+                ctx.reply.note("game_ended", cmd.line, game=ctx.game.name, result=ctx.game.result)
         ctx.after.append(settle)

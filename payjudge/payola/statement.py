@@ -34,7 +34,7 @@ class BribeLine:
 
 @dataclass(frozen=True, slots=True)
 class StatementView:
-    phase: str                 # "Spring 1901 movement"
+    phase: str                 # "Spring 1901 Movement"
     power: str
     show_units: bool           # not under PAY_DUMMIES (own units are ordered, not bribed)
     show_totals: bool          # not under HIDE_COST
@@ -50,12 +50,6 @@ class StatementView:
     saved_everything: bool     # the savings asked for took the whole balance: nothing spent
     cost: int
     balance: int
-
-
-def phase_title(phase: Phase) -> str:
-    season = phase.season.name.capitalize()
-    kind = {"MOVEMENT": "movement", "RETREATS": "retreats", "ADJUSTMENTS": "adjustments"}[phase.type.name]
-    return f"{season} {phase.year} {kind}"
 
 
 def statement_view(auction: Auction, power: str, phase: Phase, rules: PayolaRules,
@@ -84,7 +78,7 @@ def statement_view(auction: Auction, power: str, phase: Phase, rules: PayolaRule
     previous, savings = auction.previous.get(power, 0), auction.savings.get(power, 0)
     sheet = tuple(line for line in sheet_text.splitlines() if line.strip())
     return StatementView(
-        phase=phase_title(phase), power=power,
+        phase=phase.title, power=power,
         show_units=Flag.PAY_DUMMIES not in rules and bool(units),
         show_totals=show_totals, show_offers=not hide_offers,
         units=tuple(units), zerosum_income=zerosum, offered=bool(sheet),

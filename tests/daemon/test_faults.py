@@ -284,7 +284,7 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
         assert sorted(m.rcpt for m in statements) == sorted((g.address(p),) for p in g.POWERS)
     answers = replies.answering(process_id)
     assert len({m.message_id for m in answers}) == 1
-    assert "S1901M has been processed" in answers[0].body
+    assert "Spring 1901 Movement has been processed" in answers[0].body
 
 
 def test_a_deadline_passed_while_the_daemon_was_down_is_processed_at_start(judges, smtp_sink,

@@ -55,7 +55,7 @@ def test_a_game_by_mail(judges, smtp_sink, replies):
         body = _ok(replies, send_mail(port, g.address(power), g.sheet_body(power, lines + extra)))
         assert lines[0].split(":", 1)[1].strip() in body
     body = _ok(replies, send_mail(port, g.MASTER, f"SIGNON M{g.GAME} {g.MASTER_PASSWORD}\nPROCESS"))
-    assert "S1901M has been processed" in body
+    assert "Spring 1901 Movement has been processed" in body
     _results(replies, "S1901M")
     statements = replies.wait_subject(f"Payola bribe results {g.GAME} S1901M", count=7)
     assert sorted(m.rcpt for m in statements) == sorted((g.address(p),) for p in g.POWERS)
@@ -72,7 +72,7 @@ def test_a_game_by_mail(judges, smtp_sink, replies):
     for power, lines in g.SPRING_1902.items():
         _ok(replies, send_mail(port, g.address(power), g.sheet_body(power, lines)))
     body = _ok(replies, send_mail(port, g.MASTER, f"SIGNON M{g.GAME} {g.MASTER_PASSWORD}\nPROCESS!"))
-    assert "S1902M has been processed" in body
+    assert "Spring 1902 Movement has been processed" in body
     results = _results(replies, "S1902M")
     assert "A PAR - PIC" in results.body
 
