@@ -238,7 +238,7 @@ class Eject(Handler):
 class For(Handler):
     keyword = "FOR"
     syntax = "FOR <power>"
-    summary = "the player commands below act for that power"
+    summary = "the player commands below act for that power (its player gets that part of the reply)"
     who = MASTER
 
     def run(self, ctx: Context, cmd: Command) -> None:
