@@ -8,6 +8,16 @@ from pathlib import Path
 
 import jinja2
 
+from .rules.phase import Phase
+
+
+def phase_name(value: object) -> str:
+    """The one way mail names a phase: `S1901M` (or a Phase) as `Spring 1901 Movement`."""
+    try:
+        return Phase.parse(str(value)).title
+    except ValueError:
+        return str(value)
+
 
 def templates_dir() -> Path:
     packaged = Path(__file__).parent / "templates"
@@ -31,6 +41,7 @@ def environment() -> jinja2.Environment:
     env.filters["clip"] = clip
     env.filters["fit"] = fit
     env.filters["utf8len"] = lambda value: len(str(value).encode("utf-8"))
+    env.filters["phase"] = phase_name
     return env
 
 

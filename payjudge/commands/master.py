@@ -238,7 +238,7 @@ class Eject(Handler):
 class For(Handler):
     keyword = "FOR"
     syntax = "FOR <power>"
-    summary = "the player commands below act for that power"
+    summary = "the player commands below act for that power (its player gets that part of the reply)"
     who = MASTER
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -247,3 +247,8 @@ class For(Handler):
         require(p is not None, f"there is no power {cmd.args[0]}")
         ctx.acting_for = p.name
         ctx.reply.note("acting_for", cmd.line, power=p.name)
+        # the power's player sees what the Master did for it (email.md: the reply goes to
+        # the power's registered address too)
+        seat = ctx.state.seat(p.name)
+        ctx.reply.acting_for.append((cmd.line, p.name,
+                                     seat.address if seat and seat.status == "playing" else None))

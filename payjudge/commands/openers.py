@@ -67,7 +67,8 @@ class Create(Handler):
         ctx.reply.game = name
         ctx.reply.note("created", cmd.line, game=name, rules=list(spec.rules),
                        timing=spec.timing.describe(), map=spec.map_name,
-                       seats=len(ctx.state.map.powers), private=bool(spec.private))
+                       seats=len(ctx.state.map.powers), private=bool(spec.private),
+                       example=ctx.state.map.power_names[0].lower())
 
 
 @register

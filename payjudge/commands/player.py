@@ -10,6 +10,7 @@ from ..payola.acceptance import AcceptanceError, parse_acceptance
 from ..payola.transfers import check_transfer, giver_label
 from ..game import money
 from ..game.context import CommandError, Context
+from ..game.mailer import is_mail_address
 from ..game.notify import broadcast
 from ..game.press import send_press
 from ..game.security import MIN_LENGTH, hash_password
@@ -255,9 +256,10 @@ class SetAddress(Handler):
 
     def run(self, ctx: Context, cmd: Command) -> None:
         args = sub_args(cmd)
+        require(len(args) <= 1, "write SET ADDRESS followed by one mail address")
         address = args[0].lower() if args else ctx.sender
-        require("@" in address and " " not in address and len(address) < 254,
-                f"{address!r} is not a mail address")
+        require(is_mail_address(address),
+                f"{address!r} is not one mail address (write e.g. SET ADDRESS name@example.org)")
         seat = ctx.state.seat(ctx.power)
         old = seat.address
         seat.address = address
@@ -313,5 +315,6 @@ class Vote(Handler):
 
         def settle() -> None:
             from ..game.phases import check_votes
-            check_votes(ctx.state, ctx.mailer, ctx.now)
+            if check_votes(ctx.state, ctx.mailer, ctx.now):
+                ctx.reply.note("game_ended", cmd.line, game=ctx.game.name, result=ctx.game.result)
         ctx.after.append(settle)

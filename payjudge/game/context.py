@@ -68,9 +68,31 @@ class Reply:
     game: str | None = None
     extra_recipients: list[str] = field(default_factory=list)  # e.g. the registered address
     _texts: dict[int, str] = field(default_factory=dict, repr=False)
+    # the Master's FOR lines: (line, power, the power's registered address or None)
+    acting_for: list[tuple[int, str, str | None]] = field(default_factory=list)
 
     def note(self, kind: str, line: int | None = None, **data: Any) -> None:
         self.notes.append(Note(kind, line, data))
+
+    def copies(self) -> dict[str, tuple[str, Reply]]:
+        """What a power's registered address gets of a Master's reply: only the lines of
+        the Master's FOR <power> sections (a section ends at the next FOR), so a power
+        never sees what the Master did for another. Keyed by address."""
+        out: dict[str, tuple[str, Reply]] = {}
+        starts = [line for line, _, _ in self.acting_for]
+        for i, (line, power, address) in enumerate(self.acting_for):
+            if not address:
+                continue
+            end = starts[i + 1] if i + 1 < len(starts) else None
+
+            def inside(n: int | None) -> bool:
+                return n is not None and n >= line and (end is None or n < end)
+
+            power_, part = out.setdefault(address, (power, Reply(game=self.game)))
+            part.understood += [u for u in self.understood if inside(u[0])]
+            part.notes += [n for n in self.notes if inside(n.line)]
+            part.problems += [p for p in self.problems if inside(p.line)]
+        return out
 
     def problem(self, line: int | None, text: str, message: str) -> None:
         # a line with many problems keeps one copy of its text

@@ -2,10 +2,14 @@
 
 Mail is written to the outbox in the same transaction as the change it reports and sent
 after commit by the outbox sender; nothing is ever sent from the middle of a turn.
+
+Every recipient gets a mail of their own, with only their address in To: a mail to the
+whole game would tell each player which address plays which power.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import datetime
 from typing import Any, Iterable
@@ -15,6 +19,15 @@ from ..store import Session
 from ..store.models import Game, OutboxMail
 from ..templating import render
 from ..text.message import compose_mail, new_message_id
+
+# one address, no list: no spaces, commas, angle brackets or quotes; a domain of labels
+_SPECIALS = r"\s@,;:<>()\[\]\"\\"
+_ADDRESS = re.compile(rf"[^{_SPECIALS}]+@[^{_SPECIALS}.]+(?:\.[^{_SPECIALS}.]+)*")
+
+
+def is_mail_address(text: str) -> bool:
+    """A single plain address like `name@example.org` (not a list, not `Name <…>`)."""
+    return len(text) <= 254 and _ADDRESS.fullmatch(text) is not None
 
 
 class Mailer:
@@ -26,26 +39,30 @@ class Mailer:
 
     def send(self, to: Iterable[str | None], subject: str, template: str, *,
              kind: str, game: Game | None = None, in_reply_to: str | None = None,
-             auto: str = "auto-generated", **view: Any) -> OutboxMail | None:
-        recipients = []
+             auto: str = "auto-generated", **view: Any) -> list[OutboxMail]:
+        """Queue one mail per distinct recipient (never the judge itself)."""
+        recipients: list[str] = []
         for address in to:
             if address and address.lower() not in recipients \
                     and address.lower() != self.config.judge_address.lower():
                 recipients.append(address.lower())
         if not recipients:
-            return None
+            return []
         body = render(template, judge=self.config.judge_name, **view)
         domain = self.config.judge_address.rpartition("@")[2] or "localhost"
-        unique = f"{self.now.strftime('%Y%m%d%H%M%S')}.{secrets.token_hex(8)}.{kind}"
-        message_id, raw = compose_mail(self.config.judge_address, recipients, subject, body,
-                                       message_id=new_message_id(domain, unique),
-                                       in_reply_to=in_reply_to,
-                                       references=(in_reply_to,) if in_reply_to else (),
-                                       auto_submitted=auto, date=self.now)
-        row = OutboxMail(message_id=message_id, sender=self.config.judge_address,
-                         recipients=recipients, subject=subject[:255], raw=raw,
-                         game_id=game.id if game else None, kind=kind, created_at=self.now,
-                         state="pending", attempts=0, next_attempt_at=self.now)
-        self.session.add(row)
-        self.queued.append(row)
-        return row
+        rows = []
+        for recipient in recipients:
+            unique = f"{self.now.strftime('%Y%m%d%H%M%S')}.{secrets.token_hex(8)}.{kind}"
+            message_id, raw = compose_mail(self.config.judge_address, [recipient], subject, body,
+                                           message_id=new_message_id(domain, unique),
+                                           in_reply_to=in_reply_to,
+                                           references=(in_reply_to,) if in_reply_to else (),
+                                           auto_submitted=auto, date=self.now)
+            row = OutboxMail(message_id=message_id, sender=self.config.judge_address,
+                             recipients=[recipient], subject=subject[:255], raw=raw,
+                             game_id=game.id if game else None, kind=kind, created_at=self.now,
+                             state="pending", attempts=0, next_attempt_at=self.now)
+            self.session.add(row)
+            rows.append(row)
+        self.queued.extend(rows)
+        return rows

@@ -1,7 +1,8 @@
 """The mail a processed phase produces: public results, private statements, income.
 
 Public mail goes to every player, observer and the Master; a statement or an income
-report goes only to the power it belongs to (rules 2.5, 5.7). Views are plain data; the
+report goes only to the power it belongs to (rules 2.5, 5.7), and the Master gets a report
+of each movement phase with every statement and every unit's bids. Views are plain data; the
 templates in `templates/` do all the wording.
 """
 
@@ -18,7 +19,7 @@ from ..templating import render
 from .mailer import Mailer
 from .state import GameState
 from .timing import Timing, show_time
-from .turns import TurnComputation
+from .turns import TurnComputation, absences, chart_json
 
 _RESULT_NOTE = {"bounced": "bounce", "no convoy": "no convoy", "disrupted": "disrupted",
                 "cut": "cut", "void": "void", "dislodged": "dislodged"}
@@ -70,7 +71,17 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
 
 def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], mailer: Mailer,
                  *, preview: bool = False) -> None:
-    view = results_view(st, report, deadline=st.game.deadline)
+    """The public results; a preview goes to the Master only and names two deadlines: the
+    current phase's, which still holds, and the one the next phase would get if the phase
+    were processed now (a processed phase has already moved the game's deadline on)."""
+    zone = Timing.from_json(st.game.timing).zone
+    if preview:
+        would_be = Timing.from_json(st.game.timing).deadline(
+            comp.next_position.phase.type, mailer.now, absences=absences(st))
+        view = results_view(st, report, deadline=would_be)
+        view["current_deadline"] = show_time(st.game.deadline, zone) if st.game.deadline else None
+    else:
+        view = results_view(st, report, deadline=st.game.deadline)
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
     mailer.send(to, subject, "results.txt.j2", kind="preview" if preview else "results",
@@ -78,20 +89,31 @@ def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], m
 
 
 def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, preview: bool = False) -> None:
-    """Each power's private account statement (rule 5.7); none under NO_LEDGERS."""
-    if comp.auction is None or (Flag.NO_LEDGERS in st.rules):
+    """Each power's private account statement (rule 5.7; none under NO_LEDGERS), and the
+    Master's report of the phase: the acceptance lists used, every unit's bids and every
+    statement (DPjudge's Master could always read the chart). A preview is the report alone."""
+    if comp.auction is None:
         return
     phase = comp.report.phase
+    views = []
     for power in st.map.power_names:
+        if Flag.NO_LEDGERS in st.rules:
+            break
         if comp.balances_before.get(power) is None and power not in comp.auction.spent:
             continue
         view = statement_view(comp.auction, power, phase, st.rules,
                               sheet_text=comp.sheets_used.get(power, ""))
         if view is None:
             continue
-        to = [st.game.master_address] if preview else power_address(st, power)
-        mailer.send(to, f"{'PREVIEW ' if preview else ''}Payola bribe results {st.game.name} {phase}",
-                    "statement.txt.j2", kind="statement", game=st.game, v=view)
+        views.append(view)
+        if not preview:
+            mailer.send(power_address(st, power), f"Payola bribe results {st.game.name} {phase}",
+                        "statement.txt.j2", kind="statement", game=st.game, v=view)
+    mailer.send([st.game.master_address],
+                f"{'PREVIEW ' if preview else ''}Payola Master's report {st.game.name} {phase}",
+                "master_report.txt.j2", kind="master_report", game=st.game, preview=preview,
+                game_name=st.game.name, phase=phase.title, accept=comp.accept_used,
+                chart=chart_json(comp.auction), statements=views)
 
 
 def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:

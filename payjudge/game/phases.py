@@ -135,7 +135,8 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
 
 def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any]) -> None:
     """Complete the game and publish every offer sheet, acceptance list and bid chart
-    (rules 3.6 and 4.5) to everyone."""
+    (rules 3.6 and 4.5) to everyone, with the sheets of a movement phase the game ended
+    in (a draw or a concession comes between two phases)."""
     game = st.game
     game.state = "completed"
     game.result = result
@@ -149,9 +150,25 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
                           "sheets": t.chart.get("sheets", {}),
                           "accept": t.chart.get("accept", {}),
                           "chart": t.chart.get("chart", {})})
+    unfinished = _unfinished_sheets(st)
+    if unfinished:
+        published.append(unfinished)
     acceptance = repo.acceptance_history(st.session, game)
     broadcast(st, mailer, f"Diplomacy game {game.name} has ended", "game_end.txt.j2",
               kind="game_end", result=result, turns=published,
               acceptance=[{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)}
                           for a in acceptance],
               balances=money.balances(st.session, game))
+
+
+def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:
+    """The sheets and acceptance lists on record for the open movement phase, if any."""
+    turn, pos = st.turn, st.position
+    if turn is None or pos is None or turn.status != "open" or not pos.phase.is_movement:
+        return None
+    sheets = {p: sub.text for p, sub in st.submissions().items() if sub.text.strip()}
+    if not sheets:
+        return None
+    accept = {p: text for p in st.map.power_names if (text := st.acceptance_text(p))}
+    return {"phase": f"{pos.phase.title} (not processed: the game ended first)",
+            "sheets": sheets, "accept": accept, "chart": {}}

@@ -29,6 +29,7 @@ class Payment:
     unit: Unit
     order: OfferOrder
     amount: int
+    gift: bool = False      # paid by a gift (`&`) for an order the gift did not name
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,22 @@ def _issued(book: Book, ui: int, d: Decision) -> OfferOrder:
     return order
 
 
+def _gift_payers(book: Book, entries: tuple[int, ...], chosen: OfferOrder,
+                 amount: list[int]) -> set[int]:
+    """The powers whose gift (rule 3.2: `&` pays whatever the unit does) paid for an order
+    the gift's line did not name."""
+    out = set()
+    for g in entries:
+        ge = book.entries[g]
+        if ge.kind is not EntryKind.GIFT or not amount[g]:
+            continue
+        named = {book.entries[e].order for e in entries if book.entries[e].power == ge.power
+                 and book.entries[e].line == ge.line and book.entries[e].kind is EntryKind.DIRECT}
+        if chosen not in named:
+            out.add(ge.power)
+    return out
+
+
 def _auction(position: Position, book: Book, decisions: list[Decision], k: list[int],
              spent: list[int], balances: Mapping[str, int], savings: Mapping[str, int],
              accept_used: Mapping[str, tuple[str, ...]]) -> Auction:
@@ -139,9 +156,10 @@ def _auction(position: Position, book: Book, decisions: list[Decision], k: list[
         if d.chosen >= 0:
             offered = {book.entries[e].power for e in ub.candidates[d.chosen].entries
                        if book.entries[e].kind is not EntryKind.DEFAULT_HOLD}
+            gifts = _gift_payers(book, ub.entries, ub.candidates[d.chosen].order, amount)
             for p, amt in d.payments:
                 if amt or p in offered:
-                    paid[powers[p]].append(Payment(ub.unit, order, amt))
+                    paid[powers[p]].append(Payment(ub.unit, order, amt, p in gifts))
         bids = []
         for ci, c in enumerate(ub.candidates):
             offers = tuple((powers[p], sum(amount[e] for e in es)) for p, es in c.by_power)

@@ -29,11 +29,12 @@ class BribeLine:
     unit: str
     order: str
     amount: int
+    gift: bool = False         # a gift paid for an order it did not name (rule 3.2)
 
 
 @dataclass(frozen=True, slots=True)
 class StatementView:
-    phase: str                 # "Spring 1901 movement"
+    phase: str                 # "Spring 1901 Movement"
     power: str
     show_units: bool           # not under PAY_DUMMIES (own units are ordered, not bribed)
     show_totals: bool          # not under HIDE_COST
@@ -46,14 +47,9 @@ class StatementView:
     previous: int
     savings: int
     reductions: int
+    saved_everything: bool     # the savings asked for took the whole balance: nothing spent
     cost: int
     balance: int
-
-
-def phase_title(phase: Phase) -> str:
-    season = phase.season.name.capitalize()
-    kind = {"MOVEMENT": "movement", "RETREATS": "retreats", "ADJUSTMENTS": "adjustments"}[phase.type.name]
-    return f"{season} {phase.year} {kind}"
 
 
 def statement_view(auction: Auction, power: str, phase: Phase, rules: PayolaRules,
@@ -77,15 +73,17 @@ def statement_view(auction: Auction, power: str, phase: Phase, rules: PayolaRule
     zerosum = None
     if Flag.ZEROSUM in rules:
         zerosum = sum(auction.totals[p] for p in auction.units if auction.owners[p] == power)
-    bribes = tuple(BribeLine(str(p.unit), str(p.order), p.amount)
+    bribes = tuple(BribeLine(str(p.unit), str(p.order), p.amount, p.gift)
                    for p in auction.paid.get(power, ()))
+    previous, savings = auction.previous.get(power, 0), auction.savings.get(power, 0)
     sheet = tuple(line for line in sheet_text.splitlines() if line.strip())
     return StatementView(
-        phase=phase_title(phase), power=power,
+        phase=phase.title, power=power,
         show_units=Flag.PAY_DUMMIES not in rules and bool(units),
         show_totals=show_totals, show_offers=not hide_offers,
         units=tuple(units), zerosum_income=zerosum, offered=bool(sheet),
         bribes=bribes, sheet=sheet,
-        previous=auction.previous.get(power, 0), savings=auction.savings.get(power, 0),
+        previous=previous, savings=savings,
         reductions=auction.reductions.get(power, 0), cost=auction.spent.get(power, 0),
+        saved_everything=savings > 0 and savings >= previous,
         balance=auction.balances.get(power, 0))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidOrder
 from .geography import Location, Map, UnitType
+from .suggest import suggest_provinces
 
 
 class OrderKind(enum.Enum):
@@ -186,10 +187,11 @@ def _attach_coasts(toks: list[_Tok]) -> list[_Tok]:
 
 
 class _Reader:
-    def __init__(self, toks: list[_Tok], text: str):
+    def __init__(self, toks: list[_Tok], text: str, game_map: Map | None = None):
         self.toks = toks
         self.i = 0
         self.text = text
+        self.map = game_map
 
     def peek(self, offset: int = 0) -> str | None:
         j = self.i + offset
@@ -202,18 +204,20 @@ class _Reader:
             return tok
         return None
 
-    def fail(self, expected: str) -> InvalidOrder:
+    def fail(self, expected: str, *, province: bool = False) -> InvalidOrder:
         if self.i < len(self.toks):
             tok = self.toks[self.i]
             if tok.kind == "?":
-                return InvalidOrder(f"unknown word {tok.text!r} (expected {expected})")
+                near = suggest_provinces(tok.text, self.map) if province and self.map else []
+                hint = f"; did you mean {' or '.join(near)}?" if near else ""
+                return InvalidOrder(f"unknown word {tok.text!r} (expected {expected}{hint})")
             return InvalidOrder(f"unexpected {tok.text!r} (expected {expected})")
         return InvalidOrder(f"order ends too early (expected {expected})")
 
     def location(self, what: str) -> Location:
         tok = self.take("LOC")
         if tok is None:
-            raise self.fail(what)
+            raise self.fail(what, province=True)
         return tok.loc  # type: ignore[return-value]
 
     def unit(self, what: str = "a unit") -> UnitSpec:
@@ -228,7 +232,7 @@ class _Reader:
 
 def parse_order(text: str, game_map: Map) -> ParsedOrder:
     """Parse one order; raises InvalidOrder when it is not understood."""
-    r = _Reader(tokenize(text, game_map), text)
+    r = _Reader(tokenize(text, game_map), text, game_map)
     if not r.toks:
         raise InvalidOrder("empty order")
     if r.take("WAIVE"):
@@ -253,14 +257,14 @@ def parse_order(text: str, game_map: Map) -> ParsedOrder:
 
 def parse_order_body(unit: UnitSpec, text: str, game_map: Map) -> ParsedOrder:
     """Parse what follows the unit (`- TYR`, `S A VEN`, `H`), as after a `|` in an offer."""
-    r = _Reader(tokenize(text, game_map), text)
+    r = _Reader(tokenize(text, game_map), text, game_map)
     order = _body(r, unit, game_map)
     r.end()
     return order
 
 
 def parse_unit(text: str, game_map: Map) -> UnitSpec:
-    r = _Reader(tokenize(text, game_map), text)
+    r = _Reader(tokenize(text, game_map), text, game_map)
     unit = r.unit()
     r.end()
     return unit

@@ -283,6 +283,16 @@ class Replies:
                           timeout, f"{count} mail(s) with subject {fragment!r}")
 
 
+def one_each(mails: Iterable[OutMail]) -> list[str]:
+    """The recipients of a mail sent to several people, each in a mail of their own
+    (nobody sees who else got it): sorted, and each exactly once."""
+    mails = list(mails)
+    assert all(len(m.rcpt) == 1 for m in mails), [m.rcpt for m in mails]
+    rcpts = sorted(m.rcpt[0] for m in mails)
+    assert len(rcpts) == len(set(rcpts)), rcpts
+    return rcpts
+
+
 def recipients_count(mails: Iterable[OutMail]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for m in mails:

@@ -8,7 +8,7 @@ import pytest
 
 from . import script as g
 from .checks import duplicate_ledger_entries, processed_phases
-from .harness import recipients_count, send_mail
+from .harness import one_each, recipients_count, send_mail
 
 pytestmark = [pytest.mark.servers, pytest.mark.timeout(180)]
 
@@ -22,9 +22,11 @@ def _ok(replies, msgid: str) -> str:
 
 
 def _results(replies, phase: str):
-    """The one public results mail of a phase: to every player and the Master."""
-    [mail] = replies.wait_subject(f"Diplomacy results {g.GAME} {phase}", timeout=40)
-    assert sorted(mail.rcpt) == EVERYONE
+    """The public results of a phase: one mail to each player and to the Master."""
+    mails = replies.wait_subject(f"Diplomacy results {g.GAME} {phase}", count=len(EVERYONE),
+                                 timeout=40)
+    assert one_each(mails) == EVERYONE
+    mail = mails[0]
     for order in g.EXPECTED.get(phase, ()):
         assert order in mail.body, f"{order!r} missing from the {phase} results:\n{mail.body}"
     return mail
@@ -44,8 +46,8 @@ def test_a_game_by_mail(judges, smtp_sink, replies):
         assert f"as {power}" in body
     welcomes = replies.wait_subject(f"Diplomacy game {g.GAME} starts", count=7)
     assert sorted(m.rcpt for m in welcomes) == sorted((g.address(p),) for p in g.POWERS)
-    [started] = replies.wait_subject(f"Diplomacy game {g.GAME} has started")
-    assert sorted(started.rcpt) == EVERYONE
+    started = replies.wait_subject(f"Diplomacy game {g.GAME} has started", count=len(EVERYONE))
+    assert one_each(started) == EVERYONE
 
     # Spring 1901: Turkey asks the judge to wait, so the Master processes it
     for power, lines in g.SPRING_1901.items():
@@ -53,7 +55,7 @@ def test_a_game_by_mail(judges, smtp_sink, replies):
         body = _ok(replies, send_mail(port, g.address(power), g.sheet_body(power, lines + extra)))
         assert lines[0].split(":", 1)[1].strip() in body
     body = _ok(replies, send_mail(port, g.MASTER, f"SIGNON M{g.GAME} {g.MASTER_PASSWORD}\nPROCESS"))
-    assert "S1901M has been processed" in body
+    assert "Spring 1901 Movement has been processed" in body
     _results(replies, "S1901M")
     statements = replies.wait_subject(f"Payola bribe results {g.GAME} S1901M", count=7)
     assert sorted(m.rcpt for m in statements) == sorted((g.address(p),) for p in g.POWERS)
@@ -70,7 +72,7 @@ def test_a_game_by_mail(judges, smtp_sink, replies):
     for power, lines in g.SPRING_1902.items():
         _ok(replies, send_mail(port, g.address(power), g.sheet_body(power, lines)))
     body = _ok(replies, send_mail(port, g.MASTER, f"SIGNON M{g.GAME} {g.MASTER_PASSWORD}\nPROCESS!"))
-    assert "S1902M has been processed" in body
+    assert "Spring 1902 Movement has been processed" in body
     results = _results(replies, "S1902M")
     assert "A PAR - PIC" in results.body
 

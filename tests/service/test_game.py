@@ -149,7 +149,7 @@ def test_seven_powers_three_years_by_mail(database):
     _, _, state, _ = snapshot(judge)
     assert state == "completed"
     end = [m for m in judge.sent if m.kind == "game_end"]
-    assert end and GM in end[0].to and OBSERVER in end[0].to
+    assert {(GM,), (OBSERVER,)} <= {m.to for m in end} and all(len(m.to) == 1 for m in end)
     body = end[0].body
     assert "draw between" in body
     for p in POWERS:

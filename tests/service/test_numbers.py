@@ -63,7 +63,7 @@ def test_a_huge_number_from_the_master_is_an_error(database, line, message):
 
 def test_huge_numbers_in_create_settings_are_errors(database):
     judge = TestJudge(database)
-    judge.send(GM, f"CREATE pay8 pw\nTIMING MOVE {BIG}D\nTAX {BIG}\nCAP -5\nSIGNOFF\n")
+    judge.send(GM, f"CREATE pay8 pw-master\nTIMING MOVE {BIG}D\nTAX {BIG}\nCAP -5\nSIGNOFF\n")
     assert _state(judge) == "done"
     errors = _errors(judge.last_reply(GM))
     assert "the duration is too large" in errors
