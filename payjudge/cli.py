@@ -312,6 +312,13 @@ def replay(name: str, into: str | None, config_path: str | None) -> None:
         raise SystemExit(1)
 
 
+@main.command("rules-doc")
+def rules_doc() -> None:
+    """Print docs/rules.md, the table of rule flags, generated from the flag registry."""
+    from .reports import render_rules_doc
+    click.echo(render_rules_doc(), nl=False)
+
+
 @main.command()
 @config_option
 def health(config_path: str | None) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from ..game import lifecycle
 from ..game.context import CommandError, Context
+from ..game.gamerules import rules_table, status_counts
 from ..game.notify import broadcast, render_history
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until
 from ..game.state import MASTER, GameState, find_game, turns
 from ..game.timing import Timing, show_time
 from ..game.turns import late_powers
+from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
+from ..rules.flags import Flag
 from ..store import repo
 from ..text.commands import GAME_NAME, Command, split_identity
 from .base import OPENER, REGISTRY, Handler, register, require
@@ -69,6 +72,9 @@ class Create(Handler):
                        timing=spec.timing.describe(), map=spec.map_name,
                        seats=len(ctx.state.map.powers), private=bool(spec.private),
                        example=ctx.state.map.power_names[0].lower())
+        for flag in spec.always:
+            ctx.reply.note("rule_always", cmd.line, name=flag.value,
+                           summary=FLAG_REGISTRY[flag].summary)
 
 
 @register
@@ -91,10 +97,10 @@ class Join(Handler):
                               privacy=cmd.args[2] if len(cmd.args) == 3 else None, now=ctx.now)
         left = len(lifecycle.open_seats(st.game))
         ctx.reply.note("joined", cmd.line, game=st.game.name, power=seat.power, left=left)
-        if "SILENT_JOIN" not in st.game.rules:
+        if Flag.SILENT_JOIN not in st.rules:
             broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2",
                       left=left)
-        if left == 0 and "START_MASTER" not in st.game.rules:
+        if left == 0 and Flag.START_MASTER not in st.rules:
             from ..game.game_start import begin
             begin(ctx, st)
 
@@ -263,7 +269,7 @@ class Summary(Handler):
                            "centers": len(pos.centers.get(p.name, ())) if pos else 0,
                            "units": len(pos.units.get(p.name, ())) if pos else 0})
         late = late_powers(st) if g.state == "active" and pos else []
-        if "HIDE_LATE_POWERS" in g.rules:
+        if Flag.HIDE_LATE_POWERS in st.rules:
             late = []
         ctx.reply.note("summary", cmd.line, game=g.name, state=g.state, phase=pos.phase.title if pos else None,
                        deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
@@ -289,11 +295,15 @@ class History(Handler):
 @register
 class Help(Handler):
     keyword = "HELP"
-    syntax = "HELP"
-    summary = "this command reference"
+    syntax = "HELP [RULES]"
+    summary = "this command reference; HELP RULES: every rule flag and what it does here"
     who = OPENER
 
     def run(self, ctx: Context, cmd: Command) -> None:
+        if cmd.args:
+            require([a.upper() for a in cmd.args] == ["RULES"], "write HELP, or HELP RULES")
+            ctx.reply.note("help_rules", cmd.line, sections=rules_table(), counts=status_counts())
+            return
         groups: dict[str, list[dict]] = {}
         for handler in sorted(REGISTRY.values(), key=lambda h: h.keyword):
             groups.setdefault(handler.who, []).append({"syntax": handler.syntax,

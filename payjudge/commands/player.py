@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ..payola.rules import Flag
-
 from datetime import datetime, timedelta
 
 from ..payola.acceptance import AcceptanceError, parse_acceptance
 from ..payola.transfers import check_transfer, giver_label
+from ..rules.flags import Flag
 from ..game import money
 from ..game.context import CommandError, Context
 from ..game.mailer import is_mail_address
@@ -224,7 +223,7 @@ class SetAbsence(Handler):
     summary = "a period (at most 14 days) in which no deadline may fall"
 
     def run(self, ctx: Context, cmd: Command) -> None:
-        require("NO_ABSENCES" not in ctx.game.rules, f"{ctx.game.name} does not allow absences")
+        require(Flag.NO_ABSENCES not in ctx.state.rules, f"{ctx.game.name} does not allow absences")
         text = " ".join(sub_args(cmd))
         start_text, sep, end_text = text.upper().partition(" TO ")
         require(bool(sep), "write SET ABSENCE <from> TO <to>, e.g. SET ABSENCE 2026-12-24 TO 2026-12-27")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..rules.flags import Flag
 from . import money
 from .context import Context
 from .lifecycle import start_game
@@ -15,7 +16,7 @@ def begin(ctx: Context, st: GameState) -> None:
     turn = start_game(st, now=ctx.now)
     timing = Timing.from_json(game.timing)
     # a longer first deadline gives time for diplomacy, as on DPjudge (not without press)
-    factor = 1 if "NO_PRESS" in game.rules else 2
+    factor = 1 if Flag.NO_PRESS in st.rules else 2
     game.deadline = timing.deadline(st.position.phase.type, ctx.now, factor=factor)
     deadline = show_time(game.deadline, timing.zone)
     balances = money.balances(st.session, game)

@@ -1,30 +1,81 @@
-"""The rule flags a game may use: Payola's own and the judge's."""
+"""The rule flags a game may use, as CREATE, HELP RULES and docs/rules.md read them from the
+flag registry (payjudge/rules/flag_registry.py)."""
 
 from __future__ import annotations
 
-from ..payola.rules import ALIASES, Flag
+from dataclasses import dataclass
 
-PAYOLA_FLAGS = {f.value for f in Flag} | set(ALIASES)
-
-JUDGE_FLAGS = {
-    "POWER_CHOICE": "players may choose their power when joining (JOIN <power>@<game>)",
-    "START_MASTER": "the game starts only when the Master ACTIVATEs it",
-    "NO_PRESS": "no press between players (the Master may still write)",
-    "PUBLIC_PRESS": "press may only be broadcast",
-    "CIVIL_DISORDER": "after the grace period late powers' units hold and the phase is processed",
-    "CIVIL_PREVIEW": "after the grace period the Master gets a preview and must PROCESS!",
-    "PREVIEW": "every phase is previewed to the Master, who releases it with PROCESS",
-    "NO_ABSENCES": "players may not SET ABSENCE",
-    "ALWAYS_WAIT": "never process before the deadline, even when every power is ready",
-    "SILENT_JOIN": "do not announce each player who joins",
-}
+from ..payola.rules import PayolaRules, RulesError
+from ..rules.flag_registry import REGISTRY, Answer, Verdict, assess
+from ..rules.flags import SECTIONS, Flag, FlagInfo, Status
 
 
-def check_flags(flags: list[str]) -> list[str]:
-    problems = []
-    for flag in flags:
-        if flag not in JUDGE_FLAGS and flag not in PAYOLA_FLAGS:
-            problems.append(f"unknown rule {flag}")
-    if "CIVIL_DISORDER" in flags and "CIVIL_PREVIEW" in flags:
-        problems.append("CIVIL_DISORDER and CIVIL_PREVIEW cannot be used together")
-    return problems
+@dataclass(frozen=True)
+class RulesCheck:
+    """CREATE's verdict on the RULE lines and money settings of a new game."""
+
+    refused: tuple[Answer, ...]       # a game with any of these would not be created
+    always: tuple[Flag, ...]          # named, accepted, and in force in every game anyway
+    settings_problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.refused and self.settings_problem is None
+
+
+def check_rules(names: list[str], *, tax: int | None = None,
+                center_taxes: dict[str, int] | None = None, cap: int | None = None) -> RulesCheck:
+    """Everything CREATE must know before it accepts a game: a game it accepts can start."""
+    answers = assess(names)
+    refused = tuple(a for a in answers if a.refused)
+    always = tuple(a.flags[0] for a in answers if a.verdict is Verdict.ALWAYS)
+    problem = None
+    if not refused:
+        try:   # the very value the game will be started with
+            PayolaRules.from_flags(names, tax=tax, center_taxes=center_taxes, cap=cap)
+        except RulesError as exc:
+            problem = str(exc)
+    return RulesCheck(refused, always, problem)
+
+
+@dataclass(frozen=True)
+class FlagRow:
+    """One flag of the rules table (HELP RULES, docs/rules.md)."""
+
+    name: str
+    aliases: tuple[str, ...]
+    sections: tuple[str, ...]
+    status: str
+    summary: str
+    reason: str
+    brings: tuple[str, ...]       # "NO_LATE_CHANGES unless LATE_CHANGES" for a default
+    excludes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SectionRows:
+    number: str
+    title: str
+    rows: tuple[FlagRow, ...]
+
+
+def _row(info: FlagInfo) -> FlagRow:
+    order = list(Flag)
+    brings = [f.value for f in sorted(info.implies, key=order.index)]
+    brings += [f"{f.value} unless {unless.value}" for f, unless in info.defaults]
+    return FlagRow(info.name, info.aliases, info.sections, info.status.value, info.summary,
+                   info.reason, tuple(brings),
+                   tuple(f.value for f in sorted(info.excludes, key=order.index)))
+
+
+def rules_table() -> tuple[SectionRows, ...]:
+    """Every flag of the registry, by the catalog section that describes it."""
+    return tuple(SectionRows(number, title, tuple(_row(info) for info in REGISTRY.values()
+                                                  if info.section == number))
+                 for number, title in SECTIONS.items())
+
+
+def status_counts() -> tuple[tuple[str, int], ...]:
+    """How many flags have each status, in the order of `Status`."""
+    return tuple((status.value, sum(1 for info in REGISTRY.values() if info.status is status))
+                 for status in Status)

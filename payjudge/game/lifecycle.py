@@ -10,6 +10,7 @@ from datetime import datetime
 
 from ..payola.income import opening_balances
 from ..payola.transfers import forfeit_on_resign
+from ..rules.flags import Flag
 from ..rules.mapfile import MapError, load_variant
 from ..rules.position import Position
 from ..rules.serial import position_to_json
@@ -19,7 +20,7 @@ from ..text.numbers import whole_number
 from ..text.problems import LineError
 from . import money
 from .context import CommandError
-from .gamerules import check_flags
+from .gamerules import check_rules
 from .security import MIN_LENGTH, check_password, hash_password
 from .state import GameState, payola_rules
 from .timing import Timing, TimingError
@@ -32,6 +33,7 @@ class GameSettings:
     map_name: str
     private: str | None
     settings: dict
+    always: tuple[Flag, ...] = ()     # named, though every Payola game plays by them
 
 
 def new_seed(game: Game, phase: str) -> int:
@@ -80,7 +82,7 @@ def join(st: GameState, *, address: str, password: str, power: str | None,
     if not free:
         raise CommandError(f"game {game.name} is full")
     if power is not None:
-        if "POWER_CHOICE" not in game.rules:
+        if Flag.POWER_CHOICE not in st.rules:
             raise CommandError(f"game {game.name} does not let players choose their power "
                                f"(rule POWER_CHOICE): write JOIN {game.name} <password>")
         p = st.map.power(power)
@@ -181,6 +183,8 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
     """The setting lines of a CREATE block -> settings, or problems (line, text, message)."""
     problems: list[tuple[int, str, str]] = []
     flags: list[str] = []
+    where: dict[str, tuple[int, str]] = {}   # the line of each rule name
+    money_at = (lines[0][0] if lines else 0, "")   # the last TAX or CAP line
     timing = Timing()
     map_name = default_map
     private = None
@@ -195,7 +199,7 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
             if not args:
                 problems.append((number, text, "RULE needs a rule name"))
             for name in (a.upper() for a in args):
-                problems.extend((number, text, message) for message in check_flags([name]))
+                where.setdefault(name, (number, text))
                 flags.append(name)
         elif key == "TIMING":
             try:
@@ -218,6 +222,7 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                 private = args[0]
         elif key in ("TAX", "CAP"):
             usage = f"{key} needs a whole number (TAX n, TAX <centre> n, CAP n)"
+            money_at = (number, text)
             try:
                 if key == "CAP" and len(args) == 1:
                     settings["cap"] = whole_number(args[0], what="CAP")
@@ -232,9 +237,14 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                 problems.append((number, text, f"{exc.message}: {usage}"))
         else:
             problems.append((number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX or CAP"))
-    if not problems:
-        for message in check_flags(flags):  # combinations of rules
-            problems.append((lines[0][0] if lines else 0, "RULE " + " ".join(flags), message))
+    check = check_rules(flags, tax=settings.get("tax"), center_taxes=settings.get("center_tax"),
+                        cap=settings.get("cap"))
+    for answer in check.refused:   # a clash is reported on the line of its second rule
+        problems.append((*where[answer.names[-1]], answer.message))
+    if check.settings_problem and not problems:
+        problems.append((*money_at, check.settings_problem))
+    problems.sort(key=lambda problem: problem[0])
     if problems:
         return None, problems
-    return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings), []
+    return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings,
+                        check.always), []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..rules.flags import Flag
 from ..store.models import Press
 from .context import CommandError, Context
 from .state import MASTER
@@ -32,7 +33,7 @@ def resolve_recipients(ctx: Context, text: str) -> list[str]:
 def send_press(ctx: Context, *, sender: str, recipients: str | None, body: str) -> list[str]:
     st = ctx.state
     game = st.game
-    rules = game.rules
+    rules = st.rules
     is_master = sender == MASTER
     if recipients is None:
         targets = [s.power for s in st.seats if s.power and s.power != sender and s.address]
@@ -43,9 +44,9 @@ def send_press(ctx: Context, *, sender: str, recipients: str | None, body: str) 
     if not is_master:
         if game.state in ("forming", "completed") and recipients is not None and targets != [MASTER]:
             raise CommandError("before and after the game only broadcasts and press to the Master are allowed")
-        if "NO_PRESS" in rules and targets != [MASTER]:
+        if Flag.NO_PRESS in rules and targets != [MASTER]:
             raise CommandError(f"{game.name} has no press between players (rule NO_PRESS)")
-        if "PUBLIC_PRESS" in rules and recipients is not None and targets != [MASTER]:
+        if Flag.PUBLIC_PRESS in rules and recipients is not None and targets != [MASTER]:
             raise CommandError(f"{game.name} allows only broadcast press (rule PUBLIC_PRESS)")
     ctx.session.add(Press(game_id=game.id, phase=game.phase, sender=sender,
                           recipients=[] if recipients is None else targets,

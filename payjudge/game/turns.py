@@ -15,7 +15,7 @@ from typing import Any
 from ..payola.acceptance import parse_acceptance
 from ..payola.auction import Auction, run_auction
 from ..payola.income import IncomeLine, year_end, zerosum_year_end
-from ..payola.rules import Flag
+from ..rules.flags import Flag
 from ..rules.orders import Order
 from ..rules.position import Position
 from ..rules.serial import position_to_json
@@ -76,7 +76,7 @@ def waiting_powers(st: GameState) -> list[str]:
 
 def is_ready(st: GameState) -> bool:
     """Every power that must order has ordered, and nobody asked to wait."""
-    return not late_powers(st) and not waiting_powers(st) and "ALWAYS_WAIT" not in st.game.rules
+    return not late_powers(st) and not waiting_powers(st) and Flag.ALWAYS_WAIT not in st.rules
 
 
 def compute_turn(st: GameState) -> TurnComputation:

@@ -10,6 +10,7 @@ from ..payola.offers import Sheet
 from ..payola.rules import PayolaRules, RulesError
 from ..payola.statement import statement_view
 from ..reports import render_statement
+from ..rules.flag_registry import assess
 from ..rules.phase import PhaseType
 from ..text.sheet import parse_sheet
 from . import BadInput
@@ -33,6 +34,9 @@ def run(doc: Mapping[str, Any]) -> dict[str, Any]:
     raw_rules = doc.get("rules", [])
     if not isinstance(raw_rules, list) or not all(isinstance(r, str) for r in raw_rules):
         raise BadInput("rules must be a list of flag names")
+    refused = [answer.message for answer in assess(raw_rules) if answer.refused]
+    if refused:
+        raise BadInput("; ".join(refused))
     try:
         rules = PayolaRules.from_flags(raw_rules)
     except RulesError as exc:

@@ -22,6 +22,7 @@ from ..game.phases import preview_phase, process_phase
 from ..game.state import GameState
 from ..game.timing import Timing, format_duration, show_time
 from ..game.turns import is_ready, late_powers
+from ..rules.flags import Flag
 
 log = logging.getLogger("payjudge.deadlines")
 
@@ -78,7 +79,7 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
         ready = is_ready(st)
         phase = game.phase
         if now >= game.deadline:
-            if not late and "PREVIEW" in game.rules:
+            if not late and Flag.PREVIEW in st.rules:
                 if game.settings.get("previewed") == phase:
                     return None
                 preview_phase(st, mailer)
@@ -88,16 +89,16 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
             if not late:
                 return _process(st, mailer, now, f"{game.name} {phase}: processed at the deadline")
             grace_end = game.deadline + timing.grace
-            if now >= grace_end and "CIVIL_DISORDER" in game.rules:
+            if now >= grace_end and Flag.CIVIL_DISORDER in st.rules:
                 return _process(st, mailer, now,
                                 f"{game.name} {phase}: processed in civil disorder ({', '.join(late)})")
-            if now >= grace_end and "CIVIL_PREVIEW" in game.rules and not game.settings.get("cd_previewed") == phase:
+            if now >= grace_end and Flag.CIVIL_PREVIEW in st.rules and not game.settings.get("cd_previewed") == phase:
                 preview_phase(st, mailer)
                 game.settings = {**game.settings, "cd_previewed": phase}
                 game.version += 1
                 return f"{game.name} {phase}: civil-disorder preview sent to the Master"
             if game.late_noticed_at is None or now - game.late_noticed_at >= LATE_NOTICE_EVERY:
-                hidden = "HIDE_LATE_POWERS" in game.rules
+                hidden = Flag.HIDE_LATE_POWERS in st.rules
                 zone = timing.zone
                 for power in late:
                     mailer.send(power_address(st, power), f"Diplomacy late notice {game.name} {phase}",
@@ -105,12 +106,12 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
                                 phase=phase, deadline=show_time(game.deadline, zone),
                                 late=[power] if hidden else late,
                                 grace_end=show_time(grace_end, zone) if timing.grace else None,
-                                civil_disorder="CIVIL_DISORDER" in game.rules)
+                                civil_disorder=Flag.CIVIL_DISORDER in st.rules)
                 mailer.send([game.master_address], f"Diplomacy late notice {game.name} {phase}",
                             "late.txt.j2", kind="late", game=game, game_name=game.name, phase=phase,
                             deadline=show_time(game.deadline, zone), late=late,
                             grace_end=show_time(grace_end, zone) if timing.grace else None,
-                            civil_disorder="CIVIL_DISORDER" in game.rules)
+                            civil_disorder=Flag.CIVIL_DISORDER in st.rules)
                 game.late_noticed_at = now
                 game.version += 1
                 return f"{game.name} {phase}: late notice ({', '.join(late)})"
@@ -118,7 +119,7 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
         # before the deadline: reminders first, so that their times are used up even
         # when nobody needs one (the scheduler must not keep waking up for them)
         sent = _remind(st, mailer, timing, late, now)
-        if ready and "PREVIEW" not in game.rules:
+        if ready and Flag.PREVIEW not in st.rules:
             if game.ready_at is None:
                 game.ready_at = now
                 game.version += 1

@@ -132,7 +132,7 @@ def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) 
     if amount_text.strip():
         amounts = parse_amounts(amount_text)
         if amounts.plateaus and not ctx.rules.plateaus_allowed:
-            flag = "NO_SAVINGS" if Flag.NO_SAVINGS in ctx.rules else "NO_PLATEAU"
+            flag = (Flag.NO_SAVINGS if Flag.NO_SAVINGS in ctx.rules else Flag.NO_PLATEAU).value
             raise illegal(f"plateaus (#) are not allowed in this game ({flag})")
         if (amounts.repeated or amounts.augmented) and Flag.DIRECT_ONLY in ctx.rules:
             raise illegal("repetition (*) and augmentation (+) are not allowed in this game (DIRECT_ONLY)")

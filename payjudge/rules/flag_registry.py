@@ -1,0 +1,391 @@
+"""The registry of rule flags: one declaration per flag of DPjudge's catalog (seed 003).
+
+CREATE, `payjudge auction`, `HELP RULES`, docs/rules.md and the engines all read this table:
+a flag's status says whether a game may use it, `implies` what it brings with it (as the
+catalog says), `excludes` what it cannot be combined with. Descriptions are ours.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Iterable, Mapping
+
+from .flags import Flag as F
+from .flags import FlagInfo, Status
+
+S, ALWAYS, NO, NOT_YET = Status.SUPPORTED, Status.ALWAYS, Status.NOT_ALLOWED, Status.NOT_YET
+
+_BLIND_MODIFIER = "BLIND modifier: "
+# the flags that let players write to each other in some way (NO_PRESS forbids all of them)
+_PRESS_KINDS = (F.PUBLIC_PRESS, F.LATE_SEND, F.GREY_PRESS, F.YELLOW_PRESS, F.WHITE_GREY,
+                F.FAKE_PRESS, F.TOUCH_PRESS, F.REMOTE_PRESS, F.BACKSEAT_PRESS)
+
+
+def _d(flag: F, section: str, status: Status, summary: str, *, reason: str = "",
+       aliases: tuple[str, ...] = (), implies: tuple[F, ...] = (),
+       defaults: tuple[tuple[F, F], ...] = (), excludes: tuple[F, ...] = (),
+       also: tuple[str, ...] = ()) -> FlagInfo:
+    return FlagInfo(flag, (section, *also), status, summary, reason, aliases,
+                    frozenset(implies), defaults, frozenset(excludes))
+
+
+_DECLARATIONS = (
+    # 1.1 game start
+    _d(F.POWER_CHOICE, "1.1", S, "players may pick a free power when they join (JOIN <power>@<game>)"),
+    _d(F.MOBILIZE, "1.1", NOT_YET,
+       "no units at the start; each power builds in its home centres first"),
+    _d(F.FLEX_SETUP, "1.1", NOT_YET, "home-centre units are left off the board; each power chooses "
+       "what to build there", aliases=("BLANK_BOARD",)),
+    _d(F.SILENT_JOIN, "1.1", S, "nobody is told when a player joins the forming game"),
+    _d(F.START_MASTER, "1.1", S,
+       "a full game waits for the Master's ACTIVATE instead of starting by itself"),
+    # 1.2 press
+    _d(F.NO_PRESS, "1.2", S, "no press between players: they write to the Master, and the Master to anyone",
+       implies=(F.SILENT_ABSENCES,), excludes=_PRESS_KINDS),
+    _d(F.PUBLIC_PRESS, "1.2", S, "players may broadcast or write to the Master, nothing private",
+       aliases=("NO_PARTIAL",)),
+    _d(F.MUST_ORDER, "1.2", NOT_YET,
+       "a power may write to players only once it has sent orders this phase"),
+    _d(F.LATE_SEND, "1.2", NOT_YET, "a power late with its orders may still send private press"),
+    _d(F.NO_LATE_RECEIVE, "1.2", NOT_YET,
+       "nobody may send private press to a power late with its orders"),
+    _d(F.FTF_PRESS, "1.2", NOT_YET, "press between players only in movement phases, and none "
+       "privately once the deadline has passed"),
+    _d(F.GREY_PRESS, "1.2", NOT_YET, "every message between players arrives without its sender"),
+    _d(F.YELLOW_PRESS, "1.2", NOT_YET, "every broadcast arrives without its sender"),
+    _d(F.WHITE_GREY, "1.2", NOT_YET, "a player may choose to send a message without its sender"),
+    _d(F.FAKE_PRESS, "1.2", NOT_YET,
+       "a player may sign a message as another power and show other addressees"),
+    _d(F.MUTE_OBSERVERS, "1.2", NOT_YET, "observers may write only to the Master"),
+    _d(F.TOUCH_PRESS, "1.2", NOT_YET,
+       "private press only to powers with a unit next to one of the sender's"),
+    _d(F.REMOTE_PRESS, "1.2", NOT_YET, "private press only to powers with nothing next to the sender's "
+       "units or centres"),
+    _d(F.BACKSEAT_PRESS, "1.2", NOT_YET, "powers on the board may not write to each other; observers "
+       "may broadcast"),
+    _d(F.EAVESDROP, "1.2", NOT_YET, "every private message is secretly copied to the Master",
+       aliases=("EAVESDROP!",)),
+    _d(F.PRESS_MASTER, "1.2", NOT_YET, "the Master gets broadcasts only when addressed"),
+    _d(F.IGNORE_RESULTS, "1.2", NOT_YET, "the Master is not mailed the results of each phase"),
+    # 1.3 movement orders
+    _d(F.ALWAYS_CONFIRM, "1.3", ALWAYS,
+       "every message is answered with what was understood and recorded"),
+    _d(F.NEED_MOVE_MARKS, "1.3", ALWAYS, "a move must be written with a mark (A VEN - TRI); "
+       "Payola needs it to keep offers unambiguous", also=("3.1",)),
+    _d(F.BROADCAST_ORDERS, "1.3", NO, "orders would be shown to everyone as they arrive",
+       reason="offer sheets are secret in Payola until the end of the game",
+       implies=(F.ALWAYS_CONFIRM,)),
+    _d(F.SIGNAL_SUPPORT, "1.3", S, "a unit may be offered a void support as a signal (written with ?)"),
+    _d(F.FICTIONAL_OK, "1.3", NO, "orders to units that do not exist would be accepted",
+       reason="Payola accepts offers only to units on the board (only BLIND would bring this rule)",
+       also=("3.1",)),
+    _d(F.SHOW_PHANTOM, "1.3", NOT_YET, "supports and convoys of units that do not exist are shown "
+       "in the results", implies=(F.FICTIONAL_OK,)),
+    _d(F.ORDER_ANY, "1.3", ALWAYS,
+       "any power may make offers to any unit (that is Payola)", also=("3.1",)),
+    _d(F.PROXY_OK, "1.3", NO, "a power would hand one of its units to another power for a phase",
+       reason="Payola has no proxy orders, since every unit already obeys the best offer",
+       implies=(F.ORDER_ANY,), also=("3.1",)),
+    _d(F.NO_PROXY, "1.3", ALWAYS, "there are no proxy orders"),
+    _d(F.COASTAL_CRAWL, "1.3", NOT_YET, "fleets may swap along the coasts of a two-coast province"),
+    _d(F.FRIENDLY_FIRE, "1.3", NOT_YET, "a power may dislodge its own units and cut its own supports"),
+    _d(F.WEAK_BOUNCES, "1.3", NOT_YET,
+       "a unit whose move fails has no strength to hold its place (Key's rule)"),
+    _d(F.DEFAULT_UNORDERED, "1.3", S,
+       "own units left without an order hold (matters under PAY_DUMMIES)", also=("3.1",)),
+    _d(F.UNITS_ADAPT, "1.3", NOT_YET, "units change type when the map's terrain changes under them"),
+    _d(F.HIBERNATE, "1.3", NOT_YET, "units on spaces that become impassable stay, and may only hold"),
+    _d(F.IMMOBILE_DUMMIES, "1.3", NOT_YET, "units of dummy powers may not move"),
+    _d(F.SUBMIT_MASTER, "1.3", ALWAYS, "the Master may send orders and offers for any power "
+       "(FOR <power> after SIGNON M<game>)"),
+    # 1.4 convoys
+    _d(F.COASTAL_CONVOY, "1.4", NOT_YET, "fleets on coasts may convoy as well as fleets at sea"),
+    _d(F.PORTAGE_CONVOY, "1.4", NOT_YET, "armies may carry fleets overland between coasts"),
+    _d(F.MULTI_COAST_PORTAGE, "1.4", NOT_YET, "portage only between the coasts of one province",
+       implies=(F.PORTAGE_CONVOY,)),
+    _d(F.SAFE_CONVOYS, "1.4", NOT_YET, "a beleaguered fleet cannot convoy"),
+    _d(F.WEAK_CONVOYS, "1.4", NOT_YET, "a convoying fleet must out-support every attack on it"),
+    _d(F.CONVOY_BACK, "1.4", NOT_YET, "a convoy route may pass a sea twice or come back to its start"),
+    _d(F.NO_RETURN, "1.4", NOT_YET, "the old name of the opposite of CONVOY_BACK: no route passes "
+       "a sea twice", excludes=(F.CONVOY_BACK,)),
+    # 1.5 retreats and adjustments
+    _d(F.NO_RETREAT, "1.5", NOT_YET, "dislodged units are destroyed without a retreat"),
+    _d(F.BUILD_ANY, "1.5", NOT_YET, "builds in any owned centre"),
+    _d(F.HOME_BUILDS, "1.5", NOT_YET, "builds in any owned centre that was some power's home centre"),
+    _d(F.REMOTE_BUILDS, "1.5", NOT_YET, "a power builds only while it still owns one of its home "
+       "centres", defaults=((F.BUILD_ANY, F.HOME_BUILDS),)),
+    _d(F.GARRISON, "1.5", NOT_YET, "an eliminated power may build again in an unoccupied home centre"),
+    _d(F.NO_RESERVES, "1.5", NOT_YET, "the map's reserves are ignored"),
+    _d(F.NO_MILITIA, "1.5", NOT_YET, "the map's militia are ignored"),
+    _d(F.NO_FACTORIES, "1.5", NOT_YET, "the map's factory sites are ignored"),
+    _d(F.NO_PARTISANS, "1.5", NOT_YET, "the map's partisan sites are ignored"),
+    _d(F.TEXT_INPUT, "1.5", ALWAYS,
+       "retreats and adjustments are written as text: by mail they always are"),
+    # 1.6 secrecy
+    _d(F.BLIND, "1.6", NOT_YET, "each power sees only what is near its units and home centres "
+       "(Tin Cup in Payola)", also=("3.4",),
+       implies=(F.FICTIONAL_OK, F.HIDE_ABSENTEES, F.HIDE_DUMMIES, F.HIDE_LATE_POWERS,
+                F.SHOW_PHANTOM, F.SILENT_ABSENCES),
+       excludes=(F.ZERO_FOREIGN, F.PUBLIC_TOTALS, F.NO_DIAS)),
+    _d(F.OWN_SCS_SEE, "1.6", NOT_YET, _BLIND_MODIFIER + "owned centres see, instead of home centres",
+       implies=(F.BLIND,), excludes=(F.NO_SCS_SEE,)),
+    _d(F.NO_SCS_SEE, "1.6", NOT_YET, _BLIND_MODIFIER + "centres see nothing", implies=(F.BLIND,)),
+    _d(F.NO_UNITS_SEE, "1.6", NOT_YET, _BLIND_MODIFIER + "units see nothing", implies=(F.BLIND,)),
+    _d(F.SEE_NO_SCS, "1.6", NOT_YET, _BLIND_MODIFIER + "nobody learns who owns other centres",
+       implies=(F.BLIND,), excludes=(F.SEE_ALL_SCS,)),
+    _d(F.SEE_ALL_SCS, "1.6", NOT_YET, _BLIND_MODIFIER + "everyone sees who owns every centre",
+       implies=(F.BLIND,)),
+    _d(F.SEE_NO_UNITS, "1.6", NOT_YET, _BLIND_MODIFIER + "nobody sees other powers' units",
+       implies=(F.BLIND,)),
+    _d(F.UNITS_SEE_OTHER, "1.6", NOT_YET, _BLIND_MODIFIER + "armies see only fleets and fleets only "
+       "armies", implies=(F.BLIND,), excludes=(F.UNITS_SEE_SAME,)),
+    _d(F.UNITS_SEE_SAME, "1.6", NOT_YET, _BLIND_MODIFIER + "armies see only armies and fleets only "
+       "fleets", implies=(F.BLIND,)),
+    _d(F.MYOPIC, "1.6", NOT_YET, _BLIND_MODIFIER + "only one's own units and centres are seen",
+       implies=(F.BLIND, F.SEE_NO_SCS, F.SEE_NO_UNITS)),
+    _d(F.VENETIAN, "1.6", NOT_YET,
+       _BLIND_MODIFIER + "owned centres see; other centres' owners stay hidden",
+       implies=(F.BLIND, F.OWN_SCS_SEE, F.SEE_NO_SCS)),
+    _d(F.GREEK, "1.6", NOT_YET, _BLIND_MODIFIER + "units see their own type only; centres see nothing",
+       implies=(F.BLIND, F.UNITS_SEE_SAME, F.NO_SCS_SEE)),
+    _d(F.TROJAN, "1.6", NOT_YET, _BLIND_MODIFIER + "units see the other type only; centres see nothing",
+       implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE)),
+    _d(F.HIDE_BUILDS, "1.6", NOT_YET,
+       "the results of an adjustment phase give only the number of builds"),
+    _d(F.HIDE_DUMMIES, "1.6", NOT_YET, "dummy powers look like played ones",
+       implies=(F.HIDE_LATE_POWERS, F.HIDE_ABSENTEES)),
+    _d(F.HIDE_EXTENDERS, "1.6", NOT_YET, "only the Master learns who extended a deadline"),
+    _d(F.HIDE_LATE_POWERS, "1.6", NOT_YET, "a late power is told only of itself; only the Master "
+       "gets the list"),
+    _d(F.LIST_WAITERS, "1.6", NOT_YET, "anyone may see which powers asked to wait for the deadline"),
+    _d(F.LIST_UNORDERED, "1.6", NOT_YET, "anyone may see which powers have not sent orders yet"),
+    _d(F.NO_REVEAL, "1.6", NOT_YET, "players' identities stay secret after the game, until the Master "
+       "reveals them", implies=(F.HIDE_ABSENTEES,)),
+    # 1.7 late and vacant powers
+    _d(F.CIVIL_DISORDER, "1.7", S, "after the grace period the phase is processed with the late "
+       "powers in civil disorder", defaults=((F.NO_LATE_CHANGES, F.LATE_CHANGES),),
+       excludes=(F.CIVIL_PREVIEW,)),
+    _d(F.CIVIL_PREVIEW, "1.7", S, "after the grace period the Master gets a preview and releases it "
+       "with PROCESS!"),
+    _d(F.CD_DUMMIES, "1.7", S,
+       "dummy powers are in civil disorder; their units take offers from anyone "
+       "under TOUCH_BRIBE / REMOTE_BRIBE"),
+    _d(F.DUMMY_FIRE, "1.7", NOT_YET, "FRIENDLY_FIRE for dummy powers only"),
+    _d(F.CD_BUILDS, "1.7", NOT_YET, "a power in civil disorder builds at random instead of waiving"),
+    _d(F.CD_RETREATS, "1.7", NOT_YET,
+       "a power in civil disorder retreats at random instead of disbanding"),
+    _d(F.SMART_CD, "1.7", NOT_YET, "CD_BUILDS and CD_RETREATS together",
+       implies=(F.CD_BUILDS, F.CD_RETREATS)),
+    _d(F.CD_SUPPORTS, "1.7", NO, "units in civil disorder would support each other",
+       reason="a rule of standard Diplomacy only; in Payola a unit follows the offers it receives",
+       also=("3.1",)),
+    # 1.8 power control
+    _d(F.VASSAL_DUMMIES, "1.8", NOT_YET, "a dummy whose home centres are all occupied by one power "
+       "becomes its vassal", also=("3.2",), implies=(F.TEAM_VICTORY,)),
+    _d(F.TORN_ALLEGIANCE, "1.8", NOT_YET, "a vassal's unit on a centre not its master's is destroyed"),
+    # 1.9 deadlines and processing
+    _d(F.NO_DEADLINE, "1.9", NOT_YET,
+       "no deadlines: the Master or the players' readiness moves the game"),
+    _d(F.NO_QUARTER, "1.9", NOT_YET,
+       "NO_RETREAT and NO_DRAW together", implies=(F.NO_RETREAT, F.NO_DRAW)),
+    _d(F.NO_LATE_CHANGES, "1.9", NOT_YET, "orders may not be changed once the deadline has passed",
+       excludes=(F.LATE_CHANGES,)),
+    _d(F.LATE_CHANGES, "1.9", S,
+       "orders may be changed after the deadline until the phase is processed"),
+    _d(F.REAL_TIME, "1.9", NOT_YET, "a phase is processed the moment the last orders arrive",
+       excludes=(F.ALWAYS_WAIT,)),
+    _d(F.NO_MINOR_WAIT, "1.9", NOT_YET,
+       "players may ask to wait for the deadline only in movement phases"),
+    _d(F.ALWAYS_WAIT, "1.9", S,
+       "a phase is never processed before its deadline, even when all are ready"),
+    _d(F.PLAYER_DEADLINES, "1.9", NOT_YET,
+       "players may extend the deadline (only the Master may shorten it)"),
+    _d(F.SILENT_ABSENCES, "1.9", NOT_YET, "absences are told to the Master only, not broadcast"),
+    _d(F.HIDE_ABSENTEES, "1.9", NOT_YET, "only the Master learns who asked for an absence"),
+    _d(F.NO_ABSENCES, "1.9", S, "only the Master may SET ABSENCE"),
+    _d(F.PROGRESSIVE, "1.9", NOT_YET, "results written in mixed case and full sentences"),
+    _d(F.PREVIEW, "1.9", S, "every phase is previewed to the Master, who releases it with PROCESS"),
+    _d(F.NO_WAIT, "1.9", NOT_YET, "players may not ask the judge to wait for the deadline"),
+    # 1.10 end of the game
+    _d(F.NO_DRAW, "1.10", NOT_YET, "no draws: the game ends only with a victory"),
+    _d(F.PROPOSE_DIAS, "1.10", NOT_YET, "a player proposes a draw or a concession and the others vote "
+       "on it", excludes=(F.NO_DIAS,)),
+    _d(F.HIDE_PROPOSER, "1.10", NOT_YET, "a proposal is announced without its proposer",
+       implies=(F.PROPOSE_DIAS,)),
+    _d(F.NO_DIAS, "1.10", NOT_YET, "players may vote for draws without all survivors"),
+    _d(F.HOLD_WIN, "1.10", NOT_YET, "a victory must be held for two years running"),
+    _d(F.SHARED_VICTORY, "1.10", NOT_YET, "powers that reach the victory condition together share it"),
+    _d(F.TEAM_VICTORY, "1.10", NOT_YET, "a power counts the centres of the dummies it controls"),
+    _d(F.VICTORY_HOMES, "1.10", NOT_YET, "victory is counted in other powers' home centres"),
+    _d(F.NO_EOG, "1.10", NOT_YET, "no end-of-game publication"),
+    # 3.1 rules Payola includes or forbids
+    _d(F.NO_CHECK, "3.1", NO, "orders would be accepted unchecked and judged only at processing",
+       reason="a rule of standard Diplomacy only; a Payola sheet is checked as it arrives"),
+    # 3.2 transfers
+    _d(F.ANON_TRANSFER, "3.2", S, "the receiver of a TRANSFER is not told who sent it"),
+    _d(F.NO_DONATIONS, "3.2", S, "eliminated powers may not transfer money", excludes=(F.GARRISON,)),
+    _d(F.NO_TRANSFER, "3.2", S, "no TRANSFER at all"),
+    _d(F.ONE_TRANSFER, "3.2", S, "at most one TRANSFER to each power per phase"),
+    _d(F.NO_LOOTING, "3.2", S, "dummy powers' money may not be transferred"),
+    # 3.3 income
+    _d(F.EXCHANGE, "3.3", NOT_YET,
+       "players are investors trading shares in the powers (Exchange Payola)"),
+    _d(F.FLAT_TAX, "3.3", S, "each centre pays as many AgP as the game has powers"),
+    _d(F.NO_HOARDING, "3.3", S, "unspent money is lost before the year's income is paid"),
+    _d(F.ZEROSUM, "3.3", S, "no income: a captured centre brings a share of the loser's treasury"),
+    # 3.4 secrecy
+    _d(F.EBAYOLA, "3.4", S, "the winning offer pays one AgP more than the best losing one; "
+       "the savings go back"),
+    _d(F.HIDE_COST, "3.4", S, "statements do not show what each of your units was paid"),
+    _d(F.HIDE_OFFERS, "3.4", S, "statements do not repeat your offers or which were accepted"),
+    _d(F.PUBLIC_TOTALS, "3.4", S, "changes eBayola rebates (plateaus do not limit them); the "
+       "publication of totals is not done yet"),
+    _d(F.NO_LEDGERS, "3.4", S, "no statement of spending and balance after each phase"),
+    # 3.5 offers
+    _d(F.DIRECT_ONLY, "3.5", S, "one plain (:) offer per unit and power; no wildcards"),
+    _d(F.RESTRICT_SIGNAL, "3.5", S, "only the owner may signal, at 0 AgP, in place of a winning HOLD",
+       implies=(F.SIGNAL_SUPPORT,)),
+    _d(F.PAY_DUMMIES, "3.5", S, "powers order their own units; offers go to dummies' units only",
+       implies=(F.CD_DUMMIES,)),
+    _d(F.NO_SAVINGS, "3.5", S, "no savings requests ($) and no plateaus (#)"),
+    _d(F.NO_PLATEAU, "3.5", S, "no plateaus (#)"),
+    _d(F.PAYOLA_CLASSIC, "3.5", S, "the original Payola rules: 7 AgP a centre, direct offers only",
+       implies=(F.NO_SAVINGS, F.DIRECT_ONLY, F.FLAT_TAX, F.ZERO_FOREIGN)),
+    _d(F.LIMIT_OFFERS, "3.5", S, "a sheet's offers may not add up to more than the balance "
+       "(brings DIRECT_ONLY, as in DPjudge)", implies=(F.DIRECT_ONLY,)),
+    _d(F.REMOTE_BRIBE, "3.5", S, "offers to foreign units only if none of your units is next to them",
+       aliases=("REMOTE_OFFER",), excludes=(F.TOUCH_BRIBE,)),
+    _d(F.TOUCH_BRIBE, "3.5", S, "offers to foreign units only if one of your units is next to them",
+       aliases=("TOUCH_OFFER",)),
+    _d(F.ZERO_FOREIGN, "3.5", S, "offers of 0 AgP to foreign units are allowed"),
+)
+
+
+def _symmetric(declarations: tuple[FlagInfo, ...]) -> dict[F, FlagInfo]:
+    """Index the declarations; an exclusion declared on one side holds on both."""
+    others: dict[F, set[F]] = {d.flag: set(d.excludes) for d in declarations}
+    for d in declarations:
+        for other in d.excludes:
+            others[other].add(d.flag)
+    out = {}
+    for d in declarations:
+        out[d.flag] = FlagInfo(d.flag, d.sections, d.status, d.summary, d.reason, d.aliases,
+                               d.implies, d.defaults, frozenset(others[d.flag]))
+    return out
+
+
+REGISTRY: Mapping[F, FlagInfo] = MappingProxyType(_symmetric(_DECLARATIONS))
+
+# every name a Master may write, canonical and alias, upper case
+NAMES: Mapping[str, F] = MappingProxyType({
+    **{f.value: f for f in REGISTRY}, **{a: d.flag for d in REGISTRY.values() for a in d.aliases}})
+
+
+def lookup(name: str) -> F | None:
+    """The flag a Master's word names (any case, aliases included), or None."""
+    return NAMES.get(name.strip().upper())
+
+
+def _expand(start: Iterable[F], in_force: frozenset[F]) -> frozenset[F]:
+    # a default is dropped when the flag that countermands it is in force (`in_force`)
+    have = set(start)
+    todo = list(have)
+    while todo:
+        info = REGISTRY[todo.pop()]
+        brought = set(info.implies) | {f for f, unless in info.defaults if unless not in in_force}
+        for flag in brought - have:
+            have.add(flag)
+            todo.append(flag)
+    return frozenset(have)
+
+
+def closure(flags: Iterable[F]) -> frozenset[F]:
+    """The flags in force when `flags` are named: with those they imply, again and again, and
+    their defaults unless a flag in force countermands them (LATE_CHANGES for CIVIL_DISORDER)."""
+    named = frozenset(flags)
+    hard = _expand(named, frozenset(REGISTRY))   # implications only: every default dropped
+    return _expand(named, hard)
+
+
+class Verdict(enum.Enum):
+    UNKNOWN = "unknown"
+    NOT_YET = "not yet"
+    NOT_ALLOWED = "not allowed"
+    ALWAYS = "always in force"
+    CONFLICT = "conflict"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the registry answers about one named flag, or about two that cannot go together.
+
+    `names` are the words the Master wrote (one, or the two that clash); `flags` the flags
+    concerned (for a conflict: the two that exclude each other, maybe brought by `names`)."""
+
+    verdict: Verdict
+    names: tuple[str, ...]
+    flags: tuple[F, ...] = ()
+
+    @property
+    def refused(self) -> bool:
+        return self.verdict is not Verdict.ALWAYS
+
+    @property
+    def message(self) -> str:
+        if self.verdict is Verdict.UNKNOWN:
+            return f"unknown rule {self.names[0]}"
+        info = REGISTRY[self.flags[0]]
+        if self.verdict is Verdict.NOT_YET:
+            return f"RULE {self.names[0]} is not supported yet"
+        if self.verdict is Verdict.NOT_ALLOWED:
+            return f"RULE {self.names[0]} is not allowed: {info.reason}"
+        if self.verdict is Verdict.ALWAYS:
+            return f"RULE {self.names[0]} is always in force in a Payola game ({info.summary})"
+        sides = [name if lookup(name) is flag else f"{name} (which brings {flag.value})"
+                 for name, flag in zip(self.names, self.flags)]
+        return f"{sides[0]} and {sides[1]} cannot be used together"
+
+
+def assess(names: Iterable[str]) -> tuple[Answer, ...]:
+    """Every answer about the flags a game asks for: each name that is unknown, not (yet)
+    allowed or always in force, then each pair that cannot be combined, including pairs
+    formed by what the named flags bring with them. A game may use `names` when no answer
+    is `refused`."""
+    answers: list[Answer] = []
+    written: dict[F, str] = {}
+    for raw in names:
+        name = raw.strip().upper()
+        flag = lookup(name)
+        if flag is None:
+            answers.append(Answer(Verdict.UNKNOWN, (name,)))
+            continue
+        if flag in written:
+            continue
+        written[flag] = name
+        status = REGISTRY[flag].status
+        if status is not Status.SUPPORTED:
+            verdict = {Status.NOT_YET: Verdict.NOT_YET, Status.NOT_ALLOWED: Verdict.NOT_ALLOWED,
+                       Status.ALWAYS: Verdict.ALWAYS}[status]
+            answers.append(Answer(verdict, (name,), (flag,)))
+    in_force = closure(written)
+    reach = {flag: _expand({flag}, in_force) for flag in written}
+    order = list(written)
+    clashes: list[tuple[int, int, Answer]] = []
+    for a in sorted(in_force, key=_ORDER.__getitem__):
+        for b in sorted(REGISTRY[a].excludes & in_force, key=_ORDER.__getitem__):
+            if _ORDER[b] < _ORDER[a]:
+                continue                      # each pair once
+            by_a = next(f for f in order if a in reach[f])
+            by_b = next((f for f in order if b in reach[f] and f is not by_a),
+                        next(f for f in order if b in reach[f]))
+            sides = sorted([(order.index(by_a), a), (order.index(by_b), b)], key=lambda s: s[0])
+            answer = Answer(Verdict.CONFLICT, tuple(written[order[i]] for i, _ in sides),
+                            tuple(f for _, f in sides))
+            clashes.append((sides[0][0], sides[1][0], answer))
+    answers.extend(answer for *_, answer in sorted(clashes, key=lambda c: (c[0], c[1])))
+    return tuple(answers)
+
+
+_ORDER = {flag: i for i, flag in enumerate(F)}
