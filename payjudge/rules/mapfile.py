@@ -18,7 +18,7 @@ from .geography import Location, Map, Power, Province, Terrain, UnitType, _freez
 from .mapread import UNOWNED, Model, Reader, Where, normalize_name, province_of
 
 __all__ = ["MapError", "load_map_file", "load_variant", "find_map", "map_names",
-           "map_sources", "normalize_name", "phase_abbreviation"]
+           "map_sources", "normalize_name", "phase_abbreviation", "shipped_dir"]
 
 
 class MapError(ValueError):
@@ -61,7 +61,10 @@ def _finder(search: list[Path], paths: list[Path]):
 
 def _read(path: Path, search: list[Path]) -> tuple[Model, list[Path]]:
     model, paths = Model(), []
-    reader = Reader(model, _finder([path.parent, *search], paths))
+    beside = [path.parent]
+    if path.parent.name == "trials":   # DPjudge's trial maps use the maps beside them
+        beside.append(path.parent.parent / "maps")
+    reader = Reader(model, _finder([*beside, *(s for s in search if s is not None)], paths))
     if not path.is_file():
         raise MapError([f"map file not found: {path}"])
     reader.read_file(path.name)
@@ -431,6 +434,11 @@ def _phase_maps(name: str, source: Model, plain: Map):
 # -- finding maps by name -------------------------------------------------------------------
 def _variant_dir() -> Path:
     return Path(str(resources.files("payjudge") / "variants"))
+
+
+def shipped_dir() -> Path:
+    """The folder of the maps payjudge ships."""
+    return _variant_dir()
 
 
 def _valid_name(name: str) -> bool:

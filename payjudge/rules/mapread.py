@@ -59,8 +59,13 @@ def normalize_name(text: str) -> str:
 
 
 def power_key(name: str) -> str:
-    """The name under which DPjudge files a power: `U+S+A` -> `USA`, `_India` -> `_INDIA`."""
-    return dp_norm(name).replace(" ", "")
+    """The name under which a power is filed: `U+S+A` -> `USA`, `_India` -> `_INDIA`.
+    (DPjudge also turns order words inside it into symbols, `Gulf+of+Lyon` into
+    `GULF\\LYON`; payjudge keeps them: `GULFOFLYON`.)"""
+    name = name.upper()
+    for ch in ".:+-, ":
+        name = name.replace(ch, "")
+    return name
 
 
 def province_of(site: str) -> str:
