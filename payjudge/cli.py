@@ -47,13 +47,24 @@ def main() -> None:
     """payjudge: a play-by-email judge for Payola Diplomacy."""
 
 
+def _with_maps(run: Callable[..., dict]) -> Callable[[dict], dict]:
+    """`run` with the installed maps (PAYJUDGE_MAPS_DIR or the configuration's maps_dir)."""
+    from .config import ConfigError, load_config
+    try:
+        maps_dir = load_config().maps_path
+    except ConfigError:
+        maps_dir = None
+    return lambda doc: run(doc, maps_dir=maps_dir, paths=True)
+
+
 @main.command()
 @click.argument("source", default="-")
 @click.option("--jsonl", is_flag=True, help="Many cases, one JSON document per line.")
 def adjudicate(source: str, jsonl: bool) -> None:
-    """Adjudicate order sets from a position (shared/spec/judge-json.md)."""
+    """Adjudicate order sets from a position (shared/spec/judge-json.md); the variant is
+    a shipped or installed map, or the path of a .map file."""
     from .jsonapi.adjudicate import run
-    _json_main(run, source, jsonl)
+    _json_main(_with_maps(run), source, jsonl)
 
 
 @main.command()
@@ -62,7 +73,7 @@ def adjudicate(source: str, jsonl: bool) -> None:
 def auction(source: str, jsonl: bool) -> None:
     """Run the Payola auction of one movement phase (shared/spec/judge-json.md)."""
     from .jsonapi.auction import run
-    _json_main(run, source, jsonl)
+    _json_main(_with_maps(run), source, jsonl)
 
 
 def _config(config_path: str | None):
@@ -143,7 +154,7 @@ def game_show(name: str, config_path: str | None) -> None:
         g = find_game(s, name)
         if g is None:
             raise click.ClickException(f"no game {name!r}")
-        st = GameState(s, g)
+        st = GameState(s, g, _config(config_path).maps_path)
         click.echo(f"game {g.name}: {g.state}, phase {g.phase or '-'}, master {g.master_address}")
         click.echo(f"rules: {' '.join(g.rules) or '-'}   deadline: {g.deadline or '-'}")
         balances = money.balances(s, g)
@@ -155,6 +166,134 @@ def game_show(name: str, config_path: str | None) -> None:
             click.echo(f"  {seat.power or '(seat)':10} {seat.status:9} {seat.address or '-':30} "
                        f"{balances.get(seat.power, 0):5} AgP  {centers:2} centres {units:2} units"
                        f"{'  LATE' if seat.power in late else ''}")
+
+
+@main.group("map")
+def map_group() -> None:
+    """Maps in DPjudge's .map syntax: show, check and install them."""
+
+
+search_option = click.option("--search", "search", multiple=True, type=click.Path(file_okay=False),
+                             help="Another folder where the files a map USEs may be (repeatable).")
+
+
+def _load_map(name: str, search: tuple[str, ...], maps_dir):
+    """A map by installed name, or from a file (its USEd files beside it, in --search
+    folders, in the maps directory, then among the shipped maps)."""
+    from pathlib import Path
+    from .rules.mapfile import MapError, load_map_file, load_variant
+    try:
+        if Path(name).is_file():
+            return load_map_file(name, [*map(Path, search), maps_dir])
+        return load_variant(name, maps_dir)
+    except MapError as exc:
+        raise click.ClickException(f"{name}:\n" + "\n".join(exc.problems)) from None
+
+
+def _map_text(m) -> str:
+    lines = [f"map {m.name}: {len(m.powers)} powers, {len(m.supply_centers)} centres, "
+             f"{m.victory} to win; first phase {m.first_phase} ({m.start_phase})",
+             f"flow: {'  '.join(m.flow)}"]
+    if m.rule_flags():
+        lines.append(f"rules: {' '.join(m.rule_flags())}")
+    for p in m.powers:
+        units = ", ".join(f"{t.value} {loc}" for t, loc in m.start_units.get(p.name, ()))
+        extra = " (dummy)" if p.name in m.dummies else ""
+        if p.name in m.leagues:
+            extra += f" league {' '.join(m.leagues[p.name])}"
+        lines.append(f"  {p.written or p.name} ({p.adjective}, {p.initial or 'no initial'}){extra}")
+        lines.append(f"      homes {' '.join(p.homes) or '-'}; centres "
+                     f"{' '.join(sorted(m.start_centers.get(p.name, ()))) or '-'}; units {units or '-'}")
+    owned = {c for p in m.powers for c in p.homes} | {c for cs in m.start_centers.values() for c in cs}
+    lines.append(f"  neutral centres: {' '.join(sorted(m.supply_centers - owned)) or '-'}")
+    lines.append(f"{len(m.provinces)} provinces:")
+    for name, prov in sorted(m.provinces.items()):
+        coasts = f" coasts {'/'.join(prov.coasts)}" if prov.coasts else ""
+        sc = " *" if prov.supply_center else ""
+        lines.append(f"  {name:4} {prov.full_name}{sc} ({prov.terrain.value.lower()}{coasts})")
+    for when, changes in m.phase_lines:
+        lines.append(f"in {when}: " + " / ".join(changes))
+    for code, a, b in m.special_adjacency:
+        lines.append(f"special adjacency {code}: {a} -> {b}")
+    for note in m.notes:
+        lines.append(f"note: {note}")
+    return "\n".join(lines)
+
+
+@map_group.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="The map as JSON (for tools).")
+@search_option
+@config_option
+def map_show(name: str, as_json: bool, search: tuple[str, ...], config_path: str | None) -> None:
+    """Show an installed map (by NAME) or a map file (PATH)."""
+    from .rules.mapview import map_json
+    m = _load_map(name, search, _config(config_path).maps_path)
+    if as_json:
+        sys.stdout.write(json.dumps(map_json(m), indent=1, ensure_ascii=False) + "\n")
+    else:
+        click.echo(_map_text(m))
+
+
+@map_group.command("check")
+@click.argument("files", nargs=-1, required=True)
+@search_option
+@config_option
+def map_check(files: tuple[str, ...], search: tuple[str, ...], config_path: str | None) -> None:
+    """Validate map files without installing them."""
+    maps_dir = _config(config_path).maps_path
+    failed = 0
+    for name in files:
+        try:
+            m = _load_map(name, search, maps_dir)
+        except click.ClickException as exc:
+            click.echo(exc.message, err=True)
+            failed += 1
+            continue
+        click.echo(f"{name}: ok ({len(m.powers)} powers, {len(m.supply_centers)} centres, "
+                   f"{m.victory} to win, {m.start_phase}"
+                   f"{', %d notes' % len(m.notes) if m.notes else ''})")
+    if failed:
+        raise SystemExit(1)
+
+
+@map_group.command("install")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@search_option
+@config_option
+def map_install(files: tuple[str, ...], search: tuple[str, ...], config_path: str | None) -> None:
+    """Validate maps (with the files they USE) and copy them into the maps directory."""
+    import shutil
+    from pathlib import Path
+    from .rules.mapfile import MapError, find_map, load_variant, map_sources, shipped_dir
+    maps_dir = _config(config_path).maps_path
+    for name in files:
+        m = _load_map(name, search, maps_dir)
+        sources = map_sources(name, [*map(Path, search), maps_dir])
+        maps_dir.mkdir(parents=True, exist_ok=True)
+        for source in sources:
+            if source.parent.resolve() in (maps_dir.resolve(), shipped_dir().resolve()):
+                continue
+            if source.suffix == ".map" and source.stem != Path(name).stem \
+                    and find_map(source.stem, None) is not None:
+                click.echo(f"note: {source.name} now stands for the shipped map of that name")
+            shutil.copyfile(source, maps_dir / source.name)
+        try:
+            load_variant(Path(name).stem, maps_dir)
+        except MapError as exc:
+            raise click.ClickException("\n".join(exc.problems)) from None
+        click.echo(f"installed {Path(name).stem} in {maps_dir} ({len(m.powers)} powers, "
+                   f"{len(m.supply_centers)} centres, {m.victory} to win)")
+
+
+@map_group.command("list")
+@config_option
+def map_list(config_path: str | None) -> None:
+    """The maps games can be created on: installed ones, then those payjudge ships."""
+    from .game.lifecycle import available_maps
+    for m in available_maps(_config(config_path).maps_path):
+        click.echo(f"{m.name:16} {len(m.powers):2} powers {m.centres:3} centres "
+                   f"{m.victory:3} to win  {m.first_phase}")
 
 
 @main.command()

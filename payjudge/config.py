@@ -40,11 +40,17 @@ class Config:
     signon_window_minutes: int = 60        # … before its sign-ons are refused for a while
     timezone: str = "UTC"                  # default zone for times shown in mail
     log_level: str = "INFO"
+    maps_dir: str = ""                     # installed maps (default: <data_dir>/maps)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def database_url(self) -> str:
         return self.db_url or f"sqlite:///{(self.data_dir / 'payjudge.sqlite').resolve()}"
+
+    @property
+    def maps_path(self) -> Path:
+        """Where `payjudge map install` puts maps, searched before the shipped ones."""
+        return Path(self.maps_dir) if self.maps_dir else self.data_dir / "maps"
 
     @property
     def outbound_url(self) -> str:
@@ -78,6 +84,7 @@ _ENV = {
     "PAYJUDGE_SWEEP_SECONDS": "sweep_seconds",
     "PAYJUDGE_TIMEZONE": "timezone",
     "PAYJUDGE_LOG_LEVEL": "log_level",
+    "PAYJUDGE_MAPS_DIR": "maps_dir",
 }
 
 

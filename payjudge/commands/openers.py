@@ -21,7 +21,7 @@ def _game(ctx: Context, name: str, *, lock: bool = True) -> GameState:
     game = find_game(ctx.session, name, lock=lock)
     if game is None:
         raise CommandError(f"there is no game named {name!r}")
-    ctx.state = GameState(ctx.session, game)
+    ctx.state = GameState(ctx.session, game, ctx.config.maps_path)
     ctx.reply.game = game.name
     return ctx.state
 
@@ -58,14 +58,15 @@ class Create(Handler):
         require("*" in allowed or ctx.sender in allowed or
                 f"*@{ctx.sender.rpartition('@')[2]}" in allowed,
                 f"{ctx.sender} may not create games on this judge")
-        spec, problems = lifecycle.parse_settings(list(cmd.body))
+        spec, problems = lifecycle.parse_settings(list(cmd.body), maps_dir=ctx.config.maps_path)
         for line, text, message in problems:
             ctx.reply.problem(line or cmd.line, text, message)
         if spec is None:
             return
         game = lifecycle.create_game(ctx.session, name=name, password=cmd.args[1],
-                                     master=ctx.sender, variant=variant, spec=spec, now=ctx.now)
-        ctx.state = GameState(ctx.session, game)
+                                     master=ctx.sender, variant=variant, spec=spec, now=ctx.now,
+                                     maps_dir=ctx.config.maps_path)
+        ctx.state = GameState(ctx.session, game, ctx.config.maps_path)
         ctx.actor = MASTER
         ctx.reply.game = name
         ctx.reply.note("created", cmd.line, game=name, rules=list(spec.rules),
@@ -234,11 +235,17 @@ class Takeover(Handler):
 @register
 class List(Handler):
     keyword = "LIST"
-    syntax = "LIST [<game>]"
-    summary = "the games open for joining, or one game's state"
+    syntax = "LIST [<game>]  or  LIST MAPS"
+    summary = "the games open for joining, one game's state, or the maps a game can be played on"
     who = OPENER
 
     def run(self, ctx: Context, cmd: Command) -> None:
+        if [a.upper() for a in cmd.args] == ["MAPS"]:
+            maps = lifecycle.available_maps(ctx.config.maps_path)
+            ctx.reply.note("map_list", cmd.line, maps=[
+                {"name": m.name, "powers": list(m.powers), "centres": m.centres,
+                 "victory": m.victory, "first_phase": m.first_phase.title()} for m in maps])
+            return
         if cmd.args:
             Summary().run(ctx, cmd)
             return

@@ -7,11 +7,12 @@ import random
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from ..payola.income import opening_balances
 from ..payola.transfers import forfeit_on_resign
 from ..rules.flags import Flag
-from ..rules.mapfile import MapError, load_variant
+from ..rules.mapfile import MapError, load_variant, map_names
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
@@ -45,7 +46,7 @@ def new_seed(game: Game, phase: str) -> int:
 
 
 def create_game(s: Session, *, name: str, password: str, master: str, variant: str,
-                spec: GameSettings, now: datetime) -> Game:
+                spec: GameSettings, now: datetime, maps_dir: Path | None = None) -> Game:
     if repo.game_exists(s, name):
         raise CommandError(f"a game named {name!r} already exists")
     game = Game(name=name, variant=variant, map_name=spec.map_name, state="forming",
@@ -57,7 +58,7 @@ def create_game(s: Session, *, name: str, password: str, master: str, variant: s
         game.settings = {**game.settings, "private": hash_password(spec.private.lower())}
     s.add(game)
     s.flush()
-    m = load_variant(spec.map_name)
+    m = load_variant(spec.map_name, maps_dir)
     for _ in m.powers:
         s.add(Seat(game_id=game.id, status="open", joined_at=now))
     s.flush()
@@ -178,8 +179,8 @@ def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: dat
     seat.missed = 0
 
 
-def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard"
-                   ) -> tuple[GameSettings | None, list[tuple[int, str, str]]]:
+def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard",
+                   maps_dir: Path | None = None) -> tuple[GameSettings | None, list[tuple[int, str, str]]]:
     """The setting lines of a CREATE block -> settings, or problems (line, text, message)."""
     problems: list[tuple[int, str, str]] = []
     flags: list[str] = []
@@ -211,7 +212,7 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                 problems.append((number, text, "MAP needs one map name"))
                 continue
             try:
-                load_variant(args[0].lower())
+                load_variant(args[0].lower(), maps_dir)
                 map_name = args[0].lower()
             except MapError as exc:
                 problems.append((number, text, str(exc)))
@@ -248,3 +249,27 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
         return None, problems
     return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings,
                         check.always), []
+
+
+@dataclass(frozen=True)
+class MapSummary:
+    """One map a game can be created on, as `LIST MAPS` shows it."""
+
+    name: str
+    powers: tuple[str, ...]
+    centres: int
+    victory: int
+    first_phase: str
+
+
+def available_maps(maps_dir: Path | None) -> list[MapSummary]:
+    """The installed maps and those payjudge ships (a map that no longer loads is left out)."""
+    found = []
+    for name in map_names(maps_dir):
+        try:
+            m = load_variant(name, maps_dir)
+        except MapError:
+            continue
+        found.append(MapSummary(name, tuple(p.written or p.name for p in m.powers),
+                                len(m.supply_centers), m.victory, m.first_phase))
+    return found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 from ..payola.rules import PayolaRules
 from ..rules.geography import Map
@@ -36,10 +37,11 @@ class GameState:
 
     session: Session
     game: Game
+    maps_dir: Path | None = None   # installed maps (config.maps_path), before the shipped ones
 
     @cached_property
     def map(self) -> Map:
-        return load_variant(self.game.map_name)
+        return load_variant(self.game.map_name, self.maps_dir)
 
     @cached_property
     def rules(self) -> PayolaRules:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping
 
 from ..rules.position import Position
@@ -10,10 +11,11 @@ from . import BadInput
 from .common import centers_json, position, power_name, units_json
 
 
-def run(doc: Mapping[str, Any]) -> dict[str, Any]:
+def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> dict[str, Any]:
+    """`maps_dir`: installed maps; `paths`: the variant may be a .map file (command line)."""
     if not isinstance(doc, dict):
         raise BadInput("the input must be a JSON object")
-    pos = position(doc)
+    pos = position(doc, maps_dir, paths)
     order_sets = doc.get("orders", [])
     if not isinstance(order_sets, list):
         raise BadInput("orders must be a list of order sets, one per phase")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping
 
 from ..payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
@@ -24,10 +25,11 @@ def _mapping(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return value
 
 
-def run(doc: Mapping[str, Any]) -> dict[str, Any]:
+def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> dict[str, Any]:
+    """`maps_dir`: installed maps; `paths`: the variant may be a .map file (command line)."""
     if not isinstance(doc, dict):
         raise BadInput("the input must be a JSON object")
-    pos = position(doc)
+    pos = position(doc, maps_dir, paths)
     if pos.phase.type is not PhaseType.MOVEMENT:
         raise BadInput(f"the auction belongs to a movement phase, not {pos.phase}")
     m = pos.map

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping
 
 from ..rules.errors import OrderError
 from ..rules.geography import Map
-from ..rules.mapfile import MapError, load_variant
+from ..rules.mapfile import MapError, load_map_file, load_variant
 from ..rules.orders import Unit
 from ..rules.parse import parse_unit
 from ..rules.phase import Phase
@@ -14,12 +15,16 @@ from ..rules.position import Position
 from . import BadInput
 
 
-def variant(doc: Mapping[str, Any]) -> Map:
+def variant(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> Map:
+    """The document's map: a shipped or installed one by name, or (`paths`, for the command
+    line only) the path of a .map file."""
     name = doc.get("variant", "standard")
     if not isinstance(name, str):
         raise BadInput("variant must be a string")
     try:
-        return load_variant(name)
+        if paths and (name.endswith(".map") or "/" in name):
+            return load_map_file(name, [maps_dir] if maps_dir else None)
+        return load_variant(name, maps_dir)
     except MapError as exc:
         raise BadInput(str(exc)) from None
 
@@ -79,9 +84,9 @@ def _province(m: Map, text: Any) -> str:
     return loc.province
 
 
-def position(doc: Mapping[str, Any]) -> Position:
+def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> Position:
     """The starting position: variant, phase, units, centers."""
-    m = variant(doc)
+    m = variant(doc, maps_dir, paths)
     try:
         phase = Phase.parse(str(doc.get("phase", m.start_phase)))
     except ValueError as exc:

@@ -66,10 +66,15 @@ class Province:
 
 @dataclass(frozen=True, slots=True)
 class Power:
-    name: str          # ENGLAND
+    name: str          # ENGLAND (DPjudge's key: `U+S+A` is USA, `_India` is _INDIA)
     adjective: str     # ENGLISH
-    initial: str       # E
+    initial: str       # E; "" for a power without one (DPjudge's `_` powers)
     homes: tuple[str, ...]
+    written: str = ""  # the name as the map spells it, `+` as a blank (U S A)
+    hidden_homes: tuple[str, ...] = ()        # `~X`: a build there is not announced
+    alternative_homes: tuple[tuple[str, tuple[str, ...]], ...] = ()  # `@X(A,B)`
+    partisan_sites: tuple[str, ...] = ()      # `*X`: build sites that are no centres
+    factory_sites: tuple[str, ...] = ()       # `+X`
 
     def __str__(self) -> str:
         return self.name
@@ -98,6 +103,25 @@ class Map:
     fleet_adjacency: Mapping[Location, frozenset[Location]]
     aliases: Mapping[str, Location]
     rules: tuple[str, ...] = ()
+    # what else a DPjudge map says (payjudge.rules.mapfile): the first phase in words and
+    # the year's FLOW, variant-only RULE lines, dummies, leagues, special adjacencies, and
+    # the lines that apply only in some phases (IN)
+    first_phase: str = "SPRING 1901 MOVEMENT"
+    flow: tuple[str, ...] = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS",
+                             "WINTER:ADJUSTMENTS")
+    victory_steps: tuple[int, ...] = ()
+    directives: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    dummies: tuple[str, ...] = ()
+    controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    leagues: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    reserves: Mapping[str, int] = field(default_factory=dict)
+    militia: Mapping[str, int] = field(default_factory=dict)
+    home_years: tuple[str, ...] = ()
+    special_adjacency: tuple[tuple[str, str, str], ...] = ()   # (code, from, to): `*MAO`
+    phase_lines: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (IN phase, its lines)
+    notes: tuple[str, ...] = ()     # ambiguities DPjudge only reported, and how they were read
+    files: tuple[str, ...] = ()
+    _in_phase: object = field(default=None, repr=False, compare=False)
     _by_initial: Mapping[str, Power] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
     _by_name: Mapping[str, Power] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
     _derived: dict = field(default_factory=dict, repr=False, compare=False)
@@ -111,7 +135,8 @@ class Map:
     _convoy_cache: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_initial", _freeze({p.initial: p for p in self.powers}))
+        object.__setattr__(self, "_by_initial", _freeze({p.initial: p for p in self.powers
+                                                         if p.initial}))
         names = {}
         for p in self.powers:
             names[p.name] = p
@@ -142,6 +167,29 @@ class Map:
         except KeyError:
             value = self._derived[key] = compute(self)
             return value
+
+    def rule_flags(self, variant: str = "PAYOLA") -> tuple[str, ...]:
+        """The map's rules for a game of `variant`: its RULE lines and those of the variant's
+        DIRECTIVES block, in order, a `!X` dropping an earlier X."""
+        flags: list[str] = []
+        words = list(self.rules)
+        for line in self.directives.get(variant, ()):
+            head, *rest = line.upper().split()
+            if head in ("RULE", "RULES"):
+                words.extend(rest)
+        for word in words:
+            if word.startswith("!"):
+                flags = [f for f in flags if f != word[1:]]
+            elif word not in flags:
+                flags.append(word)
+        return tuple(flags)
+
+    def in_phase(self, phase: str) -> Map:
+        """The board as it is in `phase` (`SPRING 1901 MOVEMENT` or `S1901M`): the map's
+        `IN` lines for that phase applied (loeb9's Arctic is water in spring only)."""
+        if not self.phase_lines or self._in_phase is None:
+            return self
+        return self._in_phase(phase)  # type: ignore[operator]
 
     # -- lookups ---------------------------------------------------------------------
     @property

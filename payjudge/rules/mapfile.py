@@ -1,23 +1,24 @@
 """Load maps written in DPjudge's `.map` syntax into a validated `Map`.
 
-The loader understands the part of the syntax that describes a board: names and aliases,
-terrain and adjacencies (with coasts, and lower-case entries for land-only borders),
-powers with adjective, initial and home centres, neutral centres, starting units and
-ownership, `VICTORY`, `BEGIN`, `RULE` and `USE` of other files. Directives that change
-the rules of play (dynamic maps, special adjacency restrictions, factories, …) are
-refused with an error that names the file and line, rather than silently misread.
+The lines are read into DPjudge's own tables (`payjudge.rules.mapread`), then checked and
+turned into a `Map`, which reads every DPjudge map as DPjudge does: its powers, homes,
+units and centres, every location with its coasts, army and fleet neighbours, victory,
+first phase and FLOW, the lines that apply only in some phases (`IN`), dummies and leagues.
+Errors name the file and line. docs/maps.md lists the few readings where payjudge resolves
+what DPjudge only reported, or could not read.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from .geography import Location, Map, Power, Province, Terrain, UnitType, _freeze
-from .phase import Phase
+from .mapread import UNOWNED, Model, Reader, Where, normalize_name, province_of
+
+__all__ = ["MapError", "load_map_file", "load_variant", "find_map", "map_names",
+           "map_sources", "normalize_name", "phase_abbreviation", "shipped_dir"]
 
 
 class MapError(ValueError):
@@ -28,387 +29,450 @@ class MapError(ValueError):
         super().__init__("\n".join(problems))
 
 
-_TERRAINS = {"LAND": Terrain.LAND, "COAST": Terrain.COAST, "WATER": Terrain.WATER,
-             "SHUT": Terrain.SHUT, "PORT": Terrain.COAST}
-_IGNORED = {"FLAG", "FLAGS", "NOTIFY", "TEXTONLY", "ROTATE"}
-_UNSUPPORTED = {"AMEND", "DROP", "IN", "FROM", "TEAM", "TEAMS", "CONTROL", "LEAGUE",
-                "RESERVES", "MILITIA", "NEWHOMES", "UNPLAYED", "DUMMY", "DUMMIES",
-                "DIRECTIVE", "DIRECTIVES"}
-_STANDARD_FLOW = {"SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS"}
-_LOC = re.compile(r"^[A-Za-z0-9]{1,8}(/[A-Za-z]{2})?$")
+_TERRAINS = {"LAND": Terrain.LAND, "COAST": Terrain.COAST, "PORT": Terrain.COAST,
+             "WATER": Terrain.WATER, "SHUT": Terrain.SHUT}
+_STANDARD_FLOW = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
+_PHASE_TYPES = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
 
 
-def normalize_name(text: str) -> str:
-    """The key under which a name or alias is looked up: upper case, `+` and runs of
-    blanks as one space, dots dropped, `X(NC)` as `X/NC`."""
-    text = text.replace("+", " ").replace(".", " ").upper()
-    text = re.sub(r"\s*\(\s*([A-Z]{2})\s*\)\s*$", r"/\1", text)
-    return " ".join(text.split())
+def phase_abbreviation(phase: str) -> str:
+    """DPjudge's short form of a phase: `SPRING 1901 MOVEMENT` -> `S1901M`,
+    `B.C. 273 MOVEMENT` -> `B273M`."""
+    season, year, kind = phase.split()
+    return f"{season[0]}{year}{kind[0]}"
 
 
-@dataclass
-class _Where:
-    file: str
-    line: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}"
-
-
-@dataclass
-class _Raw:
-    """Everything read from the files, before validation."""
-
-    names: dict[str, tuple[str, _Where]] = field(default_factory=dict)  # abbrev -> full name
-    aliases: dict[str, tuple[str, _Where]] = field(default_factory=dict)  # normalized -> abbrev
-    terrain: dict[str, tuple[Terrain, list[tuple[str, _Where]], _Where]] = field(default_factory=dict)
-    powers: dict[str, dict] = field(default_factory=dict)
-    neutral: list[tuple[str, _Where]] = field(default_factory=list)
-    victory: int | None = None
-    begin: tuple[str, _Where] | None = None
-    rules: list[str] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-
-
-class _Reader:
-    def __init__(self, search: list[Path]):
-        self.search = search
-        self.raw = _Raw()
-        self.errors: list[str] = []
-
-    def error(self, where: _Where, message: str) -> None:
-        self.errors.append(f"{where}: {message}")
-
-    def find(self, name: str) -> Path | None:
-        for folder in self.search:
+# -- reading ---------------------------------------------------------------------------------
+def _finder(search: list[Path], paths: list[Path]):
+    def find(name: str):
+        for folder in search:
             candidate = folder / name
             if candidate.is_file():
-                return candidate
+                data = candidate.read_bytes()
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:   # DPjudge's maps are latin-1
+                    text = data.decode("latin-1")
+                paths.append(candidate)
+                return candidate.name, text
         return None
-
-    def read_file(self, path: Path) -> None:
-        self.raw.files.append(path.name)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            text = path.read_text(encoding="latin-1")
-        power: str | None = None
-        for number, line in enumerate(text.splitlines(), 1):
-            where = _Where(path.name, number)
-            words = line.split("#", 1)[0].split()
-            if not words:
-                continue
-            power = self.read_line(line.split("#", 1)[0], words, where, power)
-
-    def read_line(self, line: str, words: list[str], where: _Where, power: str | None) -> str | None:
-        key = words[0].upper()
-        raw = self.raw
-        if key in ("USE", "USES", "MAP"):
-            for name in words[1:]:
-                if "." not in name:
-                    name += ".map"
-                if name in raw.files:
-                    self.error(where, f"file used twice: {name}")
-                    continue
-                found = self.find(name)
-                if found is None:
-                    self.error(where, f"map file not found: {name}")
-                else:
-                    self.read_file(found)
-            return power
-        if key == "VICTORY":
-            try:
-                raw.victory = int(words[1])
-            except (IndexError, ValueError):
-                self.error(where, "VICTORY needs a number of centres")
-            return power
-        if key == "BEGIN":
-            raw.begin = (" ".join(words[1:]), where)
-            return power
-        if key in ("RULE", "RULES"):
-            raw.rules.extend(w.upper() for w in words[1:])
-            return power
-        if key == "FLOW":
-            if set(w.upper() for w in words[1:]) - _STANDARD_FLOW:
-                self.error(where, "only the standard FLOW of phases is supported")
-            return power
-        if key in _IGNORED:
-            return power
-        if key in _UNSUPPORTED:
-            self.error(where, f"the {key} directive is not supported by payjudge")
-            return power
-        if "=" in line:
-            self.read_name(line, where)
-            return power
-        if key in _TERRAINS and len(words) > 1:
-            self.read_terrain(key, words, where)
-            return power
-        if key in ("OWNS", "CENTERS") and power is not None:
-            entry = raw.powers[power]
-            entry["owns"] = (entry["owns"] or []) + [(w.upper(), where) for w in words[1:]]
-            return power
-        if key in ("HOME", "HOMES", "INHABITS") and power is not None:
-            raw.powers[power]["homes"] = [(w.upper(), where) for w in words[1:]]
-            return power
-        if key == "UNITS" and power is not None:
-            raw.powers[power]["units"] = []
-            return power
-        if key in ("A", "F") and len(words) == 2:
-            if power is None:
-                self.error(where, f"unit before any power: {line.strip()}")
-            else:
-                raw.powers[power]["units"].append((UnitType(key), words[1].upper(), where))
-            return power
-        if key in ("UNOWNED", "NEUTRAL", "CENTERS"):
-            raw.neutral.extend((w.upper(), where) for w in words[1:])
-            return None
-        return self.read_power(words, where)
-
-    def read_name(self, line: str, where: _Where) -> None:
-        left, _, right = line.partition("=")
-        if "->" in left:
-            self.error(where, "renaming locations is not supported by payjudge")
-            return
-        words = right.split()
-        if not left.strip() or not words:
-            self.error(where, f"bad name line: {line.strip()}")
-            return
-        abbrev = normalize_name(words[0])
-        if not _LOC.match(abbrev):
-            self.error(where, f"invalid location abbreviation: {words[0]}")
-            return
-        if abbrev in self.raw.names:
-            self.error(where, f"location named twice: {abbrev}")
-        self.raw.names[abbrev] = (" ".join(left.split()), where)
-        for alias in [left, *words]:
-            if alias.endswith("?"):  # DPjudge's "unclear" aliases: too ambiguous to guess
-                continue
-            norm = normalize_name(alias)
-            old = self.raw.aliases.get(norm)
-            if old is not None and old[0] != abbrev:
-                self.error(where, f"alias {alias!r} already names {old[0]} ({old[1]})")
-                continue
-            self.raw.aliases[norm] = (abbrev, where)
-
-    def read_terrain(self, key: str, words: list[str], where: _Where) -> None:
-        place = words[1]
-        if not _LOC.match(place):
-            self.error(where, f"invalid location: {place}")
-            return
-        if len(words) > 2 and words[2].upper() not in ("ABUTS", "ABUT"):
-            self.error(where, f'expected "ABUTS" after {place}')
-            return
-        entries = []
-        for entry in words[3:]:
-            if not _LOC.match(entry):
-                self.error(where, f"special adjacency {entry!r} is not supported by payjudge")
-                continue
-            entries.append((entry, where))
-        up = place.upper()
-        if up in self.raw.terrain:
-            self.error(where, f"terrain given twice for {up} (first at {self.raw.terrain[up][2]})")
-        self.raw.terrain[up] = (_TERRAINS[key], entries, where)
-
-    def read_power(self, words: list[str], where: _Where) -> str | None:
-        name = words[0].upper()
-        if not re.match(r"^[A-Z][A-Z0-9_]*$", name):
-            self.error(where, f"not understood: {' '.join(words)}")
-            return None
-        rest = words[1:]
-        entry = self.raw.powers.get(name)
-        if entry is None:
-            entry = {"adjective": name, "initial": name[0], "homes": None, "owns": None,
-                     "units": [], "where": where}
-            self.raw.powers[name] = entry
-        if rest and rest[0].startswith("("):
-            token = rest.pop(0).strip("()")
-            adjective, _, initial = token.partition(":")
-            entry["adjective"] = (adjective or name).upper()
-            if initial:
-                entry["initial"] = initial[0].upper()
-        if rest:
-            homes = []
-            for home in rest:
-                if home[0] in "-*+~@" or "(" in home:
-                    self.error(where, f"home centre marker {home!r} is not supported by payjudge")
-                    continue
-                homes.append((home.upper(), where))
-            entry["homes"] = homes
-        elif entry["homes"] is None and len(words) > 1:
-            entry["homes"] = []
-        return name
+    return find
 
 
-def _build(name: str, reader: _Reader) -> Map:
-    raw, error = reader.raw, reader.error
-    locations: dict[Location, tuple[Terrain, list[tuple[str, _Where]], _Where]] = {}
-    for text, (terrain, entries, where) in raw.terrain.items():
-        locations[Location.parse(text)] = (terrain, entries, where)
+def _read(path: Path, search: list[Path]) -> tuple[Model, list[Path]]:
+    model, paths = Model(), []
+    beside = [path.parent]
+    if path.parent.name == "trials":   # DPjudge's trial maps use the maps beside them
+        beside.append(path.parent.parent / "maps")
+    reader = Reader(model, _finder([*beside, *(s for s in search if s is not None)], paths))
+    if not path.is_file():
+        raise MapError([f"map file not found: {path}"])
+    reader.read_file(path.name)
+    return model, paths
 
-    coasts: dict[str, list[str]] = {}
-    for loc in locations:
-        if loc.coast:
-            coasts.setdefault(loc.province, []).append(loc.coast)
 
-    centers: set[str] = set()
-    for entry in raw.powers.values():
-        centers.update(h for h, _ in entry["homes"] or [])
-        centers.update(h for h, _ in entry["owns"] or [])
-    centers.update(c for c, _ in raw.neutral)
-
-    provinces: dict[str, Province] = {}
-    for loc, (terrain, _entries, where) in locations.items():
-        if loc.coast:
-            if loc.bare not in locations:
-                error(where, f"{loc} has coasts but no entry for {loc.province} itself")
-            continue
-        full = raw.names.get(loc.province)
-        if full is None:
-            error(where, f"location has no full name: {loc.province}")
-            full = (loc.province, where)
-        if coasts.get(loc.province) and terrain is not Terrain.COAST:
-            error(where, f"{loc.province} has coasts but is not COAST")
-        provinces[loc.province] = Province(loc.province, full[0], terrain,
-                                           tuple(sorted(coasts.get(loc.province, []))),
-                                           loc.province in centers)
-    for abbrev, (_full, where) in raw.names.items():
-        if Location.parse(abbrev).bare.province not in provinces and abbrev not in raw.powers:
-            error(where, f"named location not on the map: {abbrev}")
-
-    def known(text: str, where: _Where) -> Location | None:
-        loc = Location.parse(text)
-        if loc not in locations:
-            error(where, f"unknown location {text}")
-            return None
-        return loc
-
-    army: dict[str, set[str]] = {}
-    fleet: dict[Location, set[Location]] = {}
-    for loc, (terrain, entries, _where) in locations.items():
-        prov = provinces.get(loc.province)
-        if prov is None:
-            continue
-        for text, where in entries:
-            other = known(text, where)
-            if other is None:
-                continue
-            other_terrain = provinces[other.province].terrain if other.province in provinces else None
-            if other_terrain is None:
-                continue
-            if loc.coast is None and prov.terrain.army_can_enter and other_terrain.army_can_enter:
-                army.setdefault(loc.province, set()).add(other.province)
-            fleet_here = prov.terrain.fleet_can_enter and (loc.coast is not None or not prov.coasts)
-            other_prov = provinces[other.province]
-            fleet_there = other_terrain.fleet_can_enter and (other.coast is not None or not other_prov.coasts)
-            if fleet_here and fleet_there and not text.islower():
-                fleet.setdefault(loc, set()).add(other)
-
-    for a, ns in army.items():
-        for b in ns:
-            if a not in army.get(b, ()):
-                error(locations[Location(a)][2], f"one-way adjacency for armies: {a} -> {b}")
-    for a, ns in fleet.items():
-        for b in ns:
-            if a not in fleet.get(b, ()):
-                error(locations[a][2], f"one-way adjacency for fleets: {a} -> {b}")
-
-    powers: list[Power] = []
-    start_units: dict[str, tuple] = {}
-    start_centers: dict[str, frozenset[str]] = {}
-    owner_of: dict[str, str] = {}
-    occupied: dict[str, str] = {}
-    dummy_map = Map(name, _freeze(provinces), (), 0, "S1901M", _freeze({}), _freeze({}),
-                    _freeze({k: frozenset(v) for k, v in army.items()}),
-                    _freeze({k: frozenset(v) for k, v in fleet.items()}), _freeze({}))
-    for pname, entry in raw.powers.items():
-        homes = []
-        for home, where in entry["homes"] or []:
-            if home not in provinces:
-                error(where, f"bad home centre for {pname}: {home}")
-            else:
-                homes.append(home)
-        if entry["initial"] in "M?" or not entry["initial"].isalnum():
-            error(entry["where"], f"illegal initial {entry['initial']!r} for {pname}")
-        powers.append(Power(pname, entry["adjective"], entry["initial"], tuple(homes)))
-        owned = [h for h, _ in entry["owns"]] if entry["owns"] is not None else homes
-        for center in owned:
-            if center in owner_of and owner_of[center] != pname:
-                error(entry["where"], f"centre owned twice: {center}")
-            owner_of[center] = pname
-        start_centers[pname] = frozenset(c for c in owned if c in provinces)
-        units = []
-        for utype, text, where in entry["units"]:
-            loc = Location.parse(text)
-            if not dummy_map.can_occupy(utype, loc):
-                error(where, f"bad initial unit for {pname}: {utype.value} {text}")
-                continue
-            if loc.province in occupied:
-                error(where, f"two units in {loc.province}")
-            occupied[loc.province] = pname
-            units.append((utype, loc))
-        start_units[pname] = tuple(units)
-    initials = [p.initial for p in powers]
-    for p in powers:
-        if initials.count(p.initial) > 1:
-            error(raw.powers[p.name]["where"], f"initial {p.initial} used by two powers")
-    if len(powers) < 2:
-        reader.errors.append(f"{name}: the map must define at least two powers")
-
-    start_phase = "S1901M"
-    if raw.begin is not None:
-        try:
-            start_phase = str(Phase.parse(raw.begin[0]))
-        except ValueError:
-            error(raw.begin[1], f"bad BEGIN phase: {raw.begin[0]}")
-
-    aliases: dict[str, Location] = {}
-    for norm, (abbrev, _where) in raw.aliases.items():
-        loc = Location.parse(abbrev)
-        if loc in locations or (loc.coast is None and loc.province in provinces):
-            aliases[norm] = loc
-    for loc in locations:
-        aliases.setdefault(str(loc), loc)
-        aliases.setdefault(provinces[loc.province].full_name.upper() if loc.province in provinces
-                           and loc.coast is None else str(loc), loc)
-
-    if reader.errors:
-        raise MapError(reader.errors)
-    victory = raw.victory or len(centers) // 2 + 1
-    return Map(
-        name=name,
-        provinces=_freeze(provinces),
-        powers=tuple(powers),
-        victory=victory,
-        start_phase=start_phase,
-        start_units=_freeze(start_units),
-        start_centers=_freeze(start_centers),
-        army_adjacency=_freeze({k: frozenset(v) for k, v in army.items()}),
-        fleet_adjacency=_freeze({k: frozenset(v) for k, v in fleet.items()}),
-        aliases=_freeze(aliases),
-        rules=tuple(raw.rules),
-    )
+def map_sources(path: str | Path, search: list[Path] | None = None) -> list[Path]:
+    """The files a map is made of: itself and every file it USEs, in reading order."""
+    path = Path(path)
+    return _read(path, [*(search or []), _variant_dir()])[1]
 
 
 def load_map_file(path: str | Path, search: list[Path] | None = None) -> Map:
-    """Load a `.map` file (and the files it USEs, looked up beside it first)."""
+    """Load a `.map` file (the files it USEs are looked up beside it, then in `search`,
+    then among the maps payjudge ships)."""
     path = Path(path)
-    reader = _Reader([path.parent, *(search or []), _variant_dir()])
-    if not path.is_file():
-        raise MapError([f"map file not found: {path}"])
-    reader.read_file(path)
-    return _build(path.stem, reader)
+    model, _ = _read(path, [*(search or []), _variant_dir()])
+    return _build(path.stem, model)
 
 
+# -- checking and building -------------------------------------------------------------------
+class _Builder:
+    def __init__(self, name: str, model: Model):
+        self.name = name
+        self.m = model
+        self.errors = list(model.errors)
+        self.notes = list(model.notes)
+
+    def error(self, where: Where | None, message: str) -> None:
+        self.errors.append(f"{where}: {message}" if where else f"{self.name}: {message}")
+
+    def abuts(self, kind: str, origin: str, other: str) -> bool:
+        """DPjudge's test of a move by an army (`A`) or fleet (`F`) from `origin` to
+        `other`: the border must be listed at the origin; a lower-case entry is a border
+        for armies only, a Title-case one for fleets only; a fleet needs a location written
+        in upper case (a coast, not a province with coasts) that is not land."""
+        m = self.m
+        origin, other = origin.upper(), other.upper()
+        if "/" in other and kind == "A":
+            return False
+        for entry, _ in m.abut_list(origin):
+            up = entry.upper()
+            if other in (up, province_of(up)):
+                break
+        else:
+            return False
+        kind_there = m.areatype(other)
+        if kind_there == "SHUT":
+            return False
+        if kind == "F":
+            return kind_there != "LAND" and entry[0] == up[0] and other in m.loc_type
+        return kind_there != "WATER" and entry != entry.title()
+
+    def fleet_can_stand(self, site: str) -> bool:
+        kind = self.m.areatype(site)
+        return kind in ("WATER", "COAST", "PORT") and site.lower() not in self.m.loc_abut
+
+    def army_can_stand(self, site: str) -> bool:
+        return "/" not in site and self.m.areatype(site) in ("LAND", "COAST", "PORT")
+
+    def build(self) -> Map:
+        m = self.m
+        powers = m.powers()
+        if len(powers) < 2:
+            self.error(None, "the map must define at least two powers")
+        abbrevs = {a: w for a, w in m.loc_name.values()}
+        for abbrev, where in abbrevs.items():
+            if abbrev not in powers and not m.areatype(abbrev):
+                self.error(where, f"named location not on the map: {abbrev}")
+
+        provinces, army, fleet = self.board(abbrevs)
+        centers = self.centres(powers, provinces)
+        units = self.units(powers)
+        self.special_adjacency(centers, powers)
+        flow, first = self.phases()
+        if self.errors:
+            raise MapError(self.errors)
+
+        provinces = {name: Province(p.name, p.full_name, p.terrain, p.coasts, name in centers)
+                     for name, p in provinces.items()}
+        owned = {p: tuple(h for h in (m.centers[p] if p in m.owns else m.homes[p])
+                          if h not in ("SC!", "SC?", "&SC")) for p in powers}
+        victory = m.victory[0] if m.victory else [len(centers) // 2 + 1]
+        return Map(
+            name=self.name,
+            provinces=_freeze(provinces),
+            powers=tuple(self.power(p) for p in powers),
+            victory=victory[0],
+            victory_steps=tuple(victory),
+            start_phase=phase_abbreviation(first),
+            first_phase=first,
+            flow=flow,
+            start_units=_freeze(units),
+            start_centers=_freeze({p: frozenset(cs) for p, cs in owned.items()}),
+            army_adjacency=_freeze({k: frozenset(v) for k, v in army.items()}),
+            fleet_adjacency=_freeze({k: frozenset(v) for k, v in fleet.items()}),
+            aliases=_freeze(self.aliases(provinces)),
+            rules=tuple(m.rules),
+            directives=_freeze({k: tuple(v) for k, v in m.directives.items()}),
+            dummies=tuple(d for d in m.dummies if d in powers),
+            controls=_freeze({k: tuple(v) for k, v in m.controls.items() if k in powers}),
+            leagues=_freeze({k: tuple(v) for k, v in m.leagues.items() if k in powers}),
+            reserves=_freeze({p: m.reserves.count(p) for p in powers if p in m.reserves}),
+            militia=_freeze({p: m.militia.count(p) for p in powers if p in m.militia}),
+            home_years=tuple(m.home_years),
+            special_adjacency=tuple(sorted({(code, a, b) for code, pairs in m.abut_rules.items()
+                                            for a, b, _ in pairs})),
+            phase_lines=tuple((when, tuple(text for text, _ in lines))
+                              for when, lines in m.dynamic.items()),
+            notes=tuple(self.notes),
+            files=tuple(m.files),
+        )
+
+    def board(self, abbrevs: dict[str, Where]):
+        m = self.m
+        by_province: dict[str, list[str]] = {}
+        for site in m.loc_where:
+            by_province.setdefault(province_of(site), []).append(site)
+        provinces: dict[str, Province] = {}
+        full_names = {a: m.display.get(n, n) for n, (a, _) in m.loc_name.items()}
+        for name, sites in by_province.items():
+            bare = [s for s in sites if "/" not in s]
+            coasts = sorted(s.upper().partition("/")[2] for s in sites if "/" in s)
+            if not bare:
+                self.error(m.loc_where[sites[0]], f"{sites[0]} has coasts but no entry for {name} itself")
+                continue
+            where = m.loc_where[bare[0]]
+            terrain = _TERRAINS[m.loc_type[bare[0]]]
+            if coasts and terrain is not Terrain.COAST:
+                self.error(where, f"{name} has coasts but is not COAST")
+            if coasts and bare[0].isupper() and terrain.fleet_can_enter:
+                self.error(where, f"{name} has coasts, so fleets stand on them: write it as "
+                                  f"{bare[0].lower()}")
+            if not coasts and bare[0].lower() == bare[0] and bare[0] in m.loc_abut \
+                    and terrain.fleet_can_enter and not bare[0].isdigit():
+                self.notes.append(f"{where}: {bare[0]} is written in lower case: no fleet may stand there")
+            for site in sites:
+                if site.upper() not in abbrevs and site in m.loc_abut:
+                    self.error(m.loc_where[site], f"location has no full name: {site.upper()}")
+            provinces[name] = Province(name, full_names.get(name, name), terrain, tuple(coasts))
+
+        army: dict[str, set[str]] = {}
+        fleet: dict[Location, set[Location]] = {}
+        for site, entries in m.loc_abut.items():
+            seen: set[str] = set()
+            for entry, where in entries:
+                if entry.upper() in seen:
+                    self.notes.append(f"{where}: {site.upper()} borders {entry.upper()} twice")
+                seen.add(entry.upper())
+                if m.areatype(entry) is None:
+                    self.error(where, f"unknown location {entry.upper()}")
+                    continue
+                if self.army_can_stand(site) and self.abuts("A", site, province_of(entry)):
+                    army.setdefault(province_of(site), set()).add(province_of(entry))
+                if site.isupper() and self.fleet_can_stand(site):
+                    for dest in dict.fromkeys((entry.upper(), province_of(entry))):
+                        if self.fleet_can_stand(dest) and self.abuts("F", site, dest):
+                            fleet.setdefault(Location.parse(site), set()).add(Location.parse(dest))
+                if "SHUT" not in (m.areatype(site), m.areatype(entry)) \
+                        and not self.abuts("A", entry, site) and not self.abuts("F", entry, site):
+                    kind = "for armies" if self.abuts("A", site, entry) else \
+                        "for fleets" if self.abuts("F", site, entry) else "with no border"
+                    self.error(where, f"one-way adjacency {kind}: {site.upper()} -> {entry.upper()}")
+        return provinces, army, fleet
+
+    def centres(self, powers: list[str], provinces: dict[str, Province]) -> set[str]:
+        m = self.m
+        centers: set[str] = set()
+        homes_of_powers = {h for p in powers for h in m.homes[p]}
+        for power in [*powers, UNOWNED]:
+            for home in m.homes.get(power, []):
+                if home == "&SC":
+                    continue
+                if power == UNOWNED and home in homes_of_powers:
+                    continue
+                centers.add(home)
+                if not m.areatype(home):
+                    where = m.home_where.get((power, home))
+                    self.error(where, f"bad home centre for {power}: {home}")
+        owner: dict[str, str] = {}
+        for power in powers:
+            listed = m.centers[power] if power in m.owns else m.homes[power]
+            for c in listed:
+                if c in ("SC!", "SC?", "&SC"):
+                    continue
+                if power in m.owns:
+                    centers.add(c)
+                    if not m.areatype(c):
+                        self.error(m.center_where.get(c), f"bad initial owned centre for {power}: {c}")
+                if c in owner and owner[c] != power:
+                    self.error(m.center_where.get(c) or m.pow_where.get(power),
+                               f"centre owned twice: {c}")
+                owner[c] = power
+        for table, kind in ((m.factory, "factory"), (m.partisan, "partisan site")):
+            for power, sites in table.items():
+                for site in sites:
+                    if not m.areatype(site):
+                        self.error(m.pow_where.get(power), f"bad {kind} for {power}: {site}")
+        for power, alternatives in m.alternative.items():
+            alts = [a[0] for a in alternatives]
+            for alt, *limits in alternatives:
+                for home in limits:
+                    if home not in m.homes.get(power, []) or home in alts:
+                        self.error(m.pow_where.get(power),
+                                   f"alternative home {alt} of {power} is limited by {home}, "
+                                   "which is not one of its other homes")
+        return {c for c in centers if province_of(c) in provinces}
+
+    def units(self, powers: list[str]) -> dict[str, tuple]:
+        out: dict[str, tuple] = {}
+        for power in powers:
+            units = []
+            for kind, site, where in self.m.units.get(power, []):
+                ok = self.army_can_stand(site) if kind == "A" else self.fleet_can_stand(site)
+                if not ok:
+                    self.error(where, f"bad initial unit for {power}: {kind} {site}")
+                    continue
+                units.append((UnitType(kind), Location.parse(site)))
+            out[power] = tuple(units)
+        return out
+
+    def special_adjacency(self, centers: set[str], powers: list[str]) -> None:
+        m = self.m
+        initials = {m.initial.get(p, p[0]) for p in powers}
+        for code, pairs in m.abut_rules.items():
+            where = pairs[0][2]
+            if code.endswith(")"):
+                if code[:-1] not in centers:
+                    self.error(where, f"adjacency restricted to the owner of {code[:-1]}, not a centre")
+            elif code.endswith(":"):
+                if code[0] not in initials:
+                    self.error(where, f"adjacency restricted to power {code[0]}, not a power initial")
+            elif code not in "~*":
+                self.error(where, f"unknown special adjacency {code!r}")
+        if "~" in m.abut_rules and "*" in m.abut_rules:
+            self.error(m.abut_rules["~"][0][2], "special adjacencies ~ and * cannot be mixed")
+
+    def phases(self) -> tuple[tuple[str, ...], str]:
+        """The FLOW of the year, checked as DPjudge checks it, and the first phase."""
+        m = self.m
+        flow = tuple(item for item, _ in m.flow) or _STANDARD_FLOW
+        where = {item: w for item, w in m.flow}
+        kinds = dict(_PHASE_TYPES)
+        seen: set[str] = set()
+        sign = 0
+        for item in flow:
+            at = where.get(item)
+            season, colon, phases = item.partition(":")
+            if not colon:
+                if item != "NEWYEAR":
+                    self.error(at, f"FLOW {item} needs a colon")
+                continue
+            if ":" in phases:
+                self.error(at, f"more than one colon in FLOW {item}")
+            elif season == "NEWYEAR":
+                try:
+                    years = int(phases)
+                    if years == 0 or (sign and (years > 0) != (sign > 0)):
+                        raise ValueError
+                    sign = 1 if years > 0 else -1
+                except ValueError:
+                    self.error(at, f"FLOW {item}: NEWYEAR takes one number of years, not 0, "
+                                   "all of one sign")
+            elif season == "IFYEARDIV":
+                div, _, mod = phases.partition("=")
+                if not div.isdigit() or int(div) <= 0 or (mod and not (mod.isdigit()
+                                                                         and int(mod) < int(div))):
+                    self.error(at, f"FLOW {item}: IFYEARDIV takes a divisor, or divisor=remainder")
+            else:
+                for phase in phases.split(","):
+                    if not phase or kinds.get(phase[0], phase) != phase:
+                        self.error(at, f"bad phase type in FLOW: {phase}")
+                        continue
+                    if (season, phase) in seen:
+                        self.error(at, f"phase twice in FLOW: {season} {phase}")
+                    seen.add((season, phase))
+                    kinds[phase[0]] = phase
+        first = m.begin[0] if m.begin else "SPRING 1901 MOVEMENT"
+        words = first.split()
+        if len(words) != 3 or not words[1].lstrip("-").isdigit():
+            self.error(m.begin[1] if m.begin else None, f"bad BEGIN phase: {first}")
+        elif (words[0], words[2]) not in seen:
+            self.error(m.begin[1] if m.begin else None,
+                       f"BEGIN phase {first} is not in the map's FLOW")
+        return flow, first
+
+    def power(self, key: str) -> Power:
+        m = self.m
+        initial = m.initial.get(key, key[0])
+        if initial == "_":
+            initial = ""
+        return Power(
+            name=key,
+            adjective=m.own_word.get(key, key).replace("+", " "),
+            initial=initial,
+            homes=tuple(m.homes[key]),
+            written=" ".join(m.pow_name.get(key, key).replace("+", " ").split()),
+            hidden_homes=tuple(m.hidden.get(key, ())),
+            alternative_homes=tuple((a[0], tuple(a[1:])) for a in m.alternative.get(key, ())),
+            partisan_sites=tuple(m.partisan.get(key, ())),
+            factory_sites=tuple(m.factory.get(key, ())),
+        )
+
+    def aliases(self, provinces: dict[str, Province]) -> dict[str, Location]:
+        m = self.m
+        locations = {Location.parse(s) for s in m.loc_where}
+        aliases: dict[str, Location] = {}
+        for key, (abbrev, _where) in m.written.items():
+            loc = Location.parse(abbrev)
+            if loc in locations or (loc.coast is None and loc.province in provinces):
+                aliases[key] = loc
+        for loc in sorted(locations, key=str):
+            aliases.setdefault(str(loc), loc)
+            if loc.coast is None and loc.province in provinces:
+                aliases.setdefault(normalize_name(provinces[loc.province].full_name), loc)
+        return aliases
+
+    def check_initials(self, powers: tuple[Power, ...]) -> None:
+        seen: dict[str, str] = {}
+        for p in powers:
+            if p.initial in ("M", "?"):   # the Master's initial, and DPjudge's wildcard
+                self.error(self.m.pow_where.get(p.name), f"illegal initial {p.initial!r} for {p.name}")
+            if p.initial in seen:
+                self.error(self.m.pow_where.get(p.name),
+                           f"initial {p.initial} used by two powers ({seen[p.initial]}, {p.name})")
+            if p.initial:
+                seen[p.initial] = p.name
+
+
+def _build(name: str, model: Model) -> Map:
+    source = model.copy()
+    builder = _Builder(name, model)
+    game_map = builder.build()
+    builder.check_initials(game_map.powers)
+    if builder.errors:
+        raise MapError(builder.errors)
+    if game_map.phase_lines:
+        object.__setattr__(game_map, "_in_phase", _phase_maps(name, source, game_map))
+    return game_map
+
+
+def _phase_maps(name: str, source: Model, plain: Map):
+    cache: dict[str, Map] = {}
+
+    def in_phase(phase: str) -> Map:
+        words = phase.upper().split()
+        long = " ".join(words)
+        short = phase_abbreviation(long) if len(words) == 3 else long
+        lines = [(when, entries) for when, entries in source.dynamic.items()
+                 if (when.isupper() and (long.startswith(when) or short.startswith(when)))
+                 or (when.islower() and when.upper() in (long, short))]
+        key = "|".join(when for when, _ in lines)
+        if not lines:
+            return plain
+        if key not in cache:
+            model = source.copy()
+            reader = Reader(model, lambda _name: None)
+            for _when, entries in lines:
+                reader.read_lines(list(entries))
+            changed = _Builder(name, model).build()
+            object.__setattr__(changed, "_in_phase", in_phase)
+            cache[key] = changed
+        return cache[key]
+    return in_phase
+
+
+# -- finding maps by name -------------------------------------------------------------------
 def _variant_dir() -> Path:
     return Path(str(resources.files("payjudge") / "variants"))
 
 
-@lru_cache(maxsize=None)
-def load_variant(name: str = "standard") -> Map:
-    """A map shipped with payjudge, by name (`standard`)."""
-    if not re.match(r"^[a-z0-9_-]+$", name.lower()):
+def shipped_dir() -> Path:
+    """The folder of the maps payjudge ships."""
+    return _variant_dir()
+
+
+def _valid_name(name: str) -> bool:
+    return bool(name) and all(c.isalnum() or c in "_-" for c in name) and name.isascii()
+
+
+def find_map(name: str, maps_dir: Path | None = None) -> Path | None:
+    """The file of an installed map (the maps directory first) or of one payjudge ships."""
+    name = name.lower().removesuffix(".map")
+    if not _valid_name(name):
+        return None
+    for folder in (maps_dir, _variant_dir()):
+        if folder is not None and (folder / f"{name}.map").is_file():
+            return folder / f"{name}.map"
+    return None
+
+
+def map_names(maps_dir: Path | None = None) -> list[str]:
+    """Every map a game can be created on: installed ones and those payjudge ships."""
+    names = set()
+    for folder in (maps_dir, _variant_dir()):
+        if folder is not None and folder.is_dir():
+            names.update(p.stem.lower() for p in folder.glob("*.map") if _valid_name(p.stem.lower()))
+    return sorted(names)
+
+
+def load_variant(name: str = "standard", maps_dir: Path | None = None) -> Map:
+    """A map by name: installed in `maps_dir`, else shipped with payjudge (`standard`)."""
+    path = find_map(name, Path(maps_dir) if maps_dir else None)
+    if path is None:
         raise MapError([f"unknown variant: {name}"])
-    path = _variant_dir() / f"{name.lower()}.map"
-    if not path.is_file():
-        raise MapError([f"unknown variant: {name}"])
-    return load_map_file(path)
+    return _load_cached(str(path), path.stat().st_mtime_ns, str(maps_dir or ""))
+
+
+@lru_cache(maxsize=64)
+def _load_cached(path: str, _mtime: int, maps_dir: str) -> Map:
+    return load_map_file(path, [Path(maps_dir)] if maps_dir else None)

@@ -70,7 +70,7 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
         game = repo.game_by_id(s, game_id, lock=True)
         if game is None or game.state != "active" or game.deadline is None:
             return None
-        st = GameState(s, game)
+        st = GameState(s, game, config.maps_path)
         if st.turn is None:
             return None
         mailer = Mailer(s, config, now)

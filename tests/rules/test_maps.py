@@ -116,7 +116,7 @@ def test_toy_variant_plays_a_phase(toy):
     ("broken_one_way.map", "broken_one_way.map", "one-way adjacency for armies: ALP -> BET"),
     ("broken_unknown_location.map", "broken_unknown_location.map", "unknown location ZZZ"),
     ("broken_home_centre.map", "broken_home_centre.map", "bad home centre for TWO: QQQ"),
-    ("broken_directive.map", "broken_directive.map", "the DUMMY directive is not supported by payjudge"),
+    ("broken_directive.map", "broken_directive.map", "DUMMIES needs a list of powers"),
     ("broken_unit_at_sea.map", "broken_unit_at_sea.map", "bad initial unit for TWO: A GAM"),
     ("broken_full_name.map", "broken_full_name.map", "location has no full name: GAM"),
     ("broken_in_used_file.map", "broken_one_way.map", "one-way adjacency for armies: ALP -> BET"),

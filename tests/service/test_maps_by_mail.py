@@ -1,0 +1,58 @@
+"""Installed maps by mail: `payjudge map install` puts a DPjudge map in the maps directory,
+`LIST MAPS` lists it, and `CREATE … MAP <name>` makes a game on it that starts and plays."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from payjudge.cli import main
+from payjudge.game.state import GameState, find_game
+
+from .judge import TestJudge
+
+DPJUDGE = Path(__file__).resolve().parents[3] / "shared" / "dpjudge-maps"
+if not DPJUDGE.is_dir():
+    DPJUDGE = Path("/work/shared/dpjudge-maps")
+pytestmark = pytest.mark.skipif(not DPJUDGE.is_dir(),
+                                reason="DPjudge's map files (../shared/dpjudge-maps) are not here")
+GM = "gm@pj.test"
+POWERS = ("CARTHAGE", "EGYPT", "GREECE", "PERSIA", "ROME")
+
+
+def test_installed_map_is_listed_created_and_played(database, tmp_path, monkeypatch):
+    maps_dir = tmp_path / "maps"
+    monkeypatch.setenv("PAYJUDGE_MAPS_DIR", str(maps_dir))
+    monkeypatch.setenv("PAYJUDGE_DATA_DIR", str(tmp_path / "data"))
+    result = CliRunner().invoke(main, ["map", "install", str(DPJUDGE / "maps" / "ancmed.map")])
+    assert result.exit_code == 0, result.output
+    assert (maps_dir / "ancmed.map").is_file()
+
+    judge = TestJudge(database)
+    judge.config = replace(judge.config, maps_dir=str(maps_dir))
+    judge.send(GM, "LIST MAPS\n")
+    listing = judge.last_reply(GM)
+    assert "ancmed" in listing and "5 powers, 34 centres, 18 to win" in listing
+    assert "standard" in listing and "CARTHAGE" in listing
+
+    judge.send(GM, "CREATE anc1 masterpw\nRULE POWER_CHOICE\nMAP ancmed\nSIGNOFF\n")
+    assert "created on the ancmed map, with 5 seats" in judge.last_reply(GM)
+    for p in POWERS:
+        judge.send(f"{p.lower()}@pj.test", f"JOIN {p.lower()}@anc1 pw-{p.lower()}\n")
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "anc1"), maps_dir)
+        assert st.game.state == "active" and st.game.phase == "S1M"
+        assert sorted(str(u) for u in st.position.units["CARTHAGE"]) == ["A CAR", "A CIR", "F THA"]
+
+    judge.send("carthage@pj.test", "SIGNON Canc1 pw-carthage\nA CAR H\n")
+    assert "A CAR H" in judge.last_reply("carthage@pj.test").replace("HOLD", "H")
+
+
+def test_an_unknown_map_is_refused_by_create(database, tmp_path):
+    judge = TestJudge(database)
+    judge.config = replace(judge.config, maps_dir=str(tmp_path / "none"))
+    judge.send(GM, "CREATE anc2 masterpw\nMAP ancmed\nSIGNOFF\n")
+    assert "unknown variant: ancmed" in judge.last_reply(GM)
