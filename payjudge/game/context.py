@@ -88,7 +88,7 @@ class Reply:
             def inside(n: int | None) -> bool:
                 return n is not None and n >= line and (end is None or n < end)
 
-            power_, part = out.setdefault(address, (power, Reply(game=self.game)))
+            _, part = out.setdefault(address, (power, Reply(game=self.game)))
             part.understood += [u for u in self.understood if inside(u[0])]
             part.notes += [n for n in self.notes if inside(n.line)]
             part.problems += [p for p in self.problems if inside(p.line)]
@@ -152,7 +152,6 @@ class Context:
     acting_for: str | None = None     # the power the Master acts for after FOR
     inbound_id: int | None = None
     after: list = field(default_factory=list)   # actions applied after every command (RESIGN)
-    dirty: bool = False                          # a command changed the game: bump its version
     signon_failure: Any = None   # a security.FailedSignon: a wrong password, counted after rollback
 
     @property

@@ -15,8 +15,6 @@ from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Submission, Turn
 
 MASTER = "MASTER"
-ACTIVE_STATES = ("active",)
-OPEN_STATES = ("forming", "active", "paused", "waiting")
 
 
 def payola_rules(game: Game) -> PayolaRules:

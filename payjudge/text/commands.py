@@ -18,7 +18,6 @@ class Kind(enum.Enum):
     OPENER = "opener"
     COMMAND = "command"
     ORDER = "order"      # an offer line or an order line, decided by the phase
-    SETTING = "setting"  # a line of a CREATE block
 
 
 OPENERS = {"CREATE", "JOIN", "OBSERVE", "SIGNON", "RESIGN", "TAKEOVER", "LIST", "SUMMARY",
