@@ -25,6 +25,8 @@ def payola_rules(game: Game) -> PayolaRules:
 
 
 find_game = repo.game_by_name
+find_observer = repo.observer
+list_games = repo.games
 current_turn = repo.current_turn
 turns = repo.turns
 
