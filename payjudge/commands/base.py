@@ -17,6 +17,7 @@ OPENER, SIGNED, PLAYER, MASTER = "opener", "signed", "player", "master"
 REGISTRY: dict[str, "Handler[Any]"] = {}
 
 C = TypeVar("C")
+T = TypeVar("T")
 
 
 class Handler(Generic[C]):
@@ -81,6 +82,13 @@ def check_vocabulary() -> None:
 def require(condition: bool, message: str) -> None:
     if not condition:
         raise CommandError(message)
+
+
+def found(value: T | None, message: str) -> T:
+    """`value`, or the command is refused with `message` (a power, a seat, an identity)."""
+    if value is None:
+        raise CommandError(message)
+    return value
 
 
 def sub_args(cmd: Command) -> tuple[str, ...]:

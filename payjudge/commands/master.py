@@ -11,7 +11,7 @@ from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
 from ..text.commands import Command
-from .base import MasterHandler, register, require, sub_args
+from .base import MasterHandler, found, register, require, sub_args
 from .player import parse_when
 
 
@@ -230,8 +230,7 @@ class For(MasterHandler):
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write FOR <power>")
-        p = ctx.state.map.power(cmd.args[0])
-        require(p is not None, f"there is no power {cmd.args[0]}")
+        p = found(ctx.state.map.power(cmd.args[0]), f"there is no power {cmd.args[0]}")
         ctx.act_for(p.name)
         ctx.reply.note("acting_for", cmd.line, power=p.name)
         # the power's player sees what the Master did for it (email.md: the reply goes to

@@ -15,7 +15,7 @@ from ..game.turns import late_powers
 from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
 from ..text.commands import GAME_NAME, Command, split_identity
-from .base import REGISTRY, OpenerHandler, register, require
+from .base import REGISTRY, OpenerHandler, found, register, require
 
 
 def _game(ctx: Context, name: str, *, lock: bool = True) -> GameState:
@@ -126,9 +126,8 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
 
     Wrong passwords are counted per seat (`security.locked_until`): past the limit, the
     seat's sign-ons are refused without looking at the password until the window passes."""
-    ident = split_identity(word)
-    require(ident is not None, f"{word!r}: write the power's initial and the game, e.g. Fpay7")
-    who, game_name = ident
+    who, game_name = found(split_identity(word),
+                           f"{word!r}: write the power's initial and the game, e.g. Fpay7")
     st = _game(ctx, game_name)
     bad = f"invalid power or password for {st.game.name}"
     if who in ("M", "MASTER"):
@@ -209,9 +208,8 @@ class Takeover(OpenerHandler):
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write TAKEOVER <P><game> <password>")
-        ident = split_identity(cmd.args[0])
-        require(ident is not None, "write TAKEOVER <P><game> <password>, e.g. TAKEOVER Fpay7 secret")
-        who, game_name = ident
+        who, game_name = found(split_identity(cmd.args[0]),
+                               "write TAKEOVER <P><game> <password>, e.g. TAKEOVER Fpay7 secret")
         st = _game(ctx, game_name)
         seat = lifecycle.seat_by_power(st, who)
         _new_password(cmd.args[1])

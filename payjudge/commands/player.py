@@ -19,7 +19,7 @@ from ..game.transfer import transfer
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
-from .base import PlayerHandler, SignedHandler, register, require, sub_args
+from .base import PlayerHandler, SignedHandler, found, register, require, sub_args
 
 
 MAX_DRAW = 99   # VOTE nWAY: more than any map has powers
@@ -121,8 +121,8 @@ class _Press(SignedHandler):
             require(len(args) >= 2 and args[0] == "TO",
                     "write PRESS TO <powers> (initials like FG, or names), then the text, then ENDPRESS")
             recipients = " ".join(args[1:])
-        sender = ctx.actor if not ctx.observer else None
-        require(sender is not None, "observers cannot send press")
+        require(not ctx.observer, "observers cannot send press")
+        sender = ctx.actor
         sent_to = send_press(ctx, sender=sender if sender != MASTER or ctx.acting_for is None else MASTER,
                              recipients=recipients, body="\n".join(body))
         ctx.reply.note("press_sent", cmd.line, to=sent_to, broadcast=recipients is None)
@@ -265,8 +265,8 @@ class Vote(PlayerHandler):
         require(len(args) >= 1, "write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
         if args[0] == "CONCEDE":
             require(len(args) == 2, "write VOTE CONCEDE <power>")
-            p = ctx.state.map.power(args[1])
-            require(p is not None and p.name != ctx.power, f"cannot concede to {args[1]}")
+            p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
+            require(p.name != ctx.power, f"cannot concede to {args[1]}")
             vote = f"CONCEDE {p.name}"
         elif args[0] in ("DRAW", "SOLO"):
             vote = args[0]

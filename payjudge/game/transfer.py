@@ -53,7 +53,7 @@ def transfer(st: GameState, mailer: Mailer, *, power: str, to: str, amount: int,
     game = st.game
     balance = money.balance(st.session, game, power)
     sent_this_phase = [e.counterparty for e in money.entries(st.session, game, power)
-                       if e.kind == "transfer_out" and e.turn_seq == turn.seq]
+                       if e.kind == "transfer_out" and e.turn_seq == turn.seq and e.counterparty]
     problem = check_transfer(st.rules, position, power, target.name, amount, balance,
                              dummies=st.dummies(), sent=sent_this_phase)
     if problem:
