@@ -69,6 +69,13 @@ def lookup(cmd: Command) -> Handler[Any] | None:
     return REGISTRY.get(cmd.keyword)
 
 
+def set_words() -> str:
+    """The SET sub-commands, the players' first: `WAIT, NOWAIT, …, TIMING`."""
+    handlers = [h for h in REGISTRY.values() if h.keyword.startswith("SET ")]
+    handlers.sort(key=lambda h: h.who == MASTER)   # stable: registration order otherwise
+    return ", ".join(h.keyword.split()[1] for h in handlers)
+
+
 def check_vocabulary() -> None:
     """The splitter's words (text/commands.py) are exactly the registry's: an opener
     handler for each opener, a handler for each command word."""

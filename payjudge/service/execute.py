@@ -7,7 +7,7 @@ message back, so a message with any error changes nothing.
 from __future__ import annotations
 
 from ..commands.base import MASTER as WHO_MASTER
-from ..commands.base import OPENER, PLAYER, SIGNED, lookup
+from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
 from ..commands.orders import submit_orders
 from dataclasses import replace
 from typing import Any
@@ -59,8 +59,7 @@ def _run(ctx: Context, cmd: Command) -> None:
     if handler is None:
         if cmd.keyword == "SET":
             what = cmd.args[0].upper() if cmd.args else ""
-            reply.problem(cmd.line, cmd.text, f"unknown SET command {what!r} (SET WAIT, NOWAIT, "
-                          "ABSENCE, ADDRESS, PASSWORD, DEADLINE, TIMING)")
+            reply.problem(cmd.line, cmd.text, f"unknown SET command {what!r} (SET {set_words()})")
         else:
             reply.problem(cmd.line, cmd.text, f"unknown command {cmd.keyword}")
         return
