@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import IO, Sequence
+from typing import IO
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -342,7 +342,7 @@ def _safe(url: str) -> str:
     return url
 
 
-def serve(config: Config, argv: Sequence[str] = ()) -> None:
+def serve(config: Config) -> None:
     logging.basicConfig(level=getattr(logging, config.log_level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)

@@ -53,7 +53,7 @@ LAYERS = {
 # above the pure core, each package may import only what lies below it
 BELOW = {
     "game": {"rules", "payola", "text", "store", "templating", "config", "ports", "memory"},
-    "commands": {"rules", "payola", "text", "store", "game", "config"},
+    "commands": {"rules", "payola", "text", "game", "config"},   # never store: queries are use cases in game/
     "service": {"rules", "payola", "text", "store", "game", "commands", "config", "ports", "memory"},
     "store": {"ports", "rules"},
     "mail": {"ports", "text"},

@@ -1,25 +1,33 @@
-"""The command registry: one small handler class per mail command. It also writes HELP."""
+"""The command registry: one small handler class per mail command. It also writes HELP.
+
+A handler gets the context of its role (`who`): an opener the message's `Context`, a
+power's command a `PlayerContext`, the Master's a `MasterContext`, press a
+`SignedContext`; `service.execute` builds it once the sign-on succeeded.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from ..game.context import CommandError, Context
-from ..text.commands import Command
+from ..game.context import CommandError, Context, MasterContext, PlayerContext, SignedContext
+from ..text.commands import ANYWHERE, COMMANDS, OPENERS, Command
 
 OPENER, SIGNED, PLAYER, MASTER = "opener", "signed", "player", "master"
 
-REGISTRY: dict[str, "Handler"] = {}
+REGISTRY: dict[str, "Handler[Any]"] = {}
+
+C = TypeVar("C")
+T = TypeVar("T")
 
 
-class Handler:
+class Handler(Generic[C]):
     keyword: ClassVar[str]         # "ACCEPT", or "SET WAIT" for a SET sub-command
     syntax: ClassVar[str]
     summary: ClassVar[str]
-    who: ClassVar[str] = PLAYER    # opener | signed (anyone signed on) | player | master
+    who: ClassVar[str]             # opener | signed (anyone signed on) | player | master
     secret_args: ClassVar[tuple[int, ...]] = ()   # argument positions never echoed
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: C, cmd: Command) -> None:
         raise NotImplementedError
 
     def echo(self, cmd: Command) -> str:
@@ -31,20 +39,63 @@ class Handler:
         return " ".join(words)
 
 
-def register(cls: type[Handler]) -> type[Handler]:
+class OpenerHandler(Handler[Context]):
+    who = OPENER
+
+
+class PlayerHandler(Handler[PlayerContext]):
+    who = PLAYER
+
+
+class MasterHandler(Handler[MasterContext]):
+    who = MASTER
+
+
+class SignedHandler(Handler[SignedContext]):
+    who = SIGNED
+
+
+H = TypeVar("H", bound=type[Handler[Any]])
+
+
+def register(cls: H) -> H:
     REGISTRY[cls.keyword] = cls()
     return cls
 
 
-def lookup(cmd: Command) -> Handler | None:
+def lookup(cmd: Command) -> Handler[Any] | None:
     if cmd.keyword == "SET" and cmd.args:
         return REGISTRY.get(f"SET {cmd.args[0].upper()}")
     return REGISTRY.get(cmd.keyword)
 
 
+def set_words() -> str:
+    """The SET sub-commands, the players' first: `WAIT, NOWAIT, …, TIMING`."""
+    handlers = [h for h in REGISTRY.values() if h.keyword.startswith("SET ")]
+    handlers.sort(key=lambda h: h.who == MASTER)   # stable: registration order otherwise
+    return ", ".join(h.keyword.split()[1] for h in handlers)
+
+
+def check_vocabulary() -> None:
+    """The splitter's words (text/commands.py) are exactly the registry's: an opener
+    handler for each opener, a handler for each command word."""
+    openers = {h.keyword for h in REGISTRY.values() if h.who == OPENER}
+    words = {h.keyword.split()[0] for h in REGISTRY.values() if h.who != OPENER}
+    if openers != set(OPENERS) or words != set(COMMANDS) or not ANYWHERE <= openers:
+        raise RuntimeError(f"text.commands and the command registry differ: openers "
+                           f"{sorted(openers ^ set(OPENERS))}, commands {sorted(words ^ COMMANDS)}")
+
+
 def require(condition: bool, message: str) -> None:
     if not condition:
         raise CommandError(message)
+
+
+def found(value: T | None, message: str) -> T:
+    """`value`, or the command is refused with `message` (a power, a seat, an identity)."""
+    if value is None:
+        raise CommandError(message)
+    return value
 
 
 def sub_args(cmd: Command) -> tuple[str, ...]:

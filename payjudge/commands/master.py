@@ -3,33 +3,33 @@
 from __future__ import annotations
 
 from ..game import lifecycle
-from ..game.context import CommandError, Context
+from ..game.context import CommandError, MasterContext
 from ..game.game_start import begin
 from ..game.notify import broadcast
 from ..game.phases import preview_phase, process_phase, rollback
+from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
 from ..text.commands import Command
-from .base import MASTER, Handler, register, require, sub_args
+from .base import MasterHandler, found, register, require, sub_args
 from .player import parse_when
 
 
-def _running(ctx: Context) -> None:
+def _running(ctx: MasterContext) -> None:
     require(ctx.game.state in ("active", "paused", "waiting") and ctx.state.turn is not None,
             f"{ctx.game.name} is {ctx.game.state}: there is no phase to process")
 
 
-class _Process(Handler):
-    who = MASTER
+class _Process(MasterHandler):
     force = False
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         _running(ctx)
         late = late_powers(ctx.state)
         if late and not self.force:
             raise CommandError("not every power has its orders in (" + ", ".join(late) +
                                "); use PROCESS! to process with civil-disorder defaults")
-        phase = ctx.state.turn.phase
+        phase = ctx.turn.phase
         process_phase(ctx.state, ctx.mailer, ctx.now)
         ctx.reply.note("processed", cmd.line, phase=phase, next=ctx.game.phase, late=late,
                        state=ctx.game.state)
@@ -51,26 +51,24 @@ class ProcessNow(_Process):
 
 
 @register
-class Preview(Handler):
+class Preview(MasterHandler):
     keyword = "PREVIEW"
     syntax = "PREVIEW"
     summary = "mail the would-be results to the Master only; nothing changes"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         _running(ctx)
         preview_phase(ctx.state, ctx.mailer)
-        ctx.reply.note("previewed", cmd.line, phase=ctx.state.turn.phase)
+        ctx.reply.note("previewed", cmd.line, phase=ctx.turn.phase)
 
 
 @register
-class Rollback(Handler):
+class Rollback(MasterHandler):
     keyword = "ROLLBACK"
     syntax = "ROLLBACK [<phase>] [RESTORE]"
     summary = "return to the start of the current or the named phase, money included"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(ctx.state.turn is not None, "the game has not started")
         args = [a.upper() for a in cmd.args]
         restore = "RESTORE" in args
@@ -81,13 +79,12 @@ class Rollback(Handler):
 
 
 @register
-class SetDeadline(Handler):
+class SetDeadline(MasterHandler):
     keyword = "SET DEADLINE"
     syntax = "SET DEADLINE <date and time>"
     summary = "change the deadline of the current phase (e.g. SET DEADLINE 2026-12-24 18:00)"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         _running(ctx)
         timing = Timing.from_json(ctx.game.timing)
         when = parse_when(" ".join(sub_args(cmd)), timing.zone, ctx.now)
@@ -102,13 +99,12 @@ class SetDeadline(Handler):
 
 
 @register
-class SetTiming(Handler):
+class SetTiming(MasterHandler):
     keyword = "SET TIMING"
     syntax = "SET TIMING <timing>"
     summary = "change the game's TIMING (used from the next deadline on)"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         try:
             timing = Timing.parse(" ".join(sub_args(cmd)))
         except TimingError as exc:
@@ -118,22 +114,21 @@ class SetTiming(Handler):
 
 
 @register
-class Activate(Handler):
+class Activate(MasterHandler):
     keyword = "ACTIVATE"
     syntax = "ACTIVATE"
     summary = "start a forming game (open seats become dummies), or resume a paused one"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         game = ctx.game
         if game.state == "forming":
             require(any(s.status == "playing" for s in game.seats), "nobody has joined yet")
-            begin(ctx, ctx.state)
+            begin(ctx.state, ctx.mailer, ctx.reply, ctx.now)
         elif game.state in ("paused", "waiting"):
             game.state = "active"
             timing = Timing.from_json(game.timing)
             if game.deadline is None or game.deadline <= ctx.now:
-                game.deadline = timing.deadline(ctx.state.position.phase.type, ctx.now)
+                game.deadline = timing.deadline(ctx.position.phase.type, ctx.now)
             ctx.reply.note("state", cmd.line, state="active",
                            deadline=show_time(game.deadline, timing.zone))
             broadcast(ctx.state, ctx.mailer, f"Diplomacy game {game.name} resumed", "state.txt.j2",
@@ -143,13 +138,12 @@ class Activate(Handler):
 
 
 @register
-class Pause(Handler):
+class Pause(MasterHandler):
     keyword = "PAUSE"
     syntax = "PAUSE"
     summary = "stop the clock: no deadline passes until ACTIVATE"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(ctx.game.state == "active", f"{ctx.game.name} is {ctx.game.state}")
         ctx.game.state = "paused"
         ctx.reply.note("state", cmd.line, state="paused", deadline=None)
@@ -158,13 +152,12 @@ class Pause(Handler):
 
 
 @register
-class Terminate(Handler):
+class Terminate(MasterHandler):
     keyword = "TERMINATE"
     syntax = "TERMINATE"
     summary = "end the game now, without a result"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is already over")
         ctx.game.state = "terminated"
         ctx.game.deadline = None
@@ -175,13 +168,12 @@ class Terminate(Handler):
 
 
 @register
-class Dummy(Handler):
+class Dummy(MasterHandler):
     keyword = "DUMMY"
     syntax = "DUMMY <power>"
     summary = "make a power unplayed (a dummy; rule 4.4)"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write DUMMY <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
         require(seat.status in ("playing", "resigned"), f"{seat.power} is {seat.status}")
@@ -195,31 +187,28 @@ class Dummy(Handler):
 
 
 @register
-class Revive(Handler):
+class Revive(MasterHandler):
     keyword = "REVIVE"
     syntax = "REVIVE <power>"
     summary = "open a dummy power for a new player, who joins it with TAKEOVER"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         # No password is ever made up and mailed: the newcomer chooses one with TAKEOVER.
         require(len(cmd.args) == 1, "write REVIVE <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
         require(seat.status == "dummy", f"{seat.power} is {seat.status}, not a dummy")
         seat.status = "resigned"
         ctx.reply.note("seat", cmd.line, power=seat.power, status="resigned")
-        broadcast(ctx.state, ctx.mailer, f"Diplomacy takeover wanted {ctx.game.name}",
-                  "resigned.txt.j2", power=seat.power)
+        announce_open_seat(ctx.state, ctx.mailer, seat.power, f"Diplomacy takeover wanted {ctx.game.name}")
 
 
 @register
-class Eject(Handler):
+class Eject(MasterHandler):
     keyword = "EJECT"
     syntax = "EJECT <power>"
     summary = "remove a power's player; the power is open for TAKEOVER"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write EJECT <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
         require(seat.status == "playing", f"{seat.power} is {seat.status}")
@@ -230,22 +219,19 @@ class Eject(Handler):
             ctx.mailer.send([old], f"Diplomacy: you no longer play {seat.power} in {ctx.game.name}",
                             "seat_change.txt.j2", kind="notice", game=ctx.game,
                             game_name=ctx.game.name, power=seat.power, status="ejected")
-        broadcast(ctx.state, ctx.mailer, f"Diplomacy takeover wanted {ctx.game.name}",
-                  "resigned.txt.j2", power=seat.power)
+        announce_open_seat(ctx.state, ctx.mailer, seat.power, f"Diplomacy takeover wanted {ctx.game.name}")
 
 
 @register
-class For(Handler):
+class For(MasterHandler):
     keyword = "FOR"
     syntax = "FOR <power>"
     summary = "the player commands below act for that power (its player gets that part of the reply)"
-    who = MASTER
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write FOR <power>")
-        p = ctx.state.map.power(cmd.args[0])
-        require(p is not None, f"there is no power {cmd.args[0]}")
-        ctx.acting_for = p.name
+        p = found(ctx.state.map.power(cmd.args[0]), f"there is no power {cmd.args[0]}")
+        ctx.act_for(p.name)
         ctx.reply.note("acting_for", cmd.line, power=p.name)
         # the power's player sees what the Master did for it (email.md: the reply goes to
         # the power's registered address too)

@@ -5,16 +5,17 @@ from __future__ import annotations
 from ..game import lifecycle
 from ..game.context import CommandError, Context
 from ..game.gamerules import rules_table, status_counts
+from ..game.game_start import begin
 from ..game.notify import broadcast, render_history
+from ..game.resignation import resign_power
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until
-from ..game.state import MASTER, GameState, find_game, turns
+from ..game.state import MASTER, GameState, find_game, find_observer, list_games, turns
 from ..game.timing import Timing, show_time
 from ..game.turns import late_powers
 from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
-from ..store import repo
 from ..text.commands import GAME_NAME, Command, split_identity
-from .base import OPENER, REGISTRY, Handler, register, require
+from .base import REGISTRY, OpenerHandler, found, register, require
 
 
 def _game(ctx: Context, name: str, *, lock: bool = True) -> GameState:
@@ -39,11 +40,10 @@ def _game_name(word: str) -> str:
 
 
 @register
-class Create(Handler):
+class Create(OpenerHandler):
     keyword = "CREATE"
     syntax = "CREATE <game> <password> [<variant>]  … setting lines … SIGNOFF"
     summary = "create a game; you become its Master (settings: RULE, TIMING, MAP, PRIVATE, TAX, CAP)"
-    who = OPENER
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -59,8 +59,8 @@ class Create(Handler):
                 f"*@{ctx.sender.rpartition('@')[2]}" in allowed,
                 f"{ctx.sender} may not create games on this judge")
         spec, problems = lifecycle.parse_settings(list(cmd.body), maps_dir=ctx.config.maps_path)
-        for line, text, message in problems:
-            ctx.reply.problem(line or cmd.line, text, message)
+        for problem in problems:
+            ctx.reply.add(problem.at(problem.line or cmd.line, problem.text))
         if spec is None:
             return
         game = lifecycle.create_game(ctx.session, name=name, password=cmd.args[1],
@@ -79,11 +79,10 @@ class Create(Handler):
 
 
 @register
-class Join(Handler):
+class Join(OpenerHandler):
     keyword = "JOIN"
     syntax = "JOIN <game> <password> [<privacy word>]  or  JOIN <power>@<game> <password>"
     summary = "join a forming game (the second form picks a power, under rule POWER_CHOICE)"
-    who = OPENER
     secret_args = (1, 2)
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -102,16 +101,14 @@ class Join(Handler):
             broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2",
                       left=left)
         if left == 0 and Flag.START_MASTER not in st.rules:
-            from ..game.game_start import begin
-            begin(ctx, st)
+            begin(st, ctx.mailer, ctx.reply, ctx.now)
 
 
 @register
-class Observe(Handler):
+class Observe(OpenerHandler):
     keyword = "OBSERVE"
     syntax = "OBSERVE <name>@<game> <password>"
     summary = "watch a game: results and broadcasts, never anything private"
-    who = OPENER
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -129,9 +126,8 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
 
     Wrong passwords are counted per seat (`security.locked_until`): past the limit, the
     seat's sign-ons are refused without looking at the password until the window passes."""
-    ident = split_identity(word)
-    require(ident is not None, f"{word!r}: write the power's initial and the game, e.g. Fpay7")
-    who, game_name = ident
+    who, game_name = found(split_identity(word),
+                           f"{word!r}: write the power's initial and the game, e.g. Fpay7")
     st = _game(ctx, game_name)
     bad = f"invalid power or password for {st.game.name}"
     if who in ("M", "MASTER"):
@@ -148,7 +144,7 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
         if seat.address and seat.address != ctx.sender:
             ctx.reply.extra_recipients.append(seat.address)
         return
-    obs = repo.observer(ctx.session, st.game, who)
+    obs = find_observer(ctx.session, st.game, who)
     if obs is None:
         raise CommandError(bad)
     _check(ctx, st, obs.name, obs.password, obs.address, password)
@@ -170,11 +166,10 @@ def _check(ctx: Context, st: GameState, who: str, stored: str | None, owner: str
 
 
 @register
-class Signon(Handler):
+class Signon(OpenerHandler):
     keyword = "SIGNON"
     syntax = "SIGNON <P><game> <password>"
     summary = "sign on as the power with initial P (M: the Master); the commands below act for it"
-    who = OPENER
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -185,41 +180,36 @@ class Signon(Handler):
 
 
 @register
-class Resign(Handler):
+class Resign(OpenerHandler):
     keyword = "RESIGN"
     syntax = "RESIGN <P><game> <password>"
     summary = "give up your power (applied after the rest of the message)"
-    who = OPENER
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write RESIGN <P><game> <password>")
         authenticate(ctx, cmd.args[0], cmd.args[1])
-        require(ctx.actor != MASTER and not ctx.observer, "only a power can resign")
-        st, power = ctx.state, ctx.actor
+        player = ctx.player()
+        if player is None or ctx.is_master:
+            raise CommandError("only a power can resign")
 
         def apply() -> None:
-            seat = st.seat(power)
-            forfeited = lifecycle.resign(st, seat, now=ctx.now)
-            ctx.reply.note("resigned", cmd.line, power=power, game=st.game.name, forfeited=forfeited)
-            broadcast(st, ctx.mailer, f"Diplomacy resignation {st.game.name}", "resigned.txt.j2",
-                      power=power)
+            ctx.reply.result(cmd.line, resign_power(player.state, ctx.mailer, power=player.power,
+                                                    now=ctx.now))
         ctx.after.append(apply)
 
 
 @register
-class Takeover(Handler):
+class Takeover(OpenerHandler):
     keyword = "TAKEOVER"
     syntax = "TAKEOVER <P><game> <password>"
     summary = "take over a resigned power; the password becomes its new password"
-    who = OPENER
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write TAKEOVER <P><game> <password>")
-        ident = split_identity(cmd.args[0])
-        require(ident is not None, "write TAKEOVER <P><game> <password>, e.g. TAKEOVER Fpay7 secret")
-        who, game_name = ident
+        who, game_name = found(split_identity(cmd.args[0]),
+                               "write TAKEOVER <P><game> <password>, e.g. TAKEOVER Fpay7 secret")
         st = _game(ctx, game_name)
         seat = lifecycle.seat_by_power(st, who)
         _new_password(cmd.args[1])
@@ -233,11 +223,10 @@ class Takeover(Handler):
 
 
 @register
-class List(Handler):
+class List(OpenerHandler):
     keyword = "LIST"
     syntax = "LIST [<game>]  or  LIST MAPS"
     summary = "the games open for joining, one game's state, or the maps a game can be played on"
-    who = OPENER
 
     def run(self, ctx: Context, cmd: Command) -> None:
         if [a.upper() for a in cmd.args] == ["MAPS"]:
@@ -249,7 +238,7 @@ class List(Handler):
         if cmd.args:
             Summary().run(ctx, cmd)
             return
-        games = repo.games(ctx.session, ("forming", "active", "paused", "waiting"))
+        games = list_games(ctx.session, ("forming", "active", "paused", "waiting"))
         ctx.reply.note("game_list", cmd.line, games=[
             {"name": g.name, "state": g.state, "phase": g.phase,
              "open": sum(1 for s in g.seats if s.status == "open"),
@@ -257,11 +246,10 @@ class List(Handler):
 
 
 @register
-class Summary(Handler):
+class Summary(OpenerHandler):
     keyword = "SUMMARY"
     syntax = "SUMMARY <game>"
     summary = "a game's public state: phase, deadline, powers, centres"
-    who = OPENER
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) >= 1, f"write {cmd.keyword} <game>")
@@ -286,11 +274,10 @@ class Summary(Handler):
 
 
 @register
-class History(Handler):
+class History(OpenerHandler):
     keyword = "HISTORY"
     syntax = "HISTORY <game>"
     summary = "every public result of a game so far"
-    who = OPENER
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) >= 1, "write HISTORY <game>")
@@ -300,11 +287,10 @@ class History(Handler):
 
 
 @register
-class Help(Handler):
+class Help(OpenerHandler):
     keyword = "HELP"
     syntax = "HELP [RULES]"
     summary = "this command reference; HELP RULES: every rule flag and what it does here"
-    who = OPENER
 
     def run(self, ctx: Context, cmd: Command) -> None:
         if cmd.args:

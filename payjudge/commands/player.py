@@ -4,23 +4,22 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ..payola.acceptance import AcceptanceError, parse_acceptance
-from ..payola.transfers import check_transfer, giver_label
 from ..rules.flags import Flag
 from ..game import money
-from ..game.context import CommandError, Context
+from ..game.acceptance import set_acceptance
+from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
 from ..game.mailer import is_mail_address
 from ..game.notify import broadcast
+from ..game.orders import clear
 from ..game.press import send_press
 from ..game.security import MIN_LENGTH, hash_password
 from ..game.state import MASTER
 from ..game.timing import Timing, show_time
-from ..store import repo
-from ..store.models import Acceptance
+from ..game.transfer import transfer
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
-from .base import PLAYER, SIGNED, Handler, register, require, sub_args
+from .base import PlayerHandler, SignedHandler, found, register, require, sub_args
 
 
 MAX_DRAW = 99   # VOTE nWAY: more than any map has powers
@@ -33,93 +32,62 @@ def _number(text: str, maximum: int = MAX_NUMBER, *, what: str) -> int:
         raise CommandError(exc.message) from None
 
 
-def _active(ctx: Context) -> None:
+def _active(ctx: GameContext) -> None:
     require(ctx.game.state in ("active", "paused", "waiting"),
             f"{ctx.game.name} is {ctx.game.state}: nothing can be ordered now")
 
 
 @register
-class Clear(Handler):
+class Clear(PlayerHandler):
     keyword = "CLEAR"
     syntax = "CLEAR"
     summary = "empty your offer sheet (or your orders) for this phase"
 
-    def run(self, ctx: Context, cmd: Command) -> None:
-        _active(ctx)
-        turn = ctx.state.turn
-        repo.retire_submissions(ctx.session, turn, ctx.power)
-        ctx.reply.note("cleared", cmd.line, power=ctx.power, phase=turn.phase)
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        ctx.reply.result(cmd.line, clear(ctx.state, power=ctx.power))
 
 
 @register
-class Accept(Handler):
+class Accept(PlayerHandler):
     keyword = "ACCEPT"
     syntax = "ACCEPT <initials>"
     summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?: every power, or one ? for the rest"
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
         require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is over")
         require(len(cmd.args) == 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
-        try:
-            acc = parse_acceptance(cmd.args[0], ctx.state.map, ctx.power, complete=False)
-        except AcceptanceError as exc:
-            raise CommandError(str(exc)) from None
-        text = acc.text(ctx.state.map)
-        ctx.session.add(Acceptance(game_id=ctx.game.id, power=ctx.power, text=text, set_at=ctx.now))
-        ctx.reply.note("accepted", cmd.line, power=ctx.power, text=text)
+        ctx.reply.result(cmd.line, set_acceptance(ctx.state, power=ctx.power, written=cmd.args[0],
+                                                  now=ctx.now))
 
 
 @register
-class Transfer(Handler):
+class Transfer(PlayerHandler):
     keyword = "TRANSFER"
     syntax = "TRANSFER <amount> TO <power>"
     summary = "move money to another power's account at once (rule 2.3)"
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
         args = [a.upper() for a in cmd.args]
         require(len(args) == 3 and args[1] == "TO" and is_digits(args[0]),
                 "write TRANSFER <amount> TO <power>, e.g. TRANSFER 10 TO ENGLAND")
         amount = _number(args[0], what="the amount")
-        target = ctx.state.map.power(args[2])
-        require(target is not None, f"there is no power {args[2]}")
-        st = ctx.state
-        turn = st.turn
-        balance = money.balance(ctx.session, ctx.game, ctx.power)
-        sent_this_phase = [e.counterparty for e in money.entries(ctx.session, ctx.game, ctx.power)
-                           if e.kind == "transfer_out" and e.turn_seq == turn.seq]
-        problem = check_transfer(st.rules, st.position, ctx.power, target.name, amount, balance,
-                                 dummies=st.dummies(), sent=sent_this_phase)
-        if problem:
-            raise CommandError(problem)
-        money.record(ctx.session, ctx.game, ctx.power, "transfer_out", -amount, turn_seq=turn.seq,
-                     phase=turn.phase, now=ctx.now, counterparty=target.name)
-        money.record(ctx.session, ctx.game, target.name, "transfer_in", amount, turn_seq=turn.seq,
-                     phase=turn.phase, now=ctx.now, counterparty=ctx.power)
-        after = balance - amount
-        ctx.reply.note("transferred", cmd.line, amount=amount, to=target.name, before=balance, after=after)
-        seat = st.seat(target.name)
-        if seat and seat.address:
-            ctx.mailer.send([seat.address], f"Payola funds transfer {ctx.game.name}",
-                            "transfer.txt.j2", kind="transfer", game=ctx.game, game_name=ctx.game.name,
-                            power=target.name, amount=amount,
-                            sender=giver_label(st.rules, ctx.power),
-                            before=money.balance(ctx.session, ctx.game, target.name) - amount,
-                            after=money.balance(ctx.session, ctx.game, target.name))
+        ctx.reply.result(cmd.line, transfer(ctx.state, ctx.mailer, power=ctx.power, to=args[2],
+                                            amount=amount, now=ctx.now))
 
 
 @register
-class Balance(Handler):
+class Balance(PlayerHandler):
     keyword = "BALANCE"
     syntax = "BALANCE"
     summary = "your account: balance, the offer sheet on record, your acceptance list"
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
         # reported after the whole message, so it shows the sheet this message sends
         power = ctx.power
         ctx.after.append(lambda: self.report(ctx, cmd, power))
 
-    def report(self, ctx: Context, cmd: Command, power: str) -> None:
+    def report(self, ctx: PlayerContext, cmd: Command, power: str) -> None:
         st = ctx.state
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)
@@ -140,10 +108,9 @@ class Status(Balance):
     summary = "the same as BALANCE"
 
 
-class _Press(Handler):
-    who = SIGNED
+class _Press(SignedHandler):
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: SignedContext, cmd: Command) -> None:
         body = [text for _, text in cmd.body]
         while body and not body[-1].strip():
             body.pop()
@@ -154,8 +121,8 @@ class _Press(Handler):
             require(len(args) >= 2 and args[0] == "TO",
                     "write PRESS TO <powers> (initials like FG, or names), then the text, then ENDPRESS")
             recipients = " ".join(args[1:])
-        sender = ctx.actor if not ctx.observer else None
-        require(sender is not None, "observers cannot send press")
+        require(not ctx.observer, "observers cannot send press")
+        sender = ctx.actor
         sent_to = send_press(ctx, sender=sender if sender != MASTER or ctx.acting_for is None else MASTER,
                              recipients=recipients, body="\n".join(body))
         ctx.reply.note("press_sent", cmd.line, to=sent_to, broadcast=recipients is None)
@@ -176,16 +143,16 @@ class Broadcast(_Press):
 
 
 @register
-class SetWait(Handler):
+class SetWait(PlayerHandler):
     keyword = "SET WAIT"
     syntax = "SET WAIT"
     summary = "wait for this phase's deadline even if every power is ready (this phase only)"
     wait = True
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
-        ctx.state.seat(ctx.power).wait = self.wait
-        ctx.reply.note("wait", cmd.line, wait=self.wait, phase=ctx.state.position.phase.title)
+        ctx.seat.wait = self.wait
+        ctx.reply.note("wait", cmd.line, wait=self.wait, phase=ctx.position.phase.title)
 
 
 @register
@@ -217,12 +184,12 @@ def parse_when(text: str, zone: str, now: datetime) -> datetime:
 
 
 @register
-class SetAbsence(Handler):
+class SetAbsence(PlayerHandler):
     keyword = "SET ABSENCE"
     syntax = "SET ABSENCE <from> TO <to>"
     summary = "a period (at most 14 days) in which no deadline may fall"
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
         require(Flag.NO_ABSENCES not in ctx.state.rules, f"{ctx.game.name} does not allow absences")
         text = " ".join(sub_args(cmd))
         start_text, sep, end_text = text.upper().partition(" TO ")
@@ -233,7 +200,7 @@ class SetAbsence(Handler):
         require(end > start, "the absence must end after it starts")
         require(end - start <= timedelta(days=14), "an absence may last at most 14 days")
         require(end > ctx.now, "that absence is already over")
-        seat = ctx.state.seat(ctx.power)
+        seat = ctx.seat
         seat.absences = [*seat.absences, [start.isoformat(), end.isoformat()]]
         ctx.reply.note("absence", cmd.line, start=show_time(start, zone), end=show_time(end, zone))
         deadline = ctx.game.deadline
@@ -248,18 +215,18 @@ class SetAbsence(Handler):
 
 
 @register
-class SetAddress(Handler):
+class SetAddress(PlayerHandler):
     keyword = "SET ADDRESS"
     syntax = "SET ADDRESS <address>"
     summary = "where the judge sends your power's mail"
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
         args = sub_args(cmd)
         require(len(args) <= 1, "write SET ADDRESS followed by one mail address")
         address = args[0].lower() if args else ctx.sender
         require(is_mail_address(address),
                 f"{address!r} is not one mail address (write e.g. SET ADDRESS name@example.org)")
-        seat = ctx.state.seat(ctx.power)
+        seat = ctx.seat
         old = seat.address
         seat.address = address
         if old and old != address:
@@ -269,7 +236,7 @@ class SetAddress(Handler):
 
 
 @register
-class SetPassword(Handler):
+class SetPassword(PlayerHandler):
     keyword = "SET PASSWORD"
     syntax = "SET PASSWORD <new password>"
     summary = "change your power's password (it is never shown back)"
@@ -278,28 +245,28 @@ class SetPassword(Handler):
     def echo(self, cmd: Command) -> str:
         return "SET PASSWORD ********"
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
         args = sub_args(cmd)
         require(len(args) == 1 and len(args[0]) >= MIN_LENGTH,
                 f"write SET PASSWORD <new password> (one word, at least {MIN_LENGTH} characters)")
-        ctx.state.seat(ctx.power).password = hash_password(args[0])
+        ctx.seat.password = hash_password(args[0])
         ctx.reply.note("password", cmd.line)
 
 
 @register
-class Vote(Handler):
+class Vote(PlayerHandler):
     keyword = "VOTE"
     syntax = "VOTE DRAW | SOLO | CONCEDE <power> | <n>WAY"
     summary = "your standing vote on ending the game"
 
-    def run(self, ctx: Context, cmd: Command) -> None:
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
         args = [a.upper() for a in cmd.args]
         require(len(args) >= 1, "write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
         if args[0] == "CONCEDE":
             require(len(args) == 2, "write VOTE CONCEDE <power>")
-            p = ctx.state.map.power(args[1])
-            require(p is not None and p.name != ctx.power, f"cannot concede to {args[1]}")
+            p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
+            require(p.name != ctx.power, f"cannot concede to {args[1]}")
             vote = f"CONCEDE {p.name}"
         elif args[0] in ("DRAW", "SOLO"):
             vote = args[0]
@@ -309,7 +276,7 @@ class Vote(Handler):
             vote = f"{size}WAY"
         else:
             raise CommandError("write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
-        ctx.state.seat(ctx.power).vote = vote
+        ctx.seat.vote = vote
         ctx.reply.note("vote", cmd.line, vote=vote)
 
         def settle() -> None:

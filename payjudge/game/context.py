@@ -1,33 +1,40 @@
-"""What a command handler works with, and the structured reply it builds."""
+"""What a command handler works with, and the structured reply it builds.
+
+`Context` is the message's: it exists before anyone signs on. A handler of a signed-on
+command gets a context of its role (`PlayerContext`, `MasterContext`, `SignedContext`),
+built once the sign-on succeeded, whose game and power are always there.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable, ClassVar, Protocol
 
 from ..config import Config
+from ..rules.position import Position
 from ..store import Session
-from ..store.models import Game
+from ..store.models import Game, Seat, Turn
 from ..templating import clip
+from ..text.problems import Problem
 from .mailer import Mailer
-from .state import GameState
+from .state import MASTER, GameState
+
+
+class Result(Protocol):
+    """A use case's typed result, shown in the reply by `templates/notes/<note>.txt.j2`."""
+
+    note: ClassVar[str]
 
 
 @dataclass(frozen=True)
 class Note:
-    """One result for the reply, rendered by `templates/notes/<kind>.txt.j2`."""
+    """One result for the reply, rendered by `templates/notes/<kind>.txt.j2` (as `note.data`:
+    a use case's typed result, or the values a handler named)."""
 
     kind: str
     line: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Problem:
-    line: int | None
-    text: str
-    message: str
+    data: Any = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,25 @@ class ErrorLine:
     messages: list[str]
 
 
+@dataclass(frozen=True)
+class ReplyView:
+    """What `templates/reply.txt.j2` shows (as `v`)."""
+
+    ok: bool                                  # the message took effect
+    understood: list[tuple[int, str]]
+    understood_more: int
+    notes: list[Note]
+    notes_more: int
+    errors: list[ErrorLine]
+    errors_more: int
+    ignored: list[tuple[int, str]]
+    ignored_more: int
+    skipped: dict[str, int]
+    limits: ReplyLimits
+    game_name: str | None
+    copy_for: str | None = None               # the power a copy of the Master's reply is for
+
+
 @dataclass
 class Reply:
     understood: list[tuple[int, str]] = field(default_factory=list)
@@ -74,6 +100,9 @@ class Reply:
     def note(self, kind: str, line: int | None = None, **data: Any) -> None:
         self.notes.append(Note(kind, line, data))
 
+    def result(self, line: int | None, result: Result) -> None:
+        self.notes.append(Note(result.note, line, result))
+
     def copies(self) -> dict[str, tuple[str, Reply]]:
         """What a power's registered address gets of a Master's reply: only the lines of
         the Master's FOR <power> sections (a section ends at the next FOR), so a power
@@ -88,23 +117,28 @@ class Reply:
             def inside(n: int | None) -> bool:
                 return n is not None and n >= line and (end is None or n < end)
 
-            power_, part = out.setdefault(address, (power, Reply(game=self.game)))
+            _, part = out.setdefault(address, (power, Reply(game=self.game)))
             part.understood += [u for u in self.understood if inside(u[0])]
             part.notes += [n for n in self.notes if inside(n.line)]
             part.problems += [p for p in self.problems if inside(p.line)]
         return out
 
     def problem(self, line: int | None, text: str, message: str) -> None:
+        """A command refused: a problem of no kind."""
+        self.add(Problem(line, text, None, message))
+
+    def add(self, problem: Problem) -> None:
         # a line with many problems keeps one copy of its text
+        line = problem.line
         if line is not None and line in self._texts:
             text = self._texts[line]
         else:
-            text = text.strip()
+            text = problem.text.strip()
             if line is not None:
                 self._texts[line] = text
-        self.problems.append(Problem(line, text, message))
+        self.problems.append(problem.at(line, text))
 
-    def view(self, limits: ReplyLimits = REPLY_LIMITS) -> dict[str, Any]:
+    def view(self, *, ok: bool, limits: ReplyLimits = REPLY_LIMITS) -> ReplyView:
         """What `templates/reply.txt.j2` shows: a line with a problem is listed under
         ERRORS only, each section is cut at its limit with a count of the rest."""
         width = limits.line_width
@@ -113,13 +147,14 @@ class Reply:
         problems = sorted(self.problems, key=lambda p: p.line or 0)
         errors: list[ErrorLine] = []
         for p in problems[:limits.errors]:
-            message = clip(p.message, limits.message_width)
+            message = clip(p.described, limits.message_width)
             if errors and p.line is not None and errors[-1].line == p.line:
                 errors[-1].messages.append(message)
             else:
                 errors.append(ErrorLine(p.line, clip(p.text, width), [message]))
         ignored = sorted(self.ignored)
-        return dict(
+        return ReplyView(
+            ok=ok,
             understood=[(n, clip(t, width)) for n, t in understood[:limits.understood]],
             understood_more=max(0, len(understood) - limits.understood),
             notes=self.notes[:limits.notes], notes_more=max(0, len(self.notes) - limits.notes),
@@ -127,6 +162,10 @@ class Reply:
             ignored=[(n, clip(t, width)) for n, t in ignored[:limits.ignored]],
             ignored_more=max(0, len(ignored) - limits.ignored),
             skipped=dict(self.skipped), limits=limits, game_name=self.game)
+
+    def copy_view(self, power: str, *, ok: bool) -> ReplyView:
+        """The view of a copy for a power's player (`copies`): nothing of the IGNORED section."""
+        return replace(self.view(ok=ok), ignored=[], ignored_more=0, skipped={}, copy_for=power)
 
 
 class CommandError(Exception):
@@ -151,8 +190,7 @@ class Context:
     observer: bool = False
     acting_for: str | None = None     # the power the Master acts for after FOR
     inbound_id: int | None = None
-    after: list = field(default_factory=list)   # actions applied after every command (RESIGN)
-    dirty: bool = False                          # a command changed the game: bump its version
+    after: list[Callable[[], None]] = field(default_factory=list)   # run after every command (RESIGN)
     signon_failure: Any = None   # a security.FailedSignon: a wrong password, counted after rollback
 
     @property
@@ -162,7 +200,6 @@ class Context:
 
     @property
     def is_master(self) -> bool:
-        from .state import MASTER
         return self.actor == MASTER
 
     @property
@@ -171,3 +208,111 @@ class Context:
         if self.is_master:
             return self.acting_for
         return None if self.observer else self.actor
+
+    def signed(self) -> SignedContext | None:
+        """The context of anyone signed on (a power, the Master or an observer), if signed on."""
+        if self.actor is None or self.state is None:
+            return None
+        return SignedContext(self, self.state, self.actor, self.observer)
+
+    def player(self) -> PlayerContext | None:
+        """The context of a power's commands: the player's, or the Master's after FOR."""
+        power = self.power
+        if power is None or self.state is None:
+            return None
+        return PlayerContext(self, self.state, power)
+
+    def master(self) -> MasterContext | None:
+        if not self.is_master or self.state is None:
+            return None
+        return MasterContext(self, self.state)
+
+
+@dataclass(frozen=True)
+class GameContext:
+    """A signed-on command's context: the message's, and its game, always there."""
+
+    message: Context
+    state: GameState
+
+    @property
+    def session(self) -> Session:
+        return self.message.session
+
+    @property
+    def config(self) -> Config:
+        return self.message.config
+
+    @property
+    def now(self) -> datetime:
+        return self.message.now
+
+    @property
+    def sender(self) -> str:
+        return self.message.sender
+
+    @property
+    def reply(self) -> Reply:
+        return self.message.reply
+
+    @property
+    def mailer(self) -> Mailer:
+        return self.message.mailer
+
+    @property
+    def after(self) -> list[Callable[[], None]]:
+        return self.message.after
+
+    @property
+    def game(self) -> Game:
+        return self.state.game
+
+    @property
+    def turn(self) -> Turn:
+        """The current turn; a game that has not started refuses the command."""
+        turn = self.state.turn
+        if turn is None:
+            raise CommandError(f"{self.game.name} is {self.game.state}: it has no phase yet")
+        return turn
+
+    @property
+    def position(self) -> Position:
+        position = self.state.position
+        if position is None:
+            raise CommandError(f"{self.game.name} is {self.game.state}: it has no phase yet")
+        return position
+
+
+@dataclass(frozen=True)
+class PlayerContext(GameContext):
+    """A power's command: `power` is the player's power, or the Master's FOR power."""
+
+    power: str
+
+    @property
+    def seat(self) -> Seat:
+        seat = self.state.seat(self.power)
+        if seat is None:
+            raise CommandError(f"{self.power} has no seat in {self.game.name}")
+        return seat
+
+
+@dataclass(frozen=True)
+class MasterContext(GameContext):
+    """A Master's command."""
+
+    def act_for(self, power: str) -> None:
+        """FOR <power>: the player commands below act for `power`."""
+        self.message.acting_for = power
+
+
+@dataclass(frozen=True)
+class SignedContext(GameContext):
+    """A command for anyone signed on (press): a power, the Master or an observer."""
+
+    actor: str           # a power name, MASTER, or an observer name
+    observer: bool
+
+    @property
+    def acting_for(self) -> str | None:
+        return self.message.acting_for

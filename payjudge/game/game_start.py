@@ -2,34 +2,37 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from ..rules.flags import Flag
 from . import money
-from .context import Context
+from .context import Reply
 from .lifecycle import start_game
+from .mailer import Mailer
 from .notify import broadcast
 from .state import GameState
 from .timing import Timing, show_time
 
 
-def begin(ctx: Context, st: GameState) -> None:
+def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
     game = st.game
-    turn = start_game(st, now=ctx.now)
+    turn = start_game(st, now=now)
     timing = Timing.from_json(game.timing)
     # a longer first deadline gives time for diplomacy, as on DPjudge (not without press)
     factor = 1 if Flag.NO_PRESS in st.rules else 2
-    game.deadline = timing.deadline(st.position.phase.type, ctx.now, factor=factor)
+    game.deadline = timing.deadline(st.position.phase.type, now, factor=factor)
     deadline = show_time(game.deadline, timing.zone)
     balances = money.balances(st.session, game)
     for seat in game.seats:
         if seat.status != "playing":
             continue
         power = st.map.power(seat.power)
-        ctx.mailer.send([seat.address], f"Diplomacy game {game.name} starts: you are {power.name}",
-                        "welcome.txt.j2", kind="welcome", game=game, game_name=game.name,
-                        power=power.name, initial=power.initial, balance=balances.get(power.name, 0),
-                        accept=f"{power.initial}?", deadline=deadline, phase=turn.phase,
-                        timing=timing.describe(), rules=list(game.rules))
-    broadcast(st, ctx.mailer, f"Diplomacy game {game.name} has started", "started.txt.j2",
+        mailer.send([seat.address], f"Diplomacy game {game.name} starts: you are {power.name}",
+                    "welcome.txt.j2", kind="welcome", game=game, game_name=game.name,
+                    power=power.name, initial=power.initial, balance=balances.get(power.name, 0),
+                    accept=f"{power.initial}?", deadline=deadline, phase=turn.phase,
+                    timing=timing.describe(), rules=list(game.rules))
+    broadcast(st, mailer, f"Diplomacy game {game.name} has started", "started.txt.j2",
               powers=[{"power": s.power, "status": s.status} for s in game.seats],
               deadline=deadline, phase=st.position.phase.title)
-    ctx.reply.note("game_started", None, game=game.name, deadline=deadline)
+    reply.note("game_started", None, game=game.name, deadline=deadline)

@@ -18,7 +18,7 @@ from ..rules.serial import position_to_json
 from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Turn
 from ..text.numbers import whole_number
-from ..text.problems import LineError
+from ..text.problems import LineError, Problem
 from . import money
 from .context import CommandError
 from .gamerules import check_rules
@@ -180,9 +180,13 @@ def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: dat
 
 
 def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard",
-                   maps_dir: Path | None = None) -> tuple[GameSettings | None, list[tuple[int, str, str]]]:
-    """The setting lines of a CREATE block -> settings, or problems (line, text, message)."""
-    problems: list[tuple[int, str, str]] = []
+                   maps_dir: Path | None = None) -> tuple[GameSettings | None, list[Problem]]:
+    """The setting lines of a CREATE block -> settings, or problems."""
+    problems: list[Problem] = []
+
+    def problem(number: int, text: str, message: str) -> None:
+        problems.append(Problem(number, text, None, message))
+
     flags: list[str] = []
     where: dict[str, tuple[int, str]] = {}   # the line of each rule name
     money_at = (lines[0][0] if lines else 0, "")   # the last TAX or CAP line
@@ -198,7 +202,7 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
         args = words[1:]
         if key in ("RULE", "RULES"):
             if not args:
-                problems.append((number, text, "RULE needs a rule name"))
+                problem(number, text, "RULE needs a rule name")
             for name in (a.upper() for a in args):
                 where.setdefault(name, (number, text))
                 flags.append(name)
@@ -206,19 +210,19 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
             try:
                 timing = Timing.parse(" ".join(args))
             except TimingError as exc:
-                problems.append((number, text, str(exc)))
+                problem(number, text, str(exc))
         elif key == "MAP":
             if len(args) != 1:
-                problems.append((number, text, "MAP needs one map name"))
+                problem(number, text, "MAP needs one map name")
                 continue
             try:
                 load_variant(args[0].lower(), maps_dir)
                 map_name = args[0].lower()
             except MapError as exc:
-                problems.append((number, text, str(exc)))
+                problem(number, text, str(exc))
         elif key == "PRIVATE":
             if len(args) != 1 or len(args[0]) < MIN_LENGTH:
-                problems.append((number, text, f"PRIVATE needs one word of at least {MIN_LENGTH} characters"))
+                problem(number, text, f"PRIVATE needs one word of at least {MIN_LENGTH} characters")
             else:
                 private = args[0]
         elif key in ("TAX", "CAP"):
@@ -233,18 +237,18 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                     settings.setdefault("center_tax", {})[args[0].upper()] = \
                         whole_number(args[1], what="TAX")
                 else:
-                    problems.append((number, text, usage))
+                    problem(number, text, usage)
             except LineError as exc:
-                problems.append((number, text, f"{exc.message}: {usage}"))
+                problem(number, text, f"{exc.message}: {usage}")
         else:
-            problems.append((number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX or CAP"))
+            problem(number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX or CAP")
     check = check_rules(flags, tax=settings.get("tax"), center_taxes=settings.get("center_tax"),
                         cap=settings.get("cap"))
     for answer in check.refused:   # a clash is reported on the line of its second rule
-        problems.append((*where[answer.names[-1]], answer.message))
+        problem(*where[answer.names[-1]], answer.message)
     if check.settings_problem and not problems:
-        problems.append((*money_at, check.settings_problem))
-    problems.sort(key=lambda problem: problem[0])
+        problem(*money_at, check.settings_problem)
+    problems.sort(key=lambda p: p.line or 0)
     if problems:
         return None, problems
     return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings,

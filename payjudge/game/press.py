@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..rules.flags import Flag
 from ..store.models import Press
-from .context import CommandError, Context
+from .context import CommandError, GameContext
 from .state import MASTER
 
 
-def resolve_recipients(ctx: Context, text: str) -> list[str]:
+def resolve_recipients(ctx: GameContext, text: str) -> list[str]:
     """`FG`, `FRANCE`, `FRANCE,GERMANY`, `M` (the Master) -> power names or MASTER."""
     m = ctx.state.map
     words = [w for w in text.replace(",", " ").split() if w]
@@ -30,7 +30,7 @@ def resolve_recipients(ctx: Context, text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def send_press(ctx: Context, *, sender: str, recipients: str | None, body: str) -> list[str]:
+def send_press(ctx: GameContext, *, sender: str, recipients: str | None, body: str) -> list[str]:
     st = ctx.state
     game = st.game
     rules = st.rules

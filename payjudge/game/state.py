@@ -15,8 +15,6 @@ from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Submission, Turn
 
 MASTER = "MASTER"
-ACTIVE_STATES = ("active",)
-OPEN_STATES = ("forming", "active", "paused", "waiting")
 
 
 def payola_rules(game: Game) -> PayolaRules:
@@ -27,6 +25,8 @@ def payola_rules(game: Game) -> PayolaRules:
 
 
 find_game = repo.game_by_name
+find_observer = repo.observer
+list_games = repo.games
 current_turn = repo.current_turn
 turns = repo.turns
 

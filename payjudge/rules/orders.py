@@ -121,8 +121,6 @@ RetreatOrder = Union[Retreat, Disband]
 AdjustmentOrder = Union[Build, Remove, Waive]
 Order = Union[MovementOrder, RetreatOrder, AdjustmentOrder]
 
-MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
-
 
 def is_move(order: Order) -> bool:
     """A "move" in the sense of Payola's `>` and `@` offers: anything but hold, support, convoy."""

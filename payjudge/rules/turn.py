@@ -186,12 +186,6 @@ def _captured(m: Map, units: Mapping[str, Sequence[Unit]], centers: Mapping[str,
     return {p: frozenset(cs) for p, cs in new.items()}, tuple(sorted(changes))
 
 
-def update_centers(pos: Position) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
-    """After the fall: each supply centre belongs to the power whose unit stands on it."""
-    centers, changes = _captured(pos.map, pos.units, pos.centers)
-    return (pos.replace(centers=centers) if changes else pos), changes
-
-
 def winner(pos: Position) -> str | None:
     """The power that holds the victory number of centres, if any (checked after the fall)."""
     best = max(pos.map.power_names, key=lambda p: len(pos.centers.get(p, ())))

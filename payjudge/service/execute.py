@@ -7,9 +7,10 @@ message back, so a message with any error changes nothing.
 from __future__ import annotations
 
 from ..commands.base import MASTER as WHO_MASTER
-from ..commands.base import OPENER, PLAYER, SIGNED, lookup
+from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
 from ..commands.orders import submit_orders
 from dataclasses import replace
+from typing import Any
 
 from ..text.commands import Command, Kind, Script
 from ..text.redaction import mask_line
@@ -19,8 +20,8 @@ from ..game.context import CommandError, Context, Reply
 def execute(ctx: Context, script: Script) -> None:
     reply = ctx.reply
     reply.ignored.extend(script.ignored)
-    for line, text, message in script.problems:
-        reply.problem(line, text, message)
+    for problem in script.problems:
+        reply.add(problem)
     batch: list[Command] = []
     for index, cmd in enumerate(script.commands):
         if index == 1 and reply.problems and script.commands[0].kind is Kind.OPENER:
@@ -58,39 +59,46 @@ def _run(ctx: Context, cmd: Command) -> None:
     if handler is None:
         if cmd.keyword == "SET":
             what = cmd.args[0].upper() if cmd.args else ""
-            reply.problem(cmd.line, cmd.text, f"unknown SET command {what!r} (SET WAIT, NOWAIT, "
-                          "ABSENCE, ADDRESS, PASSWORD, DEADLINE, TIMING)")
+            reply.problem(cmd.line, cmd.text, f"unknown SET command {what!r} (SET {set_words()})")
         else:
             reply.problem(cmd.line, cmd.text, f"unknown command {cmd.keyword}")
         return
     if cmd.kind is Kind.OPENER and handler.who != OPENER:
         reply.problem(cmd.line, cmd.text, f"{cmd.keyword} is not an opener")
         return
-    if handler.who == WHO_MASTER and not ctx.is_master:
-        reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} is for the Master only")
-        return
-    if handler.who == PLAYER and ctx.power is None:
-        reply.problem(cmd.line, handler.echo(cmd),
-                      "the Master must say which power with FOR <power> first"
-                      if ctx.is_master else f"{handler.keyword} needs a SIGNON as a power")
-        return
-    if handler.who == SIGNED and ctx.actor is None:
-        reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} needs a SIGNON first")
-        return
+    role: Any = ctx
+    if handler.who == WHO_MASTER:
+        role = ctx.master()
+        if role is None:
+            reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} is for the Master only")
+            return
+    elif handler.who == PLAYER:
+        role = ctx.player()
+        if role is None:
+            reply.problem(cmd.line, handler.echo(cmd),
+                          "the Master must say which power with FOR <power> first"
+                          if ctx.is_master else f"{handler.keyword} needs a SIGNON as a power")
+            return
+    elif handler.who == SIGNED:
+        role = ctx.signed()
+        if role is None:
+            reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} needs a SIGNON first")
+            return
     reply.understood.append((cmd.line, handler.echo(cmd)))
     try:
-        handler.run(ctx, cmd)
+        handler.run(role, cmd)
     except CommandError as exc:
         reply.problem(cmd.line, handler.echo(cmd), exc.message)
 
 
 def _flush(ctx: Context, batch: list[Command]) -> None:
-    if ctx.power is None:
+    player = ctx.player()
+    if player is None:
         for cmd in batch:
             ctx.reply.problem(cmd.line, cmd.text,
                               "orders need a SIGNON as a power (the Master: FOR <power> first)")
         return
     try:
-        submit_orders(ctx, batch)
+        submit_orders(player, batch)
     except CommandError as exc:
         ctx.reply.problem(batch[0].line, batch[0].text, exc.message)

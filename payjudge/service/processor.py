@@ -221,13 +221,10 @@ def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bo
     reply.skipped = {"quoted": skipped.quoted, "comments": skipped.comments,
                      "after_" + (skipped.end or "end"): skipped.after_end}
     mailer.send(to, subject[:200], "reply.txt.j2", kind="reply", game=game,
-                in_reply_to=mail.message_id, auto="auto-replied", ok=ok, copy_for=None,
-                **reply.view())
+                in_reply_to=mail.message_id, auto="auto-replied", v=reply.view(ok=ok))
     for address, (power, part) in reply.copies().items():
         if address in (mail.sender, *reply.extra_recipients):
             continue
-        view = part.view()
-        view.update(ignored=[], ignored_more=0, skipped={})
         mailer.send([address], f"Diplomacy: the Master acted for {power} in {reply.game}",
-                    "reply.txt.j2", kind="reply", game=game, auto="auto-generated", ok=ok,
-                    copy_for=power, **view)
+                    "reply.txt.j2", kind="reply", game=game, auto="auto-generated",
+                    v=part.copy_view(power, ok=ok))

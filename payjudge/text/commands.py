@@ -13,21 +13,27 @@ import enum
 import re
 from dataclasses import dataclass, field
 
+from .problems import Problem
+
 
 class Kind(enum.Enum):
     OPENER = "opener"
     COMMAND = "command"
     ORDER = "order"      # an offer line or an order line, decided by the phase
-    SETTING = "setting"  # a line of a CREATE block
 
 
-OPENERS = {"CREATE", "JOIN", "OBSERVE", "SIGNON", "RESIGN", "TAKEOVER", "LIST", "SUMMARY",
-           "HISTORY", "HELP"}
-KEYWORDS = {"SIGNOFF", "CLEAR", "ACCEPT", "TRANSFER", "BALANCE", "STATUS", "PRESS",
-            "BROADCAST", "SET", "VOTE", "PROCESS", "PROCESS!", "PREVIEW", "ROLLBACK",
-            "ACTIVATE", "TERMINATE", "PAUSE", "DUMMY", "REVIVE", "EJECT", "FOR",
-            "LIST", "SUMMARY", "HISTORY", "HELP"}
+# The words that start a command. The command registry (commands/base.py) checks at import
+# that these are exactly the first words of its handlers, so the two cannot drift apart:
+# the splitter stays pure, and `text.redaction` reads messages without the registry.
+OPENERS = ("SIGNON", "JOIN", "CREATE", "OBSERVE", "RESIGN", "TAKEOVER", "LIST", "SUMMARY",
+           "HISTORY", "HELP")                          # a message starts with one of these
+ANYWHERE = frozenset({"LIST", "SUMMARY", "HISTORY", "HELP"})   # openers also later on
+COMMANDS = frozenset({"CLEAR", "ACCEPT", "TRANSFER", "BALANCE", "STATUS", "PRESS",
+                      "BROADCAST", "SET", "VOTE", "PROCESS", "PROCESS!", "PREVIEW", "ROLLBACK",
+                      "ACTIVATE", "TERMINATE", "PAUSE", "DUMMY", "REVIVE", "EJECT", "FOR"})
+KEYWORDS = COMMANDS | ANYWHERE | {"SIGNOFF"}
 _PRESS_END = {"ENDPRESS", "ENDBROADCAST"}
+_START = ", ".join(OPENERS[:-1]) + " or " + OPENERS[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +56,17 @@ class Command:
 class Script:
     commands: tuple[Command, ...]
     ignored: tuple[tuple[int, str], ...] = ()     # lines after SIGNOFF
-    problems: tuple[tuple[int, str, str], ...] = ()  # (line, text, message)
+    problems: tuple[Problem, ...] = ()
 
 
 @dataclass
 class _State:
     commands: list[Command] = field(default_factory=list)
     ignored: list[tuple[int, str]] = field(default_factory=list)
-    problems: list[tuple[int, str, str]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def problem(self, number: int, text: str, message: str) -> None:
+        self.problems.append(Problem(number, text.strip(), None, message))
 
 
 def _words(text: str) -> list[str]:
@@ -82,9 +91,7 @@ def split_commands(lines: list[tuple[int, str]]) -> Script:
         key = words[0].upper()
         if not st.commands:
             if key not in OPENERS:
-                st.problems.append((number, text.strip(),
-                                    "a message must start with SIGNON, JOIN, CREATE, OBSERVE, "
-                                    "RESIGN, TAKEOVER, LIST, SUMMARY, HISTORY or HELP"))
+                st.problem(number, text, f"a message must start with {_START}")
                 st.ignored.extend(lines[i + 1:])
                 break
             if key == "CREATE":
@@ -107,18 +114,18 @@ def split_commands(lines: list[tuple[int, str]]) -> Script:
             continue
         if key in KEYWORDS:
             if not signed_on and key not in OPENERS:
-                st.problems.append((number, text.strip(), f"{key} needs a SIGNON first"))
+                st.problem(number, text, f"{key} needs a SIGNON first")
                 i += 1
                 continue
             st.commands.append(Command(number, Kind.COMMAND, key, tuple(words[1:]), text))
             i += 1
             continue
         if key in OPENERS:
-            st.problems.append((number, text.strip(), f"{key} must be the first command of a message"))
+            st.problem(number, text, f"{key} must be the first command of a message")
             i += 1
             continue
         if not signed_on:
-            st.problems.append((number, text.strip(), "orders need a SIGNON first"))
+            st.problem(number, text, "orders need a SIGNON first")
             i += 1
             continue
         st.commands.append(Command(number, Kind.ORDER, "", (), text))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ..payola.offers import (SAVINGS_MARK, Comment, Offer, OfferKind, OfferOrder, Savings,
                              Sheet, SheetItem, SignalSupport, Term)
 from ..payola.rules import Flag, PayolaRules
-from ..rules.errors import IllegalOrder, OrderError
+from ..rules.errors import IllegalOrder, OrderError, ProblemKind
 from ..rules.geography import Map
 from ..rules.orders import Unit
 from ..rules.parse import OrderKind, ParsedOrder, parse_order, parse_order_body, parse_unit
@@ -29,7 +29,7 @@ from ..rules.phase import PhaseType
 from ..rules.position import Position
 from ..rules.validate import validate
 from .amounts import parse_amounts
-from .problems import LineError, Problem, illegal, invalid
+from .problems import LineError, Problem, illegal, invalid, unplaced
 from .sheet_rules import SheetContext, check_line, check_sheet
 
 _MARKS = {k.mark: k for k in OfferKind}
@@ -83,32 +83,20 @@ def parse_sheet(text: str, position: Position, power: str, rules: PayolaRules, *
         try:
             item = _parse_line(stripped, comment, number, ctx)
             check_line(item, ctx)
-        except _Problems as many:
-            written = raw.strip()   # one copy, shared by the line's problems
-            problems.extend(Problem(number, written, e.kind, e.message) for e in many.errors)
-            echo.append(written)
-            continue
         except LineError as e:
-            problems.append(Problem(number, raw.strip(), e.kind, e.message))
-            echo.append(problems[-1].text)
+            written = raw.strip()   # one copy, shared by the line's problems
+            problems.extend(p.at(number, written) for p in e.problems)
+            echo.append(written)
             continue
         items.append(item)
         ctx.note(item)
         echo.append(str(item))
-    for e in check_sheet(items, ctx):
-        written = lines[e.line - 1].strip() if 0 < e.line <= len(lines) else ""
-        problems.append(Problem(e.line, written, e.kind, e.message))
-    problems.sort(key=lambda p: p.line)
+    for p in check_sheet(items, ctx):
+        line = p.line or 0
+        problems.append(p.at(line, lines[line - 1].strip() if 0 < line <= len(lines) else ""))
+    problems.sort(key=lambda p: p.line or 0)
     sheet = None if problems else Sheet(tuple(items))
     return SheetParse(sheet, tuple(problems), "\n".join(echo))
-
-
-class _Problems(Exception):
-    """Several problems on one line (e.g. two bad alternatives)."""
-
-    def __init__(self, errors: list[LineError]):
-        super().__init__("; ".join(e.message for e in errors))
-        self.errors = errors
 
 
 def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) -> SheetItem:
@@ -172,7 +160,7 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
     try:
         first = parse_order(first_text, m)
     except OrderError as e:
-        raise LineError(e.kind, e.message) from None
+        raise LineError(unplaced(e.kind, e.message)) from None
     # a bare unit reads as a HOLD: only then can the line lack its order (one reading
     # less for every other line)
     if first.kind is OrderKind.HOLD:
@@ -184,32 +172,32 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
             raise invalid(f"no order given for {spec}")
     orders: list[OfferOrder] = []
     seen: dict[OfferOrder, int] = {}   # order -> times written: a set, not a scan (issue 8)
-    errors: list[LineError] = []
+    errors: list[Problem] = []
     parsed: list[tuple[ParsedOrder, bool]] = [(first, first_signal)]
     for part in parts[1:]:
         body, signal = _signal_mark(part)
         if not body:
-            errors.append(invalid("an order is missing after '|'"))
+            errors.extend(invalid("an order is missing after '|'").problems)
             continue
         try:
             parsed.append((parse_order_body(first.unit, body, m), signal))  # type: ignore[arg-type]
         except OrderError as e:
-            errors.append(LineError(e.kind, f"| {part}: {e.message}"))
+            errors.append(unplaced(e.kind, f"| {part}: {e.message}"))
     for p, signal in parsed:
         try:
             order = _order(p, signal, ctx)
         except LineError as e:
-            errors.append(e)
+            errors.extend(e.problems)
             continue
         if order in seen:
             seen[order] += 1
             continue
         seen[order] = 1
         orders.append(order)
-    errors.extend(illegal(f"{order} appears {_times(n)} in the offer")
+    errors.extend(unplaced(ProblemKind.ILLEGAL, f"{order} appears {_times(n)} in the offer")
                   for order, n in seen.items() if n > 1)
     if errors:
-        raise _Problems(errors)
+        raise LineError(*errors)
     return Offer(kind, orders[0].unit, tuple(orders), terms, comment, number)
 
 
@@ -234,9 +222,9 @@ def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
     except IllegalOrder as e:
         if ctx.rules.signals_allowed and parsed.kind is OrderKind.SUPPORT:
             return _signal(parsed, ctx.position.map, ctx.position)
-        raise LineError(e.kind, e.message) from None
+        raise LineError(unplaced(e.kind, e.message)) from None
     except OrderError as e:
-        raise LineError(e.kind, e.message) from None
+        raise LineError(unplaced(e.kind, e.message)) from None
     if signal:
         return _signal(parsed, ctx.position.map, ctx.position)
     return order
@@ -248,6 +236,6 @@ def _signal(parsed: ParsedOrder, m: Map, position: Position) -> SignalSupport:
     try:
         unit: Unit = validate(hold, position, None, check_owner=False).unit  # type: ignore[union-attr]
     except OrderError as e:
-        raise LineError(e.kind, e.message) from None
+        raise LineError(unplaced(e.kind, e.message)) from None
     text = f"S {parsed.target}" + (f" - {parsed.dest}" if parsed.dest else "")
     return SignalSupport(unit, text)

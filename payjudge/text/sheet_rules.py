@@ -12,7 +12,7 @@ from ..payola.rules import Flag, PayolaRules
 from ..rules.errors import ProblemKind
 from ..rules.orders import Unit
 from ..rules.position import Position
-from .problems import illegal
+from .problems import Problem, illegal
 
 
 @dataclass
@@ -39,13 +39,6 @@ class SheetContext:
 
     def owner(self, unit: Unit) -> str | None:
         return self.position.owner_at(unit.province)
-
-
-@dataclass(frozen=True, slots=True)
-class SheetError:
-    line: int
-    kind: ProblemKind
-    message: str
 
 
 def check_line(item: SheetItem, ctx: SheetContext) -> None:
@@ -110,27 +103,27 @@ def _touch(item: Offer, ctx: SheetContext, owner: str | None) -> None:
         raise illegal(f"{item.unit} is next to one of your units (REMOTE_BRIBE)")
 
 
-def check_sheet(items: Iterable[SheetItem], ctx: SheetContext) -> list[SheetError]:
+def check_sheet(items: Iterable[SheetItem], ctx: SheetContext) -> list[Problem]:
     """Checks of the sheet as a whole: LIMIT_OFFERS, and PAY_DUMMIES's every-unit-ordered."""
     rules = ctx.rules
     offers = [i for i in items if isinstance(i, Offer)]
-    out: list[SheetError] = []
+    out: list[Problem] = []
     if Flag.LIMIT_OFFERS in rules and ctx.balance is not None:
         total = 0
         for o in offers:
             total += o.total
             if total > ctx.balance:
                 whole = sum(x.total for x in offers)
-                out.append(SheetError(o.line, ProblemKind.ILLEGAL,
-                                      f"the offers add up to {whole} AgP, more than the "
-                                      f"{ctx.balance} AgP in the treasury (LIMIT_OFFERS)"))
+                out.append(Problem(o.line, "", ProblemKind.ILLEGAL,
+                                   f"the offers add up to {whole} AgP, more than the "
+                                   f"{ctx.balance} AgP in the treasury (LIMIT_OFFERS)"))
                 break
     if Flag.PAY_DUMMIES in rules and offers and Flag.DEFAULT_UNORDERED not in rules:
         ordered = {o.unit.province for o in offers}
         missing = [str(u) for u in ctx.position.units.get(ctx.power, ()) if u.province not in ordered]
         if missing:
-            out.append(SheetError(0, ProblemKind.ILLEGAL,
-                                  f"every unit of yours needs an order (PAY_DUMMIES): "
-                                  f"{', '.join(missing)} have none"))
+            out.append(Problem(0, "", ProblemKind.ILLEGAL,
+                               f"every unit of yours needs an order (PAY_DUMMIES): "
+                               f"{', '.join(missing)} have none"))
     return out
 

@@ -20,8 +20,8 @@ def test_signon_then_commands_and_order_lines():
 def test_a_message_must_open_with_an_opener():
     script = split_commands(_lines("Hello judge\nSIGNON Fpay7 secret\n"))
     assert not script.commands
-    assert script.problems[0][0] == 1
-    assert "must start with SIGNON" in script.problems[0][2]
+    assert script.problems[0].line == 1
+    assert "must start with SIGNON" in script.problems[0].message
 
 
 def test_press_block_keeps_its_text():

@@ -112,8 +112,3 @@ class Lin:
         return not self.__eq__(other)
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def value_at(x: "Lin | int", delta: int) -> int:
-    """The amount Δ steps after q0."""
-    return x.v + x.s * delta if type(x) is Lin else x  # type: ignore[union-attr,return-value]

@@ -1,0 +1,127 @@
+"""Offer sheets and orders as a power sends them: a message's order lines form the
+power's new sheet (a movement phase, rule 3.1) or its retreat or build orders, which
+replace what it had on record; CLEAR empties them.
+
+A sheet or a set of orders with any problem is refused whole, with every problem on its
+line of the message (`text.problems.Problem`, its kind kept).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar, Sequence
+
+from ..rules.errors import OrderError
+from ..rules.parse import parse_order
+from ..rules.validate import validate
+from ..store import repo
+from ..store.models import Submission, Turn
+from ..text.problems import Problem
+from ..text.sheet import parse_sheet
+from . import money
+from .context import CommandError
+from .state import GameState
+
+
+@dataclass(frozen=True)
+class SheetTaken:
+    """`templates/notes/sheet.txt.j2`."""
+
+    note: ClassVar[str] = "sheet"
+    power: str
+    phase: str
+    sheet: str                 # the sheet as the judge understood it
+    total: int | None          # what the offers add up to, if that is one number
+    balance: int
+    over: bool                 # the offers add up to more than the balance (rule 5.5)
+
+
+@dataclass(frozen=True)
+class OrdersTaken:
+    """`templates/notes/orders.txt.j2`."""
+
+    note: ClassVar[str] = "orders"
+    power: str
+    phase: str
+    orders: list[str]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Nothing was taken: the problems, each on its line of the message."""
+
+    problems: tuple[Problem, ...]
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """`templates/notes/cleared.txt.j2`."""
+
+    note: ClassVar[str] = "cleared"
+    power: str
+    phase: str
+
+
+def _current(st: GameState) -> Turn:
+    turn = st.turn
+    if st.game.state not in ("active", "paused", "waiting") or turn is None:
+        raise CommandError(f"{st.game.name} is {st.game.state}: no orders are taken now")
+    return turn
+
+
+def _replace(st: GameState, turn: Turn, power: str, kind: str, text: str, *, now: datetime,
+             inbound_id: int | None) -> None:
+    repo.retire_submissions(st.session, turn, power)
+    st.session.add(Submission(game_id=st.game.id, turn_id=turn.id, power=power, kind=kind,
+                              text=text, current=True, inbound_id=inbound_id, submitted_at=now))
+
+
+def submit(st: GameState, *, power: str, lines: Sequence[tuple[int, str]], now: datetime,
+           inbound_id: int | None) -> SheetTaken | OrdersTaken | Refused:
+    """`lines`: the order lines of the message, with their numbers in it."""
+    turn = _current(st)
+    pos = st.position
+    assert pos is not None
+    if pos.phase.is_movement:
+        balance = money.balance(st.session, st.game, power)
+        parsed = parse_sheet("\n".join(text for _, text in lines), pos, power, st.rules,
+                             balance=balance, dummies=st.dummies())
+        if parsed.problems:
+            return Refused(tuple(_placed(p, lines) for p in parsed.problems))
+        _replace(st, turn, power, "sheet", parsed.normalized, now=now, inbound_id=inbound_id)
+        total = parsed.sheet.offered_total if parsed.sheet else None
+        return SheetTaken(power, pos.phase.title, parsed.normalized, total, balance,
+                          over=total is not None and total > balance)
+    accepted: list[str] = []
+    problems: list[Problem] = []
+    written = [(number, text) for number, text in lines if text.split("%", 1)[0].strip()]
+    for number, text in written:
+        try:
+            order = validate(parse_order(text.split("%", 1)[0], pos.map), pos, power)
+        except OrderError as exc:
+            problems.append(Problem(number, text, exc.kind, str(exc)))
+            continue
+        accepted.append(str(order))
+    if problems:
+        return Refused(tuple(problems))
+    _replace(st, turn, power, "orders", "\n".join(accepted), now=now, inbound_id=inbound_id)
+    return OrdersTaken(power, pos.phase.title, accepted)
+
+
+def _placed(problem: Problem, lines: Sequence[tuple[int, str]]) -> Problem:
+    """A sheet problem on its line of the message (a sheet's line n is the n-th order line)."""
+    n = problem.line or 0
+    if 0 < n <= len(lines):
+        return problem.at(*lines[n - 1])
+    # a problem of the whole sheet, of no line
+    return Problem(None, "", problem.kind, f"the offer sheet: {problem.message}")
+
+
+def clear(st: GameState, *, power: str) -> Cleared:
+    """Empty the power's offer sheet (or its orders) for this phase."""
+    turn = st.turn
+    if st.game.state not in ("active", "paused", "waiting") or turn is None:
+        raise CommandError(f"{st.game.name} is {st.game.state}: nothing can be ordered now")
+    repo.retire_submissions(st.session, turn, power)
+    return Cleared(power, turn.phase)
