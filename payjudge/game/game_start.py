@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..rules.flags import Flag
+from ..vocabulary import SeatStatus
 from . import money
 from .context import Context
 from .lifecycle import start_game
@@ -21,7 +22,7 @@ def begin(ctx: Context, st: GameState) -> None:
     deadline = show_time(game.deadline, timing.zone)
     balances = money.balances(st.session, game)
     for seat in game.seats:
-        if seat.status != "playing":
+        if seat.status is not SeatStatus.PLAYING:
             continue
         power = st.map.power(seat.power)
         ctx.mailer.send([seat.address], f"Diplomacy game {game.name} starts: you are {power.name}",

@@ -15,8 +15,6 @@ from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Submission, Turn
 
 MASTER = "MASTER"
-ACTIVE_STATES = ("active",)
-OPEN_STATES = ("forming", "active", "paused", "waiting")
 
 
 def payola_rules(game: Game) -> PayolaRules:
@@ -72,7 +70,7 @@ class GameState:
     def dummies(self) -> frozenset[str]:
         """Powers nobody plays (rule 4.4): dummies, and resigned seats not yet taken over."""
         return frozenset(s.power for s in self.game.seats
-                         if s.power and s.status in ("dummy", "resigned"))
+                         if s.power and s.status.is_unplayed)
 
     def acceptance_text(self, power: str) -> str | None:
         row = repo.latest_acceptance(self.session, self.game, power)
