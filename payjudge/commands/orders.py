@@ -11,9 +11,10 @@ from ..store import repo
 from ..store.models import Submission
 from ..text.commands import Command
 from ..text.sheet import parse_sheet
+from ..vocabulary import SubmissionKind
 
 
-def _replace(ctx: Context, kind: str, text: str) -> None:
+def _replace(ctx: Context, kind: SubmissionKind, text: str) -> None:
     turn = ctx.state.turn
     repo.retire_submissions(ctx.session, turn, ctx.power)
     ctx.session.add(Submission(game_id=ctx.game.id, turn_id=turn.id, power=ctx.power, kind=kind,
@@ -23,7 +24,7 @@ def _replace(ctx: Context, kind: str, text: str) -> None:
 
 def submit_orders(ctx: Context, batch: list[Command]) -> None:
     st = ctx.state
-    if st.game.state not in ("active", "paused", "waiting") or st.position is None:
+    if not st.game.state.is_running or st.position is None:
         raise CommandError(f"{st.game.name} is {st.game.state}: no orders are taken now")
     pos = st.position
     for cmd in batch:
@@ -40,7 +41,7 @@ def submit_orders(ctx: Context, batch: list[Command]) -> None:
                 else:   # a problem of the whole sheet, of no line
                     ctx.reply.problem(None, "", f"{p.kind.value}: the offer sheet: {p.message}")
             return
-        _replace(ctx, "sheet", parsed.normalized)
+        _replace(ctx, SubmissionKind.SHEET, parsed.normalized)
         total = parsed.sheet.offered_total
         ctx.reply.note("sheet", batch[0].line, power=ctx.power, phase=pos.phase.title,
                        sheet=parsed.normalized, total=total, balance=balance,
@@ -56,6 +57,6 @@ def submit_orders(ctx: Context, batch: list[Command]) -> None:
             continue
         accepted.append(str(order))
     if len(accepted) == len(batch):
-        _replace(ctx, "orders", "\n".join(accepted))
+        _replace(ctx, SubmissionKind.ORDERS, "\n".join(accepted))
         ctx.reply.note("orders", batch[0].line, power=ctx.power, phase=pos.phase.title,
                        orders=accepted)

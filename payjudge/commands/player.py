@@ -20,6 +20,7 @@ from ..store.models import Acceptance
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
+from ..vocabulary import LedgerKind
 from .base import PLAYER, SIGNED, Handler, register, require, sub_args
 
 
@@ -34,7 +35,7 @@ def _number(text: str, maximum: int = MAX_NUMBER, *, what: str) -> int:
 
 
 def _active(ctx: Context) -> None:
-    require(ctx.game.state in ("active", "paused", "waiting"),
+    require(ctx.game.state.is_running,
             f"{ctx.game.name} is {ctx.game.state}: nothing can be ordered now")
 
 
@@ -58,7 +59,7 @@ class Accept(Handler):
     summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?: every power, or one ? for the rest"
 
     def run(self, ctx: Context, cmd: Command) -> None:
-        require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is over")
+        require(not ctx.game.state.is_over, f"{ctx.game.name} is over")
         require(len(cmd.args) == 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
         try:
             acc = parse_acceptance(cmd.args[0], ctx.state.map, ctx.power, complete=False)
@@ -87,14 +88,14 @@ class Transfer(Handler):
         turn = st.turn
         balance = money.balance(ctx.session, ctx.game, ctx.power)
         sent_this_phase = [e.counterparty for e in money.entries(ctx.session, ctx.game, ctx.power)
-                           if e.kind == "transfer_out" and e.turn_seq == turn.seq]
+                           if e.kind is LedgerKind.TRANSFER_OUT and e.turn_seq == turn.seq]
         problem = check_transfer(st.rules, st.position, ctx.power, target.name, amount, balance,
                                  dummies=st.dummies(), sent=sent_this_phase)
         if problem:
             raise CommandError(problem)
-        money.record(ctx.session, ctx.game, ctx.power, "transfer_out", -amount, turn_seq=turn.seq,
+        money.record(ctx.session, ctx.game, ctx.power, LedgerKind.TRANSFER_OUT, -amount, turn_seq=turn.seq,
                      phase=turn.phase, now=ctx.now, counterparty=target.name)
-        money.record(ctx.session, ctx.game, target.name, "transfer_in", amount, turn_seq=turn.seq,
+        money.record(ctx.session, ctx.game, target.name, LedgerKind.TRANSFER_IN, amount, turn_seq=turn.seq,
                      phase=turn.phase, now=ctx.now, counterparty=ctx.power)
         after = balance - amount
         ctx.reply.note("transferred", cmd.line, amount=amount, to=target.name, before=balance, after=after)
@@ -126,10 +127,10 @@ class Balance(Handler):
         ctx.reply.note("balance", cmd.line, power=power,
                        balance=sum(e.amount for e in entries),
                        sheet=sub.text if sub else None, phase=ctx.game.phase,
-                       movement=bool(ctx.game.phase and ctx.game.phase.endswith("M")),
+                       movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
                        accept=st.acceptance_text(power) or f"{st.map.power(power).initial}?",
                        entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
-                                 "counterparty": (None if e.kind == "transfer_in" and (Flag.ANON_TRANSFER in st.rules)
+                                 "counterparty": (None if e.kind is LedgerKind.TRANSFER_IN and (Flag.ANON_TRANSFER in st.rules)
                                                   else e.counterparty)} for e in entries[-12:]])
 
 
