@@ -139,7 +139,7 @@ def game_list(config_path: str | None) -> None:
             click.echo("no games")
         for g in rows:
             deadline = g.deadline.strftime("%Y-%m-%d %H:%M UTC") if g.deadline else "-"
-            click.echo(f"{g.name:16} {g.state:10} {g.phase or '-':8} deadline {deadline}")
+            click.echo(f"{g.name:16} {g.state:10} {str(g.phase or '-'):8} deadline {deadline}")
 
 
 @game.command("show")
@@ -149,6 +149,7 @@ def game_show(name: str, config_path: str | None) -> None:
     from .game import money
     from .game.state import GameState, find_game
     from .game.turns import late_powers
+    from .vocabulary import GameStatus
     database = _database(config_path)
     with database.transaction() as s:
         g = find_game(s, name)
@@ -158,7 +159,7 @@ def game_show(name: str, config_path: str | None) -> None:
         click.echo(f"game {g.name}: {g.state}, phase {g.phase or '-'}, master {g.master_address}")
         click.echo(f"rules: {' '.join(g.rules) or '-'}   deadline: {g.deadline or '-'}")
         balances = money.balances(s, g)
-        late = set(late_powers(st)) if st.turn is not None and g.state == "active" else set()
+        late = set(late_powers(st)) if st.turn is not None and g.state is GameStatus.ACTIVE else set()
         for seat in g.seats:
             pos = st.position
             centers = len(pos.centers.get(seat.power, ())) if pos and seat.power else 0
@@ -352,6 +353,7 @@ def _json_picture(path: str):
 def _game_picture(name: str, phase: str | None, config_path: str | None):
     from .game.state import GameState, find_game, turns
     from .render.stored import stored_picture
+    from .rules.phase import Phase
     database = _database(config_path)
     with database.transaction() as s:
         g = find_game(s, name)
@@ -360,10 +362,14 @@ def _game_picture(name: str, phase: str | None, config_path: str | None):
         st = GameState(s, g)
         rows = turns(s, g)
         if phase:
-            chosen = [t for t in rows if t.phase.upper() == phase.upper()]
+            try:
+                wanted = Phase.parse(phase)
+            except ValueError as exc:
+                raise click.ClickException(str(exc)) from None
+            chosen = [t for t in rows if t.phase == wanted]
             if not chosen:
-                raise click.ClickException(f"{name} has no phase {phase.upper()}: "
-                                           + (" ".join(t.phase for t in rows) or "none yet"))
+                raise click.ClickException(f"{name} has no phase {wanted}: "
+                                           + (" ".join(str(t.phase) for t in rows) or "none yet"))
         else:
             chosen = [t for t in rows if t.report] or rows
         if not chosen:

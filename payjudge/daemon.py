@@ -35,6 +35,7 @@ from .service.processor import process_pending
 from .store.db import Database, SchemaError, check_schema
 from .store.mailbox import SqlInbound, SqlOutbox
 from .store import repo
+from .vocabulary import GameStatus
 
 log = logging.getLogger("payjudge.daemon")
 
@@ -302,7 +303,7 @@ class _Wake:
 def _next_after(game, settle: timedelta, now: datetime) -> datetime | None:
     """The earliest of a game's clock moments (those `next_wakeup` takes the first of)
     that is still to come."""
-    if game.state != "active" or game.deadline is None:
+    if game.state is not GameStatus.ACTIVE or game.deadline is None:
         return None
     timing = Timing.from_json(game.timing)
     times = [game.deadline, *(game.deadline - offset for offset in timing.warn)]

@@ -46,16 +46,19 @@ def test_wheel_ships_maps_templates_and_migrations(tmp_path):
 
 
 LAYERS = {
+    "vocabulary": set(),   # the enums of the judge's records (payjudge/vocabulary.py)
     "rules": set(),
     "payola": {"rules"},
     "text": {"rules", "payola"},
 }
 # above the pure core, each package may import only what lies below it
 BELOW = {
-    "game": {"rules", "payola", "text", "store", "templating", "config", "ports", "memory"},
-    "commands": {"rules", "payola", "text", "game", "config"},   # never store: queries are use cases in game/
-    "service": {"rules", "payola", "text", "store", "game", "commands", "config", "ports", "memory"},
-    "store": {"ports", "rules"},
+    "game": {"vocabulary", "rules", "payola", "text", "store", "templating", "config", "ports",
+             "memory"},
+    "commands": {"vocabulary", "rules", "payola", "text", "game", "config"},   # never store: queries are use cases in game/
+    "service": {"vocabulary", "rules", "payola", "text", "store", "game", "commands", "config",
+                "ports", "memory"},
+    "store": {"vocabulary", "ports", "rules"},
     "mail": {"ports", "text"},
     "render": {"rules"},
 }

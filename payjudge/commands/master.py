@@ -11,12 +11,13 @@ from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
 from ..text.commands import Command
+from ..vocabulary import GameStatus, SeatStatus
 from .base import MasterHandler, found, register, require, sub_args
 from .player import parse_when
 
 
 def _running(ctx: MasterContext) -> None:
-    require(ctx.game.state in ("active", "paused", "waiting") and ctx.state.turn is not None,
+    require(ctx.game.state.is_running and ctx.state.turn is not None,
             f"{ctx.game.name} is {ctx.game.state}: there is no phase to process")
 
 
@@ -121,18 +122,18 @@ class Activate(MasterHandler):
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         game = ctx.game
-        if game.state == "forming":
-            require(any(s.status == "playing" for s in game.seats), "nobody has joined yet")
+        if game.state is GameStatus.FORMING:
+            require(any(s.status is SeatStatus.PLAYING for s in game.seats), "nobody has joined yet")
             begin(ctx.state, ctx.mailer, ctx.reply, ctx.now)
-        elif game.state in ("paused", "waiting"):
-            game.state = "active"
+        elif game.state in (GameStatus.PAUSED, GameStatus.WAITING):
+            game.state = GameStatus.ACTIVE
             timing = Timing.from_json(game.timing)
             if game.deadline is None or game.deadline <= ctx.now:
                 game.deadline = timing.deadline(ctx.position.phase.type, ctx.now)
-            ctx.reply.note("state", cmd.line, state="active",
+            ctx.reply.note("state", cmd.line, state=GameStatus.ACTIVE,
                            deadline=show_time(game.deadline, timing.zone))
             broadcast(ctx.state, ctx.mailer, f"Diplomacy game {game.name} resumed", "state.txt.j2",
-                      state="active", deadline=show_time(game.deadline, timing.zone))
+                      state=GameStatus.ACTIVE, deadline=show_time(game.deadline, timing.zone))
         else:
             raise CommandError(f"{game.name} is {game.state}: it cannot be activated")
 
@@ -144,11 +145,11 @@ class Pause(MasterHandler):
     summary = "stop the clock: no deadline passes until ACTIVATE"
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
-        require(ctx.game.state == "active", f"{ctx.game.name} is {ctx.game.state}")
-        ctx.game.state = "paused"
-        ctx.reply.note("state", cmd.line, state="paused", deadline=None)
+        require(ctx.game.state is GameStatus.ACTIVE, f"{ctx.game.name} is {ctx.game.state}")
+        ctx.game.state = GameStatus.PAUSED
+        ctx.reply.note("state", cmd.line, state=GameStatus.PAUSED, deadline=None)
         broadcast(ctx.state, ctx.mailer, f"Diplomacy game {ctx.game.name} paused", "state.txt.j2",
-                  state="paused", deadline=None)
+                  state=GameStatus.PAUSED, deadline=None)
 
 
 @register
@@ -158,13 +159,13 @@ class Terminate(MasterHandler):
     summary = "end the game now, without a result"
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
-        require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is already over")
-        ctx.game.state = "terminated"
+        require(not ctx.game.state.is_over, f"{ctx.game.name} is already over")
+        ctx.game.state = GameStatus.TERMINATED
         ctx.game.deadline = None
         ctx.game.ended_at = ctx.now
-        ctx.reply.note("state", cmd.line, state="terminated", deadline=None)
+        ctx.reply.note("state", cmd.line, state=GameStatus.TERMINATED, deadline=None)
         broadcast(ctx.state, ctx.mailer, f"Diplomacy game {ctx.game.name} terminated", "state.txt.j2",
-                  state="terminated", deadline=None)
+                  state=GameStatus.TERMINATED, deadline=None)
 
 
 @register
@@ -176,10 +177,10 @@ class Dummy(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write DUMMY <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        require(seat.status in ("playing", "resigned"), f"{seat.power} is {seat.status}")
+        require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED), f"{seat.power} is {seat.status}")
         old = seat.address
-        seat.status, seat.address, seat.password, seat.wait, seat.vote = "dummy", None, None, False, None
-        ctx.reply.note("seat", cmd.line, power=seat.power, status="dummy")
+        seat.status, seat.address, seat.password, seat.wait, seat.vote = SeatStatus.DUMMY, None, None, False, None
+        ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.DUMMY)
         if old:
             ctx.mailer.send([old], f"Diplomacy: {seat.power} in {ctx.game.name} is now a dummy",
                             "seat_change.txt.j2", kind="notice", game=ctx.game,
@@ -196,9 +197,9 @@ class Revive(MasterHandler):
         # No password is ever made up and mailed: the newcomer chooses one with TAKEOVER.
         require(len(cmd.args) == 1, "write REVIVE <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        require(seat.status == "dummy", f"{seat.power} is {seat.status}, not a dummy")
-        seat.status = "resigned"
-        ctx.reply.note("seat", cmd.line, power=seat.power, status="resigned")
+        require(seat.status is SeatStatus.DUMMY, f"{seat.power} is {seat.status}, not a dummy")
+        seat.status = SeatStatus.RESIGNED
+        ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
         announce_open_seat(ctx.state, ctx.mailer, seat.power, f"Diplomacy takeover wanted {ctx.game.name}")
 
 
@@ -211,10 +212,10 @@ class Eject(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write EJECT <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        require(seat.status == "playing", f"{seat.power} is {seat.status}")
+        require(seat.status is SeatStatus.PLAYING, f"{seat.power} is {seat.status}")
         old = seat.address
         lifecycle.resign(ctx.state, seat, now=ctx.now)
-        ctx.reply.note("seat", cmd.line, power=seat.power, status="resigned")
+        ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
         if old:
             ctx.mailer.send([old], f"Diplomacy: you no longer play {seat.power} in {ctx.game.name}",
                             "seat_change.txt.j2", kind="notice", game=ctx.game,
@@ -237,4 +238,4 @@ class For(MasterHandler):
         # the power's registered address too)
         seat = ctx.state.seat(p.name)
         ctx.reply.acting_for.append((cmd.line, p.name,
-                                     seat.address if seat and seat.status == "playing" else None))
+                                     seat.address if seat and seat.status is SeatStatus.PLAYING else None))

@@ -15,6 +15,7 @@ from ..game.turns import late_powers
 from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
 from ..text.commands import GAME_NAME, Command, split_identity
+from ..vocabulary import GameStatus, SeatStatus
 from .base import REGISTRY, OpenerHandler, found, register, require
 
 
@@ -116,7 +117,7 @@ class Observe(OpenerHandler):
         name, _, game = cmd.args[0].partition("@")
         st = _game(ctx, _game_name(game))
         _new_password(cmd.args[1])
-        require(st.game.state not in ("completed", "terminated"), f"{st.game.name} is over")
+        require(not st.game.state.is_over, f"{st.game.name} is over")
         lifecycle.observe(st, name=name.upper(), address=ctx.sender, password=cmd.args[1], now=ctx.now)
         ctx.reply.note("observing", cmd.line, game=st.game.name, name=name.upper())
 
@@ -137,7 +138,7 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
     power = st.map.power(who)
     if power is not None:
         seat = st.seat(power.name)
-        if seat is None or seat.status != "playing":
+        if seat is None or seat.status is not SeatStatus.PLAYING:
             raise CommandError(bad)
         _check(ctx, st, power.name, seat.password, seat.address, password)
         ctx.actor = power.name
@@ -238,10 +239,10 @@ class List(OpenerHandler):
         if cmd.args:
             Summary().run(ctx, cmd)
             return
-        games = list_games(ctx.session, ("forming", "active", "paused", "waiting"))
+        games = list_games(ctx.session, [state for state in GameStatus if state.is_open])
         ctx.reply.note("game_list", cmd.line, games=[
             {"name": g.name, "state": g.state, "phase": g.phase,
-             "open": sum(1 for s in g.seats if s.status == "open"),
+             "open": sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
              "private": bool(g.settings.get("private"))} for g in games])
 
 
@@ -260,16 +261,16 @@ class Summary(OpenerHandler):
         powers = []
         for p in st.map.powers:
             seat = st.seat(p.name)
-            powers.append({"name": p.name, "status": seat.status if seat else "open",
+            powers.append({"name": p.name, "status": seat.status if seat else SeatStatus.OPEN,
                            "centers": len(pos.centers.get(p.name, ())) if pos else 0,
                            "units": len(pos.units.get(p.name, ())) if pos else 0})
-        late = late_powers(st) if g.state == "active" and pos else []
+        late = late_powers(st) if g.state is GameStatus.ACTIVE and pos else []
         if Flag.HIDE_LATE_POWERS in st.rules:
             late = []
         ctx.reply.note("summary", cmd.line, game=g.name, state=g.state, phase=pos.phase.title if pos else None,
                        deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
                        rules=list(g.rules), timing=timing.describe(), powers=powers,
-                       open=sum(1 for s in g.seats if s.status == "open"), late=late,
+                       open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN), late=late,
                        result=g.result)
 
 

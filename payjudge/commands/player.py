@@ -19,6 +19,7 @@ from ..game.transfer import transfer
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
+from ..vocabulary import LedgerKind
 from .base import PlayerHandler, SignedHandler, found, register, require, sub_args
 
 
@@ -33,7 +34,7 @@ def _number(text: str, maximum: int = MAX_NUMBER, *, what: str) -> int:
 
 
 def _active(ctx: GameContext) -> None:
-    require(ctx.game.state in ("active", "paused", "waiting"),
+    require(ctx.game.state.is_running,
             f"{ctx.game.name} is {ctx.game.state}: nothing can be ordered now")
 
 
@@ -54,7 +55,7 @@ class Accept(PlayerHandler):
     summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?: every power, or one ? for the rest"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        require(ctx.game.state not in ("completed", "terminated"), f"{ctx.game.name} is over")
+        require(not ctx.game.state.is_over, f"{ctx.game.name} is over")
         require(len(cmd.args) == 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
         ctx.reply.result(cmd.line, set_acceptance(ctx.state, power=ctx.power, written=cmd.args[0],
                                                   now=ctx.now))
@@ -94,10 +95,10 @@ class Balance(PlayerHandler):
         ctx.reply.note("balance", cmd.line, power=power,
                        balance=sum(e.amount for e in entries),
                        sheet=sub.text if sub else None, phase=ctx.game.phase,
-                       movement=bool(ctx.game.phase and ctx.game.phase.endswith("M")),
+                       movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
                        accept=st.acceptance_text(power) or f"{st.map.power(power).initial}?",
                        entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
-                                 "counterparty": (None if e.kind == "transfer_in" and (Flag.ANON_TRANSFER in st.rules)
+                                 "counterparty": (None if e.kind is LedgerKind.TRANSFER_IN and (Flag.ANON_TRANSFER in st.rules)
                                                   else e.counterparty)} for e in entries[-12:]])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..rules.flags import Flag
+from ..vocabulary import SeatStatus
 from . import money
 from .context import Reply
 from .lifecycle import start_game
@@ -24,7 +25,7 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
     deadline = show_time(game.deadline, timing.zone)
     balances = money.balances(st.session, game)
     for seat in game.seats:
-        if seat.status != "playing":
+        if seat.status is not SeatStatus.PLAYING:
             continue
         power = st.map.power(seat.power)
         mailer.send([seat.address], f"Diplomacy game {game.name} starts: you are {power.name}",

@@ -13,12 +13,14 @@ from ..payola.income import opening_balances
 from ..payola.transfers import forfeit_on_resign
 from ..rules.flags import Flag
 from ..rules.mapfile import MapError, load_variant, map_names
+from ..rules.phase import Phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Turn
 from ..text.numbers import whole_number
 from ..text.problems import LineError, Problem
+from ..vocabulary import GameStatus, LedgerKind, SeatStatus, TurnStatus
 from . import money
 from .context import CommandError
 from .gamerules import check_rules
@@ -37,7 +39,7 @@ class GameSettings:
     always: tuple[Flag, ...] = ()     # named, though every Payola game plays by them
 
 
-def new_seed(game: Game, phase: str) -> int:
+def new_seed(game: Game, phase: Phase) -> int:
     """The seed that fixes every random choice of a phase (the draw of `?` in acceptance
     lists): derived from a secret made when the game was created, so a replay of the
     game's mail gives the very same results, and a rolled-back phase draws the same."""
@@ -49,7 +51,7 @@ def create_game(s: Session, *, name: str, password: str, master: str, variant: s
                 spec: GameSettings, now: datetime, maps_dir: Path | None = None) -> Game:
     if repo.game_exists(s, name):
         raise CommandError(f"a game named {name!r} already exists")
-    game = Game(name=name, variant=variant, map_name=spec.map_name, state="forming",
+    game = Game(name=name, variant=variant, map_name=spec.map_name, state=GameStatus.FORMING,
                 master_address=master, master_password=hash_password(password),
                 rules=list(spec.rules), settings={**spec.settings, "seed_base": secrets.token_hex(16)},
                 timing=spec.timing.to_json(),
@@ -60,24 +62,24 @@ def create_game(s: Session, *, name: str, password: str, master: str, variant: s
     s.flush()
     m = load_variant(spec.map_name, maps_dir)
     for _ in m.powers:
-        s.add(Seat(game_id=game.id, status="open", joined_at=now))
+        s.add(Seat(game_id=game.id, status=SeatStatus.OPEN, joined_at=now))
     s.flush()
     return game
 
 
 def open_seats(game: Game) -> list[Seat]:
-    return [seat for seat in game.seats if seat.status == "open"]
+    return [seat for seat in game.seats if seat.status is SeatStatus.OPEN]
 
 
 def join(st: GameState, *, address: str, password: str, power: str | None,
          privacy: str | None, now: datetime) -> Seat:
     game = st.game
-    if game.state != "forming":
+    if game.state is not GameStatus.FORMING:
         raise CommandError(f"game {game.name} is not forming: it cannot be joined")
     private = game.settings.get("private")
     if private and not check_password(private, (privacy or "").lower()):
         raise CommandError(f"game {game.name} is private: JOIN {game.name} <password> <privacy word>")
-    if any(seat.address == address and seat.status != "open" for seat in game.seats):
+    if any(seat.address == address and seat.status is not SeatStatus.OPEN for seat in game.seats):
         raise CommandError(f"{address} already plays in {game.name}")
     free = open_seats(game)
     if not free:
@@ -96,7 +98,7 @@ def join(st: GameState, *, address: str, password: str, power: str | None,
     seat.power = power
     seat.address = address
     seat.password = hash_password(password)
-    seat.status = "playing"
+    seat.status = SeatStatus.PLAYING
     seat.joined_at = now
     return seat
 
@@ -120,22 +122,22 @@ def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None
     free = [p for p in st.map.power_names if p not in taken]
     rng.shuffle(free)
     for seat in game.seats:
-        if seat.status == "open":
-            seat.status = "dummy"       # nobody joined: the Master started it short
+        if seat.status is SeatStatus.OPEN:
+            seat.status = SeatStatus.DUMMY       # nobody joined: the Master started it short
             seat.address = None
         if not seat.power:
             seat.power = free.pop()
     position = Position.initial(st.map)
-    turn = Turn(game_id=game.id, seq=1, phase=str(position.phase),
-                position=position_to_json(position), seed=new_seed(game, str(position.phase)), status="open", opened_at=now)
+    turn = Turn(game_id=game.id, seq=1, phase=position.phase, position=position_to_json(position),
+                seed=new_seed(game, position.phase), status=TurnStatus.OPEN, opened_at=now)
     st.session.add(turn)
-    game.state = "active"
-    game.phase = str(position.phase)
+    game.state = GameStatus.ACTIVE
+    game.phase = position.phase
     game.started_at = now
     rules = payola_rules(game)
     for power, amount in opening_balances(position, rules).items():
-        money.record(st.session, game, power, "opening", amount, turn_seq=0,
-                     phase=str(position.phase), now=now, memo="opening balance")
+        money.record(st.session, game, power, LedgerKind.OPENING, amount, turn_seq=0,
+                     phase=position.phase, now=now, memo="opening balance")
     st.session.flush()
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
@@ -153,7 +155,7 @@ def seat_by_power(st: GameState, power: str) -> Seat:
 def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
     """Give up a power; an eliminated power forfeits its treasury (rule 2.4). Returns the
     amount forfeited."""
-    seat.status = "resigned"
+    seat.status = SeatStatus.RESIGNED
     seat.address = None
     seat.password = None
     seat.wait = False
@@ -161,18 +163,18 @@ def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
     pos = st.position
     forfeited = forfeit_on_resign(pos, seat.power, money.balance(st.session, st.game, seat.power)) \
         if pos is not None else 0
-    if forfeited:
+    if forfeited and st.turn is not None:
         turn = st.turn
-        money.record(st.session, st.game, seat.power, "forfeit", -forfeited,
-                     turn_seq=turn.seq if turn else 0, phase=st.game.phase or "",
+        money.record(st.session, st.game, seat.power, LedgerKind.FORFEIT, -forfeited,
+                     turn_seq=turn.seq, phase=turn.phase,
                      now=now, memo="resigned while eliminated (rule 2.4)")
     return forfeited
 
 
 def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: datetime) -> None:
-    if seat.status != "resigned":
+    if seat.status is not SeatStatus.RESIGNED:
         raise CommandError(f"{seat.power} is not open for a takeover")
-    seat.status = "playing"
+    seat.status = SeatStatus.PLAYING
     seat.address = address
     seat.password = hash_password(password)
     seat.joined_at = now

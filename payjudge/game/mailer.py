@@ -19,6 +19,7 @@ from ..store import Session
 from ..store.models import Game, OutboxMail
 from ..templating import render
 from ..text.message import compose_mail, new_message_id
+from ..vocabulary import OutboxState
 
 # one address, no list: no spaces, commas, angle brackets or quotes; a domain of labels
 _SPECIALS = r"\s@,;:<>()\[\]\"\\"
@@ -61,7 +62,7 @@ class Mailer:
             row = OutboxMail(message_id=message_id, sender=self.config.judge_address,
                              recipients=[recipient], subject=subject[:255], raw=raw,
                              game_id=game.id if game else None, kind=kind, created_at=self.now,
-                             state="pending", attempts=0, next_attempt_at=self.now)
+                             state=OutboxState.PENDING, attempts=0, next_attempt_at=self.now)
             self.session.add(row)
             rows.append(row)
         self.queued.extend(rows)

@@ -16,6 +16,7 @@ from typing import Any
 from ..payola.statement import statement_view
 from ..rules.phase import Phase
 from ..templating import render
+from ..vocabulary import SeatStatus
 from .mailer import Mailer
 from .state import GameState
 from .timing import Timing, show_time
@@ -26,7 +27,7 @@ _RESULT_NOTE = {"bounced": "bounce", "no convoy": "no convoy", "disrupted": "dis
 
 
 def public_recipients(st: GameState) -> list[str]:
-    out = [s.address for s in st.seats if s.address and s.status == "playing"]
+    out = [s.address for s in st.seats if s.address and s.status is SeatStatus.PLAYING]
     out += [o.address for o in st.observers()]
     out.append(st.game.master_address)
     return out
@@ -34,7 +35,7 @@ def public_recipients(st: GameState) -> list[str]:
 
 def power_address(st: GameState, power: str) -> list[str]:
     seat = st.seat(power)
-    return [seat.address] if seat and seat.address and seat.status == "playing" else []
+    return [seat.address] if seat and seat.address and seat.status is SeatStatus.PLAYING else []
 
 
 def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | None) -> dict[str, Any]:

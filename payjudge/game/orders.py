@@ -14,11 +14,13 @@ from typing import ClassVar, Sequence
 
 from ..rules.errors import OrderError
 from ..rules.parse import parse_order
+from ..rules.phase import Phase
 from ..rules.validate import validate
 from ..store import repo
 from ..store.models import Submission, Turn
 from ..text.problems import Problem
 from ..text.sheet import parse_sheet
+from ..vocabulary import SubmissionKind
 from . import money
 from .context import CommandError
 from .state import GameState
@@ -60,17 +62,17 @@ class Cleared:
 
     note: ClassVar[str] = "cleared"
     power: str
-    phase: str
+    phase: Phase
 
 
 def _current(st: GameState) -> Turn:
     turn = st.turn
-    if st.game.state not in ("active", "paused", "waiting") or turn is None:
+    if not st.game.state.is_running or turn is None:
         raise CommandError(f"{st.game.name} is {st.game.state}: no orders are taken now")
     return turn
 
 
-def _replace(st: GameState, turn: Turn, power: str, kind: str, text: str, *, now: datetime,
+def _replace(st: GameState, turn: Turn, power: str, kind: SubmissionKind, text: str, *, now: datetime,
              inbound_id: int | None) -> None:
     repo.retire_submissions(st.session, turn, power)
     st.session.add(Submission(game_id=st.game.id, turn_id=turn.id, power=power, kind=kind,
@@ -89,7 +91,7 @@ def submit(st: GameState, *, power: str, lines: Sequence[tuple[int, str]], now: 
                              balance=balance, dummies=st.dummies())
         if parsed.problems:
             return Refused(tuple(_placed(p, lines) for p in parsed.problems))
-        _replace(st, turn, power, "sheet", parsed.normalized, now=now, inbound_id=inbound_id)
+        _replace(st, turn, power, SubmissionKind.SHEET, parsed.normalized, now=now, inbound_id=inbound_id)
         total = parsed.sheet.offered_total if parsed.sheet else None
         return SheetTaken(power, pos.phase.title, parsed.normalized, total, balance,
                           over=total is not None and total > balance)
@@ -105,7 +107,7 @@ def submit(st: GameState, *, power: str, lines: Sequence[tuple[int, str]], now: 
         accepted.append(str(order))
     if problems:
         return Refused(tuple(problems))
-    _replace(st, turn, power, "orders", "\n".join(accepted), now=now, inbound_id=inbound_id)
+    _replace(st, turn, power, SubmissionKind.ORDERS, "\n".join(accepted), now=now, inbound_id=inbound_id)
     return OrdersTaken(power, pos.phase.title, accepted)
 
 
@@ -121,7 +123,7 @@ def _placed(problem: Problem, lines: Sequence[tuple[int, str]]) -> Problem:
 def clear(st: GameState, *, power: str) -> Cleared:
     """Empty the power's offer sheet (or its orders) for this phase."""
     turn = st.turn
-    if st.game.state not in ("active", "paused", "waiting") or turn is None:
+    if not st.game.state.is_running or turn is None:
         raise CommandError(f"{st.game.name} is {st.game.state}: nothing can be ordered now")
     repo.retire_submissions(st.session, turn, power)
     return Cleared(power, turn.phase)

@@ -9,6 +9,7 @@ from ..rules.phase import Phase
 from ..rules.serial import position_from_json
 from ..store import repo
 from ..store.models import Turn
+from ..vocabulary import GameStatus, SeatStatus, TurnStatus
 from . import money
 from .context import CommandError
 from .mailer import Mailer
@@ -25,7 +26,7 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     for seat in st.seats:
         if seat.power in late:
             seat.missed += 1
-        elif seat.status == "playing":
+        elif seat.status is SeatStatus.PLAYING:
             seat.missed = 0
     nxt = apply_turn(st, comp, now=now)
     report = report_json(comp)
@@ -41,7 +42,7 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     if comp.winner:
         end_game(st, mailer, now, {"type": "victory", "winner": comp.winner,
                                    "phase": report["phase"]})
-    elif not st.game.state == "completed":
+    elif st.game.state is not GameStatus.COMPLETED:
         check_votes(st, mailer, now)
     return nxt
 
@@ -66,7 +67,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
         goal = current
     else:
         try:
-            phase = str(Phase.parse(target))
+            phase = Phase.parse(target)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         goal = next((t for t in reversed(turns(st.session, game)) if t.phase == phase), None)
@@ -74,8 +75,8 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
             raise CommandError(f"{game.name} has no phase {phase} to roll back to")
     for t in turns(st.session, game):
         if t.seq > goal.seq:
-            t.status = "rolled_back"
-    goal.status = "open"
+            t.status = TurnStatus.ROLLED_BACK
+    goal.status = TurnStatus.OPEN
     goal.report = None
     goal.chart = None
     goal.processed_at = None
@@ -83,7 +84,8 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
     if not restore:
         repo.retire_submissions(st.session, goal)
     game.phase = goal.phase
-    game.state = "active" if game.state in ("completed", "waiting") else game.state
+    if game.state in (GameStatus.COMPLETED, GameStatus.WAITING):
+        game.state = GameStatus.ACTIVE
     game.result = None
     game.ended_at = None
     game.reminded = []
@@ -102,11 +104,11 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
 def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     """End the game when the surviving powers agree: a draw, or a concession."""
     pos = st.position
-    if pos is None or st.game.state != "active":
+    if pos is None or st.game.state is not GameStatus.ACTIVE:
         return False
     alive = [p for p in pos.powers_alive() if pos.centers.get(p)]
     seats = {s.power: s for s in st.seats}
-    votes = {p: (seats[p].vote if p in seats and seats[p].status == "playing" else None) for p in alive}
+    votes = {p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None) for p in alive}
     if not alive or any(v is None for v in votes.values()):
         return False
     conceded = {v.split()[1] for v in votes.values() if v.startswith("CONCEDE ")}
@@ -138,15 +140,15 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
     (rules 3.6 and 4.5) to everyone, with the sheets of a movement phase the game ended
     in (a draw or a concession comes between two phases)."""
     game = st.game
-    game.state = "completed"
+    game.state = GameStatus.COMPLETED
     game.result = result
     game.ended_at = now
     game.deadline = None
     published = []
     for t in turns(st.session, game):
-        if t.status != "processed" or not t.chart:
+        if t.status is not TurnStatus.PROCESSED or not t.chart:
             continue
-        published.append({"phase": Phase.parse(t.phase).title,
+        published.append({"phase": t.phase.title,
                           "sheets": t.chart.get("sheets", {}),
                           "accept": t.chart.get("accept", {}),
                           "chart": t.chart.get("chart", {})})
@@ -164,7 +166,7 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
 def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:
     """The sheets and acceptance lists on record for the open movement phase, if any."""
     turn, pos = st.turn, st.position
-    if turn is None or pos is None or turn.status != "open" or not pos.phase.is_movement:
+    if turn is None or pos is None or turn.status is not TurnStatus.OPEN or not pos.phase.is_movement:
         return None
     sheets = {p: sub.text for p, sub in st.submissions().items() if sub.text.strip()}
     if not sheets:

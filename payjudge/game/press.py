@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..rules.flags import Flag
 from ..store.models import Press
+from ..vocabulary import GameStatus, SeatStatus
 from .context import CommandError, GameContext
 from .state import MASTER
 
@@ -42,7 +43,7 @@ def send_press(ctx: GameContext, *, sender: str, recipients: str | None, body: s
         if not targets:
             raise CommandError("nobody to send the press to")
     if not is_master:
-        if game.state in ("forming", "completed") and recipients is not None and targets != [MASTER]:
+        if game.state in (GameStatus.FORMING, GameStatus.COMPLETED) and recipients is not None and targets != [MASTER]:
             raise CommandError("before and after the game only broadcasts and press to the Master are allowed")
         if Flag.NO_PRESS in rules and targets != [MASTER]:
             raise CommandError(f"{game.name} has no press between players (rule NO_PRESS)")
@@ -57,7 +58,7 @@ def send_press(ctx: GameContext, *, sender: str, recipients: str | None, body: s
             addresses.append(game.master_address)
             continue
         seat = st.seat(target)
-        if seat and seat.address and seat.status == "playing":
+        if seat and seat.address and seat.status is SeatStatus.PLAYING:
             addresses.append(seat.address)
     if recipients is None:
         addresses += [o.address for o in st.observers()]

@@ -72,7 +72,7 @@ class GameState:
     def dummies(self) -> frozenset[str]:
         """Powers nobody plays (rule 4.4): dummies, and resigned seats not yet taken over."""
         return frozenset(s.power for s in self.game.seats
-                         if s.power and s.status in ("dummy", "resigned"))
+                         if s.power and s.status.is_unplayed)
 
     def acceptance_text(self, power: str) -> str | None:
         row = repo.latest_acceptance(self.session, self.game, power)

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import ClassVar
 
 from ..payola.transfers import Transfer, apply_transfer, check_transfer, giver_label
+from ..vocabulary import LedgerKind
 from . import money
 from .context import CommandError
 from .mailer import Mailer
@@ -53,7 +54,7 @@ def transfer(st: GameState, mailer: Mailer, *, power: str, to: str, amount: int,
     game = st.game
     balance = money.balance(st.session, game, power)
     sent_this_phase = [e.counterparty for e in money.entries(st.session, game, power)
-                       if e.kind == "transfer_out" and e.turn_seq == turn.seq and e.counterparty]
+                       if e.kind is LedgerKind.TRANSFER_OUT and e.turn_seq == turn.seq and e.counterparty]
     problem = check_transfer(st.rules, position, power, target.name, amount, balance,
                              dummies=st.dummies(), sent=sent_this_phase)
     if problem:
@@ -61,9 +62,9 @@ def transfer(st: GameState, mailer: Mailer, *, power: str, to: str, amount: int,
     received = money.balance(st.session, game, target.name)
     after = apply_transfer({power: balance, target.name: received},
                            Transfer(power, target.name, amount))
-    money.record(st.session, game, power, "transfer_out", -amount, turn_seq=turn.seq,
+    money.record(st.session, game, power, LedgerKind.TRANSFER_OUT, -amount, turn_seq=turn.seq,
                  phase=turn.phase, now=now, counterparty=target.name)
-    money.record(st.session, game, target.name, "transfer_in", amount, turn_seq=turn.seq,
+    money.record(st.session, game, target.name, LedgerKind.TRANSFER_IN, amount, turn_seq=turn.seq,
                  phase=turn.phase, now=now, counterparty=power)
     seat = st.seat(target.name)
     if seat and seat.address:

@@ -23,6 +23,7 @@ from ..rules.turn import PhaseReport, play, read_orders, winner
 from ..store import repo
 from ..store.models import Turn
 from ..text.sheet import parse_sheet
+from ..vocabulary import LedgerKind, SeatStatus, TurnStatus
 from . import money
 from .lifecycle import new_seed
 from .state import GameState
@@ -49,7 +50,7 @@ def required_powers(st: GameState) -> list[str]:
     pos = st.position
     if pos is None:
         return []
-    playing = {s.power for s in st.seats if s.status == "playing" and s.power}
+    playing = {s.power for s in st.seats if s.status is SeatStatus.PLAYING and s.power}
     phase = pos.phase
     if phase.is_movement:
         need = [p for p in pos.map.power_names if pos.units.get(p)]
@@ -71,7 +72,7 @@ def late_powers(st: GameState) -> list[str]:
 
 
 def waiting_powers(st: GameState) -> list[str]:
-    return [s.power for s in st.seats if s.wait and s.status == "playing" and s.power]
+    return [s.power for s in st.seats if s.wait and s.status is SeatStatus.PLAYING and s.power]
 
 
 def is_ready(st: GameState) -> bool:
@@ -112,7 +113,7 @@ def compute_turn(st: GameState) -> TurnComputation:
 
 def _year_turns(st: GameState, year: int) -> list[Turn]:
     from .state import turns
-    return [t for t in turns(st.session, st.game) if t.phase[1:-1] == str(year)]
+    return [t for t in turns(st.session, st.game) if t.phase.year == year]
 
 
 def _year_start_centers(st: GameState, year: int) -> dict[str, list[str]]:
@@ -124,7 +125,7 @@ def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
     """ZEROSUM: the bribes each power's units accepted during the year."""
     out: dict[str, int] = {}
     for t in _year_turns(st, year):
-        if t.status == "processed" and t.chart:
+        if t.status is TurnStatus.PROCESSED and t.chart:
             for province, total in t.chart.get("totals", {}).items():
                 owner = t.chart["owners"][province]
                 out[owner] = out.get(owner, 0) + total
@@ -175,13 +176,13 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
     if comp.auction is not None:
         for power, spent in comp.auction.spent.items():
             if spent:
-                money.record(s, game, power, "bribes", -spent, turn_seq=turn.seq,
+                money.record(s, game, power, LedgerKind.BRIBES, -spent, turn_seq=turn.seq,
                              phase=turn.phase, now=now, memo=f"bribes paid in {turn.phase}")
     for power, amount in comp.income.items():
         if amount:
-            money.record(s, game, power, "income", amount, turn_seq=turn.seq, phase=turn.phase,
+            money.record(s, game, power, LedgerKind.INCOME, amount, turn_seq=turn.seq, phase=turn.phase,
                          now=now, memo=f"year-end income {comp.next_position.phase.year - 1}")
-    turn.status = "processed"
+    turn.status = TurnStatus.PROCESSED
     turn.processed_at = now
     turn.report = report_json(comp)
     if comp.auction is not None:
@@ -189,9 +190,10 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
                       "accept": comp.accept_used, "totals": dict(comp.auction.totals),
                       "owners": dict(comp.auction.owners)}
     last_seq = repo.last_turn_seq(s, game)
-    phase = str(comp.next_position.phase)
+    phase = comp.next_position.phase
     nxt = Turn(game_id=game.id, seq=last_seq + 1, phase=phase,
-               position=position_to_json(comp.next_position), seed=new_seed(game, phase), status="open",
+               position=position_to_json(comp.next_position), seed=new_seed(game, phase),
+               status=TurnStatus.OPEN,
                opened_at=now)
     s.add(nxt)
     game.phase = nxt.phase

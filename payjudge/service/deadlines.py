@@ -23,6 +23,7 @@ from ..game.state import GameState
 from ..game.timing import Timing, format_duration, show_time
 from ..game.turns import is_ready, late_powers
 from ..rules.flags import Flag
+from ..vocabulary import GameStatus
 
 log = logging.getLogger("payjudge.deadlines")
 
@@ -37,7 +38,7 @@ def due_games(db: Database) -> list[int]:
 
 def next_wakeup(game: Game, settle: timedelta) -> datetime | None:
     """When the clock next matters for this game (for the scheduler's one-shot jobs)."""
-    if game.state != "active" or game.deadline is None:
+    if game.state is not GameStatus.ACTIVE or game.deadline is None:
         return None
     times = [game.deadline]
     timing = Timing.from_json(game.timing)
@@ -68,7 +69,7 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
     settle = timedelta(seconds=config.settle_seconds)
     with db.transaction() as s:
         game = repo.game_by_id(s, game_id, lock=True)
-        if game is None or game.state != "active" or game.deadline is None:
+        if game is None or game.state is not GameStatus.ACTIVE or game.deadline is None:
             return None
         st = GameState(s, game, config.maps_path)
         if st.turn is None:
@@ -80,10 +81,10 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
         phase = game.phase
         if now >= game.deadline:
             if not late and Flag.PREVIEW in st.rules:
-                if game.settings.get("previewed") == phase:
+                if game.previewed_phase == phase:
                     return None
                 preview_phase(st, mailer)
-                game.settings = {**game.settings, "previewed": phase}
+                game.previewed_phase = phase
                 game.version += 1
                 return f"{game.name} {phase}: preview sent to the Master (rule PREVIEW)"
             if not late:
@@ -92,9 +93,9 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
             if now >= grace_end and Flag.CIVIL_DISORDER in st.rules:
                 return _process(st, mailer, now,
                                 f"{game.name} {phase}: processed in civil disorder ({', '.join(late)})")
-            if now >= grace_end and Flag.CIVIL_PREVIEW in st.rules and not game.settings.get("cd_previewed") == phase:
+            if now >= grace_end and Flag.CIVIL_PREVIEW in st.rules and game.cd_previewed_phase != phase:
                 preview_phase(st, mailer)
-                game.settings = {**game.settings, "cd_previewed": phase}
+                game.cd_previewed_phase = phase
                 game.version += 1
                 return f"{game.name} {phase}: civil-disorder preview sent to the Master"
             if game.late_noticed_at is None or now - game.late_noticed_at >= LATE_NOTICE_EVERY:

@@ -11,6 +11,7 @@ redacted from the stored copy.
 
 from __future__ import annotations
 
+import enum
 import logging
 import traceback
 from datetime import datetime, timedelta
@@ -28,6 +29,7 @@ from ..game.mailer import Mailer
 from ..game.security import FailedSignon, password_token, record_failure, redaction_salt
 from ..game.timing import Timing
 from ..text.redaction import headers_only, rebuild_message, redact_body
+from ..vocabulary import InboundState
 
 log = logging.getLogger("payjudge.processor")
 
@@ -64,23 +66,31 @@ def process_pending(db: Database, config: Config, clock: Clock, limit: int = 100
     return done
 
 
-def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> str:
-    """Process one stored message; returns its final state (done, deferred, quarantined,
-    skipped)."""
+class Handled(enum.StrEnum):
+    """What `process_one` did with a message."""
+
+    DONE = "done"                # answered (or ignored with a reason): its state is DONE
+    DEFERRED = "deferred"        # over the rate limit: it waits, still NEW
+    QUARANTINED = "quarantined"  # processing failed: its state is QUARANTINED
+    SKIPPED = "skipped"          # no longer waiting, or taken by another processor
+
+
+def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> Handled:
+    """Process one stored message; returns what became of it."""
     try:
         with db.transaction() as s:
             now = clock.now()
             row = repo.claim_inbound(s, inbound_id, now)
             if row is None:
-                return "skipped"
+                return Handled.SKIPPED
             row.attempts += 1
             mail = read_message(row.raw, envelope_from=row.envelope_from)
             reason = _ignore_reason(config, mail)
             if reason:
                 log.info("ignoring message %s: %s", inbound_id, reason)
-                row.state, row.processed_at, row.error = "done", now, f"ignored: {reason}"
+                row.state, row.processed_at, row.error = InboundState.DONE, now, f"ignored: {reason}"
                 _redact(s, row, None)
-                return "done"
+                return Handled.DONE
             script = split_commands([(line.number, line.text) for line in mail.lines])
             limited = _rate_limited(s, config, mail, row, now)
             signs_on = bool(script.commands) and script.commands[0].keyword in ("SIGNON", "RESIGN")
@@ -105,9 +115,9 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
             if ctx.state is not None:
                 ctx.state.game.version += 1
             _send_reply(mailer, ctx.state.game if ctx.state else None, mail, reply, ok=True)
-            row.state, row.processed_at = "done", now
+            row.state, row.processed_at = InboundState.DONE, now
             _redact(s, row, mail)
-            return "done"
+            return Handled.DONE
     except _Defer as defer:
         with db.transaction() as s:
             row = s.get(InboundMessage, inbound_id)
@@ -116,7 +126,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
                 _record_failure(s, config, clock.now(), defer.failure, defer.sender, inbound_id)
         log.info("message %s from %s waits until %s (rate limit)", inbound_id, defer.sender,
                  defer.until.isoformat(timespec="seconds"))
-        return "deferred"
+        return Handled.DEFERRED
     except _Undo as undo:
         try:
             with db.transaction() as s:
@@ -127,16 +137,16 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
                 if undo.failure is not None:
                     _record_failure(s, config, now, undo.failure, undo.mail.sender or "", inbound_id)
                 _send_reply(mailer, game, undo.mail, undo.reply, ok=False)
-                row.state, row.processed_at = "done", now
+                row.state, row.processed_at = InboundState.DONE, now
                 _redact(s, row, undo.mail)
-            return "done"
+            return Handled.DONE
         except Exception:   # the error reply itself cannot be written
             return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
     except Exception:
         return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
 
 
-def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, error: str) -> str:
+def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, error: str) -> Handled:
     """Set the message aside with its traceback, and tell its sender. The sender is the
     one stored at receipt when the message cannot even be read again (a parser that
     blows up, say on a thousand nested multiparts)."""
@@ -160,7 +170,7 @@ def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, err
                 kind="reply", in_reply_to=msgid, auto="auto-replied", reference=row.id)
         if mail is not None:
             _redact(s, row, mail)
-    return "quarantined"
+    return Handled.QUARANTINED
 
 
 def _record_failure(s, config: Config, now: datetime, failure: FailedSignon, sender: str,

@@ -27,6 +27,7 @@ from ..game import money
 from .deadlines import tick_all
 from .processor import process_pending
 from ..game.state import find_game, turns
+from ..vocabulary import InboundState
 
 
 @dataclass
@@ -76,7 +77,7 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
         seed_base = game.settings.get("seed_base")
         messages = [(m.processed_at or m.received_at, m.raw, m.envelope_from)
                     for m in repo.inbound_messages(s)
-                    if m.state == "done" and game_of(m.raw) == name]
+                    if m.state is InboundState.DONE and game_of(m.raw) == name]
         moments = sorted(t.processed_at for t in turns(s, game) if t.processed_at)
         original = _record(s, game)
     clock = FixedClock(messages[0][0] if messages else datetime.now().astimezone())

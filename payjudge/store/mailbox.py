@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..ports import OutgoingMail, Stored
+from ..vocabulary import InboundState, OutboxState
 from .db import Database
 from .models import InboundMessage, OutboxMail
 
@@ -101,7 +102,7 @@ class SqlInbound:
                 s.add(InboundMessage(message_id=msgid, source=source, source_key=source_key,
                                      envelope_from=_text(envelope_from)[:254] if envelope_from else envelope_from,
                                      sender=sender, raw=raw, content_hash=digest,
-                                     received_at=self._now(), state="new"))
+                                     received_at=self._now(), state=InboundState.NEW))
         except IntegrityError:  # a concurrent copy won the race (PostgreSQL)
             return Stored.DUPLICATE
         return Stored.STORED
@@ -141,7 +142,7 @@ class SqlOutbox:
     def claim_due(self, now: datetime, limit: int = 50) -> list[OutgoingMail]:
         self.flush()   # never claim (and send) again a mail sent but not yet marked
         with self.db.transaction() as s:
-            ids = list(s.scalars(select(OutboxMail.id).where(OutboxMail.state == "pending",
+            ids = list(s.scalars(select(OutboxMail.id).where(OutboxMail.state == OutboxState.PENDING,
                                                              OutboxMail.next_attempt_at <= now)
                                  .order_by(OutboxMail.id).limit(limit)))
         if self._postgres and ids:
@@ -151,7 +152,7 @@ class SqlOutbox:
         # read again after locking: a mail another daemon sent meanwhile is left alone
         with self.db.transaction() as s:
             rows = s.scalars(select(OutboxMail).where(OutboxMail.id.in_(ids),
-                                                      OutboxMail.state == "pending",
+                                                      OutboxMail.state == OutboxState.PENDING,
                                                       OutboxMail.next_attempt_at <= now)
                              .order_by(OutboxMail.id)).all()
             mails = [OutgoingMail(r.id, r.message_id, r.sender, tuple(r.recipients), r.raw, r.attempts)
@@ -170,7 +171,7 @@ class SqlOutbox:
             table = OutboxMail.__table__
             s.connection().execute(
                 update(table).where(table.c.id == bindparam("mail_id"))
-                .values(state="sent", sent_at=bindparam("at"), attempts=table.c.attempts + 1),
+                .values(state=OutboxState.SENT, sent_at=bindparam("at"), attempts=table.c.attempts + 1),
                 [{"mail_id": mail_id, "at": at} for mail_id, at in sent.items()])
         for mail_id in sent:
             self._sent.pop(mail_id, None)
@@ -226,7 +227,7 @@ class SqlOutbox:
         with self.db.transaction() as s:
             values = {"attempts": OutboxMail.attempts + 1, "last_error": error[:2000]}
             if retry_at is None:
-                values["state"] = "failed"
+                values["state"] = OutboxState.FAILED
             else:
                 values["next_attempt_at"] = retry_at
             s.execute(update(OutboxMail).where(OutboxMail.id == mail_id).values(**values))

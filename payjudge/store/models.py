@@ -13,6 +13,11 @@ from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, 
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
+from ..rules.phase import Phase
+from ..vocabulary import (GameStatus, InboundState, LedgerKind, OutboxState, SeatStatus,
+                          SubmissionKind, TurnStatus)
+from .types import EnumText, PhaseText
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -59,18 +64,21 @@ class Game(Base):
     name: Mapped[str] = mapped_column(String(32), unique=True)
     variant: Mapped[str] = mapped_column(String(32))           # "payola"
     map_name: Mapped[str] = mapped_column(String(32))          # "standard"
-    # forming | active | paused | waiting | completed | terminated
-    state: Mapped[str] = mapped_column(String(16), index=True)
+    state: Mapped[GameStatus] = mapped_column(EnumText(GameStatus), index=True)
     master_address: Mapped[str] = mapped_column(String(254))
     master_password: Mapped[str] = mapped_column(String(255))  # a hash, never the password
     rules: Mapped[list] = mapped_column(JSON, default=list)
     settings: Mapped[dict] = mapped_column(JSON, default=dict)
     timing: Mapped[dict] = mapped_column(JSON, default=dict)
-    phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    phase: Mapped[Phase | None] = mapped_column(PhaseText(), nullable=True)
     deadline: Mapped[datetime | None] = mapped_column(UTC, nullable=True, index=True)
     ready_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)  # early processing
     reminded: Mapped[list] = mapped_column(JSON, default=list)  # reminder offsets already sent
     late_noticed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+    # the phase whose preview the deadline sent the Master (rule PREVIEW), and the one whose
+    # civil-disorder preview it sent (CIVIL_PREVIEW): each is sent once a phase
+    previewed_phase: Mapped[Phase | None] = mapped_column(PhaseText(), nullable=True)
+    cd_previewed_phase: Mapped[Phase | None] = mapped_column(PhaseText(), nullable=True)
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTC)
     started_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
@@ -93,8 +101,7 @@ class Seat(Base):
     power: Mapped[str | None] = mapped_column(String(32), nullable=True)
     address: Mapped[str | None] = mapped_column(String(254), nullable=True)
     password: Mapped[str | None] = mapped_column(String(255), nullable=True)
-    # playing | resigned | dummy | eliminated
-    status: Mapped[str] = mapped_column(String(16), default="playing")
+    status: Mapped[SeatStatus] = mapped_column(EnumText(SeatStatus), default=SeatStatus.PLAYING)
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
     vote: Mapped[str | None] = mapped_column(String(32), nullable=True)
     absences: Mapped[list] = mapped_column(JSON, default=list)
@@ -125,11 +132,10 @@ class Turn(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
-    phase: Mapped[str] = mapped_column(String(16))
+    phase: Mapped[Phase] = mapped_column(PhaseText())
     position: Mapped[dict] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)              # fixes every random choice
-    # open | processed | rolled_back
-    status: Mapped[str] = mapped_column(String(16), default="open")
+    status: Mapped[TurnStatus] = mapped_column(EnumText(TurnStatus), default=TurnStatus.OPEN)
     opened_at: Mapped[datetime] = mapped_column(UTC)
     processed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
     report: Mapped[dict | None] = mapped_column(JSON, nullable=True)   # public results
@@ -146,7 +152,7 @@ class Submission(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
     turn_id: Mapped[int] = mapped_column(ForeignKey("turn.id"))
     power: Mapped[str] = mapped_column(String(32))
-    kind: Mapped[str] = mapped_column(String(16))              # sheet | orders
+    kind: Mapped[SubmissionKind] = mapped_column(EnumText(SubmissionKind))
     text: Mapped[str] = mapped_column(Text)                    # normalised
     current: Mapped[bool] = mapped_column(Boolean, default=True)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_message.id"), nullable=True)
@@ -173,9 +179,8 @@ class LedgerEntry(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
     power: Mapped[str] = mapped_column(String(32))
     turn_seq: Mapped[int] = mapped_column(Integer)             # the phase it belongs to
-    phase: Mapped[str] = mapped_column(String(16))
-    # opening | income | bribes | transfer_in | transfer_out | rollback | forfeit | adjustment
-    kind: Mapped[str] = mapped_column(String(16))
+    phase: Mapped[Phase] = mapped_column(PhaseText())
+    kind: Mapped[LedgerKind] = mapped_column(EnumText(LedgerKind))
     amount: Mapped[int] = mapped_column(Integer)
     counterparty: Mapped[str | None] = mapped_column(String(32), nullable=True)
     memo: Mapped[str] = mapped_column(String(200), default="")
@@ -188,7 +193,7 @@ class Press(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
-    phase: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    phase: Mapped[Phase | None] = mapped_column(PhaseText(), nullable=True)
     sender: Mapped[str] = mapped_column(String(32))            # a power, or MASTER
     recipients: Mapped[list] = mapped_column(JSON)             # powers; empty for a broadcast
     broadcast: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -207,15 +212,15 @@ class InboundMessage(Base):
     sender: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime] = mapped_column(UTC)
-    # new | done | quarantined
-    state: Mapped[str] = mapped_column(String(16), default="new", index=True)
+    state: Mapped[InboundState] = mapped_column(EnumText(InboundState), default=InboundState.NEW,
+                                                index=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     processed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     # a digest of what makes a message without a Message-ID the same message (its
     # sender, recipients, subject, date and body): a second delivery is recognised by it
     content_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
-    # a rate-limited message waits (state "new") until then
+    # a rate-limited message waits (state NEW) until then
     not_before: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
     redacted: Mapped[bool] = mapped_column(Boolean, default=False)   # passwords replaced
 
@@ -259,8 +264,8 @@ class OutboxMail(Base):
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id"), nullable=True, index=True)
     kind: Mapped[str] = mapped_column(String(32))              # reply | results | statement | …
     created_at: Mapped[datetime] = mapped_column(UTC)
-    # pending | sent | failed
-    state: Mapped[str] = mapped_column(String(16), default="pending", index=True)
+    state: Mapped[OutboxState] = mapped_column(EnumText(OutboxState), default=OutboxState.PENDING,
+                                               index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UTC)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -9,6 +9,7 @@ from typing import Iterable
 from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.orm import Session
 
+from ..vocabulary import GameStatus, InboundState, TurnStatus
 from .models import (Acceptance, Game, InboundMessage, JudgeSetting, LedgerEntry, Observer, OutboxMail,
                      SignonFailure, Submission, Turn)
 
@@ -28,7 +29,7 @@ def game_exists(s: Session, name: str) -> bool:
     return s.scalar(select(Game.id).where(Game.name == name)) is not None
 
 
-def games(s: Session, states: Iterable[str] | None = None) -> list[Game]:
+def games(s: Session, states: Iterable[GameStatus] | None = None) -> list[Game]:
     q = select(Game).order_by(Game.name)
     if states is not None:
         q = q.where(Game.state.in_(tuple(states)))
@@ -38,7 +39,7 @@ def games(s: Session, states: Iterable[str] | None = None) -> list[Game]:
 def active_game_keys(s: Session) -> dict[int, tuple]:
     """Each active game's (version, deadline, ready_at): what the scheduler watches change."""
     rows = s.execute(select(Game.id, Game.version, Game.deadline, Game.ready_at)
-                     .where(Game.state == "active")).all()
+                     .where(Game.state == GameStatus.ACTIVE)).all()
     return {gid: (version, deadline, ready_at) for gid, version, deadline, ready_at in rows}
 
 
@@ -54,19 +55,19 @@ def schedule_rows(s: Session, game_ids: list[int], batch: int = 500) -> list:
 
 
 def active_game_ids(s: Session) -> list[int]:
-    return list(s.scalars(select(Game.id).where(Game.state == "active").order_by(Game.id)))
+    return list(s.scalars(select(Game.id).where(Game.state == GameStatus.ACTIVE).order_by(Game.id)))
 
 
 # -- turns ---------------------------------------------------------------------------------
 def current_turn(s: Session, game: Game) -> Turn | None:
-    return s.scalar(select(Turn).where(Turn.game_id == game.id, Turn.status == "open")
+    return s.scalar(select(Turn).where(Turn.game_id == game.id, Turn.status == TurnStatus.OPEN)
                     .order_by(Turn.seq.desc()).limit(1))
 
 
 def turns(s: Session, game: Game, *, include_rolled_back: bool = False) -> list[Turn]:
     q = select(Turn).where(Turn.game_id == game.id)
     if not include_rolled_back:
-        q = q.where(Turn.status != "rolled_back")
+        q = q.where(Turn.status != TurnStatus.ROLLED_BACK)
     return list(s.scalars(q.order_by(Turn.seq)))
 
 
@@ -135,7 +136,7 @@ def ledger_entries(s: Session, game: Game, power: str | None = None) -> list[Led
 
 # -- inbound mail ------------------------------------------------------------------------------
 def _due(now: datetime | None):
-    waiting = InboundMessage.state == "new"
+    waiting = InboundMessage.state == InboundState.NEW
     if now is None:
         return waiting
     return waiting & or_(InboundMessage.not_before.is_(None), InboundMessage.not_before <= now)
@@ -155,7 +156,7 @@ def claim_inbound(s: Session, inbound_id: int, now: datetime | None = None) -> I
 
 def quarantine(s: Session, inbound_id: int, error: str, now: datetime) -> None:
     s.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
-              .values(state="quarantined", error=error, processed_at=now))
+              .values(state=InboundState.QUARANTINED, error=error, processed_at=now))
 
 
 def inbound_messages(s: Session) -> list[InboundMessage]:
@@ -163,7 +164,7 @@ def inbound_messages(s: Session) -> list[InboundMessage]:
 
 
 def quarantined(s: Session, ids: Iterable[int] | None = None) -> list[InboundMessage]:
-    q = select(InboundMessage).where(InboundMessage.state == "quarantined")
+    q = select(InboundMessage).where(InboundMessage.state == InboundState.QUARANTINED)
     if ids is not None:
         q = q.where(InboundMessage.id.in_(tuple(ids)))
     return list(s.scalars(q.order_by(InboundMessage.id)))
@@ -172,8 +173,9 @@ def quarantined(s: Session, ids: Iterable[int] | None = None) -> list[InboundMes
 def requeue(s: Session, ids: Iterable[int]) -> int:
     ids = tuple(ids)
     if ids:
-        s.execute(update(InboundMessage).where(InboundMessage.id.in_(ids), InboundMessage.state == "quarantined")
-                  .values(state="new", error=None, not_before=None))
+        s.execute(update(InboundMessage).where(InboundMessage.id.in_(ids),
+                                               InboundMessage.state == InboundState.QUARANTINED)
+                  .values(state=InboundState.NEW, error=None, not_before=None))
     return len(ids)
 
 
@@ -188,7 +190,7 @@ def inbound_answered_since(s: Session, sender: str, *, exclude_id: int, since: d
     return list(s.scalars(select(InboundMessage.processed_at).where(
         InboundMessage.sender == sender, InboundMessage.id != exclude_id,
         InboundMessage.processed_at >= since,
-        InboundMessage.state.in_(("done", "quarantined")),
+        InboundMessage.state.in_((InboundState.DONE, InboundState.QUARANTINED)),
         or_(InboundMessage.error.is_(None), ~InboundMessage.error.startswith("ignored")))
         .order_by(InboundMessage.processed_at.desc()).limit(limit)))
 

@@ -35,7 +35,7 @@ def signon(power: str) -> str:
 def snapshot(judge: TestJudge):
     with judge.db.transaction() as s:
         st = GameState(s, find_game(s, "pay7"))
-        return st.position, dict(money.balances(s, st.game)), st.game.state, st.game.phase
+        return st.position, dict(money.balances(s, st.game)), st.game.state, str(st.game.phase)
 
 
 def start_game(judge: TestJudge, rules: str = "") -> None:

@@ -88,7 +88,7 @@ def test_victory_ends_the_game_and_publishes_everything(database):
     _set_position(judge, phase=Phase.parse("F1901M"), centers=centers, units=units)
     with database.transaction() as s:
         g = find_game(s, "pay7")
-        g.phase = "F1901M"
+        g.phase = Phase.parse("F1901M")
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\n1 : A RUH - MUN\n% the winning move\n")
     judge.send(GM, "SIGNON Mpay7 masterpw\nPROCESS!\n")
     _, _, state, _ = snapshot(judge)

@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from payjudge.cli import main
 from payjudge.game.state import GameState, find_game
+from payjudge.rules.phase import Phase
+from payjudge.vocabulary import GameStatus
 
 from .judge import TestJudge
 
@@ -44,7 +46,7 @@ def test_installed_map_is_listed_created_and_played(database, tmp_path, monkeypa
         judge.send(f"{p.lower()}@pj.test", f"JOIN {p.lower()}@anc1 pw-{p.lower()}\n")
     with judge.db.transaction() as s:
         st = GameState(s, find_game(s, "anc1"), maps_dir)
-        assert st.game.state == "active" and st.game.phase == "S1M"
+        assert st.game.state is GameStatus.ACTIVE and st.game.phase == Phase.parse("S1M")
         assert sorted(str(u) for u in st.position.units["CARTHAGE"]) == ["A CAR", "A CIR", "F THA"]
 
     judge.send("carthage@pj.test", "SIGNON Canc1 pw-carthage\nA CAR H\n")

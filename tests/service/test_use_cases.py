@@ -14,6 +14,7 @@ from payjudge.game.mailer import Mailer
 from payjudge.game.orders import Cleared, OrdersTaken, Refused, SheetTaken, clear, submit
 from payjudge.game.resignation import Resigned, resign_power
 from payjudge.game.state import GameState, find_game
+from payjudge.rules.phase import Phase
 from payjudge.game.transfer import Transferred, transfer
 from payjudge.rules.errors import ProblemKind
 from payjudge.text.commands import Command
@@ -65,7 +66,7 @@ def test_sheets_orders_and_acceptance_lists_are_typed_results(database):
             (5, "3 ; A MAR H", ProblemKind.INVALID), (6, "5 : A PAR - MOS", ProblemKind.ILLEGAL)]
         assert st.submission("FRANCE").text == "10 : A PAR - BUR"   # the refused sheet changed nothing
         assert set_acceptance(st, power="FRANCE", written="FE?", now=now) == Accepted("FRANCE", "FE?")
-        assert clear(st, power="FRANCE") == Cleared("FRANCE", "S1901M")
+        assert clear(st, power="FRANCE") == Cleared("FRANCE", Phase.parse("S1901M"))
 
 
 def test_a_problem_keeps_its_kind_into_the_reply():
@@ -102,7 +103,7 @@ def test_a_player_context_needs_a_power(database):
         assert ctx.player() is None and ctx.master() is not None   # the Master before FOR
         ctx.acting_for = "FRANCE"
         player = ctx.player()
-        assert player is not None and player.power == "FRANCE" and player.turn.phase == "S1901M"
+        assert player is not None and player.power == "FRANCE" and player.turn.phase == Phase.parse("S1901M")
 
 
 def test_the_splitter_words_are_the_registry_keywords():
