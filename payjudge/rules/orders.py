@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from .geography import Location, UnitType
@@ -12,6 +12,9 @@ from .geography import Location, UnitType
 class Unit:
     type: UnitType
     location: Location
+    # str(unit), kept once asked for: reports and results write each unit many times, and
+    # the text depends only on the two fields above, which never change (not compared)
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str) -> Unit:
@@ -24,7 +27,11 @@ class Unit:
         return self.location.province
 
     def __str__(self) -> str:
-        return f"{self.type.value} {self.location}"
+        text = self._text
+        if text is None:
+            text = f"{self.type.value} {self.location}"
+            object.__setattr__(self, "_text", text)
+        return text
 
     def __repr__(self) -> str:
         return f"Unit.parse({str(self)!r})"

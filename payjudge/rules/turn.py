@@ -15,13 +15,13 @@ from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
 from .geography import Map
 from .movement import adjudicate_movement
-from .orders import Order, Unit
+from .orders import Convoy, Order, SupportHold, SupportMove, Unit
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
 from .phase import Phase, PhaseType, Season
 from .position import Dislodged, Position
 from .retreats import adjudicate_retreats
-from .validate import validate
+from .validate import needs_fleet_chain, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +67,36 @@ def _parsed(text: str, game_map: Map) -> ParsedOrder:
     return hit
 
 
+def _validated(text: str, position: Position, power: str) -> Order:
+    """`validate` of a movement order given by `power` (its owner), remembered per map.
+
+    Orders come back phase after phase, and the units they name are often the very same
+    `Unit` objects (a case's units come from one cache, and a unit that stays put keeps its
+    object). A movement order that needs no chain of fleets is legal or not by the map and
+    the units it names alone (`validate.needs_fleet_chain`), so the order accepted before
+    is the answer again when the same unit objects stand in the same places, the unit
+    still belongs to `power` and the text is the same. Refusals are not remembered.
+    """
+    cache = position.map.derived("turn:validated", lambda m: {})
+    key = (text, power)
+    hit = cache.get(key)
+    at = position._at
+    if hit is not None:
+        order, target = hit
+        here = at.get(order.unit.province)
+        if here is not None and here[1] is order.unit and here[0] == power and \
+                (target is None or at.get(target.province, (None, None))[1] is target):
+            return order
+    order = validate(_parsed(text, position.map), position, power)
+    if not needs_fleet_chain(order, position.map):
+        if len(cache) >= _PARSED_CACHE_SIZE:
+            cache.clear()
+        target = order.supported if isinstance(order, (SupportHold, SupportMove)) else \
+            order.army if isinstance(order, Convoy) else None
+        cache[key] = (order, target)
+    return order
+
+
 def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
                 *, check_owner: bool = True
                 ) -> tuple[dict[str, list[Order]], list[OrderProblem]]:
@@ -74,11 +104,15 @@ def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
     accepted: dict[str, list[Order]] = {}
     problems: list[OrderProblem] = []
     game_map = position.map
+    remembered = check_owner and position.phase.is_movement
     for power, lines in texts.items():
         for text in lines:
             try:
-                order = validate(_parsed(text, game_map), position, power,
-                                 check_owner=check_owner)
+                if remembered:
+                    order = _validated(text, position, power)
+                else:
+                    order = validate(_parsed(text, game_map), position, power,
+                                     check_owner=check_owner)
             except OrderError as exc:
                 problems.append(OrderProblem(power, text, str(exc), exc.kind))
                 continue

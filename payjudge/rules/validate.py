@@ -112,6 +112,20 @@ def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = 
     return False
 
 
+def needs_fleet_chain(order: Order, m: Map) -> bool:
+    """Whether `validate` looked for a chain of fleets on the board to accept this movement
+    order: a move of an army to a province it cannot walk to, or a support of one. The
+    legality of any other movement order depends only on the map and on the units it names
+    (`_movement` reads the board nowhere else)."""
+    if type(order) is Move:
+        return order.unit.type is UnitType.ARMY and \
+            order.dest.province not in m.army_neighbours(order.unit.province)
+    if type(order) is SupportMove:
+        return order.supported.type is UnitType.ARMY and \
+            order.dest.province not in m.army_neighbours(order.supported.province)
+    return False
+
+
 def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
     m = position.map
     return dest in m.army_neighbours(origin) or fleet_chain(position, origin, dest, avoid)

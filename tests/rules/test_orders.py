@@ -18,6 +18,7 @@ from payjudge.rules.orders import Build, Convoy, Disband, Move, Remove, Retreat,
 from payjudge.rules.parse import _canonical_words, _read_canonical, parse_order, read_order_tokens
 from payjudge.rules.phase import Phase
 from payjudge.rules.position import Dislodged, Position
+from payjudge.rules.turn import read_orders
 from payjudge.rules.possible import (all_possible_orders, orderable_units, orders_by_power,
                                      possible_adjustments, possible_orders)
 from payjudge.rules.validate import validate
@@ -358,3 +359,30 @@ def test_canonical_text_takes_the_fast_reader(pos, data):
     for order in orders:
         fast = _read_canonical(str(order), M)
         assert fast is not None and fast == read_order_tokens(str(order), M), str(order)
+
+
+# -- read_orders remembers accepted movement orders; the answer must follow the board ----------
+def _read(units: dict[str, list[Unit]], power: str, text: str) -> list:
+    """The orders read_orders accepts from `text`, with the very same Unit objects."""
+    pos = Position(M, Phase.parse("S1901M"), {p: tuple(us) for p, us in units.items()}, {})
+    accepted, problems = read_orders(pos, {power: [text]})
+    return accepted.get(power, [])
+
+
+def test_remembered_orders_follow_the_board():
+    lon, nth, yor_army, yor_fleet, nwg = (Unit.parse(t) for t in
+                                          ("A LON", "F NTH", "A YOR", "F YOR", "F NWG"))
+    # a convoy route depends on the fleets on the board, not on the units the order names
+    assert _read({"ENGLAND": [lon, nth]}, "ENGLAND", "A LON - NWY") == [Move(lon, L("NWY"))]
+    assert _read({"ENGLAND": [lon]}, "ENGLAND", "A LON - NWY") == []
+    assert _read({"ENGLAND": [lon, nth, nwg]}, "ENGLAND", "F NWG S A LON - NWY") != []
+    assert _read({"ENGLAND": [lon, nwg]}, "ENGLAND", "F NWG S A LON - NWY") == []
+    # the same unit object, now another power's
+    assert _read({"ENGLAND": [lon]}, "ENGLAND", "A LON - WAL") == [Move(lon, L("WAL"))]
+    assert _read({"FRANCE": [lon]}, "ENGLAND", "A LON - WAL") == []
+    # another unit in the same place
+    assert _read({"ENGLAND": [Unit.parse("F LON")]}, "ENGLAND", "A LON - WAL") == []
+    # the supported unit is no longer the one named
+    assert _read({"ENGLAND": [lon, yor_army]}, "ENGLAND", "A LON S A YOR") != []
+    assert _read({"ENGLAND": [lon, yor_fleet]}, "ENGLAND", "A LON S A YOR") == []
+    assert _read({"ENGLAND": [lon]}, "ENGLAND", "A LON S A YOR") == []
