@@ -362,7 +362,7 @@ def test_canonical_text_takes_the_fast_reader(pos, data):
 
 
 # -- read_orders remembers accepted movement orders; the answer must follow the board ----------
-def _read(units: dict[str, list[Unit]], power: str, text: str) -> list:
+def _accepted(units: dict[str, list[Unit]], power: str, text: str) -> list:
     """The orders read_orders accepts from `text`, with the very same Unit objects."""
     pos = Position(M, Phase.parse("S1901M"), {p: tuple(us) for p, us in units.items()}, {})
     accepted, problems = read_orders(pos, {power: [text]})
@@ -373,16 +373,16 @@ def test_remembered_orders_follow_the_board():
     lon, nth, yor_army, yor_fleet, nwg = (Unit.parse(t) for t in
                                           ("A LON", "F NTH", "A YOR", "F YOR", "F NWG"))
     # a convoy route depends on the fleets on the board, not on the units the order names
-    assert _read({"ENGLAND": [lon, nth]}, "ENGLAND", "A LON - NWY") == [Move(lon, L("NWY"))]
-    assert _read({"ENGLAND": [lon]}, "ENGLAND", "A LON - NWY") == []
-    assert _read({"ENGLAND": [lon, nth, nwg]}, "ENGLAND", "F NWG S A LON - NWY") != []
-    assert _read({"ENGLAND": [lon, nwg]}, "ENGLAND", "F NWG S A LON - NWY") == []
+    assert _accepted({"ENGLAND": [lon, nth]}, "ENGLAND", "A LON - NWY") == [Move(lon, L("NWY"))]
+    assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON - NWY") == []
+    assert _accepted({"ENGLAND": [lon, nth, nwg]}, "ENGLAND", "F NWG S A LON - NWY") != []
+    assert _accepted({"ENGLAND": [lon, nwg]}, "ENGLAND", "F NWG S A LON - NWY") == []
     # the same unit object, now another power's
-    assert _read({"ENGLAND": [lon]}, "ENGLAND", "A LON - WAL") == [Move(lon, L("WAL"))]
-    assert _read({"FRANCE": [lon]}, "ENGLAND", "A LON - WAL") == []
+    assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON - WAL") == [Move(lon, L("WAL"))]
+    assert _accepted({"FRANCE": [lon]}, "ENGLAND", "A LON - WAL") == []
     # another unit in the same place
-    assert _read({"ENGLAND": [Unit.parse("F LON")]}, "ENGLAND", "A LON - WAL") == []
+    assert _accepted({"ENGLAND": [Unit.parse("F LON")]}, "ENGLAND", "A LON - WAL") == []
     # the supported unit is no longer the one named
-    assert _read({"ENGLAND": [lon, yor_army]}, "ENGLAND", "A LON S A YOR") != []
-    assert _read({"ENGLAND": [lon, yor_fleet]}, "ENGLAND", "A LON S A YOR") == []
-    assert _read({"ENGLAND": [lon]}, "ENGLAND", "A LON S A YOR") == []
+    assert _accepted({"ENGLAND": [lon, yor_army]}, "ENGLAND", "A LON S A YOR") != []
+    assert _accepted({"ENGLAND": [lon, yor_fleet]}, "ENGLAND", "A LON S A YOR") == []
+    assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON S A YOR") == []
