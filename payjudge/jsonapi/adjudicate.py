@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Mapping
 
+from ..rules.outcome import Result
 from ..rules.position import Position
 from ..rules.turn import PhaseReport, advance, winner
 from . import BadInput
@@ -46,17 +48,24 @@ def _dislodged(pos: Position) -> dict[str, list[dict[str, Any]]]:
             for p, ds in sorted(pos.dislodged.items())}
 
 
+_RESULT_WORDS = {r: r.value for r in Result}  # (an enum's .value is a slow property)
+_by_text = itemgetter("order")
+
+
 def _history(report: PhaseReport) -> dict[str, Any]:
     orders: dict[str, list[dict[str, Any]]] = {}
     for o in report.outcomes:
-        entry: dict[str, Any] = {"order": str(o.order), "result": o.result.value}
+        entry: dict[str, Any] = {"order": str(o.order), "result": _RESULT_WORDS[o.result]}
         if o.dislodged:
             entry["dislodged"] = True
         if o.default:
             entry["default"] = True
-        orders.setdefault(o.power, []).append(entry)
+        lst = orders.get(o.power)
+        if lst is None:
+            lst = orders[o.power] = []
+        lst.append(entry)
     for lst in orders.values():
-        lst.sort(key=lambda e: e["order"])
+        lst.sort(key=_by_text)
     entry = {
         "phase": str(report.phase),
         "orders": dict(sorted(orders.items())),
