@@ -47,12 +47,9 @@ class _Board:
         m = position.map
         self.map = m
         self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
-        self.units: list[Unit] = []
-        self.powers: list[str] = []
-        for power in sorted(position.units):
-            for unit in position.units[power]:
-                self.units.append(unit)
-                self.powers.append(power)
+        placed = [(power, unit) for power in sorted(position.units) for unit in position.units[power]]
+        self.units: list[Unit] = [unit for _, unit in placed]
+        self.powers: list[str] = [power for power, _ in placed]
         n = len(self.units)
         self.prov: list[str] = [u.location.province for u in self.units]
         self.at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
@@ -363,12 +360,10 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
     outcomes = []
     new_units: dict[str, list[Unit]] = {}
     dislodged: dict[str, list[Dislodged]] = {}
-    for i in range(n):
-        unit, power, order = b.units[i], b.powers[i], b.orders[i]
-        kind = b.kind[i]
+    for i, (unit, power, order, kind) in enumerate(zip(b.units, b.powers, b.orders, kinds)):
         gone = i in dislodged_by
         if kind == _MOVE:
-            if b.resolution[i]:
+            if resolution[i]:
                 result = Result.SUCCEEDS
             elif b.by_convoy[i] and not b.convoyers[i]:
                 result = Result.NO_CONVOY
@@ -378,7 +373,7 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
                 result = Result.BOUNCED
         elif kind == _SUPPORT:
             result = Result.VOID if b.support_target[i] < 0 else \
-                (Result.SUCCEEDS if b.resolution[i] else Result.CUT)
+                (Result.SUCCEEDS if resolution[i] else Result.CUT)
         elif kind == _CONVOY:
             if b.convoy_target[i] < 0:
                 result = Result.VOID
@@ -395,11 +390,11 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
             dislodged.setdefault(power, []).append(
                 Dislodged(unit, prov[attacker],
                           _retreats(m, unit, prov[attacker], came_by_convoy, occupied, contested)))
-        elif moved[i]:
-            dest = order.dest  # type: ignore[union-attr]
-            new_units.setdefault(power, []).append(Unit(unit.type, dest))
         else:
-            new_units.setdefault(power, []).append(unit)
+            mine = new_units.get(power)
+            if mine is None:
+                mine = new_units[power] = []
+            mine.append(Unit(unit.type, order.dest) if moved[i] else unit)  # type: ignore[union-attr]
     return MovementResult(tuple(outcomes), {p: tuple(us) for p, us in new_units.items()},
                           {p: tuple(ds) for p, ds in dislodged.items()}, frozenset(contested))
 

@@ -51,7 +51,6 @@ class Position:
     centers: Mapping[str, frozenset[str]]              # power -> the centres it owns
     dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
     _at: Mapping[str, tuple[str, Unit]] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _owner: Mapping[str, str] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         # each power's units in (province, coast) order; sorting by province alone gives
@@ -66,13 +65,11 @@ class Position:
                 if province in at:
                     raise ValueError(_two_units(units))
                 at[province] = (power, u)
-        owner = {c: p for p, cs in centers.items() for c in cs}
         # the dicts above are new and never escape: read-only views need no copy
         object.__setattr__(self, "units", MappingProxyType(units))
         object.__setattr__(self, "centers", MappingProxyType(centers))
         object.__setattr__(self, "dislodged", MappingProxyType(dislodged))
         object.__setattr__(self, "_at", MappingProxyType(at))
-        object.__setattr__(self, "_owner", MappingProxyType(owner))
 
     @classmethod
     def initial(cls, game_map: Map) -> Position:
@@ -95,7 +92,10 @@ class Position:
                 yield power, unit
 
     def center_owner(self, province: str) -> str | None:
-        return self._owner.get(province)
+        for power, owned in self.centers.items():
+            if province in owned:
+                return power
+        return None
 
     def dislodged_at(self, province: str) -> tuple[str, Dislodged] | None:
         for power, ds in self.dislodged.items():
