@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Union
 
 from .geography import Location, UnitType
 
 
+class _Text:
+    """A value whose `str()` is made once and kept: the text depends only on the fields
+    of a frozen dataclass, which never change, and results and reports write the same
+    units and orders many times (`read_orders` hands out remembered orders). The kept
+    text is no field: equality, hashing, `repr` and pickling ignore it."""
+
+    __slots__ = ("_text",)
+
+    def _format(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        try:
+            return self._text  # type: ignore[no-any-return]
+        except AttributeError:
+            text = self._format()
+            object.__setattr__(self, "_text", text)
+            return text
+
+
 @dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(_Text):
     type: UnitType
     location: Location
-    # str(unit), kept once asked for: reports and results write each unit many times, and
-    # the text depends only on the two fields above, which never change (not compared)
-    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def parse(cls, text: str) -> Unit:
@@ -26,100 +43,96 @@ class Unit:
     def province(self) -> str:
         return self.location.province
 
-    def __str__(self) -> str:
-        text = self._text
-        if text is None:
-            text = f"{self.type.value} {self.location}"
-            object.__setattr__(self, "_text", text)
-        return text
+    def _format(self) -> str:
+        return f"{self.type.value} {self.location}"
 
     def __repr__(self) -> str:
         return f"Unit.parse({str(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)
-class Hold:
+class Hold(_Text):
     unit: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} H"
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(_Text):
     unit: Unit
     dest: Location
     via_convoy: bool = False
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} - {self.dest}" + (" VIA CONVOY" if self.via_convoy else "")
 
 
 @dataclass(frozen=True, slots=True)
-class SupportHold:
+class SupportHold(_Text):
     unit: Unit
     supported: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} S {self.supported}"
 
 
 @dataclass(frozen=True, slots=True)
-class SupportMove:
+class SupportMove(_Text):
     unit: Unit
     supported: Unit
     dest: Location  # the coast is kept only when the order named one
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} S {self.supported} - {self.dest}"
 
 
 @dataclass(frozen=True, slots=True)
-class Convoy:
+class Convoy(_Text):
     unit: Unit
     army: Unit
     dest: Location
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} C {self.army} - {self.dest}"
 
 
 @dataclass(frozen=True, slots=True)
-class Retreat:
+class Retreat(_Text):
     unit: Unit
     dest: Location
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} R {self.dest}"
 
 
 @dataclass(frozen=True, slots=True)
-class Disband:
+class Disband(_Text):
     unit: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} D"
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(_Text):
     unit: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"BUILD {self.unit}"
 
 
 @dataclass(frozen=True, slots=True)
-class Remove:
+class Remove(_Text):
     unit: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"REMOVE {self.unit}"
 
 
 @dataclass(frozen=True, slots=True)
-class Waive:
-    def __str__(self) -> str:
+class Waive(_Text):
+    def _format(self) -> str:
         return "WAIVE"
 
 
