@@ -228,7 +228,9 @@ class Map:
         return hit
 
     def _irreducible_chains(self, origin: str, dest: str) -> frozenset[str]:
-        seas_of = lambda p: set(self.sea_neighbours(p))  # noqa: E731
+        # the seas next to each province as sets, made once (this search asks them often)
+        seas_of = self.derived("geography:sea sets", lambda m: {
+            p: frozenset(seas) for p, seas in m._seas_of.items()}).__getitem__
         at_origin, at_dest = seas_of(origin), seas_of(dest)
         found: set[str] = set()
         path: list[str] = []

@@ -334,11 +334,13 @@ def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
 _KEYWORD_TOKENS = {"A": "A", "F": "F", "H": "H", "-": "-", "S": "S", "C": "C", "R": "R",
                    "D": "D", "VIA": "VIA", "CONVOY": "C", "BUILD": "BUILD",
                    "REMOVE": "REMOVE", "WAIVE": "WAIVE"}
+_UNIT_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
 
-def _canonical_words(game_map: Map) -> tuple[dict[str, Location], frozenset[str]]:
-    """The map's canonical location names (`PAR`, `STP/SC`) and the keywords that the
-    tokenizer reads alone, whatever words surround them."""
+def _canonical_words(game_map: Map) -> dict[str, Location] | None:
+    """The map's canonical location names (`PAR`, `STP/SC`) that the tokenizer reads alone,
+    whatever words surround them; None if one of the keywords is not read so on this map
+    (then every text goes through the tokenizer)."""
     table, _ = game_map.derived("parse:aliases", _alias_table)
     candidates = {str(loc): loc for loc in game_map.aliases.values()}
     starts = {_raw_tokens(word)[0] for word in (*candidates, *_KEYWORD_TOKENS) if _raw_tokens(word)}
@@ -363,50 +365,58 @@ def _canonical_words(game_map: Map) -> tuple[dict[str, Location], frozenset[str]
             return []
         return [(t.kind, t.loc) for t in toks]
 
-    locations = {name: loc for name, loc in candidates.items() if alone(name) == [("LOC", loc)]}
-    keywords = frozenset(w for w, kind in _KEYWORD_TOKENS.items() if alone(w) == [(kind, None)])
-    return locations, keywords
+    if any(alone(word) != [(kind, None)] for word, kind in _KEYWORD_TOKENS.items()):
+        return None
+    return {name: loc for name, loc in candidates.items() if alone(name) == [("LOC", loc)]}
 
 
 def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
     """The order of a text in canonical form, or None for any other text."""
-    locations, keywords = game_map.derived("parse:canonical", _canonical_words)
+    locations = game_map.derived("parse:canonical", _canonical_words)
+    if locations is None:
+        return None
     words = text.split()
-    if not words or not all(w in locations or w in keywords for w in words):
-        return None
-    if words == ["WAIVE"]:
-        return ParsedOrder(OrderKind.WAIVE, None)
-
-    def unit_at(k: int) -> UnitSpec | None:
-        if k + 1 < len(words) and words[k] in ("A", "F") and words[k + 1] in locations:
-            return UnitSpec(UnitType(words[k]), locations[words[k + 1]])
-        return None
-
-    def location_at(k: int) -> Location | None:
-        return locations.get(words[k]) if k < len(words) else None
-
-    if words[0] in ("BUILD", "REMOVE"):
-        unit = unit_at(1)
-        if unit is None or len(words) != 3:
+    n = len(words)
+    if n < 3:
+        return ParsedOrder(OrderKind.WAIVE, None) if words == ["WAIVE"] else None
+    if words[0] == "BUILD" or words[0] == "REMOVE":
+        unit = _unit_spec(words, 1, locations)
+        if unit is None or n != 3:
             return None
         return ParsedOrder(OrderKind.BUILD if words[0] == "BUILD" else OrderKind.REMOVE, unit)
-    unit = unit_at(0)
+    unit = _unit_spec(words, 0, locations)
     if unit is None:
         return None
-    rest = words[2:]
-    if rest == ["H"]:
-        return ParsedOrder(OrderKind.HOLD, unit)
-    if rest == ["D"]:
-        return ParsedOrder(OrderKind.DISBAND, unit)
-    if len(rest) == 2 and rest[0] in ("-", "R") and (dest := location_at(3)) is not None:
-        kind = OrderKind.MOVE if rest[0] == "-" else OrderKind.RETREAT
-        return ParsedOrder(kind, unit, dest=dest)
-    if rest[2:] == ["VIA", "CONVOY"] and rest[0] == "-" and (dest := location_at(3)) is not None:
-        return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=True)
-    if rest and rest[0] in ("S", "C") and (target := unit_at(3)) is not None:
-        if len(rest) == 3 and rest[0] == "S":
-            return ParsedOrder(OrderKind.SUPPORT, unit, target=target)
-        if len(rest) == 5 and rest[3] == "-" and (dest := location_at(6)) is not None:
-            kind = OrderKind.SUPPORT if rest[0] == "S" else OrderKind.CONVOY
+    mark = words[2]
+    if n == 3:
+        if mark == "H":
+            return ParsedOrder(OrderKind.HOLD, unit)
+        return ParsedOrder(OrderKind.DISBAND, unit) if mark == "D" else None
+    if mark == "-" or mark == "R":
+        dest = locations.get(words[3])
+        if dest is None:
+            return None
+        if n == 4:
+            return ParsedOrder(OrderKind.MOVE if mark == "-" else OrderKind.RETREAT, unit, dest=dest)
+        if n == 6 and mark == "-" and words[4] == "VIA" and words[5] == "CONVOY":
+            return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=True)
+        return None
+    if mark == "S" or mark == "C":
+        target = _unit_spec(words, 3, locations)
+        if target is None:
+            return None
+        if n == 5:
+            return ParsedOrder(OrderKind.SUPPORT, unit, target=target) if mark == "S" else None
+        if n == 7 and words[5] == "-" and (dest := locations.get(words[6])) is not None:
+            kind = OrderKind.SUPPORT if mark == "S" else OrderKind.CONVOY
             return ParsedOrder(kind, unit, target=target, dest=dest)
     return None
+
+
+def _unit_spec(words: list[str], k: int, locations: dict[str, Location]) -> UnitSpec | None:
+    """`A PAR` or `F STP/SC` at words[k], words[k + 1]."""
+    utype = _UNIT_TYPES.get(words[k])
+    location = locations.get(words[k + 1]) if k + 1 < len(words) else None
+    if utype is None or location is None:
+        return None
+    return UnitSpec(utype, location)
