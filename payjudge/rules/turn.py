@@ -68,18 +68,18 @@ def _parsed(text: str, game_map: Map) -> ParsedOrder:
 
 
 def _validated(text: str, position: Position, power: str) -> Order:
-    """`validate` of a movement order given by `power` (its owner), remembered per map.
+    """`validate` of a movement order given by `power`, remembered per map.
 
     Orders come back phase after phase, and the units they name are often the very same
     `Unit` objects (a case's units come from one cache, and a unit that stays put keeps its
     object). A movement order that needs no chain of fleets is legal or not by the map and
-    the units it names alone (`validate.needs_fleet_chain`), so the order accepted before
-    is the answer again when the same unit objects stand in the same places, the unit
-    still belongs to `power` and the text is the same. Refusals are not remembered.
+    the units it names alone, and whoever gives it must own its unit
+    (`validate.needs_fleet_chain`): so the order accepted before is the answer again when
+    the text is the same, the same unit objects stand in the same places and the unit
+    belongs to `power`. Refusals are not remembered.
     """
     cache = position.map.derived("turn:validated", lambda m: {})
-    key = (text, power)
-    hit = cache.get(key)
+    hit = cache.get(text)
     at = position._at
     if hit is not None:
         order, target = hit
@@ -93,7 +93,7 @@ def _validated(text: str, position: Position, power: str) -> Order:
             cache.clear()
         target = order.supported if isinstance(order, (SupportHold, SupportMove)) else \
             order.army if isinstance(order, Convoy) else None
-        cache[key] = (order, target)
+        cache[text] = (order, target)
     return order
 
 

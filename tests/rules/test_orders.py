@@ -385,6 +385,7 @@ def test_remembered_orders_follow_the_board():
     # the same unit object, now another power's
     assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON - WAL") == [Move(lon, L("WAL"))]
     assert _accepted({"FRANCE": [lon]}, "ENGLAND", "A LON - WAL") == []
+    assert _accepted({"FRANCE": [lon]}, "FRANCE", "A LON - WAL") == [Move(lon, L("WAL"))]
     # another unit in the same place
     assert _accepted({"ENGLAND": [Unit.parse("F LON")]}, "ENGLAND", "A LON - WAL") == []
     # the supported unit is no longer the one named
