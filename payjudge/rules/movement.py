@@ -73,7 +73,8 @@ class _Board:
     # -- setting up ------------------------------------------------------------------
     def _prepare(self) -> None:
         m, units, orders, prov, powers = self.map, self.units, self.orders, self.prov, self.powers
-        kind, dest, at = self.kind, self.dest, self.at
+        kind, dest, at, by_convoy = self.kind, self.dest, self.at, self.by_convoy
+        moves: list[int] = []
         convoys: list[int] = []
         supports: list[int] = []
         for i, order in enumerate(orders):
@@ -83,6 +84,7 @@ class _Board:
                 d = order.dest.province
                 dest[i] = d
                 self.moves_to.setdefault(d, []).append(i)
+                moves.append(i)
             elif cls is SupportHold or cls is SupportMove:
                 kind[i] = _SUPPORT
                 supports.append(i)
@@ -93,18 +95,20 @@ class _Board:
         own_convoy = {(powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
                       for i in convoys}
         army = UnitType.ARMY
-        for i, order in enumerate(orders):
-            if kind[i] == _MOVE and units[i].type is army:
+        for i in moves:
+            if units[i].type is army:
                 walk = dest[i] in m.army_neighbours(prov[i])
-                self.by_convoy[i] = (not walk or order.via_convoy or  # type: ignore[union-attr]
-                                     (powers[i], prov[i], dest[i]) in own_convoy)
+                by_convoy[i] = (not walk or orders[i].via_convoy or  # type: ignore[union-attr]
+                                (powers[i], prov[i], dest[i]) in own_convoy)
         # convoys, supports and head-to-head battles that match
+        convoyed: dict[int, None] = {}  # the armies with convoys, in a fixed order
         for i in convoys:
             order = orders[i]
             j = at.get(order.army.province)  # type: ignore[union-attr]
-            if j is not None and kind[j] == _MOVE and self.by_convoy[j] \
+            if j is not None and kind[j] == _MOVE and by_convoy[j] \
                     and dest[j] == order.dest.province:  # type: ignore[union-attr]
                 self.convoyers[j].append(i)
+                convoyed[j] = None
         for i in supports:
             order = orders[i]
             j = at.get(order.supported.province)  # type: ignore[union-attr]
@@ -119,19 +123,17 @@ class _Board:
                 if order.dest.coast is None or order.dest.coast == move_dest.coast:  # type: ignore[union-attr]
                     self.move_support[j].append(i)
                     self.support_target[i] = j
-        for i in range(len(units)):
-            if kind[i] == _MOVE and not self.by_convoy[i]:
+        for i in moves:
+            if not by_convoy[i]:
                 j = at.get(dest[i])  # type: ignore[arg-type]
-                if j is not None and kind[j] == _MOVE and not self.by_convoy[j] \
-                        and dest[j] == prov[i]:
+                if j is not None and kind[j] == _MOVE and not by_convoy[j] and dest[j] == prov[i]:
                     self.h2h[i] = j
         # a convoy counts only if its fleet can be part of a complete chain of convoying fleets
-        for j in range(len(units)):
-            if self.convoyers[j]:
-                useful = self._chain_members(j, self.convoyers[j])
-                self.convoyers[j] = [f for f in self.convoyers[j] if f in useful]
-                for f in self.convoyers[j]:
-                    self.convoy_target[f] = j
+        for j in convoyed:
+            useful = self._chain_members(j, self.convoyers[j])
+            self.convoyers[j] = [f for f in self.convoyers[j] if f in useful]
+            for f in self.convoyers[j]:
+                self.convoy_target[f] = j
 
     def _touches(self, sea: str, province: str) -> bool:
         return province in self.touch.get(sea, ())
@@ -335,20 +337,19 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
     m = position.map
     b = _Board(position, orders)
     n = len(b.units)
-    kinds, resolution, prov = b.kind, b.resolution, b.prov
+    kinds, resolution, prov, at = b.kind, b.resolution, b.prov, b.at
     for i in range(n):
         if kinds[i] != _HOLD:
             b.resolve(i)
 
-    moved = [kinds[i] == _MOVE and resolution[i] for i in range(n)]
-    entered: dict[str, int] = {b.dest[i]: i for i in range(n) if moved[i]}  # type: ignore[misc]
-    dislodged_by: dict[int, int] = {}
-    for i in range(n):
-        if not moved[i] and prov[i] in entered:
-            dislodged_by[i] = entered[prov[i]]
+    moved = [k == _MOVE and r for k, r in zip(kinds, resolution)]
+    entered: dict[str, int] = {d: i for i, (d, went) in enumerate(zip(b.dest, moved)) if went}  # type: ignore[misc]
+    stayed = [p for p, went in zip(prov, moved) if not went]
+    dislodged_by: dict[int, int] = {at[p]: entered[p] for p in stayed if p in entered}
 
-    # provinces left empty by a standoff (retreats may not go there)
-    occupied = {prov[i] for i in range(n) if not moved[i] and i not in dislodged_by}
+    # provinces left empty by a standoff (retreats may not go there); the provinces of
+    # dislodged units are among those entered
+    occupied = set(stayed)
     occupied.update(entered)
     contested = set()
     for province, movers in b.moves_to.items():
