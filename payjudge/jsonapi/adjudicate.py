@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import repeat
 from operator import itemgetter
 from typing import Any, Mapping
 
@@ -25,7 +26,7 @@ def run(doc: Mapping[str, Any]) -> dict[str, Any]:
             raise BadInput(f"order set {number} must map each power to its orders")
         texts = {}
         for p, lines in order_set.items():
-            if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+            if not isinstance(lines, list) or not all(map(isinstance, lines, repeat(str))):
                 raise BadInput(f"order set {number}: the orders of {p} must be a list of strings")
             texts[power_name(pos.map, p)] = lines
         report, pos = advance(pos, texts)

@@ -20,12 +20,11 @@ class _Text:
         raise NotImplementedError
 
     def __str__(self) -> str:
-        try:
-            return self._text  # type: ignore[no-any-return]
-        except AttributeError:
+        text: str | None = getattr(self, "_text", None)
+        if text is None:
             text = self._format()
             object.__setattr__(self, "_text", text)
-            return text
+        return text
 
 
 @dataclass(frozen=True, slots=True)
