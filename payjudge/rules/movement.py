@@ -395,7 +395,7 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
             mine = new_units.get(power)
             if mine is None:
                 mine = new_units[power] = []
-            mine.append(Unit(unit.type, order.dest) if moved[i] else unit)  # type: ignore[union-attr]
+            mine.append(order.arrived if moved[i] else unit)  # type: ignore[union-attr]
     return MovementResult(tuple(outcomes), {p: tuple(us) for p, us in new_units.items()},
                           {p: tuple(ds) for p, ds in dislodged.items()}, frozenset(contested))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from .geography import Location, UnitType
@@ -62,6 +62,18 @@ class Move(_Text):
     unit: Unit
     dest: Location
     via_convoy: bool = False
+    # the unit where the move takes it, made once (like the text) and not compared: the
+    # same order objects come back phase after phase, and so do the units they make
+    _arrived: Unit | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def arrived(self) -> Unit:
+        """The unit in its new place, if the move succeeds."""
+        unit = self._arrived
+        if unit is None:
+            unit = Unit(self.unit.type, self.dest)
+            object.__setattr__(self, "_arrived", unit)
+        return unit
 
     def _format(self) -> str:
         return f"{self.unit} - {self.dest}" + (" VIA CONVOY" if self.via_convoy else "")
@@ -100,6 +112,16 @@ class Convoy(_Text):
 class Retreat(_Text):
     unit: Unit
     dest: Location
+    _arrived: Unit | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def arrived(self) -> Unit:
+        """The unit in its new place, if the retreat succeeds (made once, as for `Move`)."""
+        unit = self._arrived
+        if unit is None:
+            unit = Unit(self.unit.type, self.dest)
+            object.__setattr__(self, "_arrived", unit)
+        return unit
 
     def _format(self) -> str:
         return f"{self.unit} R {self.dest}"

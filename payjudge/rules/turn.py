@@ -21,7 +21,7 @@ from .parse import ParsedOrder, parse_order
 from .phase import Phase, PhaseType, Season
 from .position import Dislodged, Position
 from .retreats import adjudicate_retreats
-from .validate import needs_fleet_chain, validate
+from .validate import chain_looked_for, fleet_chain, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,33 +67,36 @@ def _parsed(text: str, game_map: Map) -> ParsedOrder:
     return hit
 
 
-def _validated(text: str, position: Position, power: str) -> Order:
+_Remembered = dict[str, tuple[Order, Unit | None, tuple[str, str, str | None] | None]]
+
+
+def _validated(text: str, position: Position, power: str, remembered: _Remembered) -> Order:
     """`validate` of a movement order given by `power`, remembered per map.
 
     Orders come back phase after phase, and the units they name are often the very same
     `Unit` objects (a case's units come from one cache, and a unit that stays put keeps its
-    object). A movement order that needs no chain of fleets is legal or not by the map and
-    the units it names alone, and whoever gives it must own its unit
-    (`validate.needs_fleet_chain`): so the order accepted before is the answer again when
-    the text is the same, the same unit objects stand in the same places and the unit
-    belongs to `power`. Refusals are not remembered.
+    object). A movement order is legal or not by the map, the units it names and, for a
+    convoy, whether a chain of fleets is on the board (`validate.chain_looked_for`); and
+    whoever gives it must own its unit. So the order accepted before is the answer again
+    when the text is the same, the same unit objects stand in the same places, the unit
+    belongs to `power` and the chain of fleets, if one was needed, is still there.
+    Refusals are not remembered.
     """
-    cache = position.map.derived("turn:validated", lambda m: {})
-    hit = cache.get(text)
-    at = position._at
+    hit = remembered.get(text)
     if hit is not None:
-        order, target = hit
-        here = at.get(order.unit.province)
+        order, target, chain = hit
+        at = position._at
+        here = at.get(order.unit.province)  # type: ignore[union-attr]
         if here is not None and here[1] is order.unit and here[0] == power and \
-                (target is None or at.get(target.province, (None, None))[1] is target):
+                (target is None or at.get(target.province, (None, None))[1] is target) and \
+                (chain is None or fleet_chain(position, *chain)):
             return order
     order = validate(_parsed(text, position.map), position, power)
-    if not needs_fleet_chain(order, position.map):
-        if len(cache) >= _PARSED_CACHE_SIZE:
-            cache.clear()
-        target = order.supported if isinstance(order, (SupportHold, SupportMove)) else \
-            order.army if isinstance(order, Convoy) else None
-        cache[text] = (order, target)
+    if len(remembered) >= _PARSED_CACHE_SIZE:
+        remembered.clear()
+    target = order.supported if isinstance(order, (SupportHold, SupportMove)) else \
+        order.army if isinstance(order, Convoy) else None
+    remembered[text] = (order, target, chain_looked_for(order, position.map))
     return order
 
 
@@ -104,12 +107,14 @@ def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
     accepted: dict[str, list[Order]] = {}
     problems: list[OrderProblem] = []
     game_map = position.map
-    remembered = check_owner and position.phase.is_movement
+    remembered: _Remembered | None = None
+    if check_owner and position.phase.is_movement:
+        remembered = game_map.derived("turn:validated", lambda m: {})
     for power, lines in texts.items():
         for text in lines:
             try:
-                if remembered:
-                    order = _validated(text, position, power)
+                if remembered is not None:
+                    order = _validated(text, position, power, remembered)
                 else:
                     order = validate(_parsed(text, game_map), position, power,
                                      check_owner=check_owner)

@@ -112,18 +112,21 @@ def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = 
     return False
 
 
-def needs_fleet_chain(order: Order, m: Map) -> bool:
-    """Whether `validate` looked for a chain of fleets on the board to accept this movement
-    order: a move of an army to a province it cannot walk to, or a support of one. The
-    legality of any other movement order depends only on the map and on the units it names
-    (`_movement` reads the board nowhere else)."""
+def chain_looked_for(order: Order, m: Map) -> tuple[str, str, str | None] | None:
+    """The chain of fleets `validate` looked for on the board to accept this movement
+    order, as the arguments of `fleet_chain`: for a move of an army to a province it
+    cannot walk to, and for a support of one. None for any other movement order, whose
+    legality depends only on the map and on the units it names (`_movement` reads the
+    board nowhere else)."""
     if type(order) is Move:
-        return order.unit.type is UnitType.ARMY and \
-            order.dest.province not in m.army_neighbours(order.unit.province)
-    if type(order) is SupportMove:
-        return order.supported.type is UnitType.ARMY and \
-            order.dest.province not in m.army_neighbours(order.supported.province)
-    return False
+        if order.unit.type is UnitType.ARMY and \
+                order.dest.province not in m.army_neighbours(order.unit.province):
+            return order.unit.province, order.dest.province, None
+    elif type(order) is SupportMove:
+        if order.supported.type is UnitType.ARMY and \
+                order.dest.province not in m.army_neighbours(order.supported.province):
+            return order.supported.province, order.dest.province, order.unit.province
+    return None
 
 
 def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:

@@ -382,6 +382,10 @@ def test_remembered_orders_follow_the_board():
     assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON - NWY") == []
     assert _accepted({"ENGLAND": [lon, nth, nwg]}, "ENGLAND", "F NWG S A LON - NWY") != []
     assert _accepted({"ENGLAND": [lon, nwg]}, "ENGLAND", "F NWG S A LON - NWY") == []
+    # a fleet cannot support the move it convoys: the chain must do without it
+    around = [Unit.parse(f"F {sea}") for sea in ("ENG", "IRI", "NAO")]
+    assert _accepted({"ENGLAND": [lon, nth, nwg, *around]}, "ENGLAND", "F NTH S A LON - NWY") != []
+    assert _accepted({"ENGLAND": [lon, nth]}, "ENGLAND", "F NTH S A LON - NWY") == []
     # the same unit object, now another power's
     assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON - WAL") == [Move(lon, L("WAL"))]
     assert _accepted({"FRANCE": [lon]}, "ENGLAND", "A LON - WAL") == []
