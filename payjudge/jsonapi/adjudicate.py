@@ -6,7 +6,6 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any, Mapping
 
-from ..rules.outcome import Result
 from ..rules.position import Position
 from ..rules.turn import PhaseReport, advance, winner
 from . import BadInput
@@ -49,14 +48,14 @@ def _dislodged(pos: Position) -> dict[str, list[dict[str, Any]]]:
             for p, ds in sorted(pos.dislodged.items())}
 
 
-_RESULT_WORDS = {r: r.value for r in Result}  # (an enum's .value is a slow property)
 _by_text = itemgetter("order")
 
 
 def _history(report: PhaseReport) -> dict[str, Any]:
     orders: dict[str, list[dict[str, Any]]] = {}
     for o in report.outcomes:
-        entry: dict[str, Any] = {"order": str(o.order), "result": _RESULT_WORDS[o.result]}
+        # (`_value_` is the member's value, read without the `value` property's cost)
+        entry: dict[str, Any] = {"order": str(o.order), "result": o.result._value_}
         if o.dislodged:
             entry["dislodged"] = True
         if o.default:

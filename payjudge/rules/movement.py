@@ -16,9 +16,10 @@ and then only by convoy (no fall-back to the land route).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from .geography import Location, Map, UnitType
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit
+from .orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
 from .outcome import OrderOutcome, Result
 from .position import Dislodged, Position
 
@@ -53,15 +54,17 @@ class _Board:
         n = len(self.units)
         self.prov: list[str] = [u.location.province for u in self.units]
         self.at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
-        self.orders: list[Order] = [orders.get(p) or Hold(u) for p, u in zip(self.prov, self.units)]
+        self.orders: list[Order] = [orders.get(p) or u.hold for p, u in zip(self.prov, self.units)]
         self.kind = [_HOLD] * n
         self.dest: list[str | None] = [None] * n          # move destination province
         self.moves_to: dict[str, list[int]] = {}
         self.by_convoy = [False] * n
         self.h2h: list[int | None] = [None] * n
-        self.move_support: list[list[int]] = [[] for _ in range(n)]
-        self.hold_support: list[list[int]] = [[] for _ in range(n)]
-        self.convoyers: list[list[int]] = [[] for _ in range(n)]
+        # unit -> the units supporting its move or its hold, the fleets convoying it
+        # (only units that have some: most have none)
+        self.move_support: dict[int, list[int]] = {}
+        self.hold_support: dict[int, list[int]] = {}
+        self.convoyers: dict[int, list[int]] = {}
         self.support_target = [-1] * n       # for a support: the unit it supports (valid only)
         self.convoy_target = [-1] * n        # for a convoy: the move it serves (valid only)
         self.state = [_UNRESOLVED] * n
@@ -107,7 +110,7 @@ class _Board:
             j = at.get(order.army.province)  # type: ignore[union-attr]
             if j is not None and kind[j] == _MOVE and by_convoy[j] \
                     and dest[j] == order.dest.province:  # type: ignore[union-attr]
-                self.convoyers[j].append(i)
+                self.convoyers.setdefault(j, []).append(i)
                 convoyed[j] = None
         for i in supports:
             order = orders[i]
@@ -116,12 +119,12 @@ class _Board:
                 continue
             if type(order) is SupportHold:
                 if kind[j] != _MOVE:
-                    self.hold_support[j].append(i)
+                    self.hold_support.setdefault(j, []).append(i)
                     self.support_target[i] = j
             elif kind[j] == _MOVE and dest[j] == order.dest.province:  # type: ignore[union-attr]
                 move_dest = orders[j].dest  # type: ignore[union-attr]
                 if order.dest.coast is None or order.dest.coast == move_dest.coast:  # type: ignore[union-attr]
-                    self.move_support[j].append(i)
+                    self.move_support.setdefault(j, []).append(i)
                     self.support_target[i] = j
         for i in moves:
             if not by_convoy[i]:
@@ -228,7 +231,7 @@ class _Board:
     def path(self, i: int) -> bool:
         if not self.by_convoy[i]:
             return True
-        fleets = self.convoyers[i]
+        fleets = self.convoyers.get(i)
         if not fleets:
             return False
         origin, dest = self.prov[i], self.dest[i]
@@ -247,7 +250,7 @@ class _Board:
                     frontier.append(t)
         return False
 
-    def _supports(self, supporters: list[int], exclude_power: str | None = None) -> int:
+    def _supports(self, supporters: Sequence[int], exclude_power: str | None = None) -> int:
         n = 1
         for s in supporters:
             if exclude_power is not None and self.powers[s] == exclude_power:
@@ -261,13 +264,13 @@ class _Board:
             return 0
         d = self.at.get(self.dest[i])  # type: ignore[arg-type]
         if d is None or (self.h2h[i] is None and self.kind[d] == _MOVE and self.resolve(d)):
-            return self._supports(self.move_support[i])
+            return self._supports(self.move_support.get(i, ()))
         if self.powers[d] == self.powers[i]:
             return 0
-        return self._supports(self.move_support[i], exclude_power=self.powers[d])
+        return self._supports(self.move_support.get(i, ()), exclude_power=self.powers[d])
 
     def defend_strength(self, i: int) -> int:
-        return self._supports(self.move_support[i])
+        return self._supports(self.move_support.get(i, ()))
 
     def prevent_strength(self, i: int) -> int:
         if not self.path(i):
@@ -275,7 +278,7 @@ class _Board:
         o = self.h2h[i]
         if o is not None and self.resolve(o):
             return 0
-        return self._supports(self.move_support[i])
+        return self._supports(self.move_support.get(i, ()))
 
     def hold_strength(self, province: str) -> int:
         d = self.at.get(province)
@@ -283,7 +286,7 @@ class _Board:
             return 0
         if self.kind[d] == _MOVE:
             return 0 if self.resolve(d) else 1
-        return self._supports(self.hold_support[d])
+        return self._supports(self.hold_support.get(d, ()))
 
     def _move_succeeds(self, i: int) -> bool:
         attack = self.attack_strength(i)
@@ -366,7 +369,7 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
         if kind == _MOVE:
             if resolution[i]:
                 result = Result.SUCCEEDS
-            elif b.by_convoy[i] and not b.convoyers[i]:
+            elif b.by_convoy[i] and not b.convoyers.get(i):
                 result = Result.NO_CONVOY
             elif b.by_convoy[i] and not b.path(i):
                 result = Result.DISRUPTED

@@ -31,6 +31,18 @@ class _Text:
 class Unit(_Text):
     type: UnitType
     location: Location
+    # the unit's hold order, made once (like the text) and not compared: the adjudicator
+    # gives it to every unit without an order, and units recur phase after phase
+    _hold: Hold | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def hold(self) -> Hold:
+        """The order to hold."""
+        order = self._hold
+        if order is None:
+            order = Hold(self)
+            object.__setattr__(self, "_hold", order)
+        return order
 
     @classmethod
     def parse(cls, text: str) -> Unit:

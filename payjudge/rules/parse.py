@@ -370,21 +370,32 @@ def _canonical_words(game_map: Map) -> dict[str, Location] | None:
     return {name: loc for name, loc in candidates.items() if alone(name) == [("LOC", loc)]}
 
 
+def _canonical_units(game_map: Map) -> dict[tuple[str, str], UnitSpec] | None:
+    """`A PAR`, `F STP/SC`, … as (type word, location word) -> UnitSpec, for the canonical
+    reader: made once, as UnitSpecs are immutable and the same ones are read again and again."""
+    locations = game_map.derived("parse:canonical", _canonical_words)
+    if locations is None:
+        return None
+    return {(word, name): UnitSpec(utype, loc)
+            for word, utype in _UNIT_TYPES.items() for name, loc in locations.items()}
+
+
 def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
     """The order of a text in canonical form, or None for any other text."""
     locations = game_map.derived("parse:canonical", _canonical_words)
-    if locations is None:
+    specs = game_map.derived("parse:canonical units", _canonical_units)
+    if locations is None or specs is None:
         return None
     words = text.split()
     n = len(words)
     if n < 3:
         return ParsedOrder(OrderKind.WAIVE, None) if words == ["WAIVE"] else None
     if words[0] == "BUILD" or words[0] == "REMOVE":
-        unit = _unit_spec(words, 1, locations)
+        unit = _unit_spec(words, 1, specs)
         if unit is None or n != 3:
             return None
         return ParsedOrder(OrderKind.BUILD if words[0] == "BUILD" else OrderKind.REMOVE, unit)
-    unit = _unit_spec(words, 0, locations)
+    unit = _unit_spec(words, 0, specs)
     if unit is None:
         return None
     mark = words[2]
@@ -402,7 +413,7 @@ def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
             return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=True)
         return None
     if mark == "S" or mark == "C":
-        target = _unit_spec(words, 3, locations)
+        target = _unit_spec(words, 3, specs)
         if target is None:
             return None
         if n == 5:
@@ -413,10 +424,6 @@ def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
     return None
 
 
-def _unit_spec(words: list[str], k: int, locations: dict[str, Location]) -> UnitSpec | None:
+def _unit_spec(words: list[str], k: int, specs: dict[tuple[str, str], UnitSpec]) -> UnitSpec | None:
     """`A PAR` or `F STP/SC` at words[k], words[k + 1]."""
-    utype = _UNIT_TYPES.get(words[k])
-    location = locations.get(words[k + 1]) if k + 1 < len(words) else None
-    if utype is None or location is None:
-        return None
-    return UnitSpec(utype, location)
+    return specs.get((words[k], words[k + 1])) if k + 1 < len(words) else None

@@ -234,7 +234,7 @@ def update_centers(pos: Position) -> tuple[Position, tuple[tuple[str, str | None
 def winner(pos: Position) -> str | None:
     """The power that holds the victory number of centres, if any (checked after the fall)."""
     victory = pos.map.victory
-    if all(len(owned) < victory for owned in pos.centers.values()):
+    if max(map(len, pos.centers.values()), default=0) < victory:
         return None
     best = max(pos.map.power_names, key=lambda p: len(pos.centers.get(p, ())))
     return best if len(pos.centers.get(best, ())) >= pos.map.victory else None
