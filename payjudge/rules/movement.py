@@ -16,6 +16,8 @@ and then only by convoy (no fall-back to the land route).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import Sequence
 
 from .geography import Location, Map, UnitType
@@ -24,6 +26,7 @@ from .outcome import OrderOutcome, Result
 from .position import Dislodged, Position
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+_province_of = attrgetter("location.province")
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 
 
@@ -48,12 +51,12 @@ class _Board:
         m = position.map
         self.map = m
         self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
-        placed = [(power, unit) for power in sorted(position.units) for unit in position.units[power]]
-        self.units: list[Unit] = [unit for _, unit in placed]
-        self.powers: list[str] = [power for power, _ in placed]
+        powers = sorted(position.units)
+        self.units: list[Unit] = list(chain.from_iterable(map(position.units.__getitem__, powers)))
+        self.powers: list[str] = [power for power in powers for _ in position.units[power]]
         n = len(self.units)
-        self.prov: list[str] = [u.location.province for u in self.units]
-        self.at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
+        self.prov: list[str] = list(map(_province_of, self.units))
+        self.at: dict[str, int] = dict(zip(self.prov, range(n)))
         self.orders: list[Order] = [orders.get(p) or u.hold for p, u in zip(self.prov, self.units)]
         self.kind = [_HOLD] * n
         self.dest: list[str | None] = [None] * n          # move destination province

@@ -156,7 +156,7 @@ def play(position: Position, orders: Mapping[str, Sequence[Order]],
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
         by_unit = _by_unit(orders, problems)
-        unordered = frozenset(p for p in position._at if p not in by_unit)  # they hold
+        unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
         result = adjudicate_movement(position, by_unit, unordered)
         stranded = {p: tuple(d for d in ds if d.retreats) for p, ds in result.dislodged.items()}
         destroyed = tuple((p, d.unit) for p, ds in result.dislodged.items() for d in ds if not d.retreats)
