@@ -58,13 +58,9 @@ class Position:
         units = {p: tuple(sorted(us, key=_province_of)) for p, us in self.units.items() if us}
         centers = {p: frozenset(cs) for p, cs in self.centers.items() if cs}
         dislodged = {p: tuple(ds) for p, ds in self.dislodged.items() if ds}
-        at: dict[str, tuple[str, Unit]] = {}
-        for power, us in units.items():
-            for u in us:
-                province = u.location.province
-                if province in at:
-                    raise ValueError(_two_units(units))
-                at[province] = (power, u)
+        at = {u.location.province: (power, u) for power, us in units.items() for u in us}
+        if len(at) != sum(map(len, units.values())):
+            raise ValueError(_two_units(units))
         # the dicts above are new and never escape: read-only views need no copy
         object.__setattr__(self, "units", MappingProxyType(units))
         object.__setattr__(self, "centers", MappingProxyType(centers))
