@@ -143,7 +143,7 @@ def rule_own_support_by_convoy():
         if self.by_convoy[i] and d is not None and self.powers[d] != self.powers[i] \
                 and self.path(i) and not (self.h2h[i] is None and self.kind[d] == movement._MOVE
                                           and self.resolve(d)):
-            return self._supports(self.move_support[i])
+            return self._supports(self.move_support.get(i, ()))
         return original(self, i)
     board.attack_strength = attack_strength
     try:
@@ -183,7 +183,7 @@ def rule_h2h_defence():
         other = self.h2h[i]
         if other is None:
             return original(self, i)
-        return self._supports(self.move_support[i], exclude_power=self.powers[other])
+        return self._supports(self.move_support.get(i, ()), exclude_power=self.powers[other])
     board.defend_strength = defend_strength
     try:
         yield
@@ -204,7 +204,7 @@ def rule_convoy_disruption():
         d = self.at.get(self.dest[i])
         if getattr(self, "_mila_all_supports", False) and d is not None \
                 and self.powers[d] != self.powers[i] and self.path(i):
-            return self._supports(self.move_support[i])
+            return self._supports(self.move_support.get(i, ()))
         return original_attack(self, i)
 
     def convoy_holds(self, i):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, Mapping
 
 from ..rules.position import Position
@@ -25,7 +27,7 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
             raise BadInput(f"order set {number} must map each power to its orders")
         texts = {}
         for p, lines in order_set.items():
-            if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+            if not isinstance(lines, list) or not all(map(isinstance, lines, repeat(str))):
                 raise BadInput(f"order set {number}: the orders of {p} must be a list of strings")
             texts[power_name(pos.map, p)] = lines
         report, pos = advance(pos, texts)
@@ -48,17 +50,24 @@ def _dislodged(pos: Position) -> dict[str, list[dict[str, Any]]]:
             for p, ds in sorted(pos.dislodged.items())}
 
 
+_by_text = itemgetter("order")
+
+
 def _history(report: PhaseReport) -> dict[str, Any]:
     orders: dict[str, list[dict[str, Any]]] = {}
     for o in report.outcomes:
-        entry: dict[str, Any] = {"order": str(o.order), "result": o.result.value}
+        # (`_value_` is the member's value, read without the `value` property's cost)
+        entry: dict[str, Any] = {"order": str(o.order), "result": o.result._value_}
         if o.dislodged:
             entry["dislodged"] = True
         if o.default:
             entry["default"] = True
-        orders.setdefault(o.power, []).append(entry)
+        lst = orders.get(o.power)
+        if lst is None:
+            lst = orders[o.power] = []
+        lst.append(entry)
     for lst in orders.values():
-        lst.sort(key=lambda e: e["order"])
+        lst.sort(key=_by_text)
     entry = {
         "phase": str(report.phase),
         "orders": dict(sorted(orders.items())),

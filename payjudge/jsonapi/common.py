@@ -30,10 +30,19 @@ def variant(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = 
 
 
 def power_name(m: Map, text: Any) -> str:
-    power = m.power(str(text)) if isinstance(text, str) else None
-    if power is None:
-        raise BadInput(f"unknown power: {text!r}")
-    return power.name
+    if isinstance(text, str):
+        # the answer depends only on the text and the map; powers have few spellings
+        cache = m.derived("jsonapi:powers", lambda _: {})
+        hit = cache.get(text)
+        if hit is None:
+            power = m.power(text)
+            if power is None:
+                raise BadInput(f"unknown power: {text!r}")
+            if len(cache) > 1_000:
+                cache.clear()
+            hit = cache[text] = power.name
+        return hit
+    raise BadInput(f"unknown power: {text!r}")
 
 
 def unit(m: Map, text: Any) -> Unit:
@@ -46,6 +55,16 @@ def unit(m: Map, text: Any) -> Unit:
             hit = cache[text] = _unit(m, text)
         return hit
     raise BadInput(f"a unit must be a string, not {text!r}")
+
+
+def units(m: Map, texts: list) -> tuple[Unit, ...]:
+    """`unit` of each text: all at once when every text is in `unit`'s cache (the cache
+    holds only strings, so any other value misses it and is refused by `unit`)."""
+    cache = m.derived("jsonapi:units", lambda _: {})
+    try:
+        return tuple(map(cache.__getitem__, texts))
+    except (KeyError, TypeError):
+        return tuple(unit(m, u) for u in texts)
 
 
 def _unit(m: Map, text: Any) -> Unit:
@@ -84,6 +103,25 @@ def _province(m: Map, text: Any) -> str:
     return loc.province
 
 
+def centers(m: Map, texts: list) -> frozenset[str]:
+    """The supply centres named by `texts`."""
+    # the supply centres' names seen before: most inputs name nothing else (the cache
+    # holds only strings, so any other value misses it and gets the full checks below)
+    cache = m.derived("jsonapi:centers", lambda _: {})
+    try:
+        return frozenset(map(cache.__getitem__, texts))
+    except (KeyError, TypeError):
+        pass
+    owned = frozenset(province(m, c) for c in texts)
+    for c in owned:
+        if not m.provinces[c].supply_center:
+            raise BadInput(f"{c} is not a supply centre")
+    if len(cache) > 50_000:
+        cache.clear()
+    cache.update((c, province(m, c)) for c in texts)
+    return owned
+
+
 def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> Position:
     """The starting position: variant, phase, units, centers."""
     m = variant(doc, maps_dir, paths)
@@ -93,44 +131,41 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
         raise BadInput(str(exc)) from None
     raw_units = doc.get("units")
     if raw_units is None:
-        units = {p: tuple(Unit(t, l) for t, l in us) for p, us in m.start_units.items()}
+        board = {p: tuple(Unit(t, l) for t, l in us) for p, us in m.start_units.items()}
     else:
         if not isinstance(raw_units, dict):
             raise BadInput("units must map each power to a list of units")
-        units = {}
+        board = {}
         for p, us in raw_units.items():
             if not isinstance(us, list):
                 raise BadInput(f"units of {p} must be a list")
-            units[power_name(m, p)] = tuple(unit(m, u) for u in us)
+            board[power_name(m, p)] = units(m, us)
     raw_centers = doc.get("centers")
     if raw_centers is None:
-        centers = dict(m.start_centers)
+        owners = dict(m.start_centers)
     else:
         if not isinstance(raw_centers, dict):
             raise BadInput("centers must map each power to a list of provinces")
-        centers = {}
+        owners = {}
         for p, cs in raw_centers.items():
             if not isinstance(cs, list):
                 raise BadInput(f"centers of {p} must be a list")
-            owned = frozenset(province(m, c) for c in cs)
-            for c in owned:
-                if not m.provinces[c].supply_center:
-                    raise BadInput(f"{c} is not a supply centre")
-            centers[power_name(m, p)] = owned
-        seen: dict[str, str] = {}
-        for p, cs in centers.items():
-            for c in cs:
-                if c in seen:
-                    raise BadInput(f"{c} is owned by both {seen[c]} and {p}")
-                seen[c] = p
+            owners[power_name(m, p)] = centers(m, cs)
+        if sum(map(len, owners.values())) != len(frozenset().union(*owners.values())):
+            seen: dict[str, str] = {}
+            for p, cs in owners.items():
+                for c in cs:
+                    if c in seen:
+                        raise BadInput(f"{c} is owned by both {seen[c]} and {p}")
+                    seen[c] = p
     try:
-        return Position(m, phase, units, centers)
+        return Position(m, phase, board, owners)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
 
 
 def units_json(pos: Position) -> dict[str, list[str]]:
-    return {p: sorted(str(u) for u in us) for p, us in sorted(pos.units.items())}
+    return {p: sorted(map(str, us)) for p, us in sorted(pos.units.items())}
 
 
 def centers_json(pos: Position) -> dict[str, list[str]]:

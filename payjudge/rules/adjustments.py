@@ -40,14 +40,28 @@ def distances(graph: dict[str, frozenset[str]], sources: frozenset[str]) -> dict
     return dist
 
 
+def distance_table(m: Map) -> dict[str, dict[str, int]]:
+    """Each province's distance to every province it is connected to. The graph's borders
+    go both ways, so the distance from a set of provinces is the least of these."""
+    graph = m.derived("province_graph", province_graph)
+    return {p: distances(graph, frozenset((p,))) for p in graph}
+
+
 def civil_disorder_removals(position: Position, power: str, count: int,
                             exclude: set[str] = frozenset()) -> list[Unit]:
     m = position.map
-    dist = distances(m.derived("province_graph", province_graph), position.centers.get(power, frozenset()))
+    table = m.derived("distance_table", distance_table)
+    owned = position.centers.get(power, frozenset())
     far = len(m.provinces) + 1
+
+    def distance(province: str) -> int:
+        """From the nearest centre `power` owns (`far` if none connects)."""
+        from_here = table[province]
+        return min((from_here[c] for c in owned if c in from_here), default=far)
+
     candidates = [u for u in position.units.get(power, ()) if u.province not in exclude]
     candidates.sort(key=lambda u: (m.provinces[u.province].supply_center,
-                                   -dist.get(u.province, far),
+                                   -distance(u.province),
                                    u.type is not UnitType.FLEET,
                                    m.provinces[u.province].full_name.upper()))
     return candidates[:count]

@@ -276,28 +276,29 @@ class Map:
         return hit
 
     def _irreducible_chains(self, origin: str, dest: str) -> frozenset[str]:
-        seas_of = lambda p: set(self.sea_neighbours(p))  # noqa: E731
+        # the seas next to each province as sets, made once (this search asks them often)
+        seas_of = self.derived("geography:sea sets", lambda m: {
+            p: frozenset(seas) for p, seas in m._seas_of.items()}).__getitem__
         at_origin, at_dest = seas_of(origin), seas_of(dest)
         found: set[str] = set()
         path: list[str] = []
 
-        def extend(sea: str) -> None:
-            # no shortcut: the new sea touches only the last one of the chain,
-            # and only the first touches the origin
-            if any(sea == p or (p != path[-1] and sea in seas_of(p)) for p in path):
-                return
-            if path and sea in at_origin:
-                return
+        def extend(sea: str, blocked: frozenset[str]) -> None:
+            # no shortcut: the new sea touches only the last one of the chain, and only
+            # the first touches the origin; `blocked` holds the seas that may not come
+            # after `sea`: the chain's, those next to any but its last, the origin's
             path.append(sea)
             if sea in at_dest:
                 found.update(path)
             else:
+                onward = blocked | seas_of(sea)
                 for nxt in seas_of(sea):
-                    extend(nxt)
+                    if nxt not in blocked:
+                        extend(nxt, onward)
             path.pop()
 
         for first in at_origin:
-            extend(first)
+            extend(first, at_origin)
         return frozenset(found)
 
     def __repr__(self) -> str:

@@ -16,13 +16,17 @@ and then only by convoy (no fall-back to the land route).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
+from typing import Sequence
 
 from .geography import Location, Map, UnitType
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, Unit
+from .orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
 from .outcome import OrderOutcome, Result
 from .position import Dislodged, Position
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+_province_of = attrgetter("location.province")
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 
 
@@ -47,24 +51,23 @@ class _Board:
         m = position.map
         self.map = m
         self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
-        self.units: list[Unit] = []
-        self.powers: list[str] = []
-        for power in sorted(position.units):
-            for unit in position.units[power]:
-                self.units.append(unit)
-                self.powers.append(power)
+        powers = sorted(position.units)
+        self.units: list[Unit] = list(chain.from_iterable(map(position.units.__getitem__, powers)))
+        self.powers: list[str] = [power for power in powers for _ in position.units[power]]
         n = len(self.units)
-        self.prov: list[str] = [u.location.province for u in self.units]
-        self.at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
-        self.orders: list[Order] = [orders.get(p) or Hold(u) for p, u in zip(self.prov, self.units)]
+        self.prov: list[str] = list(map(_province_of, self.units))
+        self.at: dict[str, int] = dict(zip(self.prov, range(n)))
+        self.orders: list[Order] = [orders.get(p) or u.hold for p, u in zip(self.prov, self.units)]
         self.kind = [_HOLD] * n
         self.dest: list[str | None] = [None] * n          # move destination province
         self.moves_to: dict[str, list[int]] = {}
         self.by_convoy = [False] * n
         self.h2h: list[int | None] = [None] * n
-        self.move_support: list[list[int]] = [[] for _ in range(n)]
-        self.hold_support: list[list[int]] = [[] for _ in range(n)]
-        self.convoyers: list[list[int]] = [[] for _ in range(n)]
+        # unit -> the units supporting its move or its hold, the fleets convoying it
+        # (only units that have some: most have none)
+        self.move_support: dict[int, list[int]] = {}
+        self.hold_support: dict[int, list[int]] = {}
+        self.convoyers: dict[int, list[int]] = {}
         self.support_target = [-1] * n       # for a support: the unit it supports (valid only)
         self.convoy_target = [-1] * n        # for a convoy: the move it serves (valid only)
         self.state = [_UNRESOLVED] * n
@@ -76,7 +79,8 @@ class _Board:
     # -- setting up ------------------------------------------------------------------
     def _prepare(self) -> None:
         m, units, orders, prov, powers = self.map, self.units, self.orders, self.prov, self.powers
-        kind, dest, at = self.kind, self.dest, self.at
+        kind, dest, at, by_convoy = self.kind, self.dest, self.at, self.by_convoy
+        moves: list[int] = []
         convoys: list[int] = []
         supports: list[int] = []
         for i, order in enumerate(orders):
@@ -86,6 +90,7 @@ class _Board:
                 d = order.dest.province
                 dest[i] = d
                 self.moves_to.setdefault(d, []).append(i)
+                moves.append(i)
             elif cls is SupportHold or cls is SupportMove:
                 kind[i] = _SUPPORT
                 supports.append(i)
@@ -96,18 +101,20 @@ class _Board:
         own_convoy = {(powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
                       for i in convoys}
         army = UnitType.ARMY
-        for i, order in enumerate(orders):
-            if kind[i] == _MOVE and units[i].type is army:
+        for i in moves:
+            if units[i].type is army:
                 walk = dest[i] in m.army_neighbours(prov[i])
-                self.by_convoy[i] = (not walk or order.via_convoy or  # type: ignore[union-attr]
-                                     (powers[i], prov[i], dest[i]) in own_convoy)
+                by_convoy[i] = (not walk or orders[i].via_convoy or  # type: ignore[union-attr]
+                                (powers[i], prov[i], dest[i]) in own_convoy)
         # convoys, supports and head-to-head battles that match
+        convoyed: dict[int, None] = {}  # the armies with convoys, in a fixed order
         for i in convoys:
             order = orders[i]
             j = at.get(order.army.province)  # type: ignore[union-attr]
-            if j is not None and kind[j] == _MOVE and self.by_convoy[j] \
+            if j is not None and kind[j] == _MOVE and by_convoy[j] \
                     and dest[j] == order.dest.province:  # type: ignore[union-attr]
-                self.convoyers[j].append(i)
+                self.convoyers.setdefault(j, []).append(i)
+                convoyed[j] = None
         for i in supports:
             order = orders[i]
             j = at.get(order.supported.province)  # type: ignore[union-attr]
@@ -115,26 +122,24 @@ class _Board:
                 continue
             if type(order) is SupportHold:
                 if kind[j] != _MOVE:
-                    self.hold_support[j].append(i)
+                    self.hold_support.setdefault(j, []).append(i)
                     self.support_target[i] = j
             elif kind[j] == _MOVE and dest[j] == order.dest.province:  # type: ignore[union-attr]
                 move_dest = orders[j].dest  # type: ignore[union-attr]
                 if order.dest.coast is None or order.dest.coast == move_dest.coast:  # type: ignore[union-attr]
-                    self.move_support[j].append(i)
+                    self.move_support.setdefault(j, []).append(i)
                     self.support_target[i] = j
-        for i in range(len(units)):
-            if kind[i] == _MOVE and not self.by_convoy[i]:
+        for i in moves:
+            if not by_convoy[i]:
                 j = at.get(dest[i])  # type: ignore[arg-type]
-                if j is not None and kind[j] == _MOVE and not self.by_convoy[j] \
-                        and dest[j] == prov[i]:
+                if j is not None and kind[j] == _MOVE and not by_convoy[j] and dest[j] == prov[i]:
                     self.h2h[i] = j
         # a convoy counts only if its fleet can be part of a complete chain of convoying fleets
-        for j in range(len(units)):
-            if self.convoyers[j]:
-                useful = self._chain_members(j, self.convoyers[j])
-                self.convoyers[j] = [f for f in self.convoyers[j] if f in useful]
-                for f in self.convoyers[j]:
-                    self.convoy_target[f] = j
+        for j in convoyed:
+            useful = self._chain_members(j, self.convoyers[j])
+            self.convoyers[j] = [f for f in self.convoyers[j] if f in useful]
+            for f in self.convoyers[j]:
+                self.convoy_target[f] = j
 
     def _touches(self, sea: str, province: str) -> bool:
         return province in self.touch.get(sea, ())
@@ -229,7 +234,7 @@ class _Board:
     def path(self, i: int) -> bool:
         if not self.by_convoy[i]:
             return True
-        fleets = self.convoyers[i]
+        fleets = self.convoyers.get(i)
         if not fleets:
             return False
         origin, dest = self.prov[i], self.dest[i]
@@ -248,7 +253,7 @@ class _Board:
                     frontier.append(t)
         return False
 
-    def _supports(self, supporters: list[int], exclude_power: str | None = None) -> int:
+    def _supports(self, supporters: Sequence[int], exclude_power: str | None = None) -> int:
         n = 1
         for s in supporters:
             if exclude_power is not None and self.powers[s] == exclude_power:
@@ -262,13 +267,13 @@ class _Board:
             return 0
         d = self.at.get(self.dest[i])  # type: ignore[arg-type]
         if d is None or (self.h2h[i] is None and self.kind[d] == _MOVE and self.resolve(d)):
-            return self._supports(self.move_support[i])
+            return self._supports(self.move_support.get(i, ()))
         if self.powers[d] == self.powers[i]:
             return 0
-        return self._supports(self.move_support[i], exclude_power=self.powers[d])
+        return self._supports(self.move_support.get(i, ()), exclude_power=self.powers[d])
 
     def defend_strength(self, i: int) -> int:
-        return self._supports(self.move_support[i])
+        return self._supports(self.move_support.get(i, ()))
 
     def prevent_strength(self, i: int) -> int:
         if not self.path(i):
@@ -276,7 +281,7 @@ class _Board:
         o = self.h2h[i]
         if o is not None and self.resolve(o):
             return 0
-        return self._supports(self.move_support[i])
+        return self._supports(self.move_support.get(i, ()))
 
     def hold_strength(self, province: str) -> int:
         d = self.at.get(province)
@@ -284,7 +289,7 @@ class _Board:
             return 0
         if self.kind[d] == _MOVE:
             return 0 if self.resolve(d) else 1
-        return self._supports(self.hold_support[d])
+        return self._supports(self.hold_support.get(d, ()))
 
     def _move_succeeds(self, i: int) -> bool:
         attack = self.attack_strength(i)
@@ -338,20 +343,19 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
     m = position.map
     b = _Board(position, orders)
     n = len(b.units)
-    kinds, resolution, prov = b.kind, b.resolution, b.prov
+    kinds, resolution, prov, at = b.kind, b.resolution, b.prov, b.at
     for i in range(n):
         if kinds[i] != _HOLD:
             b.resolve(i)
 
-    moved = [kinds[i] == _MOVE and resolution[i] for i in range(n)]
-    entered: dict[str, int] = {b.dest[i]: i for i in range(n) if moved[i]}  # type: ignore[misc]
-    dislodged_by: dict[int, int] = {}
-    for i in range(n):
-        if not moved[i] and prov[i] in entered:
-            dislodged_by[i] = entered[prov[i]]
+    moved = [k == _MOVE and r for k, r in zip(kinds, resolution)]
+    entered: dict[str, int] = {d: i for i, (d, went) in enumerate(zip(b.dest, moved)) if went}  # type: ignore[misc]
+    stayed = [p for p, went in zip(prov, moved) if not went]
+    dislodged_by: dict[int, int] = {at[p]: entered[p] for p in stayed if p in entered}
 
-    # provinces left empty by a standoff (retreats may not go there)
-    occupied = {prov[i] for i in range(n) if not moved[i] and i not in dislodged_by}
+    # provinces left empty by a standoff (retreats may not go there); the provinces of
+    # dislodged units are among those entered
+    occupied = set(stayed)
     occupied.update(entered)
     contested = set()
     for province, movers in b.moves_to.items():
@@ -363,14 +367,12 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
     outcomes = []
     new_units: dict[str, list[Unit]] = {}
     dislodged: dict[str, list[Dislodged]] = {}
-    for i in range(n):
-        unit, power, order = b.units[i], b.powers[i], b.orders[i]
-        kind = b.kind[i]
+    for i, (unit, power, order, kind) in enumerate(zip(b.units, b.powers, b.orders, kinds)):
         gone = i in dislodged_by
         if kind == _MOVE:
-            if b.resolution[i]:
+            if resolution[i]:
                 result = Result.SUCCEEDS
-            elif b.by_convoy[i] and not b.convoyers[i]:
+            elif b.by_convoy[i] and not b.convoyers.get(i):
                 result = Result.NO_CONVOY
             elif b.by_convoy[i] and not b.path(i):
                 result = Result.DISRUPTED
@@ -378,7 +380,7 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
                 result = Result.BOUNCED
         elif kind == _SUPPORT:
             result = Result.VOID if b.support_target[i] < 0 else \
-                (Result.SUCCEEDS if b.resolution[i] else Result.CUT)
+                (Result.SUCCEEDS if resolution[i] else Result.CUT)
         elif kind == _CONVOY:
             if b.convoy_target[i] < 0:
                 result = Result.VOID
@@ -395,11 +397,11 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
             dislodged.setdefault(power, []).append(
                 Dislodged(unit, prov[attacker],
                           _retreats(m, unit, prov[attacker], came_by_convoy, occupied, contested)))
-        elif moved[i]:
-            dest = order.dest  # type: ignore[union-attr]
-            new_units.setdefault(power, []).append(Unit(unit.type, dest))
         else:
-            new_units.setdefault(power, []).append(unit)
+            mine = new_units.get(power)
+            if mine is None:
+                mine = new_units[power] = []
+            mine.append(order.arrived if moved[i] else unit)  # type: ignore[union-attr]
     return MovementResult(tuple(outcomes), {p: tuple(us) for p, us in new_units.items()},
                           {p: tuple(ds) for p, ds in dislodged.items()}, frozenset(contested))
 

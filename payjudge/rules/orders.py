@@ -2,16 +2,47 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
 from .geography import Location, UnitType
 
 
+class _Text:
+    """A value whose `str()` is made once and kept: the text depends only on the fields
+    of a frozen dataclass, which never change, and results and reports write the same
+    units and orders many times (`read_orders` hands out remembered orders). The kept
+    text is no field: equality, hashing, `repr` and pickling ignore it."""
+
+    __slots__ = ("_text",)
+
+    def _format(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        text: str | None = getattr(self, "_text", None)
+        if text is None:
+            text = self._format()
+            object.__setattr__(self, "_text", text)
+        return text
+
+
 @dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(_Text):
     type: UnitType
     location: Location
+    # the unit's hold order, made once (like the text) and not compared: the adjudicator
+    # gives it to every unit without an order, and units recur phase after phase
+    _hold: Hold | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def hold(self) -> Hold:
+        """The order to hold."""
+        order = self._hold
+        if order is None:
+            order = Hold(self)
+            object.__setattr__(self, "_hold", order)
+        return order
 
     @classmethod
     def parse(cls, text: str) -> Unit:
@@ -23,7 +54,7 @@ class Unit:
     def province(self) -> str:
         return self.location.province
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.type.value} {self.location}"
 
     def __repr__(self) -> str:
@@ -31,88 +62,110 @@ class Unit:
 
 
 @dataclass(frozen=True, slots=True)
-class Hold:
+class Hold(_Text):
     unit: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} H"
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(_Text):
     unit: Unit
     dest: Location
     via_convoy: bool = False
+    # the unit where the move takes it, made once (like the text) and not compared: the
+    # same order objects come back phase after phase, and so do the units they make
+    _arrived: Unit | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __str__(self) -> str:
+    @property
+    def arrived(self) -> Unit:
+        """The unit in its new place, if the move succeeds."""
+        unit = self._arrived
+        if unit is None:
+            unit = Unit(self.unit.type, self.dest)
+            object.__setattr__(self, "_arrived", unit)
+        return unit
+
+    def _format(self) -> str:
         return f"{self.unit} - {self.dest}" + (" VIA CONVOY" if self.via_convoy else "")
 
 
 @dataclass(frozen=True, slots=True)
-class SupportHold:
+class SupportHold(_Text):
     unit: Unit
     supported: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} S {self.supported}"
 
 
 @dataclass(frozen=True, slots=True)
-class SupportMove:
+class SupportMove(_Text):
     unit: Unit
     supported: Unit
     dest: Location  # the coast is kept only when the order named one
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} S {self.supported} - {self.dest}"
 
 
 @dataclass(frozen=True, slots=True)
-class Convoy:
+class Convoy(_Text):
     unit: Unit
     army: Unit
     dest: Location
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} C {self.army} - {self.dest}"
 
 
 @dataclass(frozen=True, slots=True)
-class Retreat:
+class Retreat(_Text):
     unit: Unit
     dest: Location
+    _arrived: Unit | None = field(default=None, init=False, repr=False, compare=False)
 
-    def __str__(self) -> str:
+    @property
+    def arrived(self) -> Unit:
+        """The unit in its new place, if the retreat succeeds (made once, as for `Move`)."""
+        unit = self._arrived
+        if unit is None:
+            unit = Unit(self.unit.type, self.dest)
+            object.__setattr__(self, "_arrived", unit)
+        return unit
+
+    def _format(self) -> str:
         return f"{self.unit} R {self.dest}"
 
 
 @dataclass(frozen=True, slots=True)
-class Disband:
+class Disband(_Text):
     unit: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"{self.unit} D"
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(_Text):
     unit: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"BUILD {self.unit}"
 
 
 @dataclass(frozen=True, slots=True)
-class Remove:
+class Remove(_Text):
     unit: Unit
 
-    def __str__(self) -> str:
+    def _format(self) -> str:
         return f"REMOVE {self.unit}"
 
 
 @dataclass(frozen=True, slots=True)
-class Waive:
-    def __str__(self) -> str:
+class Waive(_Text):
+    def _format(self) -> str:
         return "WAIVE"
 
 

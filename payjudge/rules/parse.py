@@ -232,6 +232,13 @@ class _Reader:
 
 def parse_order(text: str, game_map: Map) -> ParsedOrder:
     """Parse one order; raises InvalidOrder when it is not understood."""
+    fast = _read_canonical(text, game_map)
+    return fast if fast is not None else read_order_tokens(text, game_map)
+
+
+def read_order_tokens(text: str, game_map: Map) -> ParsedOrder:
+    """`parse_order` through the tokenizer, for any text (`parse_order` reads canonical
+    text faster, with the same result)."""
     r = _Reader(tokenize(text, game_map), text, game_map)
     if not r.toks:
         raise InvalidOrder("empty order")
@@ -310,3 +317,117 @@ def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
     if r.peek() == "LOC":
         raise InvalidOrder("a move needs a move mark: write '-' between the provinces")
     raise r.fail("H, -, S, C, R or D")
+
+
+# -- canonical text, read without the tokenizer ------------------------------------------------
+# Most orders arrive in the canonical form `str(order)` writes (`A PAR - BUR`, `F NTH C A LON -
+# NWY`, `BUILD F STP/NC`): upper case, one word per token, the map's own names. Tokenizing
+# such a text costs ten times as much as reading it word by word, so `parse_order` first tries
+# this reader, which accepts only those forms and otherwise answers None.
+#
+# It gives exactly what the full reader gives, because it only accepts words that the
+# tokenizer reads alone, whatever surrounds them: `_canonical_words` keeps a location name
+# or keyword only if `tokenize` turns it, by itself, into that one token, and no longer name
+# of the map that begins inside the word continues with a token that can begin an accepted
+# word (so the longest-name search never reaches across a space: `STP/NC` is a name, but
+# `/` begins no word, and `A STP - MOS` still reads `STP` alone). A coast is folded into
+# the location before it only when `/`, `(` or a coast word follows, and no accepted word
+# begins with one. The shapes below are those `_body` reads from the same tokens.
+# `tests/rules/test_orders.py` checks the two readers against each other.
+
+_KEYWORD_TOKENS = {"A": "A", "F": "F", "H": "H", "-": "-", "S": "S", "C": "C", "R": "R",
+                   "D": "D", "VIA": "VIA", "CONVOY": "C", "BUILD": "BUILD",
+                   "REMOVE": "REMOVE", "WAIVE": "WAIVE"}
+_UNIT_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
+
+
+def _canonical_words(game_map: Map) -> dict[str, Location] | None:
+    """The map's canonical location names (`PAR`, `STP/SC`) that the tokenizer reads alone,
+    whatever words surround them; None if one of the keywords is not read so on this map
+    (then every text goes through the tokenizer)."""
+    table, _ = game_map.derived("parse:aliases", _alias_table)
+    candidates = {str(loc): loc for loc in game_map.aliases.values()}
+    starts = {_raw_tokens(word)[0] for word in (*candidates, *_KEYWORD_TOKENS) if _raw_tokens(word)}
+
+    def reaches_beyond(raw: list[str]) -> bool:
+        for k in range(len(raw)):
+            rest = tuple(raw[k:])
+            if any(len(key) > len(rest) and key[:len(rest)] == rest and key[len(rest)] in starts
+                   for key in table):
+                return True
+        return False
+
+    def alone(word: str) -> list[tuple[str, Location | None]]:
+        """The tokens `word` is read as, or [] if it cannot be read alone."""
+        raw = _raw_tokens(word)
+        if not raw or word != word.upper() or "." in word or len(word.split()) != 1 \
+                or reaches_beyond(raw):
+            return []
+        try:
+            toks = tokenize(word, game_map)
+        except InvalidOrder:
+            return []
+        return [(t.kind, t.loc) for t in toks]
+
+    if any(alone(word) != [(kind, None)] for word, kind in _KEYWORD_TOKENS.items()):
+        return None
+    return {name: loc for name, loc in candidates.items() if alone(name) == [("LOC", loc)]}
+
+
+def _canonical_units(game_map: Map) -> dict[tuple[str, str], UnitSpec] | None:
+    """`A PAR`, `F STP/SC`, … as (type word, location word) -> UnitSpec, for the canonical
+    reader: made once, as UnitSpecs are immutable and the same ones are read again and again."""
+    locations = game_map.derived("parse:canonical", _canonical_words)
+    if locations is None:
+        return None
+    return {(word, name): UnitSpec(utype, loc)
+            for word, utype in _UNIT_TYPES.items() for name, loc in locations.items()}
+
+
+def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
+    """The order of a text in canonical form, or None for any other text."""
+    locations = game_map.derived("parse:canonical", _canonical_words)
+    specs = game_map.derived("parse:canonical units", _canonical_units)
+    if locations is None or specs is None:
+        return None
+    words = text.split()
+    n = len(words)
+    if n < 3:
+        return ParsedOrder(OrderKind.WAIVE, None) if words == ["WAIVE"] else None
+    if words[0] == "BUILD" or words[0] == "REMOVE":
+        unit = _unit_spec(words, 1, specs)
+        if unit is None or n != 3:
+            return None
+        return ParsedOrder(OrderKind.BUILD if words[0] == "BUILD" else OrderKind.REMOVE, unit)
+    unit = _unit_spec(words, 0, specs)
+    if unit is None:
+        return None
+    mark = words[2]
+    if n == 3:
+        if mark == "H":
+            return ParsedOrder(OrderKind.HOLD, unit)
+        return ParsedOrder(OrderKind.DISBAND, unit) if mark == "D" else None
+    if mark == "-" or mark == "R":
+        dest = locations.get(words[3])
+        if dest is None:
+            return None
+        if n == 4:
+            return ParsedOrder(OrderKind.MOVE if mark == "-" else OrderKind.RETREAT, unit, dest=dest)
+        if n == 6 and mark == "-" and words[4] == "VIA" and words[5] == "CONVOY":
+            return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=True)
+        return None
+    if mark == "S" or mark == "C":
+        target = _unit_spec(words, 3, specs)
+        if target is None:
+            return None
+        if n == 5:
+            return ParsedOrder(OrderKind.SUPPORT, unit, target=target) if mark == "S" else None
+        if n == 7 and words[5] == "-" and (dest := locations.get(words[6])) is not None:
+            kind = OrderKind.SUPPORT if mark == "S" else OrderKind.CONVOY
+            return ParsedOrder(kind, unit, target=target, dest=dest)
+    return None
+
+
+def _unit_spec(words: list[str], k: int, specs: dict[tuple[str, str], UnitSpec]) -> UnitSpec | None:
+    """`A PAR` or `F STP/SC` at words[k], words[k + 1]."""
+    return specs.get((words[k], words[k + 1])) if k + 1 < len(words) else None

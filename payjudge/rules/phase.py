@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ class Phase:
     type: PhaseType
 
     @classmethod
+    @functools.lru_cache(maxsize=1024)  # phases are immutable; few texts recur very often
     def parse(cls, text: str) -> Phase:
         """`S1901M` or `SPRING 1901 MOVEMENT` (any case); raises ValueError."""
         raw = " ".join(text.upper().split())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Iterator, Mapping
 
@@ -23,12 +24,23 @@ class Dislodged:
         return f"{self.unit}"
 
 
+_province_of = attrgetter("location.province")
+
+
 def _unit_key(unit: Unit) -> tuple[str, str]:
     return unit.location.province, unit.location.coast or ""
 
 
-def _proxy(d: Mapping) -> Mapping:
-    return MappingProxyType(dict(d))
+def _two_units(units: Mapping[str, tuple[Unit, ...]]) -> str:
+    """The error for two units in one province, naming the first two found when each
+    power's units are taken in (province, coast) order."""
+    seen: dict[str, Unit] = {}
+    for us in units.values():
+        for u in sorted(us, key=_unit_key):
+            if u.province in seen:
+                return f"two units in {u.province}: {seen[u.province]} and {u}"
+            seen[u.province] = u
+    raise AssertionError("no two units share a province")
 
 
 @dataclass(frozen=True)
@@ -39,24 +51,21 @@ class Position:
     centers: Mapping[str, frozenset[str]]              # power -> the centres it owns
     dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
     _at: Mapping[str, tuple[str, Unit]] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _owner: Mapping[str, str] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
-        units = {p: tuple(sorted(us, key=_unit_key)) for p, us in self.units.items() if us}
+        # each power's units in (province, coast) order; sorting by province alone gives
+        # that order, as a province holds one unit (two are an error, reported as such)
+        units = {p: tuple(sorted(us, key=_province_of)) for p, us in self.units.items() if us}
         centers = {p: frozenset(cs) for p, cs in self.centers.items() if cs}
         dislodged = {p: tuple(ds) for p, ds in self.dislodged.items() if ds}
-        at: dict[str, tuple[str, Unit]] = {}
-        for power, us in units.items():
-            for u in us:
-                if u.province in at:
-                    raise ValueError(f"two units in {u.province}: {at[u.province][1]} and {u}")
-                at[u.province] = (power, u)
-        owner = {c: p for p, cs in centers.items() for c in cs}
-        object.__setattr__(self, "units", _proxy(units))
-        object.__setattr__(self, "centers", _proxy(centers))
-        object.__setattr__(self, "dislodged", _proxy(dislodged))
-        object.__setattr__(self, "_at", _proxy(at))
-        object.__setattr__(self, "_owner", _proxy(owner))
+        at = {u.location.province: (power, u) for power, us in units.items() for u in us}
+        if len(at) != sum(map(len, units.values())):
+            raise ValueError(_two_units(units))
+        # the dicts above are new and never escape: read-only views need no copy
+        object.__setattr__(self, "units", MappingProxyType(units))
+        object.__setattr__(self, "centers", MappingProxyType(centers))
+        object.__setattr__(self, "dislodged", MappingProxyType(dislodged))
+        object.__setattr__(self, "_at", MappingProxyType(at))
 
     @classmethod
     def initial(cls, game_map: Map) -> Position:
@@ -79,7 +88,10 @@ class Position:
                 yield power, unit
 
     def center_owner(self, province: str) -> str | None:
-        return self._owner.get(province)
+        for power, owned in self.centers.items():
+            if province in owned:
+                return power
+        return None
 
     def dislodged_at(self, province: str) -> tuple[str, Dislodged] | None:
         for power, ds in self.dislodged.items():

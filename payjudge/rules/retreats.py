@@ -24,7 +24,7 @@ def adjudicate_retreats(position: Position, orders: dict[str, Order],
                     outcomes.append(OrderOutcome(power, order, Result.BOUNCED))
                 else:
                     outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS))
-                    units.setdefault(power, []).append(Unit(d.unit.type, order.dest))
+                    units.setdefault(power, []).append(order.arrived)
             else:
                 # a disband, or no order at all: the unit is disbanded
                 outcomes.append(OrderOutcome(power, Disband(d.unit), Result.SUCCEEDS,

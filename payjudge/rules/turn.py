@@ -15,13 +15,13 @@ from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
 from .geography import Map
 from .movement import adjudicate_movement
-from .orders import Order, Unit
+from .orders import Convoy, Order, SupportHold, SupportMove, Unit
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
 from .phase import Phase, PhaseType, Season
 from .position import Dislodged, Position
 from .retreats import adjudicate_retreats
-from .validate import validate
+from .validate import chain_looked_for, fleet_chain, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +67,39 @@ def _parsed(text: str, game_map: Map) -> ParsedOrder:
     return hit
 
 
+_Remembered = dict[str, tuple[Order, Unit | None, tuple[str, str, str | None] | None]]
+
+
+def _validated(text: str, position: Position, power: str, remembered: _Remembered) -> Order:
+    """`validate` of a movement order given by `power`, remembered per map.
+
+    Orders come back phase after phase, and the units they name are often the very same
+    `Unit` objects (a case's units come from one cache, and a unit that stays put keeps its
+    object). A movement order is legal or not by the map, the units it names and, for a
+    convoy, whether a chain of fleets is on the board (`validate.chain_looked_for`); and
+    whoever gives it must own its unit. So the order accepted before is the answer again
+    when the text is the same, the same unit objects stand in the same places, the unit
+    belongs to `power` and the chain of fleets, if one was needed, is still there.
+    Refusals are not remembered.
+    """
+    hit = remembered.get(text)
+    if hit is not None:
+        order, target, chain = hit
+        at = position._at
+        here = at.get(order.unit.province)  # type: ignore[union-attr]
+        if here is not None and here[1] is order.unit and here[0] == power and \
+                (target is None or at.get(target.province, (None, None))[1] is target) and \
+                (chain is None or fleet_chain(position, *chain)):
+            return order
+    order = validate(_parsed(text, position.map), position, power)
+    if len(remembered) >= _PARSED_CACHE_SIZE:
+        remembered.clear()
+    target = order.supported if isinstance(order, (SupportHold, SupportMove)) else \
+        order.army if isinstance(order, Convoy) else None
+    remembered[text] = (order, target, chain_looked_for(order, position.map))
+    return order
+
+
 def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
                 *, check_owner: bool = True
                 ) -> tuple[dict[str, list[Order]], list[OrderProblem]]:
@@ -74,11 +107,17 @@ def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
     accepted: dict[str, list[Order]] = {}
     problems: list[OrderProblem] = []
     game_map = position.map
+    remembered: _Remembered | None = None
+    if check_owner and position.phase.is_movement:
+        remembered = game_map.derived("turn:validated", lambda m: {})
     for power, lines in texts.items():
         for text in lines:
             try:
-                order = validate(_parsed(text, game_map), position, power,
-                                 check_owner=check_owner)
+                if remembered is not None:
+                    order = _validated(text, position, power, remembered)
+                else:
+                    order = validate(_parsed(text, game_map), position, power,
+                                     check_owner=check_owner)
             except OrderError as exc:
                 problems.append(OrderProblem(power, text, str(exc), exc.kind))
                 continue
@@ -117,7 +156,7 @@ def play(position: Position, orders: Mapping[str, Sequence[Order]],
     kind = position.phase.type
     if kind is PhaseType.MOVEMENT:
         by_unit = _by_unit(orders, problems)
-        unordered = frozenset(p for p in position._at if p not in by_unit)  # they hold
+        unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
         result = adjudicate_movement(position, by_unit, unordered)
         stranded = {p: tuple(d for d in ds if d.retreats) for p, ds in result.dislodged.items()}
         destroyed = tuple((p, d.unit) for p, ds in result.dislodged.items() for d in ds if not d.retreats)
@@ -188,6 +227,9 @@ def _captured(m: Map, units: Mapping[str, Sequence[Unit]], centers: Mapping[str,
 
 def winner(pos: Position) -> str | None:
     """The power that holds the victory number of centres, if any (checked after the fall)."""
+    victory = pos.map.victory
+    if max(map(len, pos.centers.values()), default=0) < victory:
+        return None
     best = max(pos.map.power_names, key=lambda p: len(pos.centers.get(p, ())))
     return best if len(pos.centers.get(best, ())) >= pos.map.victory else None
 

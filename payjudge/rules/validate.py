@@ -112,6 +112,23 @@ def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = 
     return False
 
 
+def chain_looked_for(order: Order, m: Map) -> tuple[str, str, str | None] | None:
+    """The chain of fleets `validate` looked for on the board to accept this movement
+    order, as the arguments of `fleet_chain`: for a move of an army to a province it
+    cannot walk to, and for a support of one. None for any other movement order, whose
+    legality depends only on the map and on the units it names (`_movement` reads the
+    board nowhere else)."""
+    if type(order) is Move:
+        if order.unit.type is UnitType.ARMY and \
+                order.dest.province not in m.army_neighbours(order.unit.province):
+            return order.unit.province, order.dest.province, None
+    elif type(order) is SupportMove:
+        if order.supported.type is UnitType.ARMY and \
+                order.dest.province not in m.army_neighbours(order.supported.province):
+            return order.supported.province, order.dest.province, order.unit.province
+    return None
+
+
 def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
     m = position.map
     return dest in m.army_neighbours(origin) or fleet_chain(position, origin, dest, avoid)

@@ -137,3 +137,34 @@ def test_missing_map_file():
 def test_unknown_variant():
     with pytest.raises(MapError, match="unknown variant"):
         load_variant("no-such-variant")
+
+
+def _chains_by_definition(m, origin: str, dest: str) -> frozenset[str]:
+    """The seas on some chain from `origin` to `dest` in which no fleet is superfluous:
+    each sea touches only the next and the one before, and only the first touches the
+    origin (DATC 4.E.1, 6.G.19), found by trying every chain of seas."""
+    seas_of = lambda p: set(m.sea_neighbours(p))  # noqa: E731
+    found: set[str] = set()
+
+    def chains(path: list[str]):
+        if path[-1] in seas_of(dest):
+            yield path
+            return
+        for sea in seas_of(path[-1]):
+            if sea in path or sea in seas_of(origin) or \
+                    any(sea in seas_of(p) for p in path[:-1]):
+                continue
+            yield from chains(path + [sea])
+
+    for first in seas_of(origin):
+        for chain in chains([first]):
+            found.update(chain)
+    return frozenset(found)
+
+
+@pytest.mark.parametrize("origin", ["LON", "BRE", "NAP", "CON", "STP", "SPA", "DEN", "TUN"])
+def test_convoy_seas_are_the_seas_of_irreducible_chains(standard, origin):
+    coastal = [p for p in standard.provinces if standard.is_coastal(p) and p != origin]
+    for dest in coastal:
+        assert standard.convoy_seas(origin, dest) == _chains_by_definition(standard, origin, dest), dest
+    assert standard.convoy_seas("LON", "NWY") >= {"NTH", "ENG", "IRI", "NAO", "NWG"}

@@ -4,17 +4,21 @@ orders to try)."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from payjudge.rules.errors import OrderError, ProblemKind
 from payjudge.rules.geography import Location, Terrain, UnitType
-from payjudge.rules.mapfile import load_variant
+from payjudge.rules.mapfile import load_map_file, load_variant
 from payjudge.rules.orders import Build, Convoy, Disband, Move, Remove, Retreat, SupportMove, Unit, Waive
-from payjudge.rules.parse import parse_order
+from payjudge.rules.parse import _canonical_words, _read_canonical, parse_order, read_order_tokens
 from payjudge.rules.phase import Phase
 from payjudge.rules.position import Dislodged, Position
+from payjudge.rules.turn import read_orders
 from payjudge.rules.possible import (all_possible_orders, orderable_units, orders_by_power,
                                      possible_adjustments, possible_orders)
 from payjudge.rules.validate import validate
@@ -291,3 +295,104 @@ def test_every_power_may_waive_or_must_remove(pos):
             assert orders[-1] == Waive() and all(isinstance(o, Build) for o in orders[:-1])
         else:
             assert orders == []
+
+
+# -- canonical text has a faster reader; it must agree with the tokenizer ------------------------
+TOY = load_map_file(Path(__file__).parent / "maps" / "toy.map")
+# names that collide with the canonical words: a name begins with `CAS` and goes on past it
+# (`CAS - BET`), so `CAS` must be left to the tokenizer; `VIA` is a province's name, so
+# the keyword is not read alone and every text goes through the tokenizer
+CLASHING = dataclasses.replace(TOY, _derived={}, aliases={
+    **TOY.aliases, "CAS - BET": Location("NSE")})
+VIA_PROVINCE = dataclasses.replace(TOY, _derived={}, aliases={**TOY.aliases, "VIA": Location("INL")})
+_KEYWORDS = ["A", "F", "H", "-", "S", "C", "R", "D", "VIA", "CONVOY", "BUILD", "REMOVE", "WAIVE"]
+_SHAPES = ["U L H", "U L - L", "U L - L VIA CONVOY", "U L S U L", "U L S U L - L",
+           "U L C U L - L", "U L R L", "U L D", "BUILD U L", "REMOVE U L", "WAIVE"]
+
+
+def _names(m) -> list[str]:
+    return sorted({str(loc) for loc in m.aliases.values()})
+
+
+@st.composite
+def order_texts(draw, m) -> str:
+    """Mostly texts of the canonical shapes, some of arbitrary words and marks."""
+    names = _names(m)
+    if draw(st.booleans()):
+        shape = draw(st.sampled_from(_SHAPES)).split()
+        return " ".join(draw(st.sampled_from("AF")) if w == "U" else
+                        draw(st.sampled_from(names)) if w == "L" else w for w in shape)
+    words = names + _KEYWORDS + ["NC", "/", "(", ")", "NORTH", "COAST", "TO", "PARIS", "x"]
+    return " ".join(draw(st.lists(st.sampled_from(words), min_size=1, max_size=7)))
+
+
+@pytest.mark.parametrize("m", [M, TOY, CLASHING, VIA_PROVINCE],
+                         ids=["standard", "toy", "clashing", "via"])
+@settings(max_examples=400, deadline=None)
+@given(data=st.data())
+def test_canonical_reader_agrees_with_the_tokenizer(m, data):
+    text = data.draw(order_texts(m))
+    fast = _read_canonical(text, m)
+    try:
+        full = read_order_tokens(text, m)
+    except OrderError:
+        full = None
+    assert fast is None or fast == full, text
+
+
+def test_canonical_reader_reads_every_canonical_word():
+    for m in (M, TOY):
+        assert set(_canonical_words(m)) == set(_names(m))
+    assert set(_canonical_words(CLASHING)) == set(_names(TOY)) - {"CAS"}
+    assert _canonical_words(VIA_PROVINCE) is None
+    for m in (CLASHING, VIA_PROVINCE):
+        assert _read_canonical("A CAS - BET", m) is None
+        assert _read_canonical("A BET - CAS", m) is None
+        assert parse_order("A CAS - BET", m) == read_order_tokens("A CAS - BET", m)
+    assert _read_canonical("A BET H", CLASHING) is not None
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=positions(), data=st.data())
+def test_canonical_text_takes_the_fast_reader(pos, data):
+    """Every legal order's text is read by the canonical reader, as the tokenizer reads it."""
+    if pos.phase.is_adjustments:
+        orders = [o for p in M.power_names for o in possible_adjustments(pos, p)]
+    else:
+        orders = [o for p, us in orderable_units(pos).items() for u in us
+                  for o in possible_orders(pos, u, p)]
+    for order in orders:
+        fast = _read_canonical(str(order), M)
+        assert fast is not None and fast == read_order_tokens(str(order), M), str(order)
+
+
+# -- read_orders remembers accepted movement orders; the answer must follow the board ----------
+def _accepted(units: dict[str, list[Unit]], power: str, text: str) -> list:
+    """The orders read_orders accepts from `text`, with the very same Unit objects."""
+    pos = Position(M, Phase.parse("S1901M"), {p: tuple(us) for p, us in units.items()}, {})
+    accepted, problems = read_orders(pos, {power: [text]})
+    return accepted.get(power, [])
+
+
+def test_remembered_orders_follow_the_board():
+    lon, nth, yor_army, yor_fleet, nwg = (Unit.parse(t) for t in
+                                          ("A LON", "F NTH", "A YOR", "F YOR", "F NWG"))
+    # a convoy route depends on the fleets on the board, not on the units the order names
+    assert _accepted({"ENGLAND": [lon, nth]}, "ENGLAND", "A LON - NWY") == [Move(lon, L("NWY"))]
+    assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON - NWY") == []
+    assert _accepted({"ENGLAND": [lon, nth, nwg]}, "ENGLAND", "F NWG S A LON - NWY") != []
+    assert _accepted({"ENGLAND": [lon, nwg]}, "ENGLAND", "F NWG S A LON - NWY") == []
+    # a fleet cannot support the move it convoys: the chain must do without it
+    around = [Unit.parse(f"F {sea}") for sea in ("ENG", "IRI", "NAO")]
+    assert _accepted({"ENGLAND": [lon, nth, nwg, *around]}, "ENGLAND", "F NTH S A LON - NWY") != []
+    assert _accepted({"ENGLAND": [lon, nth]}, "ENGLAND", "F NTH S A LON - NWY") == []
+    # the same unit object, now another power's
+    assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON - WAL") == [Move(lon, L("WAL"))]
+    assert _accepted({"FRANCE": [lon]}, "ENGLAND", "A LON - WAL") == []
+    assert _accepted({"FRANCE": [lon]}, "FRANCE", "A LON - WAL") == [Move(lon, L("WAL"))]
+    # another unit in the same place
+    assert _accepted({"ENGLAND": [Unit.parse("F LON")]}, "ENGLAND", "A LON - WAL") == []
+    # the supported unit is no longer the one named
+    assert _accepted({"ENGLAND": [lon, yor_army]}, "ENGLAND", "A LON S A YOR") != []
+    assert _accepted({"ENGLAND": [lon, yor_fleet]}, "ENGLAND", "A LON S A YOR") == []
+    assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON S A YOR") == []
