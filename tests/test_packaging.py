@@ -52,7 +52,7 @@ LAYERS = {
 }
 # above the pure core, each package may import only what lies below it
 BELOW = {
-    "game": {"rules", "payola", "text", "store", "templating", "config", "ports", "memory"},
+    "game": {"rules", "payola", "text", "store", "templating", "config", "ports", "memory", "render"},
     "commands": {"rules", "payola", "text", "store", "game", "config"},
     "service": {"rules", "payola", "text", "store", "game", "commands", "config", "ports", "memory"},
     "store": {"ports", "rules"},
