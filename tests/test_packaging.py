@@ -58,10 +58,11 @@ BELOW = {
     "store": {"ports", "rules"},
     "mail": {"ports", "text"},
     "render": {"rules"},
+    "web": {"rules", "game", "store", "render", "templating", "config"},
 }
 FORBIDDEN_ANYWHERE = {
     "sqlalchemy": "store", "alembic": "store", "aiosmtpd": "mail", "imapclient": "mail",
-    "smtplib": "mail", "imaplib": "mail",
+    "smtplib": "mail", "imaplib": "mail", "aiohttp": "web",
 }
 IMPURE = {"sqlalchemy", "aiosmtpd", "imapclient", "smtplib", "socket", "asyncio", "apscheduler",
           "jinja2", "logging", "time", "os", "subprocess", "threading"}
