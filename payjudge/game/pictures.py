@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ VERSION = "1"          # bump when the drawing changes: cached pictures are then
 MAIL_LIMIT = 450_000   # a larger picture is attached smaller (a mail stays well under 1 MB)
 _MEMORY: OrderedDict[str, bytes] = OrderedDict()   # the last few pictures, by digest
 _MEMORY_SIZE = 24
+_MEMORY_LOCK = threading.Lock()   # the processor and the status page's readers share it
 
 
 def shared_pictures(game: Game) -> bool:
@@ -95,20 +97,22 @@ class Pictures:
         (no report: the board as it stands)."""
         key = self.digest(game_map, position, report)
         path = self.cache_dir / f"{key}.png" if self.cache_dir else None
-        data = _MEMORY.get(key)
+        with _MEMORY_LOCK:
+            data = _MEMORY.get(key)
         if data is None and path is not None and path.is_file():
             data = path.read_bytes()
         if data is None:
             data = self._draw(game_map, position, report)
         if path is not None and not path.is_file():
             path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(".part")
+            partial = path.with_name(f"{key}.{threading.get_ident()}.part")
             partial.write_bytes(data)
             partial.replace(path)   # never a half-written picture under the real name
-        _MEMORY[key] = data
-        _MEMORY.move_to_end(key)
-        while len(_MEMORY) > _MEMORY_SIZE:
-            _MEMORY.popitem(last=False)
+        with _MEMORY_LOCK:
+            _MEMORY[key] = data
+            _MEMORY.move_to_end(key)
+            while len(_MEMORY) > _MEMORY_SIZE:
+                _MEMORY.popitem(last=False)
         return data
 
     def _draw(self, game_map: Map, position: Position, report: Mapping[str, Any] | None) -> bytes:

@@ -39,7 +39,7 @@ def test_every_results_mail_carries_the_picture_of_the_phase(database):
         (name, data), = _pictures(mail.raw)
         assert name == "pay7-S1901M.png"
         assert data.startswith(PNG) and 20_000 < len(data) <= MAIL_LIMIT
-        assert "The map of the phase is attached (pay7-S1901M.png)" in mail.body
+        assert "The map of the phase is attached as a picture; SET MAP OFF stops it." in mail.body
         assert len(mail.raw) < 1_000_000
     # only results carry it: statements, replies and notices stay plain text
     assert all(not _pictures(m.raw) for m in judge.sent if m.kind != "results")
@@ -58,7 +58,7 @@ def test_set_map_off_and_on(database):
     assert _pictures(results[addr("ENGLAND")].raw) and _pictures(results[GM].raw)
     france = results[addr("FRANCE")]
     assert _pictures(france.raw) == [] and "attached" not in france.body
-    note = "\n\nThe map of the phase is attached (pay7-S1901M.png); SET MAP OFF stops it."
+    note = "\n\nThe map of the phase is attached as a picture; SET MAP OFF stops it."
     assert results[addr("ENGLAND")].body.replace("\r\n", "\n").replace(note, "") == \
         france.body.replace("\r\n", "\n")
 
