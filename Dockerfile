@@ -8,8 +8,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PAYJUDGE_DATA_DIR=/data \
     PAYJUDGE_SMTP_LISTEN=0.0.0.0:2525
 
-# the board pictures set their text in DejaVu Sans (the PNG rasteriser has no font of its own)
-RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+# the board pictures set their text in DejaVu Sans (the PNG rasteriser has no font of its
+# own); Ghostscript renders the DPjudge drawings (.ps) a keeper installs with a map
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core ghostscript \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
@@ -25,6 +26,8 @@ RUN pip install --no-cache-dir . \
 USER payjudge
 VOLUME ["/data"]
 EXPOSE 2525
+# the read-only status page, when PAYJUDGE_HTTP_LISTEN=0.0.0.0:8080 is set (off by default)
+EXPOSE 8080
 
 HEALTHCHECK --interval=30s --timeout=10s --start-period=20s --retries=3 \
   CMD ["payjudge", "health"]

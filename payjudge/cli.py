@@ -260,13 +260,19 @@ def map_check(files: tuple[str, ...], search: tuple[str, ...], config_path: str 
 
 @map_group.command("install")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--drawing", "drawing", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="DPjudge's PostScript drawing of the map (default: the .ps beside the .map, if any).")
 @search_option
 @config_option
-def map_install(files: tuple[str, ...], search: tuple[str, ...], config_path: str | None) -> None:
-    """Validate maps (with the files they USE) and copy them into the maps directory."""
+def map_install(files: tuple[str, ...], drawing: str | None, search: tuple[str, ...],
+                config_path: str | None) -> None:
+    """Validate maps (with the files they USE) and copy them into the maps directory,
+    each with its DPjudge drawing (`.ps`) when there is one: pictures are then drawn on it."""
     import shutil
     from pathlib import Path
     from .rules.mapfile import MapError, find_map, load_variant, map_sources, shipped_dir
+    if drawing and len(files) != 1:
+        raise click.ClickException("--drawing goes with one map")
     maps_dir = _config(config_path).maps_path
     for name in files:
         m = _load_map(name, search, maps_dir)
@@ -285,6 +291,31 @@ def map_install(files: tuple[str, ...], search: tuple[str, ...], config_path: st
             raise click.ClickException("\n".join(exc.problems)) from None
         click.echo(f"installed {Path(name).stem} in {maps_dir} ({len(m.powers)} powers, "
                    f"{len(m.supply_centers)} centres, {m.victory} to win)")
+        _install_drawing(m, Path(drawing) if drawing else Path(name).with_suffix(".ps"),
+                         maps_dir, given=drawing is not None)
+
+
+def _install_drawing(m, path, maps_dir, *, given: bool) -> None:
+    """Copy a DPjudge drawing beside the installed map, once it is known to fit it."""
+    import shutil
+    from .render.drawing import Drawing, DrawingError, ghostscript
+    if not path.is_file():
+        return
+    try:
+        problems = Drawing.read(path.read_bytes().decode("latin-1")).problems(m)
+    except DrawingError as exc:
+        problems = [str(exc)]
+    if problems:
+        message = f"{path.name} is not a drawing of {m.name}: " + "; ".join(problems[:5])
+        if given:
+            raise click.ClickException(message)
+        click.echo(f"note: {message} (not installed; pictures are schematic)")
+        return
+    target = maps_dir / f"{m.name}.ps"
+    if path.resolve() != target.resolve():
+        shutil.copyfile(path, target)
+    click.echo(f"installed its drawing {target.name}: pictures of {m.name} are drawn on it"
+               + ("" if ghostscript() else " (once Ghostscript is installed: apt-get install ghostscript)"))
 
 
 @map_group.command("list")
@@ -321,7 +352,9 @@ def render(game_name: str | None, phase: str | None, output: str, json_path: str
         pos, outcomes, retreats = _game_picture(game_name, phase, config_path)
     else:
         raise click.ClickException("say which GAME to draw, or give --json CASE.json")
-    text = board_svg(geometry_for(pos.map), pos, outcomes, retreats=retreats)
+    cfg = _config(config_path)
+    cache = cfg.data_dir / "pictures" / "maps" if cfg.data_dir.is_dir() else None
+    text = board_svg(geometry_for(pos.map, cfg.maps_path, cache), pos, outcomes, retreats=retreats)
     if output.lower().endswith(".svg"):
         data = text.encode("utf-8")
     else:
@@ -359,7 +392,7 @@ def _game_picture(name: str, phase: str | None, config_path: str | None):
         g = find_game(s, name)
         if g is None:
             raise click.ClickException(f"no game {name!r}")
-        st = GameState(s, g)
+        st = GameState(s, g, _config(config_path).maps_path)
         rows = turns(s, g)
         if phase:
             try:

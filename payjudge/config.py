@@ -41,6 +41,7 @@ class Config:
     timezone: str = "UTC"                  # default zone for times shown in mail
     log_level: str = "INFO"
     maps_dir: str = ""                     # installed maps (default: <data_dir>/maps)
+    http_listen: str = ""                  # host:port of the read-only status page ("" = off)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -73,6 +74,18 @@ class Config:
             raise ConfigError(f"PAYJUDGE_SMTP_LISTEN must be host:port, not {self.smtp_listen!r}") from None
 
 
+    @property
+    def http(self) -> tuple[str, int] | None:
+        """Where the status page listens; None (the default) when it is off."""
+        if not self.http_listen:
+            return None
+        host, _, port = self.http_listen.rpartition(":")
+        try:
+            return host or "127.0.0.1", int(port)
+        except ValueError:
+            raise ConfigError(f"PAYJUDGE_HTTP_LISTEN must be host:port, not {self.http_listen!r}") from None
+
+
 _ENV = {
     "PAYJUDGE_DATA_DIR": "data_dir",
     "PAYJUDGE_DB_URL": "db_url",
@@ -85,6 +98,7 @@ _ENV = {
     "PAYJUDGE_TIMEZONE": "timezone",
     "PAYJUDGE_LOG_LEVEL": "log_level",
     "PAYJUDGE_MAPS_DIR": "maps_dir",
+    "PAYJUDGE_HTTP_LISTEN": "http_listen",
 }
 
 

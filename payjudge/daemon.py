@@ -67,6 +67,7 @@ class Daemon:
     clock: Clock = field(default_factory=SystemClock)
     db: Database | None = None
     listen_port: int | None = None      # the port really bound (after start)
+    http_port: int | None = None        # the status page's port (after start), if it is on
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         cfg = self.config
@@ -114,6 +115,10 @@ class Daemon:
                                           max_connections=cfg.smtp_max_connections,
                                           max_per_client=cfg.smtp_max_per_client)
             self.listen_port = server.sockets[0].getsockname()[1]
+        http = None
+        if cfg.http is not None:
+            from .web.app import start_http   # aiohttp is loaded only when the page is on
+            http, self.http_port = await start_http(db, cfg, *cfg.http)
         if cfg.imap_url:
             poller = ImapPoller(inbound, ImapSettings.from_url(cfg.imap_url))
             tasks.append(asyncio.create_task(poller.run(stop), name="imap-poller"))
@@ -161,6 +166,8 @@ class Daemon:
             if server is not None:
                 server.close()
                 await server.wait_closed()
+            if http is not None:
+                await http.cleanup()
             for task in tasks:
                 task.cancel()
             clock.close()

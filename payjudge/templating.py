@@ -63,3 +63,17 @@ def fit(text: str, size: int) -> str:
 
 def render(name: str, **context) -> str:
     return environment().get_template(name).render(**context)
+
+
+@lru_cache(maxsize=1)
+def html_environment() -> jinja2.Environment:
+    """The status page's templates (`templates/web/`): HTML, so every value is escaped."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
+                             undefined=jinja2.StrictUndefined, autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["phase"] = phase_name
+    return env
+
+
+def render_html(name: str, **context) -> str:
+    return html_environment().get_template(name).render(**context)

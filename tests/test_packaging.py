@@ -54,17 +54,18 @@ LAYERS = {
 # above the pure core, each package may import only what lies below it
 BELOW = {
     "game": {"vocabulary", "rules", "payola", "text", "store", "templating", "config", "ports",
-             "memory"},
+             "memory", "render"},
     "commands": {"vocabulary", "rules", "payola", "text", "game", "config"},   # never store: queries are use cases in game/
     "service": {"vocabulary", "rules", "payola", "text", "store", "game", "commands", "config",
                 "ports", "memory"},
     "store": {"vocabulary", "ports", "rules"},
     "mail": {"ports", "text"},
     "render": {"rules"},
+    "web": {"vocabulary", "rules", "game", "store", "render", "templating", "config"},
 }
 FORBIDDEN_ANYWHERE = {
     "sqlalchemy": "store", "alembic": "store", "aiosmtpd": "mail", "imapclient": "mail",
-    "smtplib": "mail", "imaplib": "mail",
+    "smtplib": "mail", "imaplib": "mail", "aiohttp": "web",
 }
 IMPURE = {"sqlalchemy", "aiosmtpd", "imapclient", "smtplib", "socket", "asyncio", "apscheduler",
           "jinja2", "logging", "time", "os", "subprocess", "threading"}

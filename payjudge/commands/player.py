@@ -11,6 +11,7 @@ from ..game.context import CommandError, GameContext, PlayerContext, SignedConte
 from ..game.mailer import is_mail_address
 from ..game.notify import broadcast
 from ..game.orders import clear
+from ..game.pictures import set_map, shared_pictures
 from ..game.press import send_press
 from ..game.security import MIN_LENGTH, hash_password
 from ..game.state import MASTER
@@ -234,6 +235,19 @@ class SetAddress(PlayerHandler):
             ctx.reply.extra_recipients.append(old)
         ctx.reply.extra_recipients.append(address)
         ctx.reply.note("address", cmd.line, address=address)
+
+
+@register
+class SetMap(PlayerHandler):
+    keyword = "SET MAP"
+    syntax = "SET MAP ON|OFF"
+    summary = "whether your results mail carries the map picture of the phase (ON by default)"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        args = [a.upper() for a in sub_args(cmd)]
+        require(args in (["ON"], ["OFF"]), "write SET MAP ON or SET MAP OFF")
+        set_map(ctx.game, ctx.power, args == ["ON"])
+        ctx.reply.note("map", cmd.line, on=args == ["ON"], shared=shared_pictures(ctx.game))
 
 
 @register

@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 import secrets
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from ..config import Config
 from ..store import Session
 from ..store.models import Game, OutboxMail
 from ..templating import render
-from ..text.message import compose_mail, new_message_id
+from ..text.message import Attachment, compose_mail, new_message_id
 from ..vocabulary import OutboxState
 
 # one address, no list: no spaces, commas, angle brackets or quotes; a domain of labels
@@ -40,8 +40,10 @@ class Mailer:
 
     def send(self, to: Iterable[str | None], subject: str, template: str, *,
              kind: str, game: Game | None = None, in_reply_to: str | None = None,
-             auto: str = "auto-generated", **view: Any) -> list[OutboxMail]:
-        """Queue one mail per distinct recipient (never the judge itself)."""
+             auto: str = "auto-generated", attachments: Sequence[Attachment] = (),
+             **view: Any) -> list[OutboxMail]:
+        """Queue one mail per distinct recipient (never the judge itself), each with
+        `attachments` (the map picture of a results mail)."""
         recipients: list[str] = []
         for address in to:
             if address and address.lower() not in recipients \
@@ -58,7 +60,8 @@ class Mailer:
                                            message_id=new_message_id(domain, unique),
                                            in_reply_to=in_reply_to,
                                            references=(in_reply_to,) if in_reply_to else (),
-                                           auto_submitted=auto, date=self.now)
+                                           auto_submitted=auto, date=self.now,
+                                           attachments=attachments)
             row = OutboxMail(message_id=message_id, sender=self.config.judge_address,
                              recipients=[recipient], subject=subject[:255], raw=raw,
                              game_id=game.id if game else None, kind=kind, created_at=self.now,

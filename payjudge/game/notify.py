@@ -18,6 +18,7 @@ from ..rules.phase import Phase
 from ..templating import render
 from ..vocabulary import SeatStatus
 from .mailer import Mailer
+from .pictures import Pictures, wants_map
 from .state import GameState
 from .timing import Timing, show_time
 from .turns import TurnComputation, absences, chart_json
@@ -85,8 +86,15 @@ def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], m
         view = results_view(st, report, deadline=st.game.deadline)
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
-    mailer.send(to, subject, "results.txt.j2", kind="preview" if preview else "results",
-                game=st.game, preview=preview, **view)
+    picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
+    # the players who said SET MAP OFF get the same mail without the picture
+    plain = {s.address.lower() for s in st.seats
+             if s.address and not wants_map(st.game, s.power)} if picture else set()
+    for group, attachments in (([a for a in to if a and a.lower() not in plain], picture),
+                               ([a for a in to if a and a.lower() in plain], None)):
+        mailer.send(group, subject, "results.txt.j2", kind="preview" if preview else "results",
+                    game=st.game, preview=preview, attachments=(attachments,) if attachments else (),
+                    picture=attachments.filename if attachments else None, **view)
 
 
 def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, preview: bool = False) -> None:

@@ -144,6 +144,15 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
     game.result = result
     game.ended_at = now
     game.deadline = None
+    broadcast(st, mailer, f"Diplomacy game {game.name} has ended", "game_end.txt.j2",
+              kind="game_end", **end_publication(st))
+
+
+def end_publication(st: GameState) -> dict[str, Any]:
+    """What the end of a game publishes to everyone (rules 3.6 and 4.5): the result, every
+    offer sheet, acceptance list and bid chart, and the final treasuries. The end notice
+    and the status page of a finished game show it."""
+    game = st.game
     published = []
     for t in turns(st.session, game):
         if t.status is not TurnStatus.PROCESSED or not t.chart:
@@ -156,11 +165,10 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
     if unfinished:
         published.append(unfinished)
     acceptance = repo.acceptance_history(st.session, game)
-    broadcast(st, mailer, f"Diplomacy game {game.name} has ended", "game_end.txt.j2",
-              kind="game_end", result=result, turns=published,
-              acceptance=[{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)}
-                          for a in acceptance],
-              balances=money.balances(st.session, game))
+    return {"result": game.result, "turns": published,
+            "acceptance": [{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)}
+                           for a in acceptance],
+            "balances": money.balances(st.session, game)}
 
 
 def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:

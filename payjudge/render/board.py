@@ -80,6 +80,11 @@ class _Drawing:
     def provinces(self) -> None:
         g, m = self.g, self.map
         self.add('<g class="map">')
+        if g.background:   # the drawing shows land, sea, coasts and names itself
+            self.add(svg.element("image", class_="drawing", href=g.background, x=0.0, y=0.0,
+                                 width=g.width, height=g.height, preserveAspectRatio="none"))
+            self.add("</g>")
+            return
         for ring in g.impassable:
             self.add(svg.element("path", class_="impassable", d=svg.path_of((ring,)),
                                  fill=svg.IMPASSABLE, stroke=svg.BORDER, stroke_width=0.6))

@@ -43,6 +43,9 @@ class Geometry:
     lakes: tuple[Ring, ...] = ()
     edges: tuple[tuple[str, str], ...] = ()  # adjacencies drawn as lines (schematic pictures)
     schematic: bool = False
+    # a picture of the map under everything (a DPjudge drawing, as a data: URI): the
+    # provinces then have no outlines, only their anchor points
+    background: str | None = None
 
     def unit_point(self, location: Location) -> Point:
         """Where a unit on `location` is drawn: at its coast when the coast has a place."""

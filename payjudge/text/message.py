@@ -381,10 +381,24 @@ def new_message_id(domain: str, unique: str) -> str:
     return f"<{unique}@{domain}>"
 
 
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file sent with a mail (the map picture of a phase): name, MIME type, bytes."""
+
+    filename: str
+    content_type: str   # "image/png"
+    data: bytes
+
+    def __repr__(self) -> str:
+        return f"Attachment({self.filename!r}, {self.content_type!r}, <{len(self.data)} bytes>)"
+
+
 def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, *,
                  message_id: str, date: datetime, in_reply_to: str | None = None,
-                 references: Sequence[str] = (), auto_submitted: str = "auto-replied") -> tuple[str, bytes]:
+                 references: Sequence[str] = (), auto_submitted: str = "auto-replied",
+                 attachments: Sequence[Attachment] = ()) -> tuple[str, bytes]:
     """A UTF-8 text/plain mail with our own Message-ID; returns (message_id, raw bytes).
+    With attachments it is multipart/mixed: the text first, then each file (base64).
     Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked.
     The caller gives the Date and the Message-ID: this module has no clock and no chance."""
     recipients = [to] if isinstance(to, str) else list(to)
@@ -416,6 +430,11 @@ def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, 
     ascii_short = body.isascii() and all(len(line) <= 998 for line in body.splitlines())
     msg.set_content(body, subtype="plain", charset="utf-8",
                     cte="7bit" if ascii_short else _transfer_encoding(body))
+    for item in attachments:
+        maintype, _, subtype = item.content_type.partition("/")
+        if not (maintype and subtype) or any(c in item.filename for c in '\r\n"/\\'):
+            raise ValueError(f"bad attachment: {item!r}")
+        msg.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
     return message_id, msg.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP)
 
 

@@ -211,7 +211,7 @@ def test_cli_show_check_install(tmp_path, monkeypatch):
     assert failed.exit_code == 1 and "bad.map:3: bad initial unit for ITALY: F PAR" in failed.output
     assert run(main, ["map", "install", str(DPJUDGE / "trials" / "midi.map")]).exit_code == 0
     assert sorted(p.name for p in (tmp_path / "maps").iterdir()) == \
-        ["azov.map", "midi.map", "modern-up.map", "modern.map", "slovenia.map"]
+        ["azov.map", "midi.map", "midi.ps", "modern-up.map", "modern.map", "slovenia.map"]
     assert "midi" in run(main, ["map", "list"]).output
     doc = json.loads(run(main, ["map", "show", "midi", "--json"]).output)
     assert doc["name"] == "midi" and len(doc["powers"]) == 10

@@ -1,0 +1,117 @@
+"""What anyone may see of the games: the views of the read-only status page.
+
+Only what every player, observer and the Master already receive in public mail: the
+board, the phase, the deadline, the centre counts, and each played phase's public results
+(the same text as the results mail) with its picture. Never a balance, a sheet, an
+acceptance list, an address or a password, until the game is over: then the end notice's
+publication (rules 3.6 and 4.5, `end_publication`) is public too, and shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..config import Config
+from ..rules.serial import position_from_json
+from ..store import Session, repo
+from ..store.models import Game, Turn
+from ..templating import render
+from ..vocabulary import GameStatus, TurnStatus
+from .notify import results_view
+from .phases import end_publication
+from .pictures import Pictures, shared_pictures
+from .state import GameState, turns
+from .timing import Timing, show_time
+
+
+@dataclass(frozen=True)
+class Count:
+    power: str
+    centers: int
+    units: int
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One line of the list of games."""
+
+    name: str
+    map_name: str
+    state: str
+    phase: str | None          # "Spring 1901 Movement"
+    deadline: str | None
+    counts: tuple[Count, ...]
+
+
+@dataclass(frozen=True)
+class Played:
+    seq: int
+    phase: str
+    results: str               # the results mail's text
+
+
+@dataclass(frozen=True)
+class Page:
+    summary: Summary
+    current_seq: int | None    # the picture of the board as it stands
+    pictures: bool             # False in a BLIND game
+    history: tuple[Played, ...]    # newest first
+    ended: str | None          # the end notice's text, once the game is over
+
+
+def _state(session: Session, game: Game, config: Config) -> GameState:
+    return GameState(session, game, config.maps_path)
+
+
+def summary(st: GameState) -> Summary:
+    game, pos = st.game, st.position
+    zone = Timing.from_json(game.timing).zone
+    counts: tuple[Count, ...] = ()
+    if pos is not None:
+        counts = tuple(Count(p, len(pos.centers.get(p, ())), len(pos.units.get(p, ())))
+                       for p in pos.map.power_names)
+    return Summary(game.name, game.map_name, game.state,
+                   game.phase.title if game.phase else None,
+                   show_time(game.deadline, zone) if game.deadline and game.state is GameStatus.ACTIVE else None,
+                   counts)
+
+
+def game_list(session: Session, config: Config) -> list[Summary]:
+    return [summary(_state(session, g, config)) for g in repo.games(session)]
+
+
+def game_page(session: Session, config: Config, name: str) -> Page | None:
+    game = repo.game_by_name(session, name)
+    if game is None:
+        return None
+    st = _state(session, game, config)
+    shared = shared_pictures(game)
+    history = []
+    if shared:   # a BLIND game's results are per power: none of it is public
+        for t in turns(session, game):
+            if t.status is TurnStatus.PROCESSED and t.report:
+                text = render("results.txt.j2", judge=config.judge_name, preview=False,
+                              **results_view(st, t.report, deadline=None))
+                history.append(Played(t.seq, t.phase.title, text))
+    ended = None
+    if game.state is GameStatus.COMPLETED and game.result:
+        ended = render("game_end.txt.j2", judge=config.judge_name, game_name=game.name,
+                       **end_publication(st))
+    current = st.turn or (turns(session, game) or [None])[-1]
+    return Page(summary(st), current.seq if current is not None and shared else None, shared,
+                tuple(reversed(history)), ended)
+
+
+def picture(session: Session, config: Config, name: str, seq: int) -> bytes | None:
+    """The PNG of a game's phase: a played one with its orders and results, the open one
+    as the board stands. None when there is no such phase or no shared picture."""
+    game = repo.game_by_name(session, name)
+    if game is None or not shared_pictures(game):
+        return None
+    turn: Turn | None = next((t for t in turns(session, game) if t.seq == seq), None)
+    if turn is None:
+        return None
+    st = _state(session, game, config)
+    report: Any = turn.report if turn.status is TurnStatus.PROCESSED else None
+    return Pictures.of(config).png(st.map, position_from_json(st.map, turn.position), report)
