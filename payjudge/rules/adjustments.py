@@ -11,6 +11,8 @@ province's name in alphabetical order.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from .geography import Map, UnitType
 from .orders import Build, Order, Remove, Unit, Waive
@@ -41,7 +43,7 @@ def distances(graph: dict[str, frozenset[str]], sources: frozenset[str]) -> dict
 
 
 def civil_disorder_removals(position: Position, power: str, count: int,
-                            exclude: set[str] = frozenset()) -> list[Unit]:
+                            exclude: AbstractSet[str] = frozenset()) -> list[Unit]:
     m = position.map
     dist = distances(m.derived("province_graph", province_graph), position.centers.get(power, frozenset()))
     far = len(m.provinces) + 1
@@ -53,14 +55,14 @@ def civil_disorder_removals(position: Position, power: str, count: int,
     return candidates[:count]
 
 
-def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]]
+def adjudicate_adjustments(position: Position, orders: Mapping[str, Sequence[Order]]
                            ) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
     """Validated orders per power, in the order given -> outcomes and the new units."""
     outcomes: list[OrderOutcome] = []
     units = {p: list(us) for p, us in position.units.items()}
     for power in position.map.power_names:
         delta = position.adjustment(power)
-        given = orders.get(power, [])
+        given = orders.get(power, ())
         if delta > 0:
             room = delta
             built: set[str] = set()
@@ -80,8 +82,9 @@ def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]]
             need = -delta
             removed: set[str] = set()
             for order in given:
-                ok = isinstance(order, Remove) and need > 0 and order.unit.province not in removed
-                if ok:
+                ok = False
+                if isinstance(order, Remove) and need > 0 and order.unit.province not in removed:
+                    ok = True
                     removed.add(order.unit.province)
                     need -= 1
                 outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS if ok else Result.VOID))

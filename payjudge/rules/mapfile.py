@@ -10,6 +10,7 @@ what DPjudge only reported, or could not read.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -43,8 +44,8 @@ def phase_abbreviation(phase: str) -> str:
 
 
 # -- reading ---------------------------------------------------------------------------------
-def _finder(search: list[Path], paths: list[Path]):
-    def find(name: str):
+def _finder(search: list[Path], paths: list[Path]) -> Callable[[str], tuple[str, str] | None]:
+    def find(name: str) -> tuple[str, str] | None:
         for folder in search:
             candidate = folder / name
             if candidate.is_file():
@@ -59,8 +60,8 @@ def _finder(search: list[Path], paths: list[Path]):
     return find
 
 
-def _read(path: Path, search: list[Path]) -> tuple[Model, list[Path]]:
-    model, paths = Model(), []
+def _read(path: Path, search: Sequence[Path | None]) -> tuple[Model, list[Path]]:
+    model, paths = Model(), list[Path]()
     beside = [path.parent]
     if path.parent.name == "trials":   # DPjudge's trial maps use the maps beside them
         beside.append(path.parent.parent / "maps")
@@ -178,7 +179,8 @@ class _Builder:
             files=tuple(m.files),
         )
 
-    def board(self, abbrevs: dict[str, Where]):
+    def board(self, abbrevs: dict[str, Where]
+              ) -> tuple[dict[str, Province], dict[str, set[str]], dict[Location, set[Location]]]:
         m = self.m
         by_province: dict[str, list[str]] = {}
         for site in m.loc_where:
@@ -273,8 +275,8 @@ class _Builder:
                                    "which is not one of its other homes")
         return {c for c in centers if province_of(c) in provinces}
 
-    def units(self, powers: list[str]) -> dict[str, tuple]:
-        out: dict[str, tuple] = {}
+    def units(self, powers: list[str]) -> dict[str, tuple[tuple[UnitType, Location], ...]]:
+        out: dict[str, tuple[tuple[UnitType, Location], ...]] = {}
         for power in powers:
             units = []
             for kind, site, where in self.m.units.get(power, []):
@@ -308,7 +310,7 @@ class _Builder:
         flow = tuple(item for item, _ in m.flow) or _STANDARD_FLOW
         where = {item: w for item, w in m.flow}
         kinds = dict(_PHASE_TYPES)
-        seen: set[str] = set()
+        seen: set[tuple[str, str]] = set()   # (season, phase type)
         sign = 0
         for item in flow:
             at = where.get(item)
@@ -406,7 +408,7 @@ def _build(name: str, model: Model) -> Map:
     return game_map
 
 
-def _phase_maps(name: str, source: Model, plain: Map):
+def _phase_maps(name: str, source: Model, plain: Map) -> Callable[[str], Map]:
     cache: dict[str, Map] = {}
 
     def in_phase(phase: str) -> Map:
@@ -458,7 +460,7 @@ def find_map(name: str, maps_dir: Path | None = None) -> Path | None:
 
 def map_names(maps_dir: Path | None = None) -> list[str]:
     """Every map a game can be created on: installed ones and those payjudge ships."""
-    names = set()
+    names: set[str] = set()
     for folder in (maps_dir, _variant_dir()):
         if folder is not None and folder.is_dir():
             names.update(p.stem.lower() for p in folder.glob("*.map") if _valid_name(p.stem.lower()))

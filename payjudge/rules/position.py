@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any, TypeVar
 
 from .geography import Location, Map
 from .orders import Unit
@@ -27,7 +28,11 @@ def _unit_key(unit: Unit) -> tuple[str, str]:
     return unit.location.province, unit.location.coast or ""
 
 
-def _proxy(d: Mapping) -> Mapping:
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _proxy(d: Mapping[_K, _V]) -> Mapping[_K, _V]:
     return MappingProxyType(dict(d))
 
 
@@ -38,8 +43,8 @@ class Position:
     units: Mapping[str, tuple[Unit, ...]]              # power -> its units on the board
     centers: Mapping[str, frozenset[str]]              # power -> the centres it owns
     dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
-    _at: Mapping[str, tuple[str, Unit]] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _owner: Mapping[str, str] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _at: Mapping[str, tuple[str, Unit]] = field(init=False, repr=False, compare=False)
+    _owner: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         units = {p: tuple(sorted(us, key=_unit_key)) for p, us in self.units.items() if us}
@@ -103,8 +108,8 @@ class Position:
         """Powers with a unit or a centre (the others are eliminated)."""
         return tuple(p for p in self.map.power_names if self.units.get(p) or self.centers.get(p))
 
-    def replace(self, **changes) -> Position:
-        fields = {"map": self.map, "phase": self.phase, "units": self.units,
+    def replace(self, **changes: Any) -> Position:
+        fields: dict[str, Any] = {"map": self.map, "phase": self.phase, "units": self.units,
                   "centers": self.centers, "dislodged": self.dislodged}
         fields.update(changes)
         return Position(**fields)
