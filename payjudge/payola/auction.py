@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, Mapping
+from collections.abc import Mapping
+from typing import Literal, TypeVar
 
 from ..rules.orders import Hold, Order, Unit
 from ..rules.position import Position
@@ -51,7 +52,11 @@ class ChartUnit:
     dummy_hold: bool
 
 
-def _frozen(d: Mapping) -> Mapping:
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _frozen(d: Mapping[_K, _V]) -> Mapping[_K, _V]:
     return MappingProxyType(dict(d))
 
 

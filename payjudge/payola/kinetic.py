@@ -35,7 +35,7 @@ plan.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Iterable, Sequence
 
 from .book import Book
 from .lines import Grad, steps_positive
@@ -237,7 +237,7 @@ class Planner:
         self.t0[ui], self.k0[ui] = t, ks
         return steeper
 
-    def _first_step(self, groups, t0: int) -> float:
+    def _first_step(self, groups: Iterable[tuple[int, tuple[int, ...]]], t0: int) -> float:
         """The first step at which one of these entries (by power) may leave its piece: a
         volatile power is taken to move from t0 on, whether it does or not."""
         rate, kb, tb, kend, vol = self.rate, self.kb, self.tb, self.kend, self.volatile
@@ -280,6 +280,7 @@ class Planner:
         sec = -1
         if self.ebayola and len(T) > 1:
             sec = max((i for i in range(len(T)) if i != w), key=lambda i: (T[i], S[i]))
+        fall = 0            # (read only for a loser's loose bound: never when exact)
         if exact:
             end = self._first_step(ub.paying_of.items(), t0)
         else:
@@ -345,7 +346,7 @@ class Planner:
         self.chosen[ui] = chosen
         return end, pays
 
-    def _loser_window(self, groups, t0: int, d0: int, fall: int, strict: bool,
+    def _loser_window(self, groups: Iterable[tuple[int, tuple[int, ...]]], t0: int, d0: int, fall: int, strict: bool,
                       hold: float) -> float:
         """The first step at which the winner's lead d0 over a losing candidate (its
         offers: groups) may stop being > 0 (>= 0 if not strict), the winner falling by
@@ -362,8 +363,8 @@ class Planner:
                 for e in es:
                     if sig[e]:
                         slope += r
-                        # the last step at which it still falls at the full rate
-                        stops.append((t0 + (kend[e] - 1 - kq) // r, r))
+                        # the last step at which it still falls at the full rate (a whole number)
+                        stops.append((t0 + (int(kend[e]) - 1 - kq) // r, r))
         stops.sort()
         t, lead = t0, d0
         for stop, r in stops:

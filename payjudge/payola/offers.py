@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 
-from ..rules.orders import Hold, Move, Order, Unit
+from ..rules.orders import Hold, Move, Order, Unit, Waive
 
 
 class OfferKind(enum.Enum):
@@ -58,6 +58,8 @@ def is_move(order: OfferOrder) -> bool:
 
 def order_body(order: OfferOrder) -> str:
     """The order without its unit, as written after a `|`: `- PIC`, `S F BRE - GAS`, `H`."""
+    if isinstance(order, Waive):    # (names no unit)
+        return str(order)
     return str(order)[len(str(order.unit)) + 1:]
 
 

@@ -59,7 +59,8 @@ def ebayola_plan(self: "Planner", ui: int, t0: int, end: float, w: int, sec: int
         return min(end, t0 + none), pays
     end = min(end, t0 + some)
     out = []
-    given0, given_g = 0, {}
+    given0 = 0
+    given_g: Grad = {}
     for (p, v, g), (_, es) in zip(pays, cands[w].paying_by_power):
         floor = 0 if self.public else sum(self.plat[e] for e in es)
         cap0, cap_g = v - floor, g

@@ -44,7 +44,7 @@ def check_transfer(rules: PayolaRules, position: Position, sender: str, recipien
         return f"unknown power {sender!r}"
     if sender == recipient:
         return "a power cannot transfer money to itself"
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if type(amount) is not int or amount <= 0:     # (not a bool either: callers may be untyped)
         return "the amount must be a whole number of AgP, at least 1"
     if amount > balance:
         return f"the treasury holds only {balance} AgP"

@@ -13,13 +13,17 @@ import codecs
 import enum
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from email import message_from_bytes, policy
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from email.parser import Parser
-from email.utils import format_datetime
-from html.parser import HTMLParser
-from typing import NamedTuple, Sequence
+from email.utils import collapse_rfc2231_value, format_datetime
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
+
+from .htmlbody import html_to_text
+
+if TYPE_CHECKING:
+    from datetime import datetime   # the caller passes the Date: this module has no clock
 
 
 class ProblemKind(enum.Enum):
@@ -267,8 +271,8 @@ def _body_text(msg: EmailMessage, problems: list[MailProblem]) -> str:
         if part.get_content_subtype() == "html":
             text = html_to_text(text)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if (part.get_param("format") or "").lower() == "flowed":
-            text = unflow(text, delsp=(part.get_param("delsp") or "").lower() == "yes")
+        if _param(part, "format").lower() == "flowed":
+            text = unflow(text, delsp=_param(part, "delsp").lower() == "yes")
     except Exception:  # a part the email package cannot take apart at all
         problems.append(MailProblem(ProblemKind.BODY, "the message body cannot be read"))
         return ""
@@ -298,12 +302,22 @@ def unflow(text: str, delsp: bool = False) -> str:
                      for depth, content in lines)
 
 
-def _decode_part(part: EmailMessage, problems: list[MailProblem]) -> str:
-    payload = part.get_payload(decode=True)
-    if payload is None:
+def _param(part: MIMEPart, name: str) -> str:
+    """A Content-Type parameter's value, "" if absent (an RFC 2231 value decoded)."""
+    value = part.get_param(name)
+    if isinstance(value, tuple):
+        return collapse_rfc2231_value(value)
+    return value or ""
+
+
+def _decode_part(part: MIMEPart, problems: list[MailProblem]) -> str:
+    raw = part.get_payload(decode=True)
+    if isinstance(raw, bytes):
+        payload = raw
+    elif isinstance(raw, str):
+        payload = raw.encode("utf-8", "surrogateescape")
+    else:   # no payload
         payload = b""
-    if isinstance(payload, str):
-        payload = payload.encode("utf-8", "surrogateescape")
     if any(type(d).__name__.startswith("InvalidBase64") for d in part.defects):
         problems.append(MailProblem(ProblemKind.ENCODING, "the body's base64 encoding is damaged"))
     charset = part.get_content_charset() or "us-ascii"
@@ -320,58 +334,6 @@ def _decode_part(part: EmailMessage, problems: list[MailProblem]) -> str:
         problems.append(MailProblem(ProblemKind.ENCODING,
                                     f"the body is not valid {charset}; unreadable characters were replaced"))
         return payload.decode(charset, errors="replace")
-
-
-class _HtmlText(HTMLParser):
-    """Just enough HTML to read commands typed in a webmail composer."""
-
-    _SKIP = {"script", "style", "head", "title", "blockquote"}
-    _BREAK = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skipping = 0
-        self.pre = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self._SKIP:
-            self.skipping += 1
-        elif tag in self._BREAK:
-            self.parts.append("\n")
-        if tag == "pre":
-            self.pre += 1
-
-    def handle_startendtag(self, tag, attrs):
-        if tag in self._BREAK:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag):
-        if tag == "pre":
-            self.pre = max(0, self.pre - 1)
-        if tag in self._SKIP:
-            self.skipping = max(0, self.skipping - 1)
-        elif tag in self._BREAK and tag != "br":
-            self.parts.append("\n")
-
-    def handle_data(self, data):
-        if not self.skipping:
-            # outside <pre>, source line breaks are just spaces
-            self.parts.append(data if self.pre else re.sub(r"\s*\n\s*", " ", data))
-
-
-def html_to_text(html: str) -> str:
-    parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
-    text = "".join(parser.parts).replace("\xa0", " ")
-    lines = [line.strip() for line in text.split("\n")]
-    # collapse the runs of empty lines that nested blocks produce
-    out: list[str] = []
-    for line in lines:
-        if line or (out and out[-1]):
-            out.append(line)
-    return "\n".join(out).strip("\n") + "\n"
 
 
 def new_message_id(domain: str, unique: str) -> str:

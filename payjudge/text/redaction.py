@@ -48,7 +48,8 @@ def secret_words(words: list[str]) -> list[tuple[int, bool]]:
 
 
 def _rewrite(line: str, replace: Callable[[str, bool], str]) -> str:
-    prefix = _QUOTE.match(line).group(0)
+    quote = _QUOTE.match(line)     # (always matches: it may be empty)
+    prefix = quote.group(0) if quote else ""
     rest = line[len(prefix):]
     command, percent, comment = rest.partition("%")
     words = command.split()

@@ -15,6 +15,8 @@ step before the window's end (see docs/overexpenditure.md).
 
 from __future__ import annotations
 
+from typing import final
+
 from ..schedule import INF
 
 
@@ -37,6 +39,7 @@ def _first_gt0(d: int, s: int) -> float:
     return INF if s <= 0 else -d // s + 1
 
 
+@final   # (so that `type(x) is Lin` tells mypy what x is in both branches)
 class Lin:
     """`v + s·Δ` (AgP at step q0 + Δ); `win` records how long comparisons hold."""
 
@@ -51,14 +54,14 @@ class Lin:
     def __add__(self, other: "Lin | int") -> "Lin":
         if type(other) is Lin:
             return Lin(self.v + other.v, self.s + other.s, self.win)
-        return Lin(self.v + other, self.s, self.win)  # type: ignore[operator]
+        return Lin(self.v + other, self.s, self.win)
 
     __radd__ = __add__
 
     def __sub__(self, other: "Lin | int") -> "Lin":
         if type(other) is Lin:
             return Lin(self.v - other.v, self.s - other.s, self.win)
-        return Lin(self.v - other, self.s, self.win)  # type: ignore[operator]
+        return Lin(self.v - other, self.s, self.win)
 
     def __rsub__(self, other: int) -> "Lin":
         return Lin(other - self.v, -self.s, self.win)
@@ -66,7 +69,7 @@ class Lin:
     def _diff(self, other: "Lin | int") -> tuple[int, int]:
         if type(other) is Lin:
             return self.v - other.v, self.s - other.s
-        return self.v - other, self.s  # type: ignore[operator]
+        return self.v - other, self.s
 
     def _positive(self, d: int, s: int) -> bool:
         """Is d + s·Δ > 0 at Δ = 0; and until when does the answer stay the same."""
@@ -116,4 +119,4 @@ class Lin:
 
 def value_at(x: "Lin | int", delta: int) -> int:
     """The amount Δ steps after q0."""
-    return x.v + x.s * delta if type(x) is Lin else x  # type: ignore[union-attr,return-value]
+    return x.v + x.s * delta if type(x) is Lin else x
