@@ -38,7 +38,7 @@ def power_name(m: Map, text: Any) -> str:
 
 def unit(m: Map, text: Any) -> Unit:
     if isinstance(text, str):
-        cache = m.derived("jsonapi:units", lambda _: {})
+        cache: dict[str, Unit] = m.derived("jsonapi:units", lambda _: {})
         hit = cache.get(text)
         if hit is None:
             if len(cache) > 50_000:  # lenient spellings are unbounded; keep memory bounded
@@ -65,7 +65,7 @@ def _unit(m: Map, text: Any) -> Unit:
 
 def province(m: Map, text: Any) -> str:
     if isinstance(text, str):
-        cache = m.derived("jsonapi:provinces", lambda _: {})
+        cache: dict[str, str] = m.derived("jsonapi:provinces", lambda _: {})
         hit = cache.get(text)
         if hit is None:
             hit = cache[text] = _province(m, text)

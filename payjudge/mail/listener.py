@@ -122,7 +122,8 @@ class _BoundedSMTP(SMTP):
             if not self._connections.enter(host):
                 self._refused = True
                 log.warning("refused a connection from %s: too many connections", host)
-                transport.write(TOO_MANY)
+                if isinstance(transport, asyncio.WriteTransport):
+                    transport.write(TOO_MANY)
                 transport.close()
                 return
             self._host = host

@@ -19,6 +19,7 @@ import logging
 import random
 import socket
 import ssl
+from ssl import SSLContext   # (the settings have a field named `ssl`)
 import threading
 import time
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ class ImapSettings:
     processed_folder: str = "Processed"
     ssl: bool = False                  # implicit TLS (imaps, port 993)
     starttls: bool = False             # STARTTLS on a plain connection
-    ssl_context: ssl.SSLContext | None = field(default=None, repr=False, compare=False)
+    ssl_context: SSLContext | None = field(default=None, repr=False, compare=False)
     timeout: float = 30.0              # every socket operation
     idle_timeout: float = 300.0        # re-issue IDLE (and re-scan) at least this often
     idle_slice: float = 1.0            # how often an IDLE wait checks for a stop request

@@ -72,6 +72,7 @@ class SmtpTransport:
 
     def _connect(self) -> smtplib.SMTP:
         context = self.ssl_context or _default_context()
+        conn: smtplib.SMTP
         try:
             if self.implicit_tls:
                 conn = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,

@@ -9,12 +9,12 @@ barred), dislodged units with their retreat options, and the legend (phase, cent
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from ..rules.geography import Location, Terrain, UnitType
 from ..rules.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
-                            SupportMove, Unit)
+                            SupportMove, Unit, Waive)
 from ..rules.outcome import OrderOutcome, Result
 from ..rules.position import Dislodged, Position
 from ..rules.turn import PhaseReport
@@ -31,7 +31,7 @@ class Picture:
 
     position: Position                                  # the board when the orders were given
     outcomes: tuple[OrderOutcome, ...] = ()
-    retreats: Mapping[str, tuple[Dislodged, ...]] = None  # type: ignore[assignment]
+    retreats: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
     title: str | None = None
 
 
@@ -208,10 +208,10 @@ class _Drawing:
                 self.ring(at, "#1a8f2e" if ok else svg.FAILED, class_=cls)
             elif isinstance(order, Remove):
                 self.add(svg.cross(self.at(order.unit.location), 9.0, class_=f"{cls} mark"))
-            if o.dislodged:
-                at = self.at(order.unit.location)  # type: ignore[union-attr]
+            if o.dislodged and not isinstance(order, Waive):
+                at = self.at(order.unit.location)
                 self.ring(at, svg.FAILED, dashed=True, class_="dislodged-mark",
-                          data_location=str(order.unit.location))  # type: ignore[union-attr]
+                          data_location=str(order.unit.location))
         self.retreat_options()
         self.add("</g>")
 

@@ -33,7 +33,10 @@ def colours(powers: tuple[str, ...]) -> dict[str, str]:
 def tint(colour: str, share: float = 0.3) -> str:
     """`colour` mixed with white: `share` of the colour."""
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    mix = lambda c: round(255 - (255 - c) * share)  # noqa: E731
+
+    def mix(c: int) -> int:
+        return round(255 - (255 - c) * share)
+
     return f"#{mix(r):02x}{mix(g):02x}{mix(b):02x}"
 
 
@@ -52,7 +55,7 @@ def attrs(**kw: object) -> str:
     return " ".join(out)
 
 
-def element(tag: str, text: str | None = None, **kw: object) -> str:
+def element(tag: str, text: str | None = None, /, **kw: object) -> str:
     if text is None:
         return f"<{tag} {attrs(**kw)}/>"
     return f"<{tag} {attrs(**kw)}>{escape(text)}</{tag}>"

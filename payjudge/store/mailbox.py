@@ -8,7 +8,7 @@ from email import policy
 from email.parser import Parser
 from typing import Sequence
 
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import Connection, Table, bindparam, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..ports import OutgoingMail, Stored
@@ -63,9 +63,10 @@ def _message_id(raw: bytes) -> str | None:
 
 def _sender(raw: bytes) -> str | None:
     try:
-        msg = _head(raw)
-        addresses = msg["From"].addresses if msg["From"] else ()
-        return _text(addresses[0].addr_spec.lower())[:254] if len(addresses) == 1 else None
+        header = _head(raw)["From"]
+        if not header or len(header.addresses) != 1:
+            return None
+        return _text(header.addresses[0].addr_spec.lower())[:254]
     except Exception:
         return None
 
@@ -128,7 +129,7 @@ class SqlOutbox:
     def __init__(self, db: Database, *, batch_marks: bool = False):
         self.db = db
         self._postgres = db.engine.dialect.name == "postgresql"
-        self._locks = None              # the connection holding our advisory locks
+        self._locks: Connection | None = None   # the connection holding our advisory locks
         self._held: set[int] = set()    # the mails it holds
         # With `batch_marks` (the daemon), mail sent from the last claim is marked in one
         # transaction once the whole claim is accounted for: one commit per batch, not
@@ -168,6 +169,7 @@ class SqlOutbox:
         sent = dict(self._sent)
         with self.db.transaction() as s:
             table = OutboxMail.__table__
+            assert isinstance(table, Table)
             s.connection().execute(
                 update(table).where(table.c.id == bindparam("mail_id"))
                 .values(state="sent", sent_at=bindparam("at"), attempts=table.c.attempts + 1),
@@ -207,7 +209,7 @@ class SqlOutbox:
         return [i for i in ids if i in self._held]
 
     def _unlock(self, mail_id: int) -> None:
-        if not self._postgres or mail_id not in self._held:
+        if not self._postgres or mail_id not in self._held or self._locks is None:
             return
         self._held.discard(mail_id)
         try:
