@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..rules.errors import OrderError
 from ..rules.geography import Map
@@ -93,7 +94,7 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
         raise BadInput(str(exc)) from None
     raw_units = doc.get("units")
     if raw_units is None:
-        units = {p: tuple(Unit(t, l) for t, l in us) for p, us in m.start_units.items()}
+        units = {p: tuple(Unit(t, loc) for t, loc in us) for p, us in m.start_units.items()}
     else:
         if not isinstance(raw_units, dict):
             raise BadInput("units must map each power to a list of units")

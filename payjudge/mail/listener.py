@@ -19,7 +19,7 @@ import asyncio
 import logging
 import socket
 import ssl
-from typing import Iterable
+from collections.abc import Iterable
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from random import Random   # (the class has a method named `random`)
+from random import Random  # (the class has a method named `random`)
 
 from ..rules.geography import Map
 

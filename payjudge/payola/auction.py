@@ -7,9 +7,9 @@ Pure: the only randomness is the expansion of `?` in acceptance lists, drawn fro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from collections.abc import Mapping
 from typing import Literal, TypeVar
 
 from ..rules.orders import Hold, Order, Unit

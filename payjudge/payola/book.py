@@ -22,8 +22,9 @@ of the tied orders decides, by its lowest entry number (rules 5.2-5.4).
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 from ..rules.orders import Hold, Unit
 from ..rules.position import Position

@@ -346,7 +346,8 @@ class Planner:
         self.chosen[ui] = chosen
         return end, pays
 
-    def _loser_window(self, groups: Iterable[tuple[int, tuple[int, ...]]], t0: int, d0: int, fall: int, strict: bool,
+    def _loser_window(self, groups: Iterable[tuple[int, tuple[int, ...]]], t0: int, d0: int,
+                      fall: int, strict: bool,
                       hold: float) -> float:
         """The first step at which the winner's lead d0 over a losing candidate (its
         offers: groups) may stop being > 0 (>= 0 if not strict), the winner falling by

@@ -26,7 +26,7 @@ compare the result with the literal procedure on thousands of random sheets.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .book import Book
 from .cycles import periods_valid

@@ -18,7 +18,6 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 
 from .book import Book
-
 from .kinetic import Pays, Planner
 from .lines import Grad
 from .schedule import INF

@@ -8,8 +8,8 @@ the giver from the receiver's statement (`giver_label`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from ..rules.position import Position
 from .rules import Flag, PayolaRules

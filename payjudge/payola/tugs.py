@@ -278,7 +278,7 @@ class Tugs:
                 base[p] -= a
                 for q, c in g.items():
                     coef[p][q] -= c
-        for u, wb in self.wobbles.items():
+        for u in self.wobbles:
             if all(u != v for v, _ in sims):
                 return None             # (cannot be: every wobble is simulated)
         seen: dict[tuple[int, ...], int] = {}

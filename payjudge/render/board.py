@@ -13,8 +13,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..rules.geography import Location, Terrain, UnitType
-from ..rules.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
-                            SupportMove, Unit, Waive)
+from ..rules.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
 from ..rules.outcome import OrderOutcome, Result
 from ..rules.position import Dislodged, Position
 from ..rules.turn import PhaseReport
@@ -176,10 +187,12 @@ class _Drawing:
             if o.result is Result.BOUNCED:
                 cls += " bounced"
             if isinstance(order, (Move, Retreat)):
-                src = self.displaced(order.unit.location) if isinstance(order, Retreat) else self.at(order.unit.location)
+                src = (self.displaced(order.unit.location) if isinstance(order, Retreat)
+                       else self.at(order.unit.location))
                 self.arrow(cls, src, self.at(order.dest), colour, ok, o.result is Result.BOUNCED)
             elif isinstance(order, SupportHold):
-                a, b = svg.shorten(self.at(order.unit.location), self.at(order.supported.location), UNIT, UNIT * 1.7)
+                a, b = svg.shorten(self.at(order.unit.location), self.at(order.supported.location),
+                                   UNIT, UNIT * 1.7)
                 self.line(cls, a, b, colour, dash="6 4", ok=ok)
                 self.ring(self.at(order.supported.location), colour, dashed=True, class_="support-ring")
             elif isinstance(order, SupportMove):
@@ -243,7 +256,8 @@ class _Drawing:
         self.add(svg.element("line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], stroke=colour,
                              stroke_width=width, stroke_dasharray=dash, stroke_linecap="round"))
         if end_dot:
-            self.add(svg.element("circle", cx=b[0], cy=b[1], r=3.5, fill=colour, stroke=svg.INK, stroke_width=1.2))
+            self.add(svg.element("circle", cx=b[0], cy=b[1], r=3.5, fill=colour, stroke=svg.INK,
+                                 stroke_width=1.2))
         if not ok:
             self.add(svg.cross(svg.along(a, b, 0.3), 5.0))
         self.add("</g>")
@@ -255,7 +269,9 @@ class _Drawing:
                 src = self.at(d.unit.location) if self.pic.retreats else self.displaced(d.unit.location)
                 for dest in d.retreats:
                     a, b = svg.shorten(src, self.at(dest), UNIT * 1.4, UNIT * 0.8)
-                    self.add(f'<g {svg.attrs(class_="retreat-option", data_power=power, data_from=str(d.unit.location), data_to=str(dest))}>'
+                    group = svg.attrs(class_="retreat-option", data_power=power,
+                                      data_from=str(d.unit.location), data_to=str(dest))
+                    self.add(f'<g {group}>'
                              + svg.element("line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], stroke=svg.FAILED,
                                            stroke_width=1.6, stroke_dasharray="2 3")
                              + svg.element("polygon", points=svg.arrow_head(a, b, 7.0), fill=svg.FAILED)

@@ -114,7 +114,8 @@ def fleet(at: Point, fill: str, size: float = 9.0) -> str:
     """A fleet: a hull with a bow and a little superstructure."""
     x, y = at
     s = size
-    d = (f"M{num(x - s * 1.25)},{num(y)} L{num(x + s * 1.25)},{num(y)} L{num(x + s * 0.8)},{num(y + s * 0.6)} "
-         f"L{num(x - s * 0.9)},{num(y + s * 0.6)} Z M{num(x - s * 0.45)},{num(y)} L{num(x - s * 0.45)},{num(y - s * 0.6)} "
+    d = (f"M{num(x - s * 1.25)},{num(y)} L{num(x + s * 1.25)},{num(y)} "
+         f"L{num(x + s * 0.8)},{num(y + s * 0.6)} L{num(x - s * 0.9)},{num(y + s * 0.6)} Z "
+         f"M{num(x - s * 0.45)},{num(y)} L{num(x - s * 0.45)},{num(y - s * 0.6)} "
          f"L{num(x + s * 0.35)},{num(y - s * 0.6)} L{num(x + s * 0.35)},{num(y)} Z")
     return element("path", d=d, fill=fill, stroke=INK, stroke_width=1.5, stroke_linejoin="round")

@@ -31,7 +31,7 @@ def province_graph(m: Map) -> dict[str, frozenset[str]]:
 
 
 def distances(graph: dict[str, frozenset[str]], sources: frozenset[str]) -> dict[str, int]:
-    dist = {s: 0 for s in sources}
+    dist = dict.fromkeys(sources, 0)
     queue = deque(sources)
     while queue:
         p = queue.popleft()

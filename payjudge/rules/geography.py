@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
@@ -255,7 +255,7 @@ class Map:
         return province in self._fleet_provinces.get((origin.province, origin.coast), ())
 
     def fleet_coasts_reachable(self, origin: Location, province: str) -> tuple[Location, ...]:
-        return tuple(sorted(l for l in self.fleet_neighbours(origin) if l.province == province))
+        return tuple(sorted(n for n in self.fleet_neighbours(origin) if n.province == province))
 
     def is_coastal(self, province: str) -> bool:
         return self._terrain[province] is Terrain.COAST

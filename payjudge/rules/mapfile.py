@@ -18,8 +18,17 @@ from pathlib import Path
 from .geography import Location, Map, Power, Province, Terrain, UnitType, _freeze
 from .mapread import UNOWNED, Model, Reader, Where, normalize_name, province_of
 
-__all__ = ["MapError", "load_map_file", "load_variant", "find_map", "map_names",
-           "map_sources", "normalize_name", "phase_abbreviation", "shipped_dir"]
+__all__ = [
+    "MapError",
+    "find_map",
+    "load_map_file",
+    "load_variant",
+    "map_names",
+    "map_sources",
+    "normalize_name",
+    "phase_abbreviation",
+    "shipped_dir",
+]
 
 
 class MapError(ValueError):
@@ -131,7 +140,7 @@ class _Builder:
         powers = m.powers()
         if len(powers) < 2:
             self.error(None, "the map must define at least two powers")
-        abbrevs = {a: w for a, w in m.loc_name.values()}
+        abbrevs = dict(m.loc_name.values())
         for abbrev, where in abbrevs.items():
             if abbrev not in powers and not m.areatype(abbrev):
                 self.error(where, f"named location not on the map: {abbrev}")
@@ -308,7 +317,7 @@ class _Builder:
         """The FLOW of the year, checked as DPjudge checks it, and the first phase."""
         m = self.m
         flow = tuple(item for item, _ in m.flow) or _STANDARD_FLOW
-        where = {item: w for item, w in m.flow}
+        where = dict(m.flow)
         kinds = dict(_PHASE_TYPES)
         seen: set[tuple[str, str]] = set()   # (season, phase type)
         sign = 0

@@ -401,7 +401,7 @@ class Reader:
                 if old in sites:
                     sites.remove(old)
                     sites.append(new)
-        for power, sites in list(m.homes.items()):
+        for power in list(m.homes):
             if (power, old) in m.home_where:
                 m.home_where[(power, new)] = m.home_where.pop((power, old))
         for alternatives in m.alternative.values():
@@ -493,7 +493,7 @@ class Reader:
         for sites in m.homes.values():
             if place in sites:
                 sites.remove(place)
-        for power, units in m.units.items():
+        for units in m.units.values():
             units[:] = [u for u in units if province_of(u[1]) != province_of(place)]
         bare = province_of(place)
         for entries in m.loc_abut.values():
@@ -508,7 +508,7 @@ class Reader:
                 del m.abut_rules[rule]
         by_site: tuple[dict[str, Any], ...] = (m.loc_type, m.loc_abut)
         for site_table in by_site:
-            for key in [k for k in site_table if k.startswith(place) or k.startswith(place.lower())]:
+            for key in [k for k in site_table if k.startswith((place, place.lower()))]:
                 del site_table[key]
 
     # -- powers ----------------------------------------------------------------------------

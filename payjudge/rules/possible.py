@@ -13,8 +13,20 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from .geography import Location, Map, Terrain, UnitType
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
-                     SupportHold, SupportMove, Unit, Waive)
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
 from .phase import PhaseType
 from .position import Position
 

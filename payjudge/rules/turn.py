@@ -8,9 +8,8 @@ civil-disorder rule.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
@@ -19,7 +18,7 @@ from .movement import adjudicate_movement
 from .orders import Order, Unit, Waive
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
-from .phase import Phase, PhaseType, Season
+from .phase import Phase, PhaseType
 from .position import Dislodged, Position
 from .retreats import adjudicate_retreats
 from .validate import validate

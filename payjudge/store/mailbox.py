@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from email import policy
 from email.parser import Parser
-from typing import Sequence
 
 from sqlalchemy import Connection, Table, bindparam, select, text, update
 from sqlalchemy.exc import IntegrityError
@@ -79,7 +79,7 @@ class SqlInbound:
         self.clock = clock
 
     def _now(self) -> datetime:
-        return self.clock.now() if self.clock is not None else datetime.now(timezone.utc)
+        return self.clock.now() if self.clock is not None else datetime.now(UTC)
 
     def store_inbound(self, raw: bytes, *, source: str, source_key: str | None = None,
                       envelope_from: str | None = None, envelope_to: Sequence[str] = ()) -> Stored:
@@ -100,7 +100,8 @@ class SqlInbound:
                         InboundMessage.content_hash == digest)) is not None:
                     return Stored.DUPLICATE
                 s.add(InboundMessage(message_id=msgid, source=source, source_key=source_key,
-                                     envelope_from=_text(envelope_from)[:254] if envelope_from else envelope_from,
+                                     envelope_from=(_text(envelope_from)[:254] if envelope_from
+                                                    else envelope_from),
                                      sender=sender, raw=raw, content_hash=digest,
                                      received_at=self._now(), state="new"))
         except IntegrityError:  # a concurrent copy won the race (PostgreSQL)

@@ -3,14 +3,24 @@ the models). Upper layers never build queries themselves."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from sqlalchemy import Row, func, or_, select, text, update
 from sqlalchemy.orm import Session
 
-from .models import (Acceptance, Game, InboundMessage, JudgeSetting, LedgerEntry, Observer, OutboxMail,
-                     SignonFailure, Submission, Turn)
+from .models import (
+    Acceptance,
+    Game,
+    InboundMessage,
+    JudgeSetting,
+    LedgerEntry,
+    Observer,
+    SignonFailure,
+    Submission,
+    Turn,
+)
 
 
 # -- games ---------------------------------------------------------------------------------
@@ -172,7 +182,8 @@ def quarantined(s: Session, ids: Iterable[int] | None = None) -> list[InboundMes
 def requeue(s: Session, ids: Iterable[int]) -> int:
     ids = tuple(ids)
     if ids:
-        s.execute(update(InboundMessage).where(InboundMessage.id.in_(ids), InboundMessage.state == "quarantined")
+        s.execute(update(InboundMessage)
+                  .where(InboundMessage.id.in_(ids), InboundMessage.state == "quarantined")
                   .values(state="new", error=None, not_before=None))
     return len(ids)
 

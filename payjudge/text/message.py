@@ -12,18 +12,18 @@ from __future__ import annotations
 import codecs
 import enum
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage, MIMEPart
 from email.parser import Parser
 from email.utils import collapse_rfc2231_value, format_datetime
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .htmlbody import html_to_text
 
 if TYPE_CHECKING:
-    from datetime import datetime   # the caller passes the Date: this module has no clock
+    from datetime import datetime  # the caller passes the Date: this module has no clock
 
 
 class ProblemKind(enum.Enum):
@@ -77,8 +77,8 @@ _QUOTE_HEADER = re.compile(
 _QUOTE_HEADER_START = re.compile(r"^\s*(on|le|am|el|il|op|em)\s", re.IGNORECASE)
 _QUOTE_HEADER_END = re.compile(
     r"(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$", re.IGNORECASE)
-_ORIGINAL = re.compile(r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}\s*$",
-                       re.IGNORECASE)
+_ORIGINAL = re.compile(
+    r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}\s*$", re.IGNORECASE)
 _HEADER_BLOCK = re.compile(r"^\s*(from|von|de)\s*:\s*\S", re.IGNORECASE)
 _HEADER_NEXT = re.compile(r"^\s*(sent|date|to|subject|gesendet|an|betreff|envoyé|à|objet)\s*:", re.IGNORECASE)
 _RULE = re.compile(r"^\s*_{10,}\s*$")
@@ -324,7 +324,8 @@ def _decode_part(part: MIMEPart, problems: list[MailProblem]) -> str:
     try:
         codecs.lookup(charset)
     except LookupError:
-        problems.append(MailProblem(ProblemKind.ENCODING, f"unknown character set {charset!r}; read as UTF-8"))
+        problems.append(MailProblem(ProblemKind.ENCODING,
+                                    f"unknown character set {charset!r}; read as UTF-8"))
         charset = "utf-8"
     if charset.lower() in ("us-ascii", "ascii"):
         charset = "utf-8"  # 8-bit text labelled ASCII is usually UTF-8

@@ -17,7 +17,7 @@ mail, processed again (`payjudge replay`), does exactly what the original did.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from .commands import split_commands
 from .message import command_lines

@@ -18,8 +18,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..payola.offers import (SAVINGS_MARK, Comment, Offer, OfferKind, OfferOrder, Savings,
-                             Sheet, SheetItem, SignalSupport, Term)
+from ..payola.offers import (
+    SAVINGS_MARK,
+    Comment,
+    Offer,
+    OfferKind,
+    OfferOrder,
+    Savings,
+    Sheet,
+    SheetItem,
+    SignalSupport,
+    Term,
+)
 from ..payola.rules import Flag, PayolaRules
 from ..rules.errors import IllegalOrder, OrderError
 from ..rules.geography import Map

@@ -43,7 +43,7 @@ def _first_gt0(d: int, s: int) -> float:
 class Lin:
     """`v + s·Δ` (AgP at step q0 + Δ); `win` records how long comparisons hold."""
 
-    __slots__ = ("v", "s", "win")
+    __slots__ = ("s", "v", "win")
 
     def __init__(self, v: int, s: int, win: Window):
         self.v, self.s, self.win = v, s, win
@@ -51,22 +51,22 @@ class Lin:
     def __repr__(self) -> str:
         return f"Lin({self.v}, {self.s})"
 
-    def __add__(self, other: "Lin | int") -> "Lin":
+    def __add__(self, other: Lin | int) -> Lin:
         if type(other) is Lin:
             return Lin(self.v + other.v, self.s + other.s, self.win)
         return Lin(self.v + other, self.s, self.win)
 
     __radd__ = __add__
 
-    def __sub__(self, other: "Lin | int") -> "Lin":
+    def __sub__(self, other: Lin | int) -> Lin:
         if type(other) is Lin:
             return Lin(self.v - other.v, self.s - other.s, self.win)
         return Lin(self.v - other, self.s, self.win)
 
-    def __rsub__(self, other: int) -> "Lin":
+    def __rsub__(self, other: int) -> Lin:
         return Lin(other - self.v, -self.s, self.win)
 
-    def _diff(self, other: "Lin | int") -> tuple[int, int]:
+    def _diff(self, other: Lin | int) -> tuple[int, int]:
         if type(other) is Lin:
             return self.v - other.v, self.s - other.s
         return self.v - other, self.s
@@ -83,19 +83,19 @@ class Lin:
             self.win.end = end
         return result
 
-    def __gt__(self, other: "Lin | int") -> bool:
+    def __gt__(self, other: Lin | int) -> bool:
         d, s = self._diff(other)
         return self._positive(d, s)
 
-    def __lt__(self, other: "Lin | int") -> bool:
+    def __lt__(self, other: Lin | int) -> bool:
         d, s = self._diff(other)
         return self._positive(-d, -s)
 
-    def __ge__(self, other: "Lin | int") -> bool:
+    def __ge__(self, other: Lin | int) -> bool:
         d, s = self._diff(other)
         return not self._positive(-d, -s)
 
-    def __le__(self, other: "Lin | int") -> bool:
+    def __le__(self, other: Lin | int) -> bool:
         d, s = self._diff(other)
         return not self._positive(d, s)
 
@@ -117,6 +117,6 @@ class Lin:
     __hash__ = None  # type: ignore[assignment]
 
 
-def value_at(x: "Lin | int", delta: int) -> int:
+def value_at(x: Lin | int, delta: int) -> int:
     """The amount Δ steps after q0."""
     return x.v + x.s * delta if type(x) is Lin else x
