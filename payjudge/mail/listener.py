@@ -143,7 +143,7 @@ async def start_listener(store: InboundStore, host: str, port: int, *,
                          size_limit: int = 1_000_000, hostname: str | None = None,
                          timeout: float = 300.0, max_connections: int = 100,
                          max_per_client: int = 10,
-                         tls_context: ssl.SSLContext | None = None) -> asyncio.AbstractServer:
+                         tls_context: ssl.SSLContext | None = None) -> asyncio.Server:
     """Listen on host:port on the running loop; close the returned server to stop.
 
     Mail is accepted for any address in `local_addresses` and any address at one of
