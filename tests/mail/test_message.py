@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from payjudge.text import message as message_module
-from payjudge.text.message import ProblemKind, compose_mail, read_message
+from payjudge.text.compose import compose_mail
+from payjudge.text.message import ProblemKind, read_message
 
 MESSAGES = Path(__file__).parent / "messages"
 
