@@ -100,6 +100,7 @@ class Lin:
         return not self._positive(d, s)
 
     def __eq__(self, other: object) -> bool:
+        # `decide` compares Lins only with Lins and ints (object is __eq__'s contract)
         d, s = self._diff(other)  # type: ignore[arg-type]
         if d == 0:
             end: float = INF if s == 0 else 1
@@ -114,7 +115,7 @@ class Lin:
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # (unhashable, as __eq__ is not an equality)
 
 
 def value_at(x: Lin | int, delta: int) -> int:
