@@ -1,12 +1,13 @@
 # payjudge: two commands set everything up on a fresh machine.
 #   make run   -- virtualenv, install, migrate a SQLite file, start the daemon
-#   make test  -- virtualenv, install with test extras, run the whole suite
+#   make test  -- virtualenv, install with test extras, the lint gate, then the whole suite
+#   make lint  -- ruff (lint and format check) and mypy, as configured in pyproject.toml
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 DATA   ?= data
 
-.PHONY: run test venv bench clean
+.PHONY: run test lint venv bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +19,12 @@ $(VENV)/.stamp-install: pyproject.toml | $(BIN)/python
 
 venv: $(VENV)/.stamp-install
 
-test: venv
+lint: venv
+	$(BIN)/ruff check
+	$(BIN)/ruff format --check
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest
 
 run: venv
@@ -36,4 +42,4 @@ bench: $(VENV)/.stamp-bench
 	$(BIN)/python benchmarks/mail_throughput.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache

@@ -15,6 +15,7 @@ import asyncio
 import fcntl
 import logging
 import signal
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -24,17 +25,17 @@ from typing import IO
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from .config import Config
+from .game.timing import Timing
 from .mail.listener import start_listener
 from .mail.poller import ImapPoller, ImapSettings
 from .mail.sender import OutboxSender, transport_from_url
 from .memory import SystemClock
 from .ports import Clock, InboundStore, Stored
 from .service.deadlines import next_wakeup, tick_game
-from .game.timing import Timing
 from .service.processor import process_pending
+from .store import repo
 from .store.db import Database, SchemaError, check_schema
 from .store.mailbox import SqlInbound, SqlOutbox
-from .store import repo
 from .vocabulary import GameStatus
 
 log = logging.getLogger("payjudge.daemon")
@@ -49,7 +50,7 @@ class _Notifying:
     """An InboundStore that wakes the processor when a new message is committed."""
 
     store: InboundStore
-    wake: callable
+    wake: Callable[[], None]
 
     def store_inbound(self, raw: bytes, **kwargs) -> Stored:
         result = self.store.store_inbound(raw, **kwargs)
@@ -145,7 +146,7 @@ class Daemon:
                     continue
                 try:
                     await asyncio.wait_for(inbound_wake.wait(), timeout=2.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
 
         async def sweep() -> None:
@@ -252,13 +253,13 @@ class _GameClock:
             self.sender.wake()
         await self.refresh(tick=False)
 
-    def _read(self) -> dict[int, "_Wake"]:
+    def _read(self) -> dict[int, _Wake]:
         now = self.now.now()
         with self.db.reading() as s:
             keys = repo.active_game_keys(s)
             changed = [gid for gid, key in keys.items()
                        if gid not in self._known or self._known[gid].key != key
-                       or (self._known[gid].later is not None and self._known[gid].later <= now)]
+                       or _passed(self._known[gid].later, now)]
             for row in repo.schedule_rows(s, changed):
                 self._known[row.id] = _Wake(keys[row.id], next_wakeup(row, self.settle),
                                             _next_after(row, self.settle, now))
@@ -276,9 +277,10 @@ class _GameClock:
         if acted:
             self.sender.wake()
 
-    def _plan(self, current: dict[int, "_Wake"]) -> None:
+    def _plan(self, current: dict[int, _Wake]) -> None:
         now = self.now.now()
         for gid, w in current.items():
+            when: datetime | None
             if w.due is not None and w.due <= now and self._ticked.get(gid) != w.key:
                 when = now   # due and not looked at yet
             else:
@@ -307,6 +309,10 @@ class _Wake:
     later: datetime | None        # the first moment of those still to come (at reading)
 
 
+def _passed(when: datetime | None, now: datetime) -> bool:
+    return when is not None and when <= now
+
+
 def _next_after(game, settle: timedelta, now: datetime) -> datetime | None:
     """The earliest of a game's clock moments (those `next_wakeup` takes the first of)
     that is still to come."""
@@ -328,7 +334,7 @@ def _one_daemon_per_sqlite_file(url: str) -> IO | None:
     if not url.startswith("sqlite:///"):
         return None
     path = Path(url[len("sqlite:///"):].split("?", 1)[0] + ".daemon-lock")
-    handle = open(path, "a+")
+    handle = open(path, "a+")  # noqa: SIM115 (held open, and locked, for the daemon's lifetime)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

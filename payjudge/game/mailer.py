@@ -18,7 +18,7 @@ from ..config import Config
 from ..store import Session
 from ..store.models import Game, OutboxMail
 from ..templating import render
-from ..text.message import Attachment, compose_mail, new_message_id
+from ..text.compose import Attachment, compose_mail, new_message_id
 from ..vocabulary import OutboxState
 
 # one address, no list: no spaces, commas, angle brackets or quotes; a domain of labels

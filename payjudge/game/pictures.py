@@ -35,7 +35,7 @@ from ..rules.geography import Map
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store.models import Game
-from ..text.message import Attachment
+from ..text.compose import Attachment
 
 log = logging.getLogger("payjudge.pictures")
 

@@ -156,7 +156,7 @@ class Timing:
         for _ in range(32):  # absences and days off may push it several times
             moved = when
             if self.at is not None and length >= timedelta(hours=12):
-                moved = self._snap(moved - timedelta(hours=8))
+                moved = self._snap(moved - timedelta(hours=8), self.at)
             moved = self._allowed_day(moved)
             for start, end in absences:
                 if start <= moved < end:
@@ -166,11 +166,11 @@ class Timing:
             when = moved
         return when.replace(second=0, microsecond=0)
 
-    def _snap(self, earliest: datetime) -> datetime:
+    def _snap(self, earliest: datetime, at: time) -> datetime:
         local = earliest.astimezone(self.tz)
-        candidate = datetime.combine(local.date(), self.at, tzinfo=self.tz)
+        candidate = datetime.combine(local.date(), at, tzinfo=self.tz)
         if candidate < local:
-            candidate = datetime.combine(local.date() + timedelta(days=1), self.at, tzinfo=self.tz)
+            candidate = datetime.combine(local.date() + timedelta(days=1), at, tzinfo=self.tz)
         return candidate.astimezone(timezone.utc)
 
     def _allowed_day(self, when: datetime) -> datetime:

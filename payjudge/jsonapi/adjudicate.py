@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, Mapping
+from typing import Any
 
 from ..rules.position import Position
 from ..rules.turn import PhaseReport, advance, winner

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from ..payola.auction import Auction, run_auction

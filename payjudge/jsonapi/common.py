@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..rules.errors import OrderError
 from ..rules.geography import Map
@@ -47,7 +48,7 @@ def power_name(m: Map, text: Any) -> str:
 
 def unit(m: Map, text: Any) -> Unit:
     if isinstance(text, str):
-        cache = m.derived("jsonapi:units", lambda _: {})
+        cache: dict[str, Unit] = m.derived("jsonapi:units", lambda _: {})
         hit = cache.get(text)
         if hit is None:
             if len(cache) > 50_000:  # lenient spellings are unbounded; keep memory bounded
@@ -84,7 +85,7 @@ def _unit(m: Map, text: Any) -> Unit:
 
 def province(m: Map, text: Any) -> str:
     if isinstance(text, str):
-        cache = m.derived("jsonapi:provinces", lambda _: {})
+        cache: dict[str, str] = m.derived("jsonapi:provinces", lambda _: {})
         hit = cache.get(text)
         if hit is None:
             hit = cache[text] = _province(m, text)
@@ -131,7 +132,7 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
         raise BadInput(str(exc)) from None
     raw_units = doc.get("units")
     if raw_units is None:
-        board = {p: tuple(Unit(t, l) for t, l in us) for p, us in m.start_units.items()}
+        board = {p: tuple(Unit(t, loc) for t, loc in us) for p, us in m.start_units.items()}
     else:
         if not isinstance(raw_units, dict):
             raise BadInput("units must map each power to a list of units")

@@ -19,7 +19,7 @@ import asyncio
 import logging
 import socket
 import ssl
-from typing import Iterable
+from collections.abc import Iterable
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
@@ -122,7 +122,8 @@ class _BoundedSMTP(SMTP):
             if not self._connections.enter(host):
                 self._refused = True
                 log.warning("refused a connection from %s: too many connections", host)
-                transport.write(TOO_MANY)
+                if isinstance(transport, asyncio.WriteTransport):
+                    transport.write(TOO_MANY)
                 transport.close()
                 return
             self._host = host
@@ -142,7 +143,7 @@ async def start_listener(store: InboundStore, host: str, port: int, *,
                          size_limit: int = 1_000_000, hostname: str | None = None,
                          timeout: float = 300.0, max_connections: int = 100,
                          max_per_client: int = 10,
-                         tls_context: ssl.SSLContext | None = None) -> asyncio.AbstractServer:
+                         tls_context: ssl.SSLContext | None = None) -> asyncio.Server:
     """Listen on host:port on the running loop; close the returned server to stop.
 
     Mail is accepted for any address in `local_addresses` and any address at one of

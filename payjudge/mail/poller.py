@@ -22,6 +22,7 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass, field
+from ssl import SSLContext  # (the settings have a field named `ssl`)
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -49,7 +50,7 @@ class ImapSettings:
     processed_folder: str = "Processed"
     ssl: bool = False                  # implicit TLS (imaps, port 993)
     starttls: bool = False             # STARTTLS on a plain connection
-    ssl_context: ssl.SSLContext | None = field(default=None, repr=False, compare=False)
+    ssl_context: SSLContext | None = field(default=None, repr=False, compare=False)
     timeout: float = 30.0              # every socket operation
     idle_timeout: float = 300.0        # re-issue IDLE (and re-scan) at least this often
     idle_slice: float = 1.0            # how often an IDLE wait checks for a stop request
@@ -61,7 +62,7 @@ class ImapSettings:
     fetch_batch: int = 20
 
     @classmethod
-    def from_url(cls, url: str, **overrides: Any) -> "ImapSettings":
+    def from_url(cls, url: str, **overrides: Any) -> ImapSettings:
         """`imap://user:password@host[:port][/MAILBOX][?processed=FOLDER&starttls=1]`,
         or `imaps://…` for implicit TLS. User and password are %-decoded."""
         parts = urlsplit(url)
@@ -92,7 +93,7 @@ class PollResult:
     already_known: int = 0   # stored before; only the move was missing
     failed: int = 0          # left unseen for the next poll
 
-    def __iadd__(self, other: "PollResult") -> "PollResult":
+    def __iadd__(self, other: PollResult) -> PollResult:
         self.stored += other.stored
         self.duplicates += other.duplicates
         self.already_known += other.already_known
@@ -345,5 +346,5 @@ def _close_quietly(client: IMAPClient) -> None:
 async def _sleep_until(stop_event: asyncio.Event, seconds: float) -> None:
     try:
         await asyncio.wait_for(stop_event.wait(), timeout=seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass

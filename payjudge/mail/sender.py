@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ..ports import Clock, OutgoingMail, Outbox
+from ..ports import Clock, Outbox, OutgoingMail
 from . import LOGGER_NAME, backoff_delay
 
 log = logging.getLogger(LOGGER_NAME)
@@ -57,7 +57,7 @@ class SmtpTransport:
 
     def __init__(self, host: str, port: int = 25, *, starttls: bool = False,
                  ssl: bool = False, username: str | None = None, password: str | None = None,
-                 timeout: float = 30.0, ssl_context: "ssl.SSLContext | None" = None,
+                 timeout: float = 30.0, ssl_context: ssl.SSLContext | None = None,
                  local_hostname: str | None = None):
         self.host, self.port = host, port
         self.starttls, self.implicit_tls = starttls, ssl
@@ -72,6 +72,7 @@ class SmtpTransport:
 
     def _connect(self) -> smtplib.SMTP:
         context = self.ssl_context or _default_context()
+        conn: smtplib.SMTP
         try:
             if self.implicit_tls:
                 conn = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
@@ -80,7 +81,8 @@ class SmtpTransport:
                 conn = smtplib.SMTP(self.host, self.port, timeout=self.timeout,
                                     local_hostname=self.local_hostname)
         except (OSError, smtplib.SMTPException) as exc:
-            raise TransportUnavailable(f"cannot connect to {self.host}:{self.port}: {_describe(exc)}") from exc
+            raise TransportUnavailable(
+                f"cannot connect to {self.host}:{self.port}: {_describe(exc)}") from exc
         try:
             conn.ehlo()
             if self.starttls:

@@ -7,8 +7,9 @@ A `?` stands for every power not listed, in an order drawn once for the whole ph
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from random import Random  # (the class has a method named `random`)
 
 from ..rules.geography import Map
 
@@ -43,7 +44,7 @@ class AcceptanceList:
             out += power.initial if power else WILD
         return out
 
-    def expand(self, game_map: Map, rng: random.Random) -> tuple[str, ...]:
+    def expand(self, game_map: Map, rng: Random) -> tuple[str, ...]:
         """Every power of the map, the `?` replaced by the missing ones in `rng`'s order."""
         listed = [e for e in self.entries if e is not None]
         others = [p for p in game_map.power_names if p not in listed]

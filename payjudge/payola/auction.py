@@ -7,9 +7,10 @@ Pure: the only randomness is the expansion of `?` in acceptance lists, drawn fro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Literal, TypeVar
 
 from ..rules.orders import Hold, Order, Unit
 from ..rules.position import Position
@@ -51,7 +52,11 @@ class ChartUnit:
     dummy_hold: bool
 
 
-def _frozen(d: Mapping) -> Mapping:
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _frozen(d: Mapping[_K, _V]) -> Mapping[_K, _V]:
     return MappingProxyType(dict(d))
 
 

@@ -22,8 +22,9 @@ of the tied orders decides, by its lowest entry number (rules 5.2-5.4).
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 from ..rules.orders import Hold, Unit
 from ..rules.position import Position
@@ -77,7 +78,7 @@ class Candidate:
     entries: tuple[int, ...]                          # every entry paying for it
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
     payers: frozenset[int]                            # powers with an entry of any amount
-    rank: tuple                                       # the static tie-break key (lower wins)
+    rank: tuple[tuple[float, ...], tuple[int, int]]   # the static tie-break key (lower wins)
     paying: tuple[int, ...]                           # the entries above 0 AgP (only they move)
     paying_by_power: tuple[tuple[int, tuple[int, ...]], ...]
 
@@ -109,25 +110,30 @@ class Book:
         return [e.amount for e in self.entries]
 
 
+# an entry before it is numbered: (kind, unit, order, excluded, amount, plateau, line)
+_Raw = tuple[EntryKind, Unit, OfferOrder | None, tuple[OfferOrder, ...], int, int, int]
+
+
 def _entries_of(power: int, sheet: Sheet, restrict_signal: bool,
-                signals: dict[str, SignalSupport]) -> list[tuple]:
+                signals: dict[str, SignalSupport]) -> list[_Raw]:
     """(kind, unit, order, excluded, amount, plateau, line) for each entry, in sheet order."""
-    out: list[tuple] = []
+    out: list[_Raw] = []
     for offer in sheet.offers:
-        if restrict_signal and any(isinstance(o, SignalSupport) for o in offer.orders):
-            signals.setdefault(offer.unit.province, offer.orders[0])  # type: ignore[arg-type]
+        signal = next((o for o in offer.orders if isinstance(o, SignalSupport)), None)
+        if restrict_signal and signal is not None:
+            signals.setdefault(offer.unit.province, signal)
             continue
         for amount, plateau in offer.amounts():
             out.extend(_expand(offer, amount, plateau))
     return out
 
 
-def _expand(offer: Offer, amount: int, plateau: int) -> list[tuple]:
+def _expand(offer: Offer, amount: int, plateau: int) -> list[_Raw]:
     u, line = offer.unit, offer.line
     if offer.kind is OfferKind.NEGATIVE:
         return [(EntryKind.BUILT_HOLD, u, Hold(u), (), 0, 0, line),
                 (EntryKind.NEGATIVE, u, None, offer.orders, amount, plateau, line)]
-    out = []
+    out: list[_Raw] = []
     for order in offer.orders:
         if offer.kind is OfferKind.DIRECT:
             paid = True
@@ -155,7 +161,7 @@ def compile_book(position: Position, sheets: Mapping[str, Sheet],
     pindex = {p: i for i, p in enumerate(powers)}
     restrict = Flag.RESTRICT_SIGNAL in rules
     signals: dict[str, SignalSupport] = {}
-    raw: list[tuple] = []     # (power index, kind, unit, order, excluded, amount, plateau, line)
+    raw: list[tuple[int, *_Raw]] = []     # (power index, *entry)
     for p in powers:
         sheet = sheets.get(p)
         own = _entries_of(pindex[p], sheet, restrict, signals) if sheet else []
@@ -166,9 +172,9 @@ def compile_book(position: Position, sheets: Mapping[str, Sheet],
         raw.extend((pindex[p],) + e for e in own)
     entries: list[Entry] = []
     counters = [0] * len(powers)
-    for p, kind, unit, order, excluded, amount, plateau, line in raw:
-        entries.append(Entry(p, counters[p], kind, unit, order, excluded, amount, plateau, line))
-        counters[p] += 1
+    for pi, kind, unit, order, excluded, amount, plateau, line in raw:
+        entries.append(Entry(pi, counters[pi], kind, unit, order, excluded, amount, plateau, line))
+        counters[pi] += 1
 
     flat_of = [0] * len(powers)
     for e in entries:
@@ -189,10 +195,10 @@ def compile_book(position: Position, sheets: Mapping[str, Sheet],
     for ub in units:
         pays: dict[int, list[int]] = {}
         for ci, c in enumerate(ub.candidates):
-            for e in c.paying:
-                pays.setdefault(e, []).append(ci)
-        for e, cis in pays.items():
-            candidates_of[e] = tuple(cis)
+            for ei in c.paying:
+                pays.setdefault(ei, []).append(ci)
+        for ei, cis in pays.items():
+            candidates_of[ei] = tuple(cis)
     return Book(powers, tuple(entries), tuple(units), flat, dict(accept), tuple(candidates_of))
 
 
@@ -201,8 +207,9 @@ def _unit_book(unit: Unit, owner: int, dummy: bool, ids: list[int], entries: lis
     orders: dict[OfferOrder, list[int]] = {}
     for i in ids:
         e = entries[i]
-        if e.kind in (EntryKind.DIRECT, EntryKind.BUILT_HOLD, EntryKind.DEFAULT_HOLD):
-            orders.setdefault(e.order, []).append(i)  # type: ignore[arg-type]
+        if e.order is not None and e.kind in (EntryKind.DIRECT, EntryKind.BUILT_HOLD,
+                                              EntryKind.DEFAULT_HOLD):
+            orders.setdefault(e.order, []).append(i)
     wild = [i for i in ids if entries[i].order is None]
     position_of = {p: n for n, p in enumerate(accept)}
     cands = []
@@ -211,11 +218,11 @@ def _unit_book(unit: Unit, owner: int, dummy: bool, ids: list[int], entries: lis
         cands.append(_candidate(order, paying, direct, entries, position_of))
     cands.sort(key=lambda c: c.rank)
     hold = next((n for n, c in enumerate(cands) if isinstance(c.order, Hold)), -1)
-    paying = tuple(i for i in ids if entries[i].amount > 0)
+    paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
     paying_of: dict[int, list[int]] = {}
-    for i in paying:
+    for i in paying_on_unit:
         paying_of.setdefault(entries[i].power, []).append(i)
-    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying,
+    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying_on_unit,
                     {p: tuple(es) for p, es in paying_of.items()}, hold, signal)
 
 

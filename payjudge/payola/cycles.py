@@ -16,11 +16,11 @@ the period is the answer, exactly: up to it every round goes as scheduled, by in
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .book import Book
-from .sweep import Sweep
 from .schedule import INF
+from .sweep import Sweep
 
 MAX_PERIOD = 32     # longer periods are left to the round-by-round events
 

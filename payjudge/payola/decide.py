@@ -7,11 +7,18 @@ faster, for the rounds `reduce_fast` takes one by one).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Protocol
 
 from .book import Book, UnitBook
 from .schedule import plateau_at, value
+
+
+class Amounts(Protocol):
+    """Entries' amounts by entry index: a list, or a dict of the entries of one unit."""
+
+    def __getitem__(self, entry: int, /) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +32,7 @@ class Decision:
     dummy_hold: bool = False               # rule 4.4: a tie between payers made it HOLD
 
 
-def decide(ub: UnitBook, amount: Sequence[int], plateau: Sequence[int], ebayola: bool,
+def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool,
            public_totals: bool) -> Decision:
     """Decide one unit, given each entry's current amount and plateau."""
     cands = ub.candidates
@@ -91,7 +98,7 @@ class Spender:
     def spending(self, k: Sequence[int]) -> list[int]:
         book = self.book
         flat = book.flat
-        amount = []
+        amount: list[int] = []
         add = amount.append
         for a, pl, p in self.rows:          # schedule.value, inlined
             kp = k[p]
@@ -103,6 +110,7 @@ class Spender:
                 add(v if v > 0 else 0)
         get = amount.__getitem__
         ebayola = self.ebayola
+        plateau: list[int] = []             # read only for a rebate that keeps plateaus
         if ebayola and not self.public:
             plateau = [pl if k[p] <= flat[p] else 0 for _, pl, p in self.rows]
         out = [0] * len(book.powers)

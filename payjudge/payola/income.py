@@ -11,8 +11,8 @@ empties the treasury before the income is added. ZEROSUM prints no money (see
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from ..rules.position import Position
 from .rules import Flag, PayolaRules

@@ -12,7 +12,7 @@ runner-up and the rebate split stay — and what each power pays for it, as a va
 gradient. A losing candidate's total never rises, so the winner's lead over it shrinks
 no faster than the winner's own total falls, and each of the loser's falling offers
 falls at most until the end of its piece: the lead is at least a concave broken line
-(`_loser_window`), and the offers on the loser may leave their pieces unseen (they are
+(`losers.loser_window`), and the offers on the loser may leave their pieces unseen (they are
 worked out again at the unit's next plan). Under eBayola, which prices on the
 runner-up, and on dummies' units every piece counts.
 
@@ -35,10 +35,11 @@ plan.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Iterable, Sequence
 
 from .book import Book
 from .lines import Grad, steps_positive
+from .losers import loser_window
 from .rebates import ebayola_plan
 from .schedule import INF, piece
 
@@ -237,7 +238,7 @@ class Planner:
         self.t0[ui], self.k0[ui] = t, ks
         return steeper
 
-    def _first_step(self, groups, t0: int) -> float:
+    def _first_step(self, groups: Iterable[tuple[int, tuple[int, ...]]], t0: int) -> float:
         """The first step at which one of these entries (by power) may leave its piece: a
         volatile power is taken to move from t0 on, whether it does or not."""
         rate, kb, tb, kend, vol = self.rate, self.kb, self.tb, self.kend, self.volatile
@@ -280,6 +281,7 @@ class Planner:
         sec = -1
         if self.ebayola and len(T) > 1:
             sec = max((i for i in range(len(T)) if i != w), key=lambda i: (T[i], S[i]))
+        fall = 0            # (read only for a loser's loose bound: never when exact)
         if exact:
             end = self._first_step(ub.paying_of.items(), t0)
         else:
@@ -305,7 +307,7 @@ class Planner:
                         break           # and so for every loser after this one
                     continue
                 # w keeps winning while its lead stays > 0 (>= 0 if not strict)
-                window = self._loser_window(cands[i].paying_by_power, t0, d0, fall, strict, hold)
+                window = loser_window(self, cands[i].paying_by_power, t0, d0, fall, strict, hold)
                 if window < hold:
                     hold = window
                 continue
@@ -344,42 +346,6 @@ class Planner:
         self.end[ui] = end
         self.chosen[ui] = chosen
         return end, pays
-
-    def _loser_window(self, groups, t0: int, d0: int, fall: int, strict: bool,
-                      hold: float) -> float:
-        """The first step at which the winner's lead d0 over a losing candidate (its
-        offers: groups) may stop being > 0 (>= 0 if not strict), the winner falling by
-        `fall` per step. Each of the loser's offers that slopes falls with its power until
-        the end of its piece and is taken to stay there (a total never rises): so the lead
-        is at least a concave broken line, walked here up to `hold`."""
-        rate, kb, tb, kend, sig, vol = self.rate, self.kb, self.tb, self.kend, self.sig, self.volatile
-        slope = fall
-        stops: list[tuple[int, int]] = []
-        for q, es in groups:
-            r = rate[q]
-            if r and not vol[q]:
-                kq = kb[q] + (t0 - tb[q]) * r
-                for e in es:
-                    if sig[e]:
-                        slope += r
-                        # the last step at which it still falls at the full rate
-                        stops.append((t0 + (kend[e] - 1 - kq) // r, r))
-        stops.sort()
-        t, lead = t0, d0
-        for stop, r in stops:
-            if t >= hold:
-                return t
-            if stop > t:
-                if slope < 0:
-                    x = t + steps_positive(lead, slope, strict)
-                    if x <= stop:
-                        return x
-                lead += slope * (stop - t)
-                t = stop
-            slope -= r
-        if slope < 0:
-            return t + steps_positive(lead, slope, strict)
-        return INF if lead > 0 or not strict else t
 
     def _pays(self, ui: int, chosen: int) -> Pays:
         """What each payer of the candidate pays at the unit's last plan, and its gradient."""

@@ -7,10 +7,10 @@ normalised text the judge echoes, which parses back to an equal item.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Union
 
-from ..rules.orders import Hold, Move, Order, Unit
+from ..rules.orders import Hold, Move, Order, Unit, Waive
 
 
 class OfferKind(enum.Enum):
@@ -48,7 +48,7 @@ class SignalSupport:
         return f"{self.unit} {self.text} ?"
 
 
-OfferOrder = Union[Order, SignalSupport]
+OfferOrder = Order | SignalSupport
 
 
 def is_move(order: OfferOrder) -> bool:
@@ -58,6 +58,8 @@ def is_move(order: OfferOrder) -> bool:
 
 def order_body(order: OfferOrder) -> str:
     """The order without its unit, as written after a `|`: `- PIC`, `S F BRE - GAS`, `H`."""
+    if isinstance(order, Waive):    # (names no unit)
+        return str(order)
     return str(order)[len(str(order.unit)) + 1:]
 
 
@@ -152,7 +154,7 @@ class Comment:
         return f"% {self.text}" if self.text else "%"
 
 
-SheetItem = Union[Offer, Savings, Comment]
+SheetItem = Offer | Savings | Comment
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from .kinetic import Pays, Planner
 
 
-def ebayola_plan(self: "Planner", ui: int, t0: int, end: float, w: int, sec: int, pays: "Pays",
-                 S: list[int], moving: list[int], exact: bool) -> tuple[float, "Pays"]:
+def ebayola_plan(self: Planner, ui: int, t0: int, end: float, w: int, sec: int, pays: Pays,
+                 S: list[int], moving: list[int], exact: bool) -> tuple[float, Pays]:
     """Rule 6.4: the winner costs the runner-up's total + 1; the saving is split among the
     payers in the owner's list order, down to their plateaus. (sec: the runner-up; S: each
     candidate's exact change per step; moving: the volatile powers.)"""
@@ -59,7 +59,8 @@ def ebayola_plan(self: "Planner", ui: int, t0: int, end: float, w: int, sec: int
         return min(end, t0 + none), pays
     end = min(end, t0 + some)
     out = []
-    given0, given_g = 0, {}
+    given0 = 0
+    given_g: Grad = {}
     for (p, v, g), (_, es) in zip(pays, cands[w].paying_by_power):
         floor = 0 if self.public else sum(self.plat[e] for e in es)
         cap0, cap_g = v - floor, g
@@ -85,7 +86,7 @@ def ebayola_plan(self: "Planner", ui: int, t0: int, end: float, w: int, sec: int
     return end, out
 
 
-def _slopes(self: "Planner", grad: Grad) -> tuple[int, int, int]:
+def _slopes(self: Planner, grad: Grad) -> tuple[int, int, int]:
     """(exact change per step, and the least and most the volatile powers add)."""
     rate, vol = self.rate, self.volatile
     s = lo = hi = 0

@@ -26,7 +26,7 @@ compare the result with the literal procedure on thousands of random sheets.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .book import Book
 from .cycles import periods_valid
@@ -66,7 +66,8 @@ def reduce_literal(book: Book, limits: Sequence[int], ebayola: bool = False,
     raise ReductionError("the reduction rounds did not settle")
 
 
-def _pattern(history: list[tuple[int, tuple[bool, ...]]], longest: int = 16, repeats: int = 2):
+def _pattern(history: list[tuple[int, tuple[bool, ...]]], longest: int = 16, repeats: int = 2
+             ) -> list[tuple[tuple[bool, ...], int]] | None:
     """The last period, if the last `repeats` periods of sub-steps were identical: a schedule
     of (who overspends, rounds) ending just before the sub-step that has just begun."""
     steps = [(o, history[i + 1][0] - t) for i, (t, o) in enumerate(history[:-1])]

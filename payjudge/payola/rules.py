@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
 from ..rules.flag_registry import REGISTRY, closure, lookup
 from ..rules.flags import Flag, Status
 
 # Every flag is one `Flag` of the registry (payjudge/rules/flag_registry.py), which also says
 # what each brings with it (PAYOLA_CLASSIC, LIMIT_OFFERS, RESTRICT_SIGNAL, PAY_DUMMIES…).
-__all__ = ["Flag", "PayolaRules", "RulesError", "CLASSIC_RATE"]
+__all__ = ["CLASSIC_RATE", "Flag", "PayolaRules", "RulesError"]
 
 # Payola classic pays this many AgP per centre (seed 001 section 6.1, "seven silver pieces").
 CLASSIC_RATE = 7

@@ -15,7 +15,9 @@ With no pattern (L = 1) every plan is `kinetic.Planner`'s.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Iterable, Sequence
 
+from .book import Book
 from .kinetic import Pays, Planner
 from .lines import Grad
 from .schedule import INF
@@ -24,8 +26,9 @@ from .schedule import INF
 class SlidingPlanner(Planner):
     """`kinetic.Planner`, with powers that may follow a repeating pattern of rounds."""
 
-    def __init__(self, *args, **kw):
-        super().__init__(*args, **kw)
+    def __init__(self, book: Book, ebayola: bool, public_totals: bool,
+                 k: Sequence[int], t: int, rate: Sequence[int]):
+        super().__init__(book, ebayola, public_totals, k, t, rate)
         self.L = 1                             # the pattern's period (1: none)
         self.cum: dict[int, list[int]] = {}    # each patterned power's rounds in a period
         self._cls_t: float = -1
@@ -66,7 +69,7 @@ class SlidingPlanner(Planner):
         self.cum[p] = cum
         self._cls_t = -1
 
-    def _first_step(self, groups, t0: int) -> float:
+    def _first_step(self, groups: Iterable[tuple[int, tuple[int, ...]]], t0: int) -> float:
         if not self.cum:
             return super()._first_step(groups, t0)
         rate, kb, tb, kend, vol, cums = self.rate, self.kb, self.tb, self.kend, self.volatile, self.cum

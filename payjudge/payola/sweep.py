@@ -10,7 +10,7 @@ forth with it) are in `tugs.py`.
 from __future__ import annotations
 
 import heapq
-from typing import Sequence
+from collections.abc import Iterable, Sequence
 
 from .book import Book
 from .kinetic import Pays
@@ -117,7 +117,7 @@ class Sweep(Tugs):
                 else:
                     self._install(ui, *self.planner.advance(ui, t))
 
-    def _replan(self, units, t: int) -> None:
+    def _replan(self, units: Iterable[int], t: int) -> None:
         """Plan these units again at step t — at the next `flush`: their plans' payments stay
         exact at t meanwhile, only their ends may be too far."""
         self.pending.update(units)

@@ -8,8 +8,8 @@ the giver from the receiver's statement (`giver_label`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from ..rules.position import Position
 from .rules import Flag, PayolaRules
@@ -44,7 +44,7 @@ def check_transfer(rules: PayolaRules, position: Position, sender: str, recipien
         return f"unknown power {sender!r}"
     if sender == recipient:
         return "a power cannot transfer money to itself"
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if type(amount) is not int or amount <= 0:     # (not a bool either: callers may be untyped)
         return "the amount must be a whole number of AgP, at least 1"
     if amount > balance:
         return f"the treasury holds only {balance} AgP"

@@ -31,16 +31,25 @@ simulation only proposes: everything is checked exactly before any step is skipp
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .lines import Grad
 from .schedule import INF
 from .slides import first_q
 
+if TYPE_CHECKING:
+    from .book import Book
+    from .kinetic import Pays
+    from .slides import SlidingPlanner
+
 SIM_MAX = 48           # the longest pattern looked for (and so the most classes)
 GROUP_MAX = 6          # the most candidates a unit may go back and forth among
 
 Line = tuple[int, Grad]      # a payment: AgP at zero rounds, and AgP per round by power
+# a unit's candidates, their totals and gradients, and what each decision pays (`_group`)
+Group = tuple[tuple[int, ...], list[int], list[Grad], list[dict[int, Line]]]
 
 
 @dataclass
@@ -75,6 +84,26 @@ class Wobble:
 class Tugs:
     """The tugs of war of a `sweep.Sweep` (a mixin: the sweep has the plans and the sums)."""
 
+    # what the sweep sets up (`Sweep.__init__`) and provides
+    book: Book
+    limits: Sequence[int]
+    n: int
+    planner: SlidingPlanner
+    ebayola: bool
+    base: list[int]
+    coef: list[dict[int, int]]
+    plans: list[list[tuple[int, int, Grad]]]
+    schedule: Schedule | None
+    wobbles: dict[int, Wobble]
+    pending: set[int]
+    dirty: set[int]
+    until: list[float]
+
+    if TYPE_CHECKING:
+        def _install(self, ui: int, end: float, pays: Pays) -> None: ...
+        def _line(self, p: int, t: int) -> tuple[int, int]: ...
+        def _replan(self, units: Iterable[int], t: int) -> None: ...
+
     def membership(self, t: int) -> list[bool]:
         """Who would overspend at step t."""
         if not self.wobbles:
@@ -106,7 +135,7 @@ class Tugs:
             dirty.clear()
         return min(nxt, min(until))
 
-    def _windows(self, t: int, powers) -> None:
+    def _windows(self, t: int, powers: Iterable[int]) -> None:
         """`until` for these powers, from step t on."""
         planner = self.planner
         L = planner.classes(t)
@@ -123,11 +152,12 @@ class Tugs:
 
         wins = {}
         for wb in self.wobbles.values():
-            vals = [along(v - sum(x * wb.k0[q] for q, x in g.items()), g)[0]
-                    for v, g in zip(wb.totals, wb.grads)]
-            wins[wb.unit] = [max(range(len(vals)), key=lambda m: (vals[m][j], -m))
+            by_member = [along(v - sum(x * wb.k0[q] for q, x in g.items()), g)[0]
+                         for v, g in zip(wb.totals, wb.grads)]
+            wins[wb.unit] = [max(range(len(by_member)), key=lambda m: (by_member[m][j], -m))
                              for j in range(L)]
         s = self.schedule
+        assert s is not None, "the windows are those of a pattern"
         needs = [s.over[(t + j - s.tau) % s.period] for j in range(L)]
         cums, rate = planner.cum, planner.rate
         for p in powers:
@@ -164,7 +194,7 @@ class Tugs:
                     nxt = t + q * L + j
             self.until[p] = nxt
 
-    def _group(self, u: int, members: tuple[int, ...], t: int):
+    def _group(self, u: int, members: tuple[int, ...], t: int) -> Group | None:
         """Unit u's candidates `members` at step t, with every candidate not below them all
         (one that ties with a member, say): (members, their totals, gradients and what each
         decision pays); None if too many."""
@@ -221,7 +251,8 @@ class Tugs:
         self._install(u, end, [])
         return True
 
-    def establish(self, groups: dict[int, tuple[int, ...]], t: int, now: list[bool]):
+    def establish(self, groups: dict[int, tuple[int, ...]], t: int, now: list[bool]
+                  ) -> tuple[Schedule, dict[int, tuple[int, ...]]] | None:
         """Look for a repeating pattern from step t on, where `now` overspends, among the
         units of `groups` (each: the candidates it went back and forth among) and those that
         wobble: simulate their totals and everyone's spending, all linear in the rounds,
@@ -247,12 +278,13 @@ class Tugs:
                 base[p] -= a
                 for q, c in g.items():
                     coef[p][q] -= c
-        for u, wb in self.wobbles.items():
+        for u in self.wobbles:
             if all(u != v for v, _ in sims):
                 return None             # (cannot be: every wobble is simulated)
         seen: dict[tuple[int, ...], int] = {}
         overs: list[tuple[bool, ...]] = []
-        steps: list[tuple] = []          # per round: the decisions, who overspends
+        # per round: the decisions, who overspends
+        steps: list[tuple[tuple[int, ...], tuple[bool, ...]]] = []
         dk = [0] * n
         period = 0
         for r in range(SIM_MAX + 1):
@@ -290,7 +322,8 @@ class Tugs:
             return None
         return Schedule(t, period, overs, powers), {u: g[0] for u, g in sims}
 
-    def set_course(self, t: int, now: list[bool], found=None) -> None:
+    def set_course(self, t: int, now: list[bool],
+                   found: tuple[Schedule, dict[int, tuple[int, ...]]] | None = None) -> None:
         """From step t on, where `now` overspends: every power at its rate of now, or along
         the pattern `found` by `establish`; the plans that counted on another course are
         made again (at the next `flush`), once."""

@@ -9,12 +9,23 @@ barred), dislodged units with their retreat options, and the legend (phase, cent
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from ..rules.geography import Location, Terrain, UnitType
-from ..rules.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
-                            SupportMove, Unit)
+from ..rules.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
 from ..rules.outcome import OrderOutcome, Result
 from ..rules.position import Dislodged, Position
 from ..rules.turn import PhaseReport
@@ -31,7 +42,7 @@ class Picture:
 
     position: Position                                  # the board when the orders were given
     outcomes: tuple[OrderOutcome, ...] = ()
-    retreats: Mapping[str, tuple[Dislodged, ...]] = None  # type: ignore[assignment]
+    retreats: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
     title: str | None = None
 
 
@@ -181,10 +192,12 @@ class _Drawing:
             if o.result is Result.BOUNCED:
                 cls += " bounced"
             if isinstance(order, (Move, Retreat)):
-                src = self.displaced(order.unit.location) if isinstance(order, Retreat) else self.at(order.unit.location)
+                src = (self.displaced(order.unit.location) if isinstance(order, Retreat)
+                       else self.at(order.unit.location))
                 self.arrow(cls, src, self.at(order.dest), colour, ok, o.result is Result.BOUNCED)
             elif isinstance(order, SupportHold):
-                a, b = svg.shorten(self.at(order.unit.location), self.at(order.supported.location), UNIT, UNIT * 1.7)
+                a, b = svg.shorten(self.at(order.unit.location), self.at(order.supported.location),
+                                   UNIT, UNIT * 1.7)
                 self.line(cls, a, b, colour, dash="6 4", ok=ok)
                 self.ring(self.at(order.supported.location), colour, dashed=True, class_="support-ring")
             elif isinstance(order, SupportMove):
@@ -213,10 +226,10 @@ class _Drawing:
                 self.ring(at, "#1a8f2e" if ok else svg.FAILED, class_=cls)
             elif isinstance(order, Remove):
                 self.add(svg.cross(self.at(order.unit.location), 9.0, class_=f"{cls} mark"))
-            if o.dislodged:
-                at = self.at(order.unit.location)  # type: ignore[union-attr]
+            if o.dislodged and not isinstance(order, Waive):
+                at = self.at(order.unit.location)
                 self.ring(at, svg.FAILED, dashed=True, class_="dislodged-mark",
-                          data_location=str(order.unit.location))  # type: ignore[union-attr]
+                          data_location=str(order.unit.location))
         self.retreat_options()
         self.add("</g>")
 
@@ -248,7 +261,8 @@ class _Drawing:
         self.add(svg.element("line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], stroke=colour,
                              stroke_width=width, stroke_dasharray=dash, stroke_linecap="round"))
         if end_dot:
-            self.add(svg.element("circle", cx=b[0], cy=b[1], r=3.5, fill=colour, stroke=svg.INK, stroke_width=1.2))
+            self.add(svg.element("circle", cx=b[0], cy=b[1], r=3.5, fill=colour, stroke=svg.INK,
+                                 stroke_width=1.2))
         if not ok:
             self.add(svg.cross(svg.along(a, b, 0.3), 5.0))
         self.add("</g>")
@@ -260,7 +274,9 @@ class _Drawing:
                 src = self.at(d.unit.location) if self.pic.retreats else self.displaced(d.unit.location)
                 for dest in d.retreats:
                     a, b = svg.shorten(src, self.at(dest), UNIT * 1.4, UNIT * 0.8)
-                    self.add(f'<g {svg.attrs(class_="retreat-option", data_power=power, data_from=str(d.unit.location), data_to=str(dest))}>'
+                    group = svg.attrs(class_="retreat-option", data_power=power,
+                                      data_from=str(d.unit.location), data_to=str(dest))
+                    self.add(f'<g {group}>'
                              + svg.element("line", x1=a[0], y1=a[1], x2=b[0], y2=b[1], stroke=svg.FAILED,
                                            stroke_width=1.6, stroke_dasharray="2 3")
                              + svg.element("polygon", points=svg.arrow_head(a, b, 7.0), fill=svg.FAILED)

@@ -18,13 +18,17 @@ WIDTH, HEIGHT, MARGIN = 1000.0, 760.0, 40.0
 GRAVITY = 2.0
 
 
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
 def _edges(m: Map) -> list[tuple[str, str]]:
-    pairs = set()
+    pairs: set[tuple[str, str]] = set()
     for a, ns in m.army_adjacency.items():
-        pairs |= {tuple(sorted((a, b))) for b in ns if b != a}
-    for loc, ns in m.fleet_adjacency.items():
-        pairs |= {tuple(sorted((loc.province, b.province))) for b in ns if b.province != loc.province}
-    return sorted(p for p in pairs if p[0] in m.provinces and p[1] in m.provinces)  # type: ignore[misc]
+        pairs |= {_pair(a, b) for b in ns if b != a}
+    for loc, fleet_ns in m.fleet_adjacency.items():
+        pairs |= {_pair(loc.province, b.province) for b in fleet_ns if b.province != loc.province}
+    return sorted(p for p in pairs if p[0] in m.provinces and p[1] in m.provinces)
 
 
 def layout(names: list[str], edges: list[tuple[str, str]], iterations: int | None = None

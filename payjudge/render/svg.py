@@ -33,7 +33,10 @@ def colours(powers: tuple[str, ...]) -> dict[str, str]:
 def tint(colour: str, share: float = 0.3) -> str:
     """`colour` mixed with white: `share` of the colour."""
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    mix = lambda c: round(255 - (255 - c) * share)  # noqa: E731
+
+    def mix(c: int) -> int:
+        return round(255 - (255 - c) * share)
+
     return f"#{mix(r):02x}{mix(g):02x}{mix(b):02x}"
 
 
@@ -52,7 +55,7 @@ def attrs(**kw: object) -> str:
     return " ".join(out)
 
 
-def element(tag: str, text: str | None = None, **kw: object) -> str:
+def element(tag: str, text: str | None = None, /, **kw: object) -> str:
     if text is None:
         return f"<{tag} {attrs(**kw)}/>"
     return f"<{tag} {attrs(**kw)}>{escape(text)}</{tag}>"
@@ -111,7 +114,8 @@ def fleet(at: Point, fill: str, size: float = 9.0) -> str:
     """A fleet: a hull with a bow and a little superstructure."""
     x, y = at
     s = size
-    d = (f"M{num(x - s * 1.25)},{num(y)} L{num(x + s * 1.25)},{num(y)} L{num(x + s * 0.8)},{num(y + s * 0.6)} "
-         f"L{num(x - s * 0.9)},{num(y + s * 0.6)} Z M{num(x - s * 0.45)},{num(y)} L{num(x - s * 0.45)},{num(y - s * 0.6)} "
+    d = (f"M{num(x - s * 1.25)},{num(y)} L{num(x + s * 1.25)},{num(y)} "
+         f"L{num(x + s * 0.8)},{num(y + s * 0.6)} L{num(x - s * 0.9)},{num(y + s * 0.6)} Z "
+         f"M{num(x - s * 0.45)},{num(y)} L{num(x - s * 0.45)},{num(y - s * 0.6)} "
          f"L{num(x + s * 0.35)},{num(y - s * 0.6)} L{num(x + s * 0.35)},{num(y)} Z")
     return element("path", d=d, fill=fill, stroke=INK, stroke_width=1.5, stroke_linejoin="round")

@@ -11,6 +11,8 @@ province's name in alphabetical order.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from .geography import Map, UnitType
 from .orders import Build, Order, Remove, Unit, Waive
@@ -29,7 +31,7 @@ def province_graph(m: Map) -> dict[str, frozenset[str]]:
 
 
 def distances(graph: dict[str, frozenset[str]], sources: frozenset[str]) -> dict[str, int]:
-    dist = {s: 0 for s in sources}
+    dist = dict.fromkeys(sources, 0)
     queue = deque(sources)
     while queue:
         p = queue.popleft()
@@ -48,7 +50,7 @@ def distance_table(m: Map) -> dict[str, dict[str, int]]:
 
 
 def civil_disorder_removals(position: Position, power: str, count: int,
-                            exclude: set[str] = frozenset()) -> list[Unit]:
+                            exclude: AbstractSet[str] = frozenset()) -> list[Unit]:
     m = position.map
     table = m.derived("distance_table", distance_table)
     owned = position.centers.get(power, frozenset())
@@ -67,14 +69,14 @@ def civil_disorder_removals(position: Position, power: str, count: int,
     return candidates[:count]
 
 
-def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]]
+def adjudicate_adjustments(position: Position, orders: Mapping[str, Sequence[Order]]
                            ) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
     """Validated orders per power, in the order given -> outcomes and the new units."""
     outcomes: list[OrderOutcome] = []
     units = {p: list(us) for p, us in position.units.items()}
     for power in position.map.power_names:
         delta = position.adjustment(power)
-        given = orders.get(power, [])
+        given = orders.get(power, ())
         if delta > 0:
             room = delta
             built: set[str] = set()
@@ -94,8 +96,9 @@ def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]]
             need = -delta
             removed: set[str] = set()
             for order in given:
-                ok = isinstance(order, Remove) and need > 0 and order.unit.province not in removed
-                if ok:
+                ok = False
+                if isinstance(order, Remove) and need > 0 and order.unit.province not in removed:
+                    ok = True
                     removed.add(order.unit.province)
                     need -= 1
                 outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS if ok else Result.VOID))

@@ -8,9 +8,9 @@ catalog says), `excludes` what it cannot be combined with. Descriptions are ours
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
 from .flags import Flag as F
 from .flags import FlagInfo, Status

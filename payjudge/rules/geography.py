@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+_K = TypeVar("_K")
 
 
 class Terrain(enum.Enum):
@@ -80,10 +84,10 @@ class Power:
         return self.name
 
 
-_NOTHING: frozenset = frozenset()
+_NOTHING: frozenset[Any] = frozenset()
 
 
-def _freeze(mapping: Mapping) -> Mapping:
+def _freeze(mapping: Mapping[_K, _T]) -> Mapping[_K, _T]:
     return MappingProxyType(dict(mapping))
 
 
@@ -121,23 +125,28 @@ class Map:
     phase_lines: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (IN phase, its lines)
     notes: tuple[str, ...] = ()     # ambiguities DPjudge only reported, and how they were read
     files: tuple[str, ...] = ()
-    _in_phase: object = field(default=None, repr=False, compare=False)
-    _by_initial: Mapping[str, Power] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _by_name: Mapping[str, Power] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
-    _derived: dict = field(default_factory=dict, repr=False, compare=False)
+    # the board of one phase (set by mapfile when the map has IN lines)
+    _in_phase: Callable[[str], Map] | None = field(default=None, repr=False, compare=False)
+    _by_initial: Mapping[str, Power] = field(init=False, repr=False, compare=False)
+    _by_name: Mapping[str, Power] = field(init=False, repr=False, compare=False)
+    # values computed once by other modules (`derived`), each of its own type
+    _derived: dict[str, Any] = field(init=False, default_factory=dict, repr=False, compare=False)
     # lookup tables keyed by plain tuples and strings: the adjudicator asks them often,
     # and hashing a tuple is much cheaper than hashing a Location
-    _fleet_nb: dict = field(init=False, repr=False, compare=False)
-    _fleet_keys: dict = field(init=False, repr=False, compare=False)
-    _fleet_provinces: dict = field(init=False, repr=False, compare=False)
-    _seas_of: dict = field(init=False, repr=False, compare=False)
-    _terrain: dict = field(init=False, repr=False, compare=False)
-    _convoy_cache: dict = field(init=False, repr=False, compare=False)
+    _fleet_nb: dict[tuple[str, str | None], frozenset[Location]] = field(
+        init=False, repr=False, compare=False)
+    _fleet_keys: dict[tuple[str, str | None], frozenset[tuple[str, str | None]]] = field(
+        init=False, repr=False, compare=False)
+    _fleet_provinces: dict[tuple[str, str | None], frozenset[str]] = field(
+        init=False, repr=False, compare=False)
+    _seas_of: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    _terrain: dict[str, Terrain] = field(init=False, repr=False, compare=False)
+    _convoy_cache: dict[tuple[str, str], frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_initial", _freeze({p.initial: p for p in self.powers
                                                          if p.initial}))
-        names = {}
+        names: dict[str, Power] = {}
         for p in self.powers:
             names[p.name] = p
             names[p.adjective] = p
@@ -160,13 +169,14 @@ class Map:
         object.__setattr__(self, "_seas_of", seas_of)
         object.__setattr__(self, "_convoy_cache", {})
 
-    def derived(self, key: str, compute):
-        """A value computed once from the map (the map never changes)."""
+    def derived(self, key: str, compute: Callable[[Map], _T]) -> _T:
+        """A value computed once from the map (the map never changes); each key holds the
+        value of one `compute`, so the cache's values are typed by their callers."""
         try:
-            return self._derived[key]
+            value: _T = self._derived[key]
         except KeyError:
             value = self._derived[key] = compute(self)
-            return value
+        return value
 
     def rule_flags(self, variant: str = "PAYOLA") -> tuple[str, ...]:
         """The map's rules for a game of `variant`: its RULE lines and those of the variant's
@@ -189,7 +199,7 @@ class Map:
         `IN` lines for that phase applied (loeb9's Arctic is water in spring only)."""
         if not self.phase_lines or self._in_phase is None:
             return self
-        return self._in_phase(phase)  # type: ignore[operator]
+        return self._in_phase(phase)
 
     # -- lookups ---------------------------------------------------------------------
     @property
@@ -245,7 +255,7 @@ class Map:
         return province in self._fleet_provinces.get((origin.province, origin.coast), ())
 
     def fleet_coasts_reachable(self, origin: Location, province: str) -> tuple[Location, ...]:
-        return tuple(sorted(l for l in self.fleet_neighbours(origin) if l.province == province))
+        return tuple(sorted(n for n in self.fleet_neighbours(origin) if n.province == province))
 
     def is_coastal(self, province: str) -> bool:
         return self._terrain[province] is Terrain.COAST

@@ -10,6 +10,7 @@ what DPjudge only reported, or could not read.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -17,8 +18,17 @@ from pathlib import Path
 from .geography import Location, Map, Power, Province, Terrain, UnitType, _freeze
 from .mapread import UNOWNED, Model, Reader, Where, normalize_name, province_of
 
-__all__ = ["MapError", "load_map_file", "load_variant", "find_map", "map_names",
-           "map_sources", "normalize_name", "phase_abbreviation", "shipped_dir"]
+__all__ = [
+    "MapError",
+    "find_map",
+    "load_map_file",
+    "load_variant",
+    "map_names",
+    "map_sources",
+    "normalize_name",
+    "phase_abbreviation",
+    "shipped_dir",
+]
 
 
 class MapError(ValueError):
@@ -43,8 +53,8 @@ def phase_abbreviation(phase: str) -> str:
 
 
 # -- reading ---------------------------------------------------------------------------------
-def _finder(search: list[Path], paths: list[Path]):
-    def find(name: str):
+def _finder(search: list[Path], paths: list[Path]) -> Callable[[str], tuple[str, str] | None]:
+    def find(name: str) -> tuple[str, str] | None:
         for folder in search:
             candidate = folder / name
             if candidate.is_file():
@@ -59,8 +69,8 @@ def _finder(search: list[Path], paths: list[Path]):
     return find
 
 
-def _read(path: Path, search: list[Path]) -> tuple[Model, list[Path]]:
-    model, paths = Model(), []
+def _read(path: Path, search: Sequence[Path | None]) -> tuple[Model, list[Path]]:
+    model, paths = Model(), list[Path]()
     beside = [path.parent]
     if path.parent.name == "trials":   # DPjudge's trial maps use the maps beside them
         beside.append(path.parent.parent / "maps")
@@ -130,7 +140,7 @@ class _Builder:
         powers = m.powers()
         if len(powers) < 2:
             self.error(None, "the map must define at least two powers")
-        abbrevs = {a: w for a, w in m.loc_name.values()}
+        abbrevs = dict(m.loc_name.values())
         for abbrev, where in abbrevs.items():
             if abbrev not in powers and not m.areatype(abbrev):
                 self.error(where, f"named location not on the map: {abbrev}")
@@ -178,7 +188,8 @@ class _Builder:
             files=tuple(m.files),
         )
 
-    def board(self, abbrevs: dict[str, Where]):
+    def board(self, abbrevs: dict[str, Where]
+              ) -> tuple[dict[str, Province], dict[str, set[str]], dict[Location, set[Location]]]:
         m = self.m
         by_province: dict[str, list[str]] = {}
         for site in m.loc_where:
@@ -273,8 +284,8 @@ class _Builder:
                                    "which is not one of its other homes")
         return {c for c in centers if province_of(c) in provinces}
 
-    def units(self, powers: list[str]) -> dict[str, tuple]:
-        out: dict[str, tuple] = {}
+    def units(self, powers: list[str]) -> dict[str, tuple[tuple[UnitType, Location], ...]]:
+        out: dict[str, tuple[tuple[UnitType, Location], ...]] = {}
         for power in powers:
             units = []
             for kind, site, where in self.m.units.get(power, []):
@@ -306,9 +317,9 @@ class _Builder:
         """The FLOW of the year, checked as DPjudge checks it, and the first phase."""
         m = self.m
         flow = tuple(item for item, _ in m.flow) or _STANDARD_FLOW
-        where = {item: w for item, w in m.flow}
+        where = dict(m.flow)
         kinds = dict(_PHASE_TYPES)
-        seen: set[str] = set()
+        seen: set[tuple[str, str]] = set()   # (season, phase type)
         sign = 0
         for item in flow:
             at = where.get(item)
@@ -406,7 +417,7 @@ def _build(name: str, model: Model) -> Map:
     return game_map
 
 
-def _phase_maps(name: str, source: Model, plain: Map):
+def _phase_maps(name: str, source: Model, plain: Map) -> Callable[[str], Map]:
     cache: dict[str, Map] = {}
 
     def in_phase(phase: str) -> Map:
@@ -458,7 +469,7 @@ def find_map(name: str, maps_dir: Path | None = None) -> Path | None:
 
 def map_names(maps_dir: Path | None = None) -> list[str]:
     """Every map a game can be created on: installed ones and those payjudge ships."""
-    names = set()
+    names: set[str] = set()
     for folder in (maps_dir, _variant_dir()):
         if folder is not None and folder.is_dir():
             names.update(p.stem.lower() for p in folder.glob("*.map") if _valid_name(p.stem.lower()))

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 TERRAIN_WORDS = ("WATER", "LAND", "COAST", "PORT", "SHUT")
 DPJUDGE_VARIANTS = ("STANDARD", "PAYOLA", "XTALBALL", "SOLITAIRE")
@@ -143,7 +145,7 @@ class Model:
 class Reader:
     """Applies map lines to a `Model`, as DPjudge's `Map.load` does (see module doc)."""
 
-    def __init__(self, model: Model, find):
+    def __init__(self, model: Model, find: Callable[[str], tuple[str, str] | None]):
         self.m = model
         self.find = find   # file name -> (display name, text) or None
 
@@ -390,15 +392,16 @@ class Reader:
         if old == new:
             return
         swap = {old: new, old.lower(): new.lower(), old.title(): new.title()}
-        for table in (m.loc_type, m.loc_abut, m.loc_where):
-            for key in [k for k in table if k in (old, old.lower())]:
-                table[swap[key]] = table.pop(key)
-        for table in (m.homes, m.centers, m.factory, m.partisan, m.hidden):
-            for sites in table.values():
+        by_site: tuple[dict[str, Any], ...] = (m.loc_type, m.loc_abut, m.loc_where)
+        for site_table in by_site:
+            for key in [k for k in site_table if k in (old, old.lower())]:
+                site_table[swap[key]] = site_table.pop(key)
+        for power_table in (m.homes, m.centers, m.factory, m.partisan, m.hidden):
+            for sites in power_table.values():
                 if old in sites:
                     sites.remove(old)
                     sites.append(new)
-        for power, sites in list(m.homes.items()):
+        for power in list(m.homes):
             if (power, old) in m.home_where:
                 m.home_where[(power, new)] = m.home_where.pop((power, old))
         for alternatives in m.alternative.values():
@@ -479,7 +482,9 @@ class Reader:
     def drop(self, place: str, decoast: bool = False) -> None:
         """`DROP X`: X and everything on or about it leave the map."""
         m = self.m
-        starts = lambda s: s.upper().startswith(place)  # noqa: E731
+        def starts(site: str) -> bool:
+            return site.upper().startswith(place)
+
         for site in [s for s in m.loc_where if starts(s)]:
             del m.loc_where[site]
         for table in (m.loc_name, m.aliases, m.written):
@@ -488,7 +493,7 @@ class Reader:
         for sites in m.homes.values():
             if place in sites:
                 sites.remove(place)
-        for power, units in m.units.items():
+        for units in m.units.values():
             units[:] = [u for u in units if province_of(u[1]) != province_of(place)]
         bare = province_of(place)
         for entries in m.loc_abut.values():
@@ -501,9 +506,10 @@ class Reader:
                                   if not (starts(t[0]) or starts(t[1]))]
             if not m.abut_rules[rule]:
                 del m.abut_rules[rule]
-        for table in (m.loc_type, m.loc_abut):
-            for key in [k for k in table if k.startswith(place) or k.startswith(place.lower())]:
-                del table[key]
+        by_site: tuple[dict[str, Any], ...] = (m.loc_type, m.loc_abut)
+        for site_table in by_site:
+            for key in [k for k in site_table if k.startswith((place, place.lower()))]:
+                del site_table[key]
 
     # -- powers ----------------------------------------------------------------------------
     def power_line(self, words: list[str], where: Where) -> str | None:
@@ -612,16 +618,18 @@ class Reader:
             del m.aliases[key]
         if old == new:
             return
-        for table in (m.homes, m.units, m.centers, m.factory, m.partisan, m.alternative,
-                      m.hidden, m.flags, m.leagues, m.controls, m.pow_where):
+        by_power: tuple[dict[str, Any], ...] = (
+            m.homes, m.units, m.centers, m.factory, m.partisan, m.alternative,
+            m.hidden, m.flags, m.leagues, m.controls, m.pow_where)
+        for table in by_power:
             if old in table:
                 table[new] = table.pop(old)
         for power, home in [k for k in m.home_where if k[0] == old]:
             m.home_where[(new, home)] = m.home_where.pop((power, home))
-        for table in (m.militia, m.reserves, m.dummies, m.owns, m.inhabits):
-            if old in table:
-                table.remove(old)
-                table.append(new)
+        for powers in (m.militia, m.reserves, m.dummies, m.owns, m.inhabits):
+            if old in powers:
+                powers.remove(old)
+                powers.append(new)
 
     def unit(self, kind: str, words: list[str], where: Where, power: str | None) -> None:
         if power is None:
@@ -731,9 +739,11 @@ class Reader:
             if goner not in m.homes:
                 self.error(where, f"no such power to remove: {goner}")
                 continue
-            for table in (m.pow_name, m.own_word, m.homes, m.centers, m.initial, m.factory,
-                          m.partisan, m.hidden, m.alternative, m.units, m.leagues, m.controls,
-                          m.flags, m.pow_where):
+            by_power: tuple[dict[str, Any], ...] = (
+                m.pow_name, m.own_word, m.homes, m.centers, m.initial, m.factory,
+                m.partisan, m.hidden, m.alternative, m.units, m.leagues, m.controls,
+                m.flags, m.pow_where)
+            for table in by_power:
                 table.pop(goner, None)
-            for table in (m.dummies, m.inhabits, m.owns, m.reserves, m.militia):
-                table[:] = [p for p in table if p != goner]
+            for powers in (m.dummies, m.inhabits, m.owns, m.reserves, m.militia):
+                powers[:] = [p for p in powers if p != goner]

@@ -77,6 +77,8 @@ class _Board:
         self._prepare()
 
     # -- setting up ------------------------------------------------------------------
+    # The orders are dispatched on `type(order)` and `kind[i]`, which mypy does not follow:
+    # each `type: ignore[union-attr]` below reads a field the dispatched type has.
     def _prepare(self) -> None:
         m, units, orders, prov, powers = self.map, self.units, self.orders, self.prov, self.powers
         kind, dest, at, by_convoy = self.kind, self.dest, self.at, self.by_convoy
@@ -87,7 +89,7 @@ class _Board:
             cls = type(order)
             if cls is Move:
                 kind[i] = _MOVE
-                d = order.dest.province
+                d = order.dest.province  # type: ignore[union-attr]
                 dest[i] = d
                 self.moves_to.setdefault(d, []).append(i)
                 moves.append(i)

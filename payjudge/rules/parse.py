@@ -293,12 +293,12 @@ def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
         return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=via or bool(route), route=route)
     if r.take("S"):
         target = r.unit("the supported unit")
-        dest = None
+        to: Location | None = None
         if r.take("-"):
-            dest = r.location("the destination of the supported move")
+            to = r.location("the destination of the supported move")
         else:
             r.take("H")
-        return ParsedOrder(OrderKind.SUPPORT, unit, target=target, dest=dest)
+        return ParsedOrder(OrderKind.SUPPORT, unit, target=target, dest=to)
     if r.take("C"):
         target = r.unit("the convoyed army")
         if not r.take("-"):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from .geography import Location, Map
 from .orders import Unit
@@ -50,7 +51,7 @@ class Position:
     units: Mapping[str, tuple[Unit, ...]]              # power -> its units on the board
     centers: Mapping[str, frozenset[str]]              # power -> the centres it owns
     dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
-    _at: Mapping[str, tuple[str, Unit]] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    _at: Mapping[str, tuple[str, Unit]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # each power's units in (province, coast) order; sorting by province alone gives
@@ -115,8 +116,8 @@ class Position:
         """Powers with a unit or a centre (the others are eliminated)."""
         return tuple(p for p in self.map.power_names if self.units.get(p) or self.centers.get(p))
 
-    def replace(self, **changes) -> Position:
-        fields = {"map": self.map, "phase": self.phase, "units": self.units,
+    def replace(self, **changes: Any) -> Position:
+        fields: dict[str, Any] = {"map": self.map, "phase": self.phase, "units": self.units,
                   "centers": self.centers, "dislodged": self.dislodged}
         fields.update(changes)
         return Position(**fields)

@@ -9,11 +9,24 @@ can reach, builds and `WAIVE` only when builds are due, removals only when due.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from .geography import Location, Map, Terrain, UnitType
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
-                     SupportHold, SupportMove, Unit, Waive)
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
 from .phase import PhaseType
 from .position import Position
 
@@ -68,7 +81,15 @@ def all_possible_orders(position: Position) -> dict[str, dict[Unit, list[Order]]
     return {p: {u: orders.of_unit(u, p) for u in us} for p, us in orderable_units(position).items()}
 
 
-def _sorted_neighbours(m: Map) -> dict:
+class _Neighbours(NamedTuple):
+    army: dict[str, tuple[str, ...]]
+    fleet: dict[Location, tuple[Location, ...]]
+    fleet_provinces: dict[Location, tuple[str, ...]]
+    around: dict[str, tuple[str, ...]]   # provinces next to a province, by land or sea
+    seas: dict[str, tuple[str, ...]]
+
+
+def _sorted_neighbours(m: Map) -> _Neighbours:
     """Neighbour lists in a fixed order (sets iterate differently from run to run)."""
     army = {p: tuple(sorted(ns)) for p, ns in m.army_adjacency.items()}
     fleet = {loc: tuple(sorted(ns, key=str)) for loc, ns in m.fleet_adjacency.items()}
@@ -78,8 +99,8 @@ def _sorted_neighbours(m: Map) -> dict:
         around.setdefault(loc.province, set()).update(n.province for n in ns)
     seas = {p: tuple(sorted(m.sea_neighbours(p))) for p in m.provinces
             if m.provinces[p].terrain is not Terrain.SHUT}
-    return {"army": army, "fleet": fleet, "fleet_provinces": fleet_provinces,
-            "around": {p: tuple(sorted(ns)) for p, ns in around.items()}, "seas": seas}
+    return _Neighbours(army, fleet, fleet_provinces,
+                       {p: tuple(sorted(ns)) for p, ns in around.items()}, seas)
 
 
 def _convoy_table(m: Map) -> dict[str, dict[str, tuple[str, ...]]]:
@@ -129,7 +150,7 @@ class _Orders:
         hit = self._reach.get(key)
         if hit is not None:
             return hit
-        m, pos, seas_of = self.map, self.position, self.nb["seas"]
+        m, pos, seas_of = self.map, self.position, self.nb.seas
         result: set[str] = set()
         if m.is_coastal(origin):
             def fleet_at(sea: str) -> bool:
@@ -144,7 +165,7 @@ class _Orders:
                         seen.add(nxt)
                         frontier.append(nxt)
             for sea in seen:
-                for loc in self.nb["fleet"].get(Location(sea), ()):
+                for loc in self.nb.fleet.get(Location(sea), ()):
                     if loc.province != origin and m.is_coastal(loc.province):
                         result.add(loc.province)
         found = frozenset(result)
@@ -161,19 +182,19 @@ class _Orders:
     def _reachable(self, unit: Unit) -> tuple[str, ...]:
         """Provinces the unit could move to in one step (where it may support)."""
         if unit.type is UnitType.ARMY:
-            return self.nb["army"].get(unit.province, ())
-        return self.nb["fleet_provinces"].get(unit.location, ())
+            return self.nb.army.get(unit.province, ())
+        return self.nb.fleet_provinces.get(unit.location, ())
 
     def movement(self, unit: Unit) -> list[Order]:
         m, pos = self.map, self.position
         out: list[Order] = [Hold(unit)]
         if unit.type is UnitType.ARMY:
-            walk = self.nb["army"].get(unit.province, ())
+            walk = self.nb.army.get(unit.province, ())
             out.extend(Move(unit, Location(p)) for p in walk)
             for p in sorted(self.convoy_reach(unit.province)):
                 out.append(Move(unit, Location(p), via_convoy=p in walk))
         else:
-            out.extend(Move(unit, loc) for loc in self.nb["fleet"].get(unit.location, ()))
+            out.extend(Move(unit, loc) for loc in self.nb.fleet.get(unit.location, ()))
         reach = self._reachable(unit)
         for p in reach:
             other = pos.unit_at(p)
@@ -194,7 +215,7 @@ class _Orders:
         prov = m.provinces[dest]
         seen: set[str] = set()
         candidates: list[Unit] = []
-        for p in self.nb["around"].get(dest, ()):
+        for p in self.nb.around.get(dest, ()):
             other = pos.unit_at(p)
             if other is not None:
                 seen.add(p)

@@ -8,17 +8,17 @@ civil-disorder rule.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
 from .geography import Map
 from .movement import adjudicate_movement
-from .orders import Convoy, Order, SupportHold, SupportMove, Unit
+from .orders import Convoy, Order, SupportHold, SupportMove, Unit, Waive
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
-from .phase import Phase, PhaseType, Season
+from .phase import Phase, PhaseType
 from .position import Dislodged, Position
 from .retreats import adjudicate_retreats
 from .validate import chain_looked_for, fleet_chain, validate
@@ -53,11 +53,15 @@ class PhaseReport:
 _PARSED_CACHE_SIZE = 50_000
 
 
+def _new_parsed_cache(_map: Map) -> dict[str, ParsedOrder]:
+    return {}
+
+
 def _parsed(text: str, game_map: Map) -> ParsedOrder:
     """`parse_order`, remembered per map: parsing depends only on the text and the map,
     and the same order texts come back phase after phase (parsing is the costly part
     of reading an order)."""
-    cache = game_map.derived("turn:parsed", lambda m: {})
+    cache = game_map.derived("turn:parsed", _new_parsed_cache)
     hit = cache.get(text)
     if hit is None:
         hit = parse_order(text, game_map)  # an InvalidOrder is not remembered
@@ -129,21 +133,23 @@ def _by_unit(orders: Mapping[str, Sequence[Order]], problems: list[OrderProblem]
     """One order per unit. Two different orders to one unit cancel each other: it holds
     (DATC 4.D.3, choice c)."""
     chosen: dict[str, Order] = {}
-    clashing: dict[str, None] = {}  # a dict, not a set: problems come out in a fixed order
+    clashing: dict[str, Unit] = {}  # a dict, not a set: problems come out in a fixed order
     owner: dict[str, str] = {}
     for power, lst in orders.items():
         for order in lst:
-            province = order.unit.province  # type: ignore[union-attr]
+            if isinstance(order, Waive):  # an adjustment order: it names no unit
+                continue
+            province = order.unit.province
             if province in chosen and chosen[province] != order:
-                clashing[province] = None
+                clashing[province] = order.unit
                 problems.append(OrderProblem(power, str(order),
-                                             f"{order.unit} was given two different orders",  # type: ignore[union-attr]
+                                             f"{order.unit} was given two different orders",
                                              ProblemKind.AMBIGUOUS))
             chosen.setdefault(province, order)
             owner[province] = power
-    for province in clashing:
+    for province, unit in clashing.items():
         problems.append(OrderProblem(owner[province], str(chosen[province]),
-                                     f"{chosen[province].unit} was given two different orders",  # type: ignore[union-attr]
+                                     f"{unit} was given two different orders",
                                      ProblemKind.AMBIGUOUS))
         del chosen[province]
     return chosen
@@ -154,6 +160,7 @@ def play(position: Position, orders: Mapping[str, Sequence[Order]],
     """Adjudicate validated orders (per power, in the order given) and advance."""
     problems = list(problems)
     kind = position.phase.type
+    dislodged: Mapping[str, tuple[Dislodged, ...]]
     if kind is PhaseType.MOVEMENT:
         by_unit = _by_unit(orders, problems)
         unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
@@ -169,7 +176,7 @@ def play(position: Position, orders: Mapping[str, Sequence[Order]],
         dislodged = {}
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
     else:
-        outcomes, units = adjudicate_adjustments(position, dict(orders))
+        outcomes, units = adjudicate_adjustments(position, orders)
         dislodged = position.dislodged
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
     nxt, changes = _next_position(position, units, dislodged)
@@ -185,11 +192,12 @@ def advance(position: Position, texts: Mapping[str, Iterable[str]]) -> tuple[Pha
     return play(position, orders, problems)
 
 
-def _next_position(before: Position, units: Mapping[str, Sequence[Unit]],
-                   dislodged: Mapping[str, Sequence[Dislodged]]) -> tuple[Position, tuple]:
+def _next_position(before: Position, units: Mapping[str, tuple[Unit, ...]],
+                   dislodged: Mapping[str, tuple[Dislodged, ...]]
+                   ) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
     """Step to the next phase that really happens, from the units after `before`'s phase."""
     m, centers, phase = before.map, before.centers, before.phase
-    changes: tuple = ()
+    changes: tuple[tuple[str, str | None, str], ...] = ()
     while True:
         phase = phase.next()
         if phase.type is PhaseType.RETREATS:

@@ -210,9 +210,9 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
     _, army = _board_unit(parsed.target, position, "convoyed unit")
     if army.type is not UnitType.ARMY:
         raise IllegalOrder(f"{unit} cannot convoy {army}: only armies are convoyed")
-    dest = parsed.dest.bare if parsed.dest else None
-    if dest is None or dest.province not in m.provinces:
+    if parsed.dest is None or parsed.dest.province not in m.provinces:
         raise IllegalOrder(f"{unit}: unknown destination for the convoy")
+    dest = parsed.dest.bare
     if dest.province == army.province:
         raise IllegalOrder(f"{unit} cannot convoy {army} to the province it is in")
     if not (m.is_coastal(army.province) and m.is_coastal(dest.province)):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from email import policy
 from email.parser import Parser
-from typing import Sequence
 
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import Connection, Table, bindparam, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..ports import OutgoingMail, Stored
@@ -64,9 +64,10 @@ def _message_id(raw: bytes) -> str | None:
 
 def _sender(raw: bytes) -> str | None:
     try:
-        msg = _head(raw)
-        addresses = msg["From"].addresses if msg["From"] else ()
-        return _text(addresses[0].addr_spec.lower())[:254] if len(addresses) == 1 else None
+        header = _head(raw)["From"]
+        if not header or len(header.addresses) != 1:
+            return None
+        return _text(header.addresses[0].addr_spec.lower())[:254]
     except Exception:
         return None
 
@@ -79,7 +80,7 @@ class SqlInbound:
         self.clock = clock
 
     def _now(self) -> datetime:
-        return self.clock.now() if self.clock is not None else datetime.now(timezone.utc)
+        return self.clock.now() if self.clock is not None else datetime.now(UTC)
 
     def store_inbound(self, raw: bytes, *, source: str, source_key: str | None = None,
                       envelope_from: str | None = None, envelope_to: Sequence[str] = ()) -> Stored:
@@ -100,7 +101,8 @@ class SqlInbound:
                         InboundMessage.content_hash == digest)) is not None:
                     return Stored.DUPLICATE
                 s.add(InboundMessage(message_id=msgid, source=source, source_key=source_key,
-                                     envelope_from=_text(envelope_from)[:254] if envelope_from else envelope_from,
+                                     envelope_from=(_text(envelope_from)[:254] if envelope_from
+                                                    else envelope_from),
                                      sender=sender, raw=raw, content_hash=digest,
                                      received_at=self._now(), state=InboundState.NEW))
         except IntegrityError:  # a concurrent copy won the race (PostgreSQL)
@@ -129,7 +131,7 @@ class SqlOutbox:
     def __init__(self, db: Database, *, batch_marks: bool = False):
         self.db = db
         self._postgres = db.engine.dialect.name == "postgresql"
-        self._locks = None              # the connection holding our advisory locks
+        self._locks: Connection | None = None   # the connection holding our advisory locks
         self._held: set[int] = set()    # the mails it holds
         # With `batch_marks` (the daemon), mail sent from the last claim is marked in one
         # transaction once the whole claim is accounted for: one commit per batch, not
@@ -169,6 +171,7 @@ class SqlOutbox:
         sent = dict(self._sent)
         with self.db.transaction() as s:
             table = OutboxMail.__table__
+            assert isinstance(table, Table)
             s.connection().execute(
                 update(table).where(table.c.id == bindparam("mail_id"))
                 .values(state=OutboxState.SENT, sent_at=bindparam("at"), attempts=table.c.attempts + 1),
@@ -208,7 +211,7 @@ class SqlOutbox:
         return [i for i in ids if i in self._held]
 
     def _unlock(self, mail_id: int) -> None:
-        if not self._postgres or mail_id not in self._held:
+        if not self._postgres or mail_id not in self._held or self._locks is None:
             return
         self._held.discard(mail_id)
         try:

@@ -6,10 +6,23 @@ append-only ledger whose sums are the balances; raw mail is kept as bytes.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC as UTC_ZONE  # (UTC below is the column type)
+from datetime import datetime
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer,
-                        LargeBinary, MetaData, String, Text, UniqueConstraint)
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -39,15 +52,15 @@ class UTCDateTime(TypeDecorator):
             return None
         if value.tzinfo is None:
             raise ValueError("naive datetime given to the store")
-        value = value.astimezone(timezone.utc)
+        value = value.astimezone(UTC_ZONE)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
     def process_result_value(self, value, dialect):
         if value is None:
             return None
         if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC_ZONE)
+        return value.astimezone(UTC_ZONE)
 
 
 UTC = UTCDateTime()

@@ -3,15 +3,26 @@ the models). Upper layers never build queries themselves."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Iterable
+from typing import Any
 
-from sqlalchemy import func, or_, select, text, update
+from sqlalchemy import Row, func, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from ..vocabulary import GameStatus, InboundState, TurnStatus
-from .models import (Acceptance, Game, InboundMessage, JudgeSetting, LedgerEntry, Observer, OutboxMail,
-                     SignonFailure, Submission, Turn)
+from .models import (
+    Acceptance,
+    Game,
+    InboundMessage,
+    JudgeSetting,
+    LedgerEntry,
+    Observer,
+    OutboxMail,
+    SignonFailure,
+    Submission,
+    Turn,
+)
 
 
 # -- games ---------------------------------------------------------------------------------
@@ -43,10 +54,10 @@ def active_game_keys(s: Session) -> dict[int, tuple]:
     return {gid: (version, deadline, ready_at) for gid, version, deadline, ready_at in rows}
 
 
-def schedule_rows(s: Session, game_ids: list[int], batch: int = 500) -> list:
+def schedule_rows(s: Session, game_ids: list[int], batch: int = 500) -> list[Row[Any]]:
     """What the scheduler needs to know of these games (id, state, deadline, ready_at,
     timing, reminded), read in batches."""
-    out = []
+    out: list[Row[Any]] = []
     for start in range(0, len(game_ids), batch):
         out.extend(s.execute(select(Game.id, Game.state, Game.deadline, Game.ready_at,
                                     Game.timing, Game.reminded)

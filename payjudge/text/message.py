@@ -13,13 +13,13 @@ import codecs
 import enum
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from email import message_from_bytes, policy
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from email.parser import Parser
-from email.utils import format_datetime
-from html.parser import HTMLParser
-from typing import NamedTuple, Sequence
+from email.utils import collapse_rfc2231_value
+from typing import NamedTuple
+
+from .htmlbody import html_to_text
 
 
 class ProblemKind(enum.Enum):
@@ -73,8 +73,8 @@ _QUOTE_HEADER = re.compile(
 _QUOTE_HEADER_START = re.compile(r"^\s*(on|le|am|el|il|op|em)\s", re.IGNORECASE)
 _QUOTE_HEADER_END = re.compile(
     r"(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$", re.IGNORECASE)
-_ORIGINAL = re.compile(r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}\s*$",
-                       re.IGNORECASE)
+_ORIGINAL = re.compile(
+    r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}\s*$", re.IGNORECASE)
 _HEADER_BLOCK = re.compile(r"^\s*(from|von|de)\s*:\s*\S", re.IGNORECASE)
 _HEADER_NEXT = re.compile(r"^\s*(sent|date|to|subject|gesendet|an|betreff|envoyé|à|objet)\s*:", re.IGNORECASE)
 _RULE = re.compile(r"^\s*_{10,}\s*$")
@@ -267,8 +267,8 @@ def _body_text(msg: EmailMessage, problems: list[MailProblem]) -> str:
         if part.get_content_subtype() == "html":
             text = html_to_text(text)
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if (part.get_param("format") or "").lower() == "flowed":
-            text = unflow(text, delsp=(part.get_param("delsp") or "").lower() == "yes")
+        if _param(part, "format").lower() == "flowed":
+            text = unflow(text, delsp=_param(part, "delsp").lower() == "yes")
     except Exception:  # a part the email package cannot take apart at all
         problems.append(MailProblem(ProblemKind.BODY, "the message body cannot be read"))
         return ""
@@ -298,19 +298,30 @@ def unflow(text: str, delsp: bool = False) -> str:
                      for depth, content in lines)
 
 
-def _decode_part(part: EmailMessage, problems: list[MailProblem]) -> str:
-    payload = part.get_payload(decode=True)
-    if payload is None:
+def _param(part: MIMEPart, name: str) -> str:
+    """A Content-Type parameter's value, "" if absent (an RFC 2231 value decoded)."""
+    value = part.get_param(name)
+    if isinstance(value, tuple):
+        return collapse_rfc2231_value(value)
+    return value or ""
+
+
+def _decode_part(part: MIMEPart, problems: list[MailProblem]) -> str:
+    raw = part.get_payload(decode=True)
+    if isinstance(raw, bytes):
+        payload = raw
+    elif isinstance(raw, str):
+        payload = raw.encode("utf-8", "surrogateescape")
+    else:   # no payload
         payload = b""
-    if isinstance(payload, str):
-        payload = payload.encode("utf-8", "surrogateescape")
     if any(type(d).__name__.startswith("InvalidBase64") for d in part.defects):
         problems.append(MailProblem(ProblemKind.ENCODING, "the body's base64 encoding is damaged"))
     charset = part.get_content_charset() or "us-ascii"
     try:
         codecs.lookup(charset)
     except LookupError:
-        problems.append(MailProblem(ProblemKind.ENCODING, f"unknown character set {charset!r}; read as UTF-8"))
+        problems.append(MailProblem(ProblemKind.ENCODING,
+                                    f"unknown character set {charset!r}; read as UTF-8"))
         charset = "utf-8"
     if charset.lower() in ("us-ascii", "ascii"):
         charset = "utf-8"  # 8-bit text labelled ASCII is usually UTF-8
@@ -320,127 +331,3 @@ def _decode_part(part: EmailMessage, problems: list[MailProblem]) -> str:
         problems.append(MailProblem(ProblemKind.ENCODING,
                                     f"the body is not valid {charset}; unreadable characters were replaced"))
         return payload.decode(charset, errors="replace")
-
-
-class _HtmlText(HTMLParser):
-    """Just enough HTML to read commands typed in a webmail composer."""
-
-    _SKIP = {"script", "style", "head", "title", "blockquote"}
-    _BREAK = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skipping = 0
-        self.pre = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self._SKIP:
-            self.skipping += 1
-        elif tag in self._BREAK:
-            self.parts.append("\n")
-        if tag == "pre":
-            self.pre += 1
-
-    def handle_startendtag(self, tag, attrs):
-        if tag in self._BREAK:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag):
-        if tag == "pre":
-            self.pre = max(0, self.pre - 1)
-        if tag in self._SKIP:
-            self.skipping = max(0, self.skipping - 1)
-        elif tag in self._BREAK and tag != "br":
-            self.parts.append("\n")
-
-    def handle_data(self, data):
-        if not self.skipping:
-            # outside <pre>, source line breaks are just spaces
-            self.parts.append(data if self.pre else re.sub(r"\s*\n\s*", " ", data))
-
-
-def html_to_text(html: str) -> str:
-    parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
-    text = "".join(parser.parts).replace("\xa0", " ")
-    lines = [line.strip() for line in text.split("\n")]
-    # collapse the runs of empty lines that nested blocks produce
-    out: list[str] = []
-    for line in lines:
-        if line or (out and out[-1]):
-            out.append(line)
-    return "\n".join(out).strip("\n") + "\n"
-
-
-def new_message_id(domain: str, unique: str) -> str:
-    """Our own Message-ID: `unique` must be unique for the judge (the caller makes it)."""
-    if any(c in domain + unique for c in "\r\n<>@ "):
-        raise ValueError("a Message-ID part may not hold line breaks, brackets, @ or blanks")
-    return f"<{unique}@{domain}>"
-
-
-@dataclass(frozen=True, slots=True)
-class Attachment:
-    """A file sent with a mail (the map picture of a phase): name, MIME type, bytes."""
-
-    filename: str
-    content_type: str   # "image/png"
-    data: bytes
-
-    def __repr__(self) -> str:
-        return f"Attachment({self.filename!r}, {self.content_type!r}, <{len(self.data)} bytes>)"
-
-
-def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, *,
-                 message_id: str, date: datetime, in_reply_to: str | None = None,
-                 references: Sequence[str] = (), auto_submitted: str = "auto-replied",
-                 attachments: Sequence[Attachment] = ()) -> tuple[str, bytes]:
-    """A UTF-8 text/plain mail with our own Message-ID; returns (message_id, raw bytes).
-    With attachments it is multipart/mixed: the text first, then each file (base64).
-    Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked.
-    The caller gives the Date and the Message-ID: this module has no clock and no chance."""
-    recipients = [to] if isinstance(to, str) else list(to)
-    for address in [sender, *recipients, message_id]:
-        if any(c in address for c in "\r\n"):
-            raise ValueError(f"line break in an address or Message-ID: {address!r}")
-    if not _MSGID.fullmatch(message_id):
-        raise ValueError(f"not a Message-ID: {message_id!r}")
-    # an internationalised address goes as UTF-8 (RFC 6532; sent with SMTPUTF8)
-    international = not all(a.isascii() for a in [sender, *recipients])
-    msg = EmailMessage(policy=policy.SMTPUTF8 if international else policy.SMTP)
-    msg["From"] = sender
-    msg["To"] = ", ".join(recipients)
-    msg["Subject"] = _one_line(subject)
-    msg["Date"] = format_datetime(date)
-    msg["Message-ID"] = message_id
-    parent = _msgid(in_reply_to) if in_reply_to else None
-    if parent and _MSGID.fullmatch(parent):
-        msg["In-Reply-To"] = parent
-    refs = [r for ref in references for r in _MSGID.findall(ref)]
-    if parent and _MSGID.fullmatch(parent) and parent not in refs:
-        refs.append(parent)
-    if refs:
-        msg["References"] = " ".join(refs)
-    msg["Auto-Submitted"] = _one_line(auto_submitted)
-    msg["X-Auto-Response-Suppress"] = "All"  # ask Exchange not to send us out-of-office mail
-    # plain ASCII goes as it is (readable in any mailbox file); RFC 5322 allows lines of
-    # up to 998 characters, and only what is longer or not ASCII needs an encoding
-    ascii_short = body.isascii() and all(len(line) <= 998 for line in body.splitlines())
-    msg.set_content(body, subtype="plain", charset="utf-8",
-                    cte="7bit" if ascii_short else _transfer_encoding(body))
-    for item in attachments:
-        maintype, _, subtype = item.content_type.partition("/")
-        if not (maintype and subtype) or any(c in item.filename for c in '\r\n"/\\'):
-            raise ValueError(f"bad attachment: {item!r}")
-        msg.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
-    return message_id, msg.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP)
-
-
-def _transfer_encoding(body: str) -> str:
-    """Quoted-printable for mostly Latin text; base64 when that is shorter, so a reply
-    never grows by more than a third when encoded (a byte above 127 takes three in QP)."""
-    data = body.encode("utf-8")
-    escaped = sum(1 for b in data if b > 127 or b == 61)   # 61 is '='
-    return "quoted-printable" if 2 * escaped <= len(data) // 3 else "base64"

@@ -17,7 +17,7 @@ mail, processed again (`payjudge replay`), does exactly what the original did.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from .commands import split_commands
 from .message import command_lines
@@ -48,7 +48,8 @@ def secret_words(words: list[str]) -> list[tuple[int, bool]]:
 
 
 def _rewrite(line: str, replace: Callable[[str, bool], str]) -> str:
-    prefix = _QUOTE.match(line).group(0)
+    quote = _QUOTE.match(line)     # (always matches: it may be empty)
+    prefix = quote.group(0) if quote else ""
     rest = line[len(prefix):]
     command, percent, comment = rest.partition("%")
     words = command.split()

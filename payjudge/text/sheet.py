@@ -18,12 +18,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..payola.offers import (SAVINGS_MARK, Comment, Offer, OfferKind, OfferOrder, Savings,
-                             Sheet, SheetItem, SignalSupport, Term)
+from ..payola.offers import (
+    SAVINGS_MARK,
+    Comment,
+    Offer,
+    OfferKind,
+    OfferOrder,
+    Savings,
+    Sheet,
+    SheetItem,
+    SignalSupport,
+    Term,
+)
 from ..payola.rules import Flag, PayolaRules
 from ..rules.errors import IllegalOrder, OrderError, ProblemKind
 from ..rules.geography import Map
-from ..rules.orders import Unit
+from ..rules.orders import Hold, Waive
 from ..rules.parse import OrderKind, ParsedOrder, parse_order, parse_order_body, parse_unit
 from ..rules.phase import PhaseType
 from ..rules.position import Position
@@ -170,6 +180,9 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
             pass
         else:
             raise invalid(f"no order given for {spec}")
+    if first.unit is None:  # WAIVE: no unit's order (`_order` says why), no alternatives to it
+        _order(first, first_signal, ctx)
+        raise invalid(f"{first} is not an order for a unit")
     orders: list[OfferOrder] = []
     seen: dict[OfferOrder, int] = {}   # order -> times written: a set, not a scan (issue 8)
     errors: list[Problem] = []
@@ -180,7 +193,7 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
             errors.extend(invalid("an order is missing after '|'").problems)
             continue
         try:
-            parsed.append((parse_order_body(first.unit, body, m), signal))  # type: ignore[arg-type]
+            parsed.append((parse_order_body(first.unit, body, m), signal))
         except OrderError as e:
             errors.append(unplaced(e.kind, f"| {part}: {e.message}"))
     for p, signal in parsed:
@@ -198,7 +211,9 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
                   for order, n in seen.items() if n > 1)
     if errors:
         raise LineError(*errors)
-    return Offer(kind, orders[0].unit, tuple(orders), terms, comment, number)
+    unit_order = orders[0]
+    assert not isinstance(unit_order, Waive), "validate refuses a WAIVE in a movement phase"
+    return Offer(kind, unit_order.unit, tuple(orders), terms, comment, number)
 
 
 def _times(n: int) -> str:
@@ -234,8 +249,9 @@ def _signal(parsed: ParsedOrder, m: Map, position: Position) -> SignalSupport:
     assert parsed.unit is not None
     hold = ParsedOrder(OrderKind.HOLD, parsed.unit)
     try:
-        unit: Unit = validate(hold, position, None, check_owner=False).unit  # type: ignore[union-attr]
+        held = validate(hold, position, None, check_owner=False)
     except OrderError as e:
         raise LineError(unplaced(e.kind, e.message)) from None
+    assert isinstance(held, Hold)
     text = f"S {parsed.target}" + (f" - {parsed.dest}" if parsed.dest else "")
-    return SignalSupport(unit, text)
+    return SignalSupport(held.unit, text)

@@ -4,8 +4,8 @@ TOUCH_BRIBE, REMOTE_BRIBE, RESTRICT_SIGNAL)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ..payola.offers import Offer, OfferKind, SheetItem, SignalSupport
 from ..payola.rules import Flag, PayolaRules

@@ -19,7 +19,7 @@ import pytest
 from payjudge.mail.sender import (MaildirTransport, OutboxSender, SendResult, SmtpTransport,
                                   transport_from_url)
 from payjudge.memory import FixedClock, MemoryOutbox
-from payjudge.text.message import compose_mail
+from payjudge.text.compose import compose_mail
 from tests.servers import free_port
 
 pytestmark = [pytest.mark.timeout(30)]

@@ -302,9 +302,9 @@ TOY = load_map_file(Path(__file__).parent / "maps" / "toy.map")
 # names that collide with the canonical words: a name begins with `CAS` and goes on past it
 # (`CAS - BET`), so `CAS` must be left to the tokenizer; `VIA` is a province's name, so
 # the keyword is not read alone and every text goes through the tokenizer
-CLASHING = dataclasses.replace(TOY, _derived={}, aliases={
+CLASHING = dataclasses.replace(TOY, aliases={
     **TOY.aliases, "CAS - BET": Location("NSE")})
-VIA_PROVINCE = dataclasses.replace(TOY, _derived={}, aliases={**TOY.aliases, "VIA": Location("INL")})
+VIA_PROVINCE = dataclasses.replace(TOY, aliases={**TOY.aliases, "VIA": Location("INL")})
 _KEYWORDS = ["A", "F", "H", "-", "S", "C", "R", "D", "VIA", "CONVOY", "BUILD", "REMOVE", "WAIVE"]
 _SHAPES = ["U L H", "U L - L", "U L - L VIA CONVOY", "U L S U L", "U L S U L - L",
            "U L C U L - L", "U L R L", "U L D", "BUILD U L", "REMOVE U L", "WAIVE"]

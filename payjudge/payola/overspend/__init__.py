@@ -14,7 +14,7 @@ powers along a line stay as expected — asked of the same `Line`.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..book import Book
 from ..decide import evaluate, spending

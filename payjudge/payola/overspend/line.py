@@ -21,10 +21,11 @@ the number of steps.
 from __future__ import annotations
 
 import heapq
-from typing import Sequence
+from collections.abc import Sequence
+from typing import cast
 
 from ..book import Book
-from ..decide import decide
+from ..decide import Amounts, decide
 from ..schedule import INF, piece, plateau_at
 from .linear import Lin, Window, _first_gt0, _first_le0
 
@@ -67,13 +68,15 @@ class Line:
                 steps = -((k - int(kend)) // d)          # ceil((kend - k) / d)
                 if steps < slab:
                     slab = steps
-        decision = decide(ub, amount, plateau, self.ebayola, self.public)
+        # `decide` computes on Lins as on ints (see linear.py): its payments are Lins or ints
+        decision = decide(ub, cast(Amounts, amount), plateau, self.ebayola, self.public)
         pays: list[Pay] = []
-        for p, x in decision.payments:
+        for p, paid in decision.payments:
+            x = cast("Lin | int", paid)
             if type(x) is Lin:
-                pays.append((p, x.v - x.s * q, x.s))      # type: ignore[union-attr]
+                pays.append((p, x.v - x.s * q, x.s))
             elif x:
-                pays.append((p, x, 0))                    # type: ignore[arg-type]
+                pays.append((p, x, 0))
         return q + min(slab, win.end), pays
 
     def departure(self, expected: Sequence[bool], horizon: float = INF) -> float:

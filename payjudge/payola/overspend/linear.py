@@ -15,6 +15,8 @@ step before the window's end (see docs/overexpenditure.md).
 
 from __future__ import annotations
 
+from typing import final
+
 from ..schedule import INF
 
 
@@ -37,10 +39,11 @@ def _first_gt0(d: int, s: int) -> float:
     return INF if s <= 0 else -d // s + 1
 
 
+@final   # (so that `type(x) is Lin` tells mypy what x is in both branches)
 class Lin:
     """`v + s·Δ` (AgP at step q0 + Δ); `win` records how long comparisons hold."""
 
-    __slots__ = ("v", "s", "win")
+    __slots__ = ("s", "v", "win")
 
     def __init__(self, v: int, s: int, win: Window):
         self.v, self.s, self.win = v, s, win
@@ -48,25 +51,25 @@ class Lin:
     def __repr__(self) -> str:
         return f"Lin({self.v}, {self.s})"
 
-    def __add__(self, other: "Lin | int") -> "Lin":
+    def __add__(self, other: Lin | int) -> Lin:
         if type(other) is Lin:
             return Lin(self.v + other.v, self.s + other.s, self.win)
-        return Lin(self.v + other, self.s, self.win)  # type: ignore[operator]
+        return Lin(self.v + other, self.s, self.win)
 
     __radd__ = __add__
 
-    def __sub__(self, other: "Lin | int") -> "Lin":
+    def __sub__(self, other: Lin | int) -> Lin:
         if type(other) is Lin:
             return Lin(self.v - other.v, self.s - other.s, self.win)
-        return Lin(self.v - other, self.s, self.win)  # type: ignore[operator]
+        return Lin(self.v - other, self.s, self.win)
 
-    def __rsub__(self, other: int) -> "Lin":
+    def __rsub__(self, other: int) -> Lin:
         return Lin(other - self.v, -self.s, self.win)
 
-    def _diff(self, other: "Lin | int") -> tuple[int, int]:
+    def _diff(self, other: Lin | int) -> tuple[int, int]:
         if type(other) is Lin:
             return self.v - other.v, self.s - other.s
-        return self.v - other, self.s  # type: ignore[operator]
+        return self.v - other, self.s
 
     def _positive(self, d: int, s: int) -> bool:
         """Is d + s·Δ > 0 at Δ = 0; and until when does the answer stay the same."""
@@ -80,23 +83,24 @@ class Lin:
             self.win.end = end
         return result
 
-    def __gt__(self, other: "Lin | int") -> bool:
+    def __gt__(self, other: Lin | int) -> bool:
         d, s = self._diff(other)
         return self._positive(d, s)
 
-    def __lt__(self, other: "Lin | int") -> bool:
+    def __lt__(self, other: Lin | int) -> bool:
         d, s = self._diff(other)
         return self._positive(-d, -s)
 
-    def __ge__(self, other: "Lin | int") -> bool:
+    def __ge__(self, other: Lin | int) -> bool:
         d, s = self._diff(other)
         return not self._positive(-d, -s)
 
-    def __le__(self, other: "Lin | int") -> bool:
+    def __le__(self, other: Lin | int) -> bool:
         d, s = self._diff(other)
         return not self._positive(d, s)
 
     def __eq__(self, other: object) -> bool:
+        # `decide` compares Lins only with Lins and ints (object is __eq__'s contract)
         d, s = self._diff(other)  # type: ignore[arg-type]
         if d == 0:
             end: float = INF if s == 0 else 1
@@ -111,4 +115,4 @@ class Lin:
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # (unhashable, as __eq__ is not an equality)

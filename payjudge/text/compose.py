@@ -1,0 +1,88 @@
+"""Composing the judge's own mail: a UTF-8 text/plain message with our Message-ID, threaded
+under the mail it answers, with files attached when there are any (the map picture)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import TYPE_CHECKING
+
+from .message import _MSGID, _msgid, _one_line
+
+if TYPE_CHECKING:
+    from datetime import datetime  # the caller passes the Date: this module has no clock
+
+
+def new_message_id(domain: str, unique: str) -> str:
+    """Our own Message-ID: `unique` must be unique for the judge (the caller makes it)."""
+    if any(c in domain + unique for c in "\r\n<>@ "):
+        raise ValueError("a Message-ID part may not hold line breaks, brackets, @ or blanks")
+    return f"<{unique}@{domain}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file sent with a mail (the map picture of a phase): name, MIME type, bytes."""
+
+    filename: str
+    content_type: str   # "image/png"
+    data: bytes
+
+    def __repr__(self) -> str:
+        return f"Attachment({self.filename!r}, {self.content_type!r}, <{len(self.data)} bytes>)"
+
+
+def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, *,
+                 message_id: str, date: datetime, in_reply_to: str | None = None,
+                 references: Sequence[str] = (), auto_submitted: str = "auto-replied",
+                 attachments: Sequence[Attachment] = ()) -> tuple[str, bytes]:
+    """A UTF-8 text/plain mail with our own Message-ID; returns (message_id, raw bytes).
+    With attachments it is multipart/mixed: the text first, then each file (base64).
+    Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked.
+    The caller gives the Date and the Message-ID: this module has no clock and no chance."""
+    recipients = [to] if isinstance(to, str) else list(to)
+    for address in [sender, *recipients, message_id]:
+        if any(c in address for c in "\r\n"):
+            raise ValueError(f"line break in an address or Message-ID: {address!r}")
+    if not _MSGID.fullmatch(message_id):
+        raise ValueError(f"not a Message-ID: {message_id!r}")
+    # an internationalised address goes as UTF-8 (RFC 6532; sent with SMTPUTF8)
+    international = not all(a.isascii() for a in [sender, *recipients])
+    msg = EmailMessage(policy=policy.SMTPUTF8 if international else policy.SMTP)
+    msg["From"] = sender
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = _one_line(subject)
+    msg["Date"] = format_datetime(date)
+    msg["Message-ID"] = message_id
+    parent = _msgid(in_reply_to) if in_reply_to else None
+    if parent and _MSGID.fullmatch(parent):
+        msg["In-Reply-To"] = parent
+    refs = [r for ref in references for r in _MSGID.findall(ref)]
+    if parent and _MSGID.fullmatch(parent) and parent not in refs:
+        refs.append(parent)
+    if refs:
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = _one_line(auto_submitted)
+    msg["X-Auto-Response-Suppress"] = "All"  # ask Exchange not to send us out-of-office mail
+    # plain ASCII goes as it is (readable in any mailbox file); RFC 5322 allows lines of
+    # up to 998 characters, and only what is longer or not ASCII needs an encoding
+    ascii_short = body.isascii() and all(len(line) <= 998 for line in body.splitlines())
+    msg.set_content(body, subtype="plain", charset="utf-8",
+                    cte="7bit" if ascii_short else _transfer_encoding(body))
+    for item in attachments:
+        maintype, _, subtype = item.content_type.partition("/")
+        if not (maintype and subtype) or any(c in item.filename for c in '\r\n"/\\'):
+            raise ValueError(f"bad attachment: {item!r}")
+        msg.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
+    return message_id, msg.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP)
+
+
+def _transfer_encoding(body: str) -> str:
+    """Quoted-printable for mostly Latin text; base64 when that is shorter, so a reply
+    never grows by more than a third when encoded (a byte above 127 takes three in QP)."""
+    data = body.encode("utf-8")
+    escaped = sum(1 for b in data if b > 127 or b == 61)   # 61 is '='
+    return "quoted-printable" if 2 * escaped <= len(data) // 3 else "base64"
