@@ -4,7 +4,7 @@ the sender and the addressees, and what the Master is copied."""
 from __future__ import annotations
 
 from .judge import TestJudge
-from .test_game import GM, OBSERVER, addr, signon, start_game
+from .test_game import GM, OBSERVER, addr, signon, snapshot, start_game
 
 MASTER_SIGNON = "SIGNON Mpay7 masterpw"
 
@@ -261,3 +261,44 @@ def test_the_master_may_not_write_grey_or_fake(database):
     assert "the Master's press always shows the Master" in _press(judge, "MASTER", "BROADCAST GREY")
     assert _ok(_press(judge, "MASTER", "PRESS TO FRANCE", "from the GM"))
 
+
+
+_HOLD = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "FRANCE": "A PAR", "GERMANY": "A BER",
+         "ITALY": "A ROM", "RUSSIA": "A MOS", "TURKEY": "A CON"}
+
+
+def _play_to_winter(judge: TestJudge) -> None:
+    """Spring and fall 1901, France taking Spain: a winter with a French build."""
+    for phase, french in (("S1901M", "0 : A MAR - SPA"), ("F1901M", "0 : A SPA H")):
+        assert snapshot(judge)[3] == phase
+        for power, unit in _HOLD.items():
+            sheet = f"0 : {unit} H" + (f"\n{french}" if power == "FRANCE" else "")
+            judge.send(addr(power), f"{signon(power)}\n{sheet}\n")
+        judge.tick()
+    assert snapshot(judge)[3] == "W1901A"
+    judge.sent.clear()
+
+
+def test_ftf_press_only_in_movement_phases(database):
+    judge = _game(database, "FTF_PRESS")
+    _play_to_winter(judge)
+    assert "players may write to each other only in movement phases (rule FTF_PRESS)" in \
+        _press(judge, "GERMANY", "PRESS TO FRANCE")
+    assert "rule FTF_PRESS" in _press(judge, "GERMANY", "BROADCAST")
+    assert _ok(_press(judge, "GERMANY", "PRESS TO M", "to the Master"))
+
+
+def test_without_ftf_press_players_write_in_winter(database):
+    judge = _game(database)
+    _play_to_winter(judge)
+    assert _ok(_press(judge, "GERMANY", "PRESS TO FRANCE", "winter talk"))
+
+
+def test_must_order_applies_only_to_powers_with_orders_to_give(database):
+    """In winter only France has a build to order: Germany has nothing to send, and may write."""
+    judge = _game(database, "MUST_ORDER")
+    _play_to_winter(judge)
+    assert _ok(_press(judge, "GERMANY", "PRESS TO FRANCE", "nothing to order"))
+    assert "rule MUST_ORDER" in _press(judge, "FRANCE", "PRESS TO GERMANY")
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nBUILD A MAR\n")
+    assert _ok(_press(judge, "FRANCE", "PRESS TO GERMANY", "built"))
