@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..game import lifecycle
 from ..game.context import CommandError, Context
-from ..game.gamerules import rules_table, status_counts
+from ..game.gamerules import listed_rules, rules_table, status_counts
 from ..game.game_start import begin
 from ..game.notify import broadcast, render_history
 from ..game.resignation import resign_power
@@ -269,7 +269,7 @@ class Summary(OpenerHandler):
             late = []
         ctx.reply.note("summary", cmd.line, game=g.name, state=g.state, phase=pos.phase.title if pos else None,
                        deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
-                       rules=list(g.rules), timing=timing.describe(), powers=powers,
+                       rules=listed_rules(list(g.rules)), timing=timing.describe(), powers=powers,
                        open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN), late=late,
                        result=g.result)
 

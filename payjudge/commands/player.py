@@ -12,7 +12,7 @@ from ..game.mailer import is_mail_address
 from ..game.notify import broadcast
 from ..game.orders import clear
 from ..game.pictures import set_map, shared_pictures
-from ..game.press import send_press
+from ..game.press import read_press, send_press
 from ..game.security import MIN_LENGTH, hash_password
 from ..game.state import MASTER
 from ..game.timing import Timing, show_time
@@ -117,30 +117,24 @@ class _Press(SignedHandler):
         while body and not body[-1].strip():
             body.pop()
         require(any(line.strip() for line in body), f"{cmd.keyword} has no text (end it with ENDPRESS)")
-        recipients = None
-        if cmd.keyword == "PRESS":
-            args = [a.upper() for a in cmd.args]
-            require(len(args) >= 2 and args[0] == "TO",
-                    "write PRESS TO <powers> (initials like FG, or names), then the text, then ENDPRESS")
-            recipients = " ".join(args[1:])
-        require(not ctx.observer, "observers cannot send press")
+        request = read_press(cmd.keyword, list(cmd.args))
         sender = ctx.actor
         sent_to = send_press(ctx, sender=sender if sender != MASTER or ctx.acting_for is None else MASTER,
-                             recipients=recipients, body="\n".join(body))
-        ctx.reply.note("press_sent", cmd.line, to=sent_to, broadcast=recipients is None)
+                             request=request, body="\n".join(body), observer=ctx.observer)
+        ctx.reply.note("press_sent", cmd.line, to=sent_to, broadcast=request.recipients is None)
 
 
 @register
 class Press(_Press):
     keyword = "PRESS"
-    syntax = "PRESS TO <powers> … ENDPRESS"
+    syntax = "PRESS TO <powers> [GREY] [FAKE AS <power>] [CLAIM TO <powers>] … ENDPRESS"
     summary = "a message to some powers, as the game's press rules allow"
 
 
 @register
 class Broadcast(_Press):
     keyword = "BROADCAST"
-    syntax = "BROADCAST … ENDPRESS"
+    syntax = "BROADCAST [GREY] [FAKE AS <power>] [CLAIM TO <powers>] … ENDPRESS"
     summary = "a message to every player and observer"
 
 

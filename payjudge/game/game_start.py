@@ -8,6 +8,7 @@ from ..rules.flags import Flag
 from ..vocabulary import SeatStatus
 from . import money
 from .context import Reply
+from .gamerules import listed_rules
 from .lifecycle import start_game
 from .mailer import Mailer
 from .notify import broadcast
@@ -32,7 +33,7 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
                     "welcome.txt.j2", kind="welcome", game=game, game_name=game.name,
                     power=power.name, initial=power.initial, balance=balances.get(power.name, 0),
                     accept=f"{power.initial}?", deadline=deadline, phase=turn.phase,
-                    timing=timing.describe(), rules=list(game.rules))
+                    timing=timing.describe(), rules=listed_rules(list(game.rules)))
     broadcast(st, mailer, f"Diplomacy game {game.name} has started", "started.txt.j2",
               powers=[{"power": s.power, "status": s.status} for s in game.seats],
               deadline=deadline, phase=st.position.phase.title)

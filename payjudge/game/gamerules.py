@@ -79,3 +79,9 @@ def status_counts() -> tuple[tuple[str, int], ...]:
     """How many flags have each status, in the order of `Status`."""
     return tuple((status.value, sum(1 for info in REGISTRY.values() if info.status is status))
                  for status in Status)
+
+
+def listed_rules(names: list[str]) -> list[str]:
+    """A game's rules as players and game listings see them: EAVESDROP stays secret unless
+    the Master wrote it EAVESDROP! (seed 003 §1.2)."""
+    return [n for n in names if n.upper() != Flag.EAVESDROP.value]

@@ -46,28 +46,31 @@ _DECLARATIONS = (
        implies=(F.SILENT_ABSENCES,), excludes=_PRESS_KINDS),
     _d(F.PUBLIC_PRESS, "1.2", S, "players may broadcast or write to the Master, nothing private",
        aliases=("NO_PARTIAL",)),
-    _d(F.MUST_ORDER, "1.2", NOT_YET,
+    _d(F.MUST_ORDER, "1.2", S,
        "a power may write to players only once it has sent orders this phase"),
-    _d(F.LATE_SEND, "1.2", NOT_YET, "a power late with its orders may still send private press"),
-    _d(F.NO_LATE_RECEIVE, "1.2", NOT_YET,
+    _d(F.LATE_SEND, "1.2", S, "a power late with its orders may still send private press "
+       "(without it, a late power may only broadcast or write to the Master)"),
+    _d(F.NO_LATE_RECEIVE, "1.2", S,
        "nobody may send private press to a power late with its orders"),
-    _d(F.FTF_PRESS, "1.2", NOT_YET, "press between players only in movement phases, and none "
+    _d(F.FTF_PRESS, "1.2", S, "press between players only in movement phases, and none "
        "privately once the deadline has passed"),
-    _d(F.GREY_PRESS, "1.2", NOT_YET, "every message between players arrives without its sender"),
-    _d(F.YELLOW_PRESS, "1.2", NOT_YET, "every broadcast arrives without its sender"),
-    _d(F.WHITE_GREY, "1.2", NOT_YET, "a player may choose to send a message without its sender"),
-    _d(F.FAKE_PRESS, "1.2", NOT_YET,
+    _d(F.GREY_PRESS, "1.2", S, "every message between players arrives without its sender"),
+    _d(F.YELLOW_PRESS, "1.2", S, "every broadcast arrives without its sender"),
+    _d(F.WHITE_GREY, "1.2", S, "a player may choose to send a message without its sender"),
+    _d(F.FAKE_PRESS, "1.2", S,
        "a player may sign a message as another power and show other addressees"),
-    _d(F.MUTE_OBSERVERS, "1.2", NOT_YET, "observers may write only to the Master"),
-    _d(F.TOUCH_PRESS, "1.2", NOT_YET,
-       "private press only to powers with a unit next to one of the sender's"),
-    _d(F.REMOTE_PRESS, "1.2", NOT_YET, "private press only to powers with nothing next to the sender's "
-       "units or centres"),
-    _d(F.BACKSEAT_PRESS, "1.2", NOT_YET, "powers on the board may not write to each other; observers "
+    _d(F.MUTE_OBSERVERS, "1.2", S, "observers may write only to the Master"),
+    _d(F.TOUCH_PRESS, "1.2", S,
+       "private press only to powers with a unit that could support a hold of one of the sender's, "
+       "or the other way round; broadcasts only with PUBLIC_PRESS"),
+    _d(F.REMOTE_PRESS, "1.2", S, "private press only to powers with nothing next to the sender's "
+       "units or centres; broadcasts only with PUBLIC_PRESS"),
+    _d(F.BACKSEAT_PRESS, "1.2", S, "powers on the board may not write to each other; observers "
        "may broadcast"),
-    _d(F.EAVESDROP, "1.2", NOT_YET, "every private message is secretly copied to the Master",
+    _d(F.EAVESDROP, "1.2", S, "every private message is secretly copied to the Master; "
+       "game listings show the rule only when written EAVESDROP!",
        aliases=("EAVESDROP!",)),
-    _d(F.PRESS_MASTER, "1.2", NOT_YET, "the Master gets broadcasts only when addressed"),
+    _d(F.PRESS_MASTER, "1.2", S, "the Master gets broadcasts only when addressed"),
     _d(F.IGNORE_RESULTS, "1.2", NOT_YET, "the Master is not mailed the results of each phase"),
     # 1.3 movement orders
     _d(F.ALWAYS_CONFIRM, "1.3", ALWAYS,

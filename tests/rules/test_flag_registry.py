@@ -125,7 +125,10 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "TOUCH_BRIBE", "REMOTE_BRIBE", "SIGNAL_SUPPORT", "RESTRICT_SIGNAL", "EBAYOLA",
         "PUBLIC_TOTALS", "HIDE_COST", "HIDE_OFFERS", "NO_LEDGERS", "FLAT_TAX", "NO_HOARDING",
         "ZEROSUM", "NO_TRANSFER", "ONE_TRANSFER", "NO_DONATIONS", "NO_LOOTING", "ANON_TRANSFER",
-        "PAYOLA_CLASSIC", "CD_DUMMIES", "DEFAULT_UNORDERED"}
+        "PAYOLA_CLASSIC", "CD_DUMMIES", "DEFAULT_UNORDERED",
+        "MUST_ORDER", "LATE_SEND", "NO_LATE_RECEIVE", "FTF_PRESS", "GREY_PRESS", "YELLOW_PRESS",
+        "WHITE_GREY", "FAKE_PRESS", "MUTE_OBSERVERS", "TOUCH_PRESS", "REMOTE_PRESS",
+        "BACKSEAT_PRESS", "EAVESDROP", "PRESS_MASTER"}
     always = {f.value for f, info in REGISTRY.items() if info.status is Status.ALWAYS}
     assert always == {"ORDER_ANY", "NEED_MOVE_MARKS", "ALWAYS_CONFIRM", "NO_PROXY",
                       "SUBMIT_MASTER", "TEXT_INPUT"}
