@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from .geography import Map, UnitType
+from .flags import Flag
+from .geography import Location, Map, UnitType
 from .orders import Build, Order, Remove, Unit, Waive
 from .outcome import OrderOutcome, Result
 from .position import Position
@@ -53,15 +54,63 @@ def civil_disorder_removals(position: Position, power: str, count: int,
     return candidates[:count]
 
 
-def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]]
+def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozenset()
+                ) -> tuple[str, ...]:
+    """The unoccupied centres `power` owns and may build in, by the flags in force:
+    its home centres; any owned centre (BUILD_ANY); any owned centre that is some power's
+    home (HOME_BUILDS); REMOTE_BUILDS only while it still owns one of its own homes."""
+    m = position.map
+    p = m.power(power)
+    if p is None:
+        return ()
+    owned = position.centers.get(power, frozenset())
+    if Flag.REMOTE_BUILDS in flags and not owned.intersection(p.homes):
+        return ()
+    if Flag.HOME_BUILDS in flags:
+        every_home = {h for q in m.powers for h in q.homes}
+        sites = sorted(c for c in owned if c in every_home)
+    elif Flag.BUILD_ANY in flags or Flag.REMOTE_BUILDS in flags:
+        sites = sorted(owned)
+    else:
+        sites = [h for h in p.homes if h in owned]
+    return tuple(c for c in sites if position.unit_at(c) is None)
+
+
+def _disorder_builds(position: Position, power: str, count: int, flags: frozenset[Flag]
+                     ) -> list[Unit]:
+    """CD_BUILDS: the builds of a power in civil disorder. The judge's choice is fixed, not
+    random: the sites in alphabetical order, an army where one can stand, else a fleet (on
+    the first coast in alphabetical order)."""
+    m = position.map
+    out: list[Unit] = []
+    for site in build_sites(position, power, flags)[:count]:
+        if m.can_occupy(UnitType.ARMY, Location(site)):
+            out.append(Unit(UnitType.ARMY, Location(site)))
+            continue
+        coasts = sorted(m.provinces[site].coasts)
+        loc = Location(site, coasts[0]) if coasts else Location(site)
+        if m.can_occupy(UnitType.FLEET, loc):
+            out.append(Unit(UnitType.FLEET, loc))
+    return out
+
+
+def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]], *,
+                           flags: frozenset[Flag] = frozenset()
                            ) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
-    """Validated orders per power, in the order given -> outcomes and the new units."""
+    """Validated orders per power, in the order given -> outcomes and the new units.
+
+    A power that gave no order at all is in civil disorder: it waives its builds, or
+    builds by `_disorder_builds` under CD_BUILDS."""
     outcomes: list[OrderOutcome] = []
     units = {p: list(us) for p, us in position.units.items()}
     for power in position.map.power_names:
         delta = position.adjustment(power)
         given = orders.get(power, [])
-        if delta > 0:
+        if delta > 0 and not given and Flag.CD_BUILDS in flags:
+            for unit in _disorder_builds(position, power, delta, flags):
+                units.setdefault(power, []).append(unit)
+                outcomes.append(OrderOutcome(power, Build(unit), Result.SUCCEEDS, default=True))
+        elif delta > 0:
             room = delta
             built: set[str] = set()
             for order in given:
@@ -94,10 +143,10 @@ def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]]
     return tuple(outcomes), {p: tuple(us) for p, us in units.items()}
 
 
-def adjustments_due(position: Position) -> bool:
+def adjustments_due(position: Position, flags: frozenset[Flag] = frozenset()) -> bool:
     """Whether the winter phase has anything to do (otherwise it is skipped)."""
     for power in position.map.power_names:
         delta = position.adjustment(power)
-        if delta < 0 or (delta > 0 and position.buildable_homes(power)):
+        if delta < 0 or (delta > 0 and build_sites(position, power, flags)):
             return True
     return False

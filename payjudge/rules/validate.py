@@ -8,7 +8,9 @@ reach; and it keeps `VIA CONVOY` only where the army could also walk.
 
 from __future__ import annotations
 
+from .adjustments import build_sites
 from .errors import AmbiguousOrder, IllegalOrder
+from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
                      SupportHold, SupportMove, Unit, Waive)
@@ -23,17 +25,19 @@ _KIND_NAMES = {OrderKind.HOLD: "hold", OrderKind.MOVE: "move", OrderKind.SUPPORT
 
 
 def validate(parsed: ParsedOrder, position: Position, power: str | None = None,
-             *, check_owner: bool = True) -> Order:
+             *, check_owner: bool = True, flags: frozenset[Flag] = frozenset(),
+             dummies: frozenset[str] = frozenset()) -> Order:
     """The legal order `parsed` stands for, in `position`, given by `power`.
 
-    `check_owner=False` is for Payola offers, which may be made to any unit.
+    `check_owner=False` is for Payola offers, which may be made to any unit. `flags` are
+    the rule flags in force, `dummies` the dummy powers (IMMOBILE_DUMMIES).
     """
     phase = position.phase.type
     if phase is PhaseType.MOVEMENT:
-        return _movement(parsed, position, power, check_owner)
+        return _movement(parsed, position, power, check_owner, flags, dummies)
     if phase is PhaseType.RETREATS:
         return _retreat(parsed, position, power, check_owner)
-    return _adjustment(parsed, position, power)
+    return _adjustment(parsed, position, power, flags)
 
 
 def _wrong_phase(parsed: ParsedOrder, position: Position) -> IllegalOrder:
@@ -147,7 +151,8 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
     return Move(unit, dest, via_convoy=parsed.via_convoy and adjacent)
 
 
-def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
+def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool,
+              flags: frozenset[Flag], dummies: frozenset[str]) -> Order:
     m = position.map
     if parsed.kind not in (OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY):
         raise _wrong_phase(parsed, position)
@@ -157,6 +162,8 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
     if parsed.kind is OrderKind.HOLD:
         return Hold(unit)
     if parsed.kind is OrderKind.MOVE:
+        if Flag.IMMOBILE_DUMMIES in flags and owner in dummies:
+            raise IllegalOrder(f"{unit} belongs to the dummy {owner}, whose units may not move")
         return _move(parsed, unit, position)
     assert parsed.target is not None
     if parsed.kind is OrderKind.SUPPORT:
@@ -200,10 +207,30 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
         raise IllegalOrder(f"{unit} cannot convoy {army} to the province it is in")
     if not (m.is_coastal(army.province) and m.is_coastal(dest.province)):
         raise IllegalOrder(f"{unit} cannot convoy {army} to {dest.province}: both ends must be on a coast")
-    if unit.province not in m.convoy_seas(army.province, dest.province):
+    if unit.province not in _convoy_seas(m, army.province, dest.province, flags):
         raise IllegalOrder(f"{unit} cannot convoy {army} to {dest.province}: "
                            f"{unit.province} is not on a convoy route that needs it")
     return Convoy(unit, army, dest)
+
+
+def _convoy_seas(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> frozenset[str]:
+    """The seas whose fleets may convoy an army from `origin` to `dest`: those on a chain in
+    which every fleet is needed; under CONVOY_BACK, every sea linked by seas to both ends
+    (a route may then pass a sea twice)."""
+    if Flag.CONVOY_BACK not in flags:
+        return m.convoy_seas(origin, dest)
+    if not m.convoy_path_possible(origin, dest):
+        return frozenset()
+    def linked(start: str) -> set[str]:
+        seen = set(m.sea_neighbours(start))
+        frontier = list(seen)
+        while frontier:
+            for nxt in m.sea_neighbours(frontier.pop()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    frontier.append(nxt)
+        return seen
+    return frozenset(linked(origin) & linked(dest))
 
 
 def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
@@ -235,7 +262,8 @@ def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_o
     return Retreat(unit, dest)
 
 
-def _adjustment(parsed: ParsedOrder, position: Position, power: str | None) -> Order:
+def _adjustment(parsed: ParsedOrder, position: Position, power: str | None,
+                flags: frozenset[Flag]) -> Order:
     m = position.map
     if parsed.kind is OrderKind.WAIVE:
         return Waive()
@@ -245,13 +273,16 @@ def _adjustment(parsed: ParsedOrder, position: Position, power: str | None) -> O
         loc = spec.location
         prov = m.provinces.get(loc.province)
         home_of = m.home_owner(loc.province)
-        if power is not None and (home_of != power):
+        free_sites = bool(flags & {Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS})
+        if power is not None and home_of != power and not free_sites:
             raise IllegalOrder(f"{loc.province} is not a home centre of {power}")
-        builder = power or home_of
-        if position.center_owner(loc.province) != builder:
-            raise IllegalOrder(f"{builder} does not own {loc.province}")
+        builder = power or (home_of if not free_sites else position.center_owner(loc.province))
+        if builder is None or position.center_owner(loc.province) != builder:
+            raise IllegalOrder(f"{builder or 'nobody'} does not own {loc.province}")
         if position.unit_at(loc.province) is not None:
             raise IllegalOrder(f"{loc.province} is occupied")
+        if free_sites and loc.province not in build_sites(position, builder, flags):
+            raise IllegalOrder(f"{builder} may not build in {loc.province}")
         if spec.type is UnitType.FLEET and prov is not None and prov.coasts and loc.coast is None:
             raise AmbiguousOrder(f"BUILD F {loc.province}: say which coast "
                                  f"({' or '.join(f'{loc.province}/{c}' for c in prov.coasts)})")
