@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from payjudge.cli import main
 from payjudge.game.state import GameState, find_game
+from payjudge.rules.flags import Flag
 from payjudge.rules.phase import Phase
 from payjudge.vocabulary import GameStatus
 
@@ -58,3 +59,21 @@ def test_an_unknown_map_is_refused_by_create(database, tmp_path):
     judge.config = replace(judge.config, maps_dir=str(tmp_path / "none"))
     judge.send(GM, "CREATE anc2 masterpw\nMAP ancmed\nSIGNOFF\n")
     assert "unknown variant: ancmed" in judge.last_reply(GM)
+
+
+def test_a_maps_rule_lines_are_in_force_in_its_games(database, tmp_path, monkeypatch):
+    """minorpower.map says `RULE BUILD_ANY`: a game on it has BUILD_ANY in force, as if the
+    Master had named it (issue 10 item 5)."""
+    maps_dir = tmp_path / "maps"
+    monkeypatch.setenv("PAYJUDGE_MAPS_DIR", str(maps_dir))
+    monkeypatch.setenv("PAYJUDGE_DATA_DIR", str(tmp_path / "data"))
+    result = CliRunner().invoke(main, ["map", "install", str(DPJUDGE / "maps" / "minorpower.map")])
+    assert result.exit_code == 0, result.output
+    judge = TestJudge(database)
+    judge.config = replace(judge.config, maps_dir=str(maps_dir))
+    judge.send(GM, "CREATE minor1 masterpw\nMAP minorpower\nSIGNOFF\n")
+    assert "created on the minorpower map" in judge.last_reply(GM)
+    judge.send(GM, "CREATE std1 masterpw\nSIGNOFF\n")
+    with judge.db.transaction() as s:
+        assert Flag.BUILD_ANY in GameState(s, find_game(s, "minor1"), maps_dir).rules
+        assert Flag.BUILD_ANY not in GameState(s, find_game(s, "std1"), maps_dir).rules
