@@ -16,7 +16,7 @@ from .flags import Flag
 from .geography import Location, Map, UnitType
 from .orders import Build, Order, Remove, Unit, Waive
 from .outcome import OrderOutcome, Result
-from .position import Position
+from .position import Position, mobilizing
 
 
 def province_graph(m: Map) -> dict[str, frozenset[str]]:
@@ -52,6 +52,13 @@ def civil_disorder_removals(position: Position, power: str, count: int,
                                    u.type is not UnitType.FLEET,
                                    m.provinces[u.province].full_name.upper()))
     return candidates[:count]
+
+
+def allowance(position: Position, power: str, flags: frozenset[Flag] = frozenset()) -> int:
+    """Builds (positive) or removals (negative) due to `power`: one build at most in the
+    opening phase of a MOBILIZE game."""
+    delta = position.adjustment(power)
+    return min(delta, 1) if delta > 0 and mobilizing(position, flags) else delta
 
 
 def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozenset()
@@ -104,7 +111,7 @@ def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]], *
     outcomes: list[OrderOutcome] = []
     units = {p: list(us) for p, us in position.units.items()}
     for power in position.map.power_names:
-        delta = position.adjustment(power)
+        delta = allowance(position, power, flags)
         given = orders.get(power, [])
         if delta > 0 and not given and Flag.CD_BUILDS in flags:
             for unit in _disorder_builds(position, power, delta, flags):
@@ -146,7 +153,7 @@ def adjudicate_adjustments(position: Position, orders: dict[str, list[Order]], *
 def adjustments_due(position: Position, flags: frozenset[Flag] = frozenset()) -> bool:
     """Whether the winter phase has anything to do (otherwise it is skipped)."""
     for power in position.map.power_names:
-        delta = position.adjustment(power)
+        delta = allowance(position, power, flags)
         if delta < 0 or (delta > 0 and build_sites(position, power, flags)):
             return True
     return False

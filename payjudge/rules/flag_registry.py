@@ -34,9 +34,10 @@ def _d(flag: F, section: str, status: Status, summary: str, *, reason: str = "",
 _DECLARATIONS = (
     # 1.1 game start
     _d(F.POWER_CHOICE, "1.1", S, "players may pick a free power when they join (JOIN <power>@<game>)"),
-    _d(F.MOBILIZE, "1.1", NOT_YET,
-       "no units at the start; each power builds in its home centres first"),
-    _d(F.FLEX_SETUP, "1.1", NOT_YET, "home-centre units are left off the board; each power chooses "
+    _d(F.MOBILIZE, "1.1", S,
+       "no units at the start; the game begins with an adjustment phase in which each power "
+       "builds one unit in a home centre"),
+    _d(F.FLEX_SETUP, "1.1", S, "home-centre units are left off the board; each power chooses "
        "what to build there", aliases=("BLANK_BOARD",)),
     _d(F.SILENT_JOIN, "1.1", S, "nobody is told when a player joins the forming game"),
     _d(F.START_MASTER, "1.1", S,

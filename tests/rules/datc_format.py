@@ -29,6 +29,7 @@ class Case:
     flags: list[str] = field(default_factory=list)      # rule flags in force (flag cases)
     dummies: list[str] = field(default_factory=list)    # dummy powers (flag cases)
     next_phase: str | None = None                       # phase after the last block (flag cases)
+    start: bool = False                                 # from the map's opening (flag cases)
 
 
 def _power_line(text: str) -> tuple[str, str]:
@@ -58,6 +59,8 @@ def read_cases(directory: Path = HERE) -> list[Case]:
                 case.phase = line.split()[1]
             elif word == "FLAGS":
                 case.flags.extend(line.upper().split()[1:])
+            elif word == "START" and line.upper() == "START":
+                case.start = True
             elif word == "NEXT":
                 case.next_phase = line.split()[1].upper()
             elif word == "DUMMIES":

@@ -1,9 +1,10 @@
 """The adjudication flags of seed 003, each from its case file in tests/rules/flags/.
 
 One file per flag, named after it (`NO_RETREAT.datc`), in the DATC format of
-tests/rules/datc/README.md with three more keywords: `FLAGS` (the flags in force, with what
-they bring by the registry), `DUMMIES` (the dummy powers) and `NEXT` (the phase that follows
-the last ORDERS block). The situations are ours.
+tests/rules/datc/README.md with four more keywords: `FLAGS` (the flags in force, with what
+they bring by the registry), `DUMMIES` (the dummy powers), `NEXT` (the phase that follows
+the last ORDERS block) and `START` (the case begins from the map's opening position under
+its flags, instead of PHASE/CENTERS/UNITS). The situations are ours.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ STANDARD = load_variant("standard")
 DONE = {Flag.NO_RETREAT, Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS,
         Flag.FRIENDLY_FIRE, Flag.DUMMY_FIRE, Flag.COASTAL_CRAWL, Flag.WEAK_BOUNCES,
         Flag.SAFE_CONVOYS, Flag.WEAK_CONVOYS, Flag.CONVOY_BACK, Flag.CD_BUILDS,
-        Flag.CD_RETREATS, Flag.SMART_CD, Flag.IMMOBILE_DUMMIES}
+        Flag.CD_RETREATS, Flag.SMART_CD, Flag.IMMOBILE_DUMMIES, Flag.MOBILIZE, Flag.FLEX_SETUP}
 
 
 def _flags(case: Case) -> frozenset[Flag]:
@@ -64,7 +65,8 @@ def test_one_file_per_done_flag():
 
 def test_every_file_names_its_flag():
     for case in CASES:
-        assert Path(case.file).stem in case.flags, f"{case.id}: FLAGS must name {case.file}"
+        named = {lookup(name) for name in case.flags}
+        assert lookup(Path(case.file).stem) in named, f"{case.id}: FLAGS must name {case.file}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -76,6 +78,8 @@ def test_flag_case(case: Case):
     position = Position(STANDARD, Phase.parse(case.phase),
                         {p: tuple(_unit(u) for u in us) for p, us in case.units.items()},
                         {p: frozenset(cs) for p, cs in centers.items()})
+    if case.start:
+        position = Position.initial(STANDARD, flags)
     report = None
     for block in case.blocks:
         before = position
