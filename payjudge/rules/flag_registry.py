@@ -102,7 +102,7 @@ _DECLARATIONS = (
     _d(F.SUBMIT_MASTER, "1.3", ALWAYS, "the Master may send orders and offers for any power "
        "(FOR <power> after SIGNON M<game>)"),
     # 1.4 convoys
-    _d(F.COASTAL_CONVOY, "1.4", NOT_YET, "fleets on coasts may convoy as well as fleets at sea"),
+    _d(F.COASTAL_CONVOY, "1.4", S, "fleets on coasts may convoy as well as fleets at sea"),
     _d(F.PORTAGE_CONVOY, "1.4", NOT_YET, "armies may carry fleets overland between coasts"),
     _d(F.MULTI_COAST_PORTAGE, "1.4", NOT_YET, "portage only between the coasts of one province",
        implies=(F.PORTAGE_CONVOY,)),

@@ -28,9 +28,11 @@ _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 
 
 def _touching(m: Map) -> dict[str, frozenset[str]]:
-    """Province without coasts -> the provinces a fleet there borders (for convoy chains)."""
-    return {loc.province: frozenset(n.province for n in ns)
-            for loc, ns in m.fleet_adjacency.items() if loc.coast is None}
+    """Province -> the provinces a fleet there (on any coast) borders (for convoy chains)."""
+    touch: dict[str, set[str]] = {}
+    for loc, ns in m.fleet_adjacency.items():
+        touch.setdefault(loc.province, set()).update(n.province for n in ns)
+    return {p: frozenset(ns) for p, ns in touch.items()}
 
 
 @dataclass(frozen=True)

@@ -89,13 +89,17 @@ def _fleet_dest(m: Map, unit: Unit, dest: Location) -> Location:
     return dest
 
 
-def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
+def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = None,
+                flags: frozenset[Flag] = frozenset()) -> bool:
     """Is there a chain of seas, each holding a fleet, from `origin` to `dest`?
 
     A move that needs a convoy is legal only if such a chain is on the board now
     (DATC 4.E.1, 6.D.32); a fleet cannot both convoy a move and support it (6.D.31).
+    Under COASTAL_CONVOY the chain may also pass fleets on coasts.
     """
     m = position.map
+    if Flag.COASTAL_CONVOY in flags:
+        return _coastal_chain(position, origin, dest, avoid)
     seas = set(m.convoy_seas(origin, dest)) if m.convoy_path_possible(origin, dest) else set()
     if not seas:
         return False
@@ -116,12 +120,71 @@ def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = 
     return False
 
 
-def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
+def _fleet_links(m: Map) -> dict[str, frozenset[str]]:
+    """Province -> the provinces a fleet there (on any of its coasts) borders."""
+    links: dict[str, set[str]] = {}
+    for loc, others in m.fleet_adjacency.items():
+        links.setdefault(loc.province, set()).update(o.province for o in others)
+    return {p: frozenset(ns) for p, ns in links.items()}
+
+
+def _carrier(m: Map, province: str, flags: frozenset[Flag]) -> bool:
+    """Can a fleet in `province` convoy? At sea; under COASTAL_CONVOY on a coast too."""
+    return m.is_sea(province) or (Flag.COASTAL_CONVOY in flags and m.is_coastal(province))
+
+
+def _linked(m: Map, start: str, flags: frozenset[Flag], avoid: frozenset[str]) -> set[str]:
+    """The convoying provinces a chain from `start` may reach, none of `avoid` on the way."""
+    links = m.derived("validate:fleet_links", _fleet_links)
+    seen = {p for p in links.get(start, ()) if _carrier(m, p, flags) and p not in avoid}
+    frontier = list(seen)
+    while frontier:
+        for nxt in links.get(frontier.pop(), ()):
+            if nxt not in seen and nxt not in avoid and _carrier(m, nxt, flags):
+                seen.add(nxt)
+                frontier.append(nxt)
+    return seen
+
+
+def _coastal_chain(position: Position, origin: str, dest: str, avoid: str | None) -> bool:
+    """COASTAL_CONVOY: a chain of fleets, at sea or on coasts, from `origin` to `dest`."""
     m = position.map
-    return dest in m.army_neighbours(origin) or fleet_chain(position, origin, dest, avoid)
+    if not (m.is_coastal(origin) and m.is_coastal(dest)):
+        return False
+    links = m.derived("validate:fleet_links", _fleet_links)
+    flags = frozenset({Flag.COASTAL_CONVOY})
+    def has_fleet(p: str) -> bool:
+        unit = position.unit_at(p)
+        return unit is not None and unit.type is UnitType.FLEET and p != avoid \
+            and p not in (origin, dest) and _carrier(m, p, flags)
+    goal = links.get(dest, frozenset())
+    frontier = [p for p in links.get(origin, ()) if has_fleet(p)]
+    seen = set(frontier)
+    while frontier:
+        p = frontier.pop()
+        if p in goal:
+            return True
+        for nxt in links.get(p, ()):
+            if nxt not in seen and has_fleet(nxt):
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
 
 
-def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
+def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None,
+                    flags: frozenset[Flag] = frozenset()) -> bool:
+    m = position.map
+    return dest in m.army_neighbours(origin) or fleet_chain(position, origin, dest, avoid, flags)
+
+
+def _convoy_possible(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> bool:
+    if Flag.COASTAL_CONVOY in flags:
+        return bool(_convoy_seas(m, origin, dest, flags))
+    return m.convoy_path_possible(origin, dest)
+
+
+def _move(parsed: ParsedOrder, unit: Unit, position: Position,
+          flags: frozenset[Flag] = frozenset()) -> Move:
     m = position.map
     dest = parsed.dest
     assert dest is not None
@@ -138,14 +201,14 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: an army cannot go to sea")
     dest = dest.bare  # a coast given to an army is ignored (DATC 6.B.12)
     for sea in parsed.route:
-        if not m.is_sea(sea.province):
+        if not _carrier(m, sea.province, flags):
             raise IllegalOrder(f"{unit}: a convoy route can only pass through seas, not {sea.province}")
     adjacent = dest.province in m.army_neighbours(unit.province)
-    if parsed.via_convoy and not m.convoy_path_possible(unit.province, dest.province):
+    if parsed.via_convoy and not _convoy_possible(m, unit.province, dest.province, flags):
         raise IllegalOrder(f"{unit} cannot go to {dest.province} by convoy: no sea route links them")
-    if not adjacent and not m.convoy_path_possible(unit.province, dest.province):
+    if not adjacent and not _convoy_possible(m, unit.province, dest.province, flags):
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no convoy could take it there")
-    if not adjacent and not fleet_chain(position, unit.province, dest.province):
+    if not adjacent and not fleet_chain(position, unit.province, dest.province, flags=flags):
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: it would need a convoy, "
                            f"and no chain of fleets links them")
     return Move(unit, dest, via_convoy=parsed.via_convoy and adjacent)
@@ -164,7 +227,7 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
     if parsed.kind is OrderKind.MOVE:
         if Flag.IMMOBILE_DUMMIES in flags and owner in dummies:
             raise IllegalOrder(f"{unit} belongs to the dummy {owner}, whose units may not move")
-        return _move(parsed, unit, position)
+        return _move(parsed, unit, position, flags)
     assert parsed.target is not None
     if parsed.kind is OrderKind.SUPPORT:
         _, target = _board_unit(parsed.target, position, "supported unit")
@@ -184,7 +247,8 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
         if not m.reaches_province(unit.type, unit.location, dest.province):
             raise IllegalOrder(f"{unit} cannot support a move to {dest.province}: it could not move there itself")
         if target.type is UnitType.ARMY:
-            if not _army_can_reach(position, target.province, dest.province, avoid=unit.province) or \
+            if not _army_can_reach(position, target.province, dest.province, avoid=unit.province,
+                                   flags=flags) or \
                     not m.provinces[dest.province].terrain.army_can_enter:
                 raise IllegalOrder(f"{target} cannot move to {dest.province}")
             dest = dest.bare
@@ -195,7 +259,7 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
                 raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
         return SupportMove(unit, target, dest)
     # convoy
-    if unit.type is not UnitType.FLEET or not m.is_sea(unit.province):
+    if unit.type is not UnitType.FLEET or not _carrier(m, unit.province, flags):
         raise IllegalOrder(f"{unit} cannot convoy: only a fleet at sea can")
     _, army = _board_unit(parsed.target, position, "convoyed unit")
     if army.type is not UnitType.ARMY:
@@ -216,21 +280,13 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
 def _convoy_seas(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> frozenset[str]:
     """The seas whose fleets may convoy an army from `origin` to `dest`: those on a chain in
     which every fleet is needed; under CONVOY_BACK, every sea linked by seas to both ends
-    (a route may then pass a sea twice)."""
-    if Flag.CONVOY_BACK not in flags:
+    (a route may then pass a sea twice); under COASTAL_CONVOY, every sea or coast so linked."""
+    if not flags & {Flag.CONVOY_BACK, Flag.COASTAL_CONVOY}:
         return m.convoy_seas(origin, dest)
-    if not m.convoy_path_possible(origin, dest):
+    if origin == dest or not (m.is_coastal(origin) and m.is_coastal(dest)):
         return frozenset()
-    def linked(start: str) -> set[str]:
-        seen = set(m.sea_neighbours(start))
-        frontier = list(seen)
-        while frontier:
-            for nxt in m.sea_neighbours(frontier.pop()):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    frontier.append(nxt)
-        return seen
-    return frozenset(linked(origin) & linked(dest))
+    ends = frozenset({origin, dest})
+    return frozenset(_linked(m, origin, flags, ends) & _linked(m, dest, flags, ends))
 
 
 def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
