@@ -15,7 +15,7 @@ from typing import Any
 from ..payola.acceptance import parse_acceptance
 from ..payola.auction import Auction, run_auction
 from ..payola.income import IncomeLine, year_end, zerosum_year_end
-from ..rules.adjustments import build_sites
+from ..rules.adjustments import allowance, build_sites
 from ..rules.flags import Flag
 from ..rules.orders import Order
 from ..rules.position import Position
@@ -59,8 +59,8 @@ def required_powers(st: GameState) -> list[str]:
         need = [p for p, ds in pos.dislodged.items() if any(d.retreats for d in ds)]
     else:
         need = [p for p in pos.map.power_names
-                if pos.adjustment(p) < 0 or
-                (pos.adjustment(p) > 0 and build_sites(pos, p, st.rules.flags))]
+                if allowance(pos, p, st.rules.flags) < 0 or
+                (allowance(pos, p, st.rules.flags) > 0 and build_sites(pos, p, st.rules.flags))]
     return [p for p in need if p in playing]
 
 

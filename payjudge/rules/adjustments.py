@@ -54,9 +54,26 @@ def civil_disorder_removals(position: Position, power: str, count: int,
     return candidates[:count]
 
 
+def garrison_claims(position: Position, flags: frozenset[Flag] = frozenset()
+                    ) -> dict[str, tuple[str, ...]]:
+    """GARRISON: each eliminated power (no centre) none of whose home centres is occupied ->
+    those home centres. Such a power may build one unit in one of them (not owning it), and
+    nobody else may build there."""
+    if Flag.GARRISON not in flags:
+        return {}
+    claims: dict[str, tuple[str, ...]] = {}
+    for p in position.map.powers:
+        if p.homes and not position.centers.get(p.name) and \
+                all(position.unit_at(h) is None for h in p.homes):
+            claims[p.name] = tuple(p.homes)
+    return claims
+
+
 def allowance(position: Position, power: str, flags: frozenset[Flag] = frozenset()) -> int:
     """Builds (positive) or removals (negative) due to `power`: one build at most in the
-    opening phase of a MOBILIZE game."""
+    opening phase of a MOBILIZE game; one build for a power that GARRISON lets build."""
+    if power in garrison_claims(position, flags):
+        return 1
     delta = position.adjustment(power)
     return min(delta, 1) if delta > 0 and mobilizing(position, flags) else delta
 
@@ -65,12 +82,17 @@ def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozens
                 ) -> tuple[str, ...]:
     """The unoccupied centres `power` owns and may build in, by the flags in force:
     its home centres; any owned centre (BUILD_ANY); any owned centre that is some power's
-    home (HOME_BUILDS); REMOTE_BUILDS only while it still owns one of its own homes."""
+    home (HOME_BUILDS); REMOTE_BUILDS only while it still owns one of its own homes; and
+    the claims of GARRISON (`garrison_claims`)."""
     m = position.map
     p = m.power(power)
     if p is None:
         return ()
-    owned = position.centers.get(power, frozenset())
+    claims = garrison_claims(position, flags)
+    if power in claims:
+        return claims[power]
+    claimed = {h for hs in claims.values() for h in hs}
+    owned = position.centers.get(power, frozenset()) - claimed
     if Flag.REMOTE_BUILDS in flags and not owned.intersection(p.homes):
         return ()
     if Flag.HOME_BUILDS in flags:

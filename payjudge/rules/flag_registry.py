@@ -117,7 +117,7 @@ _DECLARATIONS = (
     _d(F.HOME_BUILDS, "1.5", S, "builds in any owned centre that was some power's home centre"),
     _d(F.REMOTE_BUILDS, "1.5", S, "a power builds only while it still owns one of its home "
        "centres", defaults=((F.BUILD_ANY, F.HOME_BUILDS),)),
-    _d(F.GARRISON, "1.5", NOT_YET, "an eliminated power may build again in an unoccupied home centre"),
+    _d(F.GARRISON, "1.5", S, "an eliminated power may build again in an unoccupied home centre"),
     _d(F.NO_RESERVES, "1.5", NOT_YET, "the map's reserves are ignored"),
     _d(F.NO_MILITIA, "1.5", NOT_YET, "the map's militia are ignored"),
     _d(F.NO_FACTORIES, "1.5", NOT_YET, "the map's factory sites are ignored"),

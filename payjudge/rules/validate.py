@@ -8,7 +8,7 @@ reach; and it keeps `VIA CONVOY` only where the army could also walk.
 
 from __future__ import annotations
 
-from .adjustments import build_sites
+from .adjustments import build_sites, garrison_claims
 from .errors import AmbiguousOrder, IllegalOrder
 from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
@@ -329,11 +329,17 @@ def _adjustment(parsed: ParsedOrder, position: Position, power: str | None,
         loc = spec.location
         prov = m.provinces.get(loc.province)
         home_of = m.home_owner(loc.province)
-        free_sites = bool(flags & {Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS})
-        if power is not None and home_of != power and not free_sites:
+        free_sites = bool(flags & {Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS,
+                                   Flag.GARRISON})
+        claims = garrison_claims(position, flags)
+        if power is not None and power in claims:
+            if loc.province not in claims[power]:
+                raise IllegalOrder(f"{loc.province} is not a home centre of {power}")
+        elif power is not None and home_of != power and not free_sites:
             raise IllegalOrder(f"{loc.province} is not a home centre of {power}")
         builder = power or (home_of if not free_sites else position.center_owner(loc.province))
-        if builder is None or position.center_owner(loc.province) != builder:
+        if builder is None or (position.center_owner(loc.province) != builder
+                               and builder not in claims):
             raise IllegalOrder(f"{builder or 'nobody'} does not own {loc.province}")
         if position.unit_at(loc.province) is not None:
             raise IllegalOrder(f"{loc.province} is occupied")

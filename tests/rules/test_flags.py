@@ -35,7 +35,7 @@ DONE = {Flag.NO_RETREAT, Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS,
         Flag.FRIENDLY_FIRE, Flag.DUMMY_FIRE, Flag.COASTAL_CRAWL, Flag.WEAK_BOUNCES,
         Flag.SAFE_CONVOYS, Flag.WEAK_CONVOYS, Flag.CONVOY_BACK, Flag.CD_BUILDS,
         Flag.CD_RETREATS, Flag.SMART_CD, Flag.IMMOBILE_DUMMIES, Flag.MOBILIZE, Flag.FLEX_SETUP,
-        Flag.COASTAL_CONVOY}
+        Flag.COASTAL_CONVOY, Flag.GARRISON}
 
 
 def _flags(case: Case) -> frozenset[Flag]:
