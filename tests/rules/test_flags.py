@@ -113,3 +113,17 @@ def test_flag_case(case: Case):
         else:
             got = {p: {str(d.unit) for d in ds} for p, ds in position.dislodged.items() if ds}
         assert got == _units(case.dislodged)
+
+
+def test_possible_adjustments_follow_the_build_flags():
+    """The list of legal builds (rules.possible) uses the same sites as the adjudicator."""
+    from payjudge.rules.possible import possible_adjustments
+    position = Position(STANDARD, Phase.parse("W1901A"), {},
+                        {"FRANCE": frozenset({"PAR", "SPA"})})
+    plain = {str(o) for o in possible_adjustments(position, "FRANCE")}
+    anywhere = {str(o) for o in possible_adjustments(position, "FRANCE",
+                                                     closure({Flag.BUILD_ANY}))}
+    assert not any("SPA" in o for o in plain) and any("PAR" in o for o in plain)
+    assert any("SPA" in o for o in anywhere)
+    mobilized = Position.initial(STANDARD, closure({Flag.MOBILIZE}))
+    assert str(mobilized.phase) == "W1900A" and not mobilized.units
