@@ -103,7 +103,8 @@ _DECLARATIONS = (
        "(FOR <power> after SIGNON M<game>)"),
     # 1.4 convoys
     _d(F.COASTAL_CONVOY, "1.4", S, "fleets on coasts may convoy as well as fleets at sea"),
-    _d(F.PORTAGE_CONVOY, "1.4", NOT_YET, "armies may carry fleets overland between coasts"),
+    _d(F.PORTAGE_CONVOY, "1.4", S, "armies may carry fleets overland between coasts (not yet between "
+       "two coasts of one province)"),
     _d(F.MULTI_COAST_PORTAGE, "1.4", NOT_YET, "portage only between the coasts of one province",
        implies=(F.PORTAGE_CONVOY,)),
     _d(F.SAFE_CONVOYS, "1.4", S, "a beleaguered fleet cannot convoy"),

@@ -104,11 +104,15 @@ class _Board:
         own_convoy = {(powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
                       for i in convoys}
         army = UnitType.ARMY
+        portage = Flag.PORTAGE_CONVOY in self.flags
         for i, order in enumerate(orders):
             if kind[i] == _MOVE and units[i].type is army:
                 walk = dest[i] in m.army_neighbours(prov[i])
                 self.by_convoy[i] = (not walk or order.via_convoy or  # type: ignore[union-attr]
                                      (powers[i], prov[i], dest[i]) in own_convoy)
+            elif kind[i] == _MOVE and portage:  # a fleet carried overland by armies
+                self.by_convoy[i] = not m.reaches_province(UnitType.FLEET, units[i].location,
+                                                           dest[i])  # type: ignore[arg-type]
         # convoys, supports and head-to-head battles that match
         for i in convoys:
             order = orders[i]
@@ -158,6 +162,11 @@ class _Board:
         return False
 
     def _touches(self, sea: str, province: str) -> bool:
+        """Does the convoying unit in `sea` border `province`? (An army carrying a fleet
+        under PORTAGE_CONVOY borders what it could walk to.)"""
+        j = self.at.get(sea)
+        if j is not None and self.units[j].type is UnitType.ARMY:
+            return province in self.map.army_neighbours(sea)
         return province in self.touch.get(sea, ())
 
     def _chain_members(self, j: int, fleets: list[int]) -> set[int]:

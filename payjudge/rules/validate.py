@@ -64,6 +64,22 @@ def _check_owner(owner: str, unit: Unit, power: str | None, check: bool) -> None
         raise IllegalOrder(f"{unit} belongs to {owner}, not to {power}")
 
 
+def _portage_dest(m: Map, unit: Unit, dest: Location, position: Position) -> Location:
+    """PORTAGE_CONVOY: a fleet carried overland to `dest`, on any of its coasts."""
+    if not army_chain(position, unit.province, dest.province):
+        raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no chain "
+                           f"of armies could carry it there")
+    coasts = m.provinces[dest.province].coasts
+    if dest.coast is None and len(coasts) > 1:
+        raise AmbiguousOrder(f"{unit} - {dest.province}: say which coast "
+                             f"({' or '.join(f'{dest.province}/{c}' for c in coasts)})")
+    if dest.coast is not None and dest.coast not in coasts:
+        raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
+    if dest.coast is None and coasts:
+        return Location(dest.province, coasts[0])
+    return dest
+
+
 def _fleet_dest(m: Map, unit: Unit, dest: Location) -> Location:
     """Resolve the coast of a fleet's destination; raise when it cannot go there."""
     prov = m.provinces.get(dest.province)
@@ -194,6 +210,9 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position,
     if prov is None or prov.terrain is Terrain.SHUT:
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: impassable")
     if unit.type is UnitType.FLEET:
+        if Flag.PORTAGE_CONVOY in flags and prov.terrain is Terrain.COAST and \
+                not m.reaches_province(UnitType.FLEET, unit.location, dest.province):
+            return Move(unit, _portage_dest(m, unit, dest, position))
         if parsed.via_convoy:
             raise IllegalOrder(f"{unit} is a fleet and cannot be convoyed")
         return Move(unit, _fleet_dest(m, unit, dest))
@@ -253,12 +272,16 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
                 raise IllegalOrder(f"{target} cannot move to {dest.province}")
             dest = dest.bare
         else:
-            if not m.reaches_province(UnitType.FLEET, target.location, dest.province):
+            if not m.reaches_province(UnitType.FLEET, target.location, dest.province) and \
+                    not (Flag.PORTAGE_CONVOY in flags and
+                         army_chain(position, target.province, dest.province, avoid=unit.province)):
                 raise IllegalOrder(f"{target} cannot move to {dest.province}")
             if dest.coast is not None and dest.coast not in m.provinces[dest.province].coasts:
                 raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
         return SupportMove(unit, target, dest)
     # convoy
+    if Flag.PORTAGE_CONVOY in flags and unit.type is UnitType.ARMY:
+        return _portage(parsed, unit, position)
     if unit.type is not UnitType.FLEET or not _carrier(m, unit.province, flags):
         raise IllegalOrder(f"{unit} cannot convoy: only a fleet at sea can")
     _, army = _board_unit(parsed.target, position, "convoyed unit")
@@ -287,6 +310,63 @@ def _convoy_seas(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> froz
         return frozenset()
     ends = frozenset({origin, dest})
     return frozenset(_linked(m, origin, flags, ends) & _linked(m, dest, flags, ends))
+
+
+def _land_linked(m: Map, start: str, avoid: frozenset[str]) -> set[str]:
+    """PORTAGE_CONVOY: the provinces a chain of armies from `start` may pass."""
+    seen = {p for p in m.army_neighbours(start) if p not in avoid}
+    frontier = list(seen)
+    while frontier:
+        for nxt in m.army_neighbours(frontier.pop()):
+            if nxt not in seen and nxt not in avoid:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return seen
+
+
+def army_chain(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
+    """PORTAGE_CONVOY: is there a chain of armies overland from `origin` to `dest`, both on
+    a coast (the fleet's own province and its destination excluded)?"""
+    m = position.map
+    if origin == dest or not (m.is_coastal(origin) and m.is_coastal(dest)):
+        return False
+    def has_army(p: str) -> bool:
+        unit = position.unit_at(p)
+        return unit is not None and unit.type is UnitType.ARMY and p != avoid \
+            and p not in (origin, dest)
+    goal = set(m.army_neighbours(dest))
+    frontier = [p for p in m.army_neighbours(origin) if has_army(p)]
+    seen = set(frontier)
+    while frontier:
+        p = frontier.pop()
+        if p in goal:
+            return True
+        for nxt in m.army_neighbours(p):
+            if nxt not in seen and has_army(nxt):
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
+
+
+def _portage(parsed: ParsedOrder, unit: Unit, position: Position) -> Convoy:
+    """PORTAGE_CONVOY: an army's order to carry a fleet overland (no coast is named)."""
+    m = position.map
+    assert parsed.target is not None
+    _, fleet = _board_unit(parsed.target, position, "convoyed unit")
+    if fleet.type is not UnitType.FLEET:
+        raise IllegalOrder(f"{unit} cannot convoy {fleet}: an army carries only fleets")
+    dest = parsed.dest.bare if parsed.dest else None
+    if dest is None or dest.province not in m.provinces:
+        raise IllegalOrder(f"{unit}: unknown destination for the convoy")
+    if dest.province == fleet.province:
+        raise IllegalOrder(f"{unit} cannot carry {fleet} to the province it is in")
+    if not (m.is_coastal(fleet.province) and m.is_coastal(dest.province)):
+        raise IllegalOrder(f"{unit} cannot carry {fleet} to {dest.province}: both ends must be on a coast")
+    ends = frozenset({fleet.province, dest.province})
+    if unit.province not in _land_linked(m, fleet.province, ends) & _land_linked(m, dest.province, ends):
+        raise IllegalOrder(f"{unit} cannot carry {fleet} to {dest.province}: "
+                           f"{unit.province} is not on a way overland between them")
+    return Convoy(unit, fleet, dest)
 
 
 def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
