@@ -127,7 +127,7 @@ def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None
             seat.address = None
         if not seat.power:
             seat.power = free.pop()
-    position = Position.initial(st.map)
+    position = Position.initial(st.map, st.rules.flags)   # MOBILIZE, FLEX_SETUP: builds first
     turn = Turn(game_id=game.id, seq=1, phase=position.phase, position=position_to_json(position),
                 seed=new_seed(game, position.phase), status=TurnStatus.OPEN, opened_at=now)
     st.session.add(turn)

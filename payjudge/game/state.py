@@ -17,10 +17,12 @@ from ..store.models import Game, Observer, Seat, Submission, Turn
 MASTER = "MASTER"
 
 
-def payola_rules(game: Game) -> PayolaRules:
-    """The game's Payola rules: its flags and its TAX/CAP settings."""
+def payola_rules(game: Game, game_map: Map | None = None) -> PayolaRules:
+    """The game's Payola rules: its flags and its TAX/CAP settings. The `RULE` lines of the
+    game's map (`game_map`) take effect as if the Master had named them."""
     settings = game.settings or {}
-    return PayolaRules.from_flags(game.rules, tax=settings.get("tax"),
+    names = [*(game_map.rule_flags() if game_map is not None else ()), *game.rules]
+    return PayolaRules.from_flags(names, tax=settings.get("tax"),
                                   center_taxes=settings.get("center_tax"), cap=settings.get("cap"))
 
 
@@ -45,7 +47,7 @@ class GameState:
 
     @cached_property
     def rules(self) -> PayolaRules:
-        return payola_rules(self.game)
+        return payola_rules(self.game, self.map)
 
     @cached_property
     def turn(self) -> Turn | None:

@@ -15,6 +15,7 @@ from typing import Any
 from ..payola.acceptance import parse_acceptance
 from ..payola.auction import Auction, run_auction
 from ..payola.income import IncomeLine, year_end, zerosum_year_end
+from ..rules.adjustments import allowance, build_sites
 from ..rules.flags import Flag
 from ..rules.orders import Order
 from ..rules.position import Position
@@ -58,7 +59,8 @@ def required_powers(st: GameState) -> list[str]:
         need = [p for p, ds in pos.dislodged.items() if any(d.retreats for d in ds)]
     else:
         need = [p for p in pos.map.power_names
-                if pos.adjustment(p) < 0 or (pos.adjustment(p) > 0 and pos.buildable_homes(p))]
+                if allowance(pos, p, st.rules.flags) < 0 or
+                (allowance(pos, p, st.rules.flags) > 0 and build_sites(pos, p, st.rules.flags))]
     return [p for p in need if p in playing]
 
 
@@ -89,8 +91,8 @@ def compute_turn(st: GameState) -> TurnComputation:
         comp = _movement(st, pos, balances, subs)
     else:
         texts = {p: sub.text.splitlines() for p, sub in subs.items()}
-        orders, problems = read_orders(pos, texts)
-        report, nxt = play(pos, orders, problems)
+        orders, problems = read_orders(pos, texts, flags=st.rules.flags, dummies=st.dummies())
+        report, nxt = play(pos, orders, problems, flags=st.rules.flags, dummies=st.dummies())
         comp = TurnComputation(report, nxt, balances_before=balances,
                                balances_after=dict(balances))
     if comp.next_position.phase.year > pos.phase.year:
@@ -159,7 +161,7 @@ def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> T
     for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)
         orders.setdefault(owner, []).append(order)
-    report, nxt = play(pos, orders)
+    report, nxt = play(pos, orders, flags=st.rules.flags, dummies=dummies)
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
     initials = {p.name: p.initial for p in pos.map.powers}
     return TurnComputation(report, nxt, auction, sheets_used=used,

@@ -14,10 +14,11 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from .geography import Map, UnitType
+from .flags import Flag
+from .geography import Location, Map, UnitType
 from .orders import Build, Order, Remove, Unit, Waive
 from .outcome import OrderOutcome, Result
-from .position import Position
+from .position import Position, mobilizing
 
 
 def province_graph(m: Map) -> dict[str, frozenset[str]]:
@@ -69,15 +70,92 @@ def civil_disorder_removals(position: Position, power: str, count: int,
     return candidates[:count]
 
 
-def adjudicate_adjustments(position: Position, orders: Mapping[str, Sequence[Order]]
+def garrison_claims(position: Position, flags: frozenset[Flag] = frozenset()
+                    ) -> dict[str, tuple[str, ...]]:
+    """GARRISON: each eliminated power (no centre) none of whose home centres is occupied ->
+    those home centres. Such a power may build one unit in one of them (not owning it), and
+    nobody else may build there."""
+    if Flag.GARRISON not in flags:
+        return {}
+    claims: dict[str, tuple[str, ...]] = {}
+    for p in position.map.powers:
+        if p.homes and not position.centers.get(p.name) and \
+                all(position.unit_at(h) is None for h in p.homes):
+            claims[p.name] = tuple(p.homes)
+    return claims
+
+
+def allowance(position: Position, power: str, flags: frozenset[Flag] = frozenset()) -> int:
+    """Builds (positive) or removals (negative) due to `power`: one build at most in the
+    opening phase of a MOBILIZE game; one build for a power that GARRISON lets build."""
+    if power in garrison_claims(position, flags):
+        return 1
+    delta = position.adjustment(power)
+    return min(delta, 1) if delta > 0 and mobilizing(position, flags) else delta
+
+
+def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozenset()
+                ) -> tuple[str, ...]:
+    """The unoccupied centres `power` owns and may build in, by the flags in force:
+    its home centres; any owned centre (BUILD_ANY); any owned centre that is some power's
+    home (HOME_BUILDS); REMOTE_BUILDS only while it still owns one of its own homes; and
+    the claims of GARRISON (`garrison_claims`)."""
+    m = position.map
+    p = m.power(power)
+    if p is None:
+        return ()
+    claims = garrison_claims(position, flags)
+    if power in claims:
+        return claims[power]
+    claimed = {h for hs in claims.values() for h in hs}
+    owned = position.centers.get(power, frozenset()) - claimed
+    if Flag.REMOTE_BUILDS in flags and not owned.intersection(p.homes):
+        return ()
+    if Flag.HOME_BUILDS in flags:
+        every_home = {h for q in m.powers for h in q.homes}
+        sites = sorted(c for c in owned if c in every_home)
+    elif Flag.BUILD_ANY in flags or Flag.REMOTE_BUILDS in flags:
+        sites = sorted(owned)
+    else:
+        sites = [h for h in p.homes if h in owned]
+    return tuple(c for c in sites if position.unit_at(c) is None)
+
+
+def _disorder_builds(position: Position, power: str, count: int, flags: frozenset[Flag]
+                     ) -> list[Unit]:
+    """CD_BUILDS: the builds of a power in civil disorder. The judge's choice is fixed, not
+    random: the sites in alphabetical order, an army where one can stand, else a fleet (on
+    the first coast in alphabetical order)."""
+    m = position.map
+    out: list[Unit] = []
+    for site in build_sites(position, power, flags)[:count]:
+        if m.can_occupy(UnitType.ARMY, Location(site)):
+            out.append(Unit(UnitType.ARMY, Location(site)))
+            continue
+        coasts = sorted(m.provinces[site].coasts)
+        loc = Location(site, coasts[0]) if coasts else Location(site)
+        if m.can_occupy(UnitType.FLEET, loc):
+            out.append(Unit(UnitType.FLEET, loc))
+    return out
+
+
+def adjudicate_adjustments(position: Position, orders: Mapping[str, Sequence[Order]], *,
+                           flags: frozenset[Flag] = frozenset()
                            ) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
-    """Validated orders per power, in the order given -> outcomes and the new units."""
+    """Validated orders per power, in the order given -> outcomes and the new units.
+
+    A power that gave no order at all is in civil disorder: it waives its builds, or
+    builds by `_disorder_builds` under CD_BUILDS."""
     outcomes: list[OrderOutcome] = []
     units = {p: list(us) for p, us in position.units.items()}
     for power in position.map.power_names:
-        delta = position.adjustment(power)
+        delta = allowance(position, power, flags)
         given = orders.get(power, ())
-        if delta > 0:
+        if delta > 0 and not given and Flag.CD_BUILDS in flags:
+            for unit in _disorder_builds(position, power, delta, flags):
+                units.setdefault(power, []).append(unit)
+                outcomes.append(OrderOutcome(power, Build(unit), Result.SUCCEEDS, default=True))
+        elif delta > 0:
             room = delta
             built: set[str] = set()
             for order in given:
@@ -111,10 +189,10 @@ def adjudicate_adjustments(position: Position, orders: Mapping[str, Sequence[Ord
     return tuple(outcomes), {p: tuple(us) for p, us in units.items()}
 
 
-def adjustments_due(position: Position) -> bool:
+def adjustments_due(position: Position, flags: frozenset[Flag] = frozenset()) -> bool:
     """Whether the winter phase has anything to do (otherwise it is skipped)."""
     for power in position.map.power_names:
-        delta = position.adjustment(power)
-        if delta < 0 or (delta > 0 and position.buildable_homes(power)):
+        delta = allowance(position, power, flags)
+        if delta < 0 or (delta > 0 and build_sites(position, power, flags)):
             return True
     return False

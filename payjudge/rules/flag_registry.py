@@ -34,9 +34,10 @@ def _d(flag: F, section: str, status: Status, summary: str, *, reason: str = "",
 _DECLARATIONS = (
     # 1.1 game start
     _d(F.POWER_CHOICE, "1.1", S, "players may pick a free power when they join (JOIN <power>@<game>)"),
-    _d(F.MOBILIZE, "1.1", NOT_YET,
-       "no units at the start; each power builds in its home centres first"),
-    _d(F.FLEX_SETUP, "1.1", NOT_YET, "home-centre units are left off the board; each power chooses "
+    _d(F.MOBILIZE, "1.1", S,
+       "no units at the start; the game begins with an adjustment phase in which each power "
+       "builds one unit in a home centre"),
+    _d(F.FLEX_SETUP, "1.1", S, "home-centre units are left off the board; each power chooses "
        "what to build there", aliases=("BLANK_BOARD",)),
     _d(F.SILENT_JOIN, "1.1", S, "nobody is told when a player joins the forming game"),
     _d(F.START_MASTER, "1.1", S,
@@ -92,34 +93,35 @@ _DECLARATIONS = (
        reason="Payola has no proxy orders, since every unit already obeys the best offer",
        implies=(F.ORDER_ANY,), also=("3.1",)),
     _d(F.NO_PROXY, "1.3", ALWAYS, "there are no proxy orders"),
-    _d(F.COASTAL_CRAWL, "1.3", NOT_YET, "fleets may swap along the coasts of a two-coast province"),
-    _d(F.FRIENDLY_FIRE, "1.3", NOT_YET, "a power may dislodge its own units and cut its own supports"),
-    _d(F.WEAK_BOUNCES, "1.3", NOT_YET,
+    _d(F.COASTAL_CRAWL, "1.3", S, "fleets may swap along the coasts of a two-coast province"),
+    _d(F.FRIENDLY_FIRE, "1.3", S, "a power may dislodge its own units and cut its own supports"),
+    _d(F.WEAK_BOUNCES, "1.3", S,
        "a unit whose move fails has no strength to hold its place (Key's rule)"),
     _d(F.DEFAULT_UNORDERED, "1.3", S,
        "own units left without an order hold (matters under PAY_DUMMIES)", also=("3.1",)),
     _d(F.UNITS_ADAPT, "1.3", NOT_YET, "units change type when the map's terrain changes under them"),
     _d(F.HIBERNATE, "1.3", NOT_YET, "units on spaces that become impassable stay, and may only hold"),
-    _d(F.IMMOBILE_DUMMIES, "1.3", NOT_YET, "units of dummy powers may not move"),
+    _d(F.IMMOBILE_DUMMIES, "1.3", S, "units of dummy powers may not move"),
     _d(F.SUBMIT_MASTER, "1.3", ALWAYS, "the Master may send orders and offers for any power "
        "(FOR <power> after SIGNON M<game>)"),
     # 1.4 convoys
-    _d(F.COASTAL_CONVOY, "1.4", NOT_YET, "fleets on coasts may convoy as well as fleets at sea"),
-    _d(F.PORTAGE_CONVOY, "1.4", NOT_YET, "armies may carry fleets overland between coasts"),
+    _d(F.COASTAL_CONVOY, "1.4", S, "fleets on coasts may convoy as well as fleets at sea"),
+    _d(F.PORTAGE_CONVOY, "1.4", S, "armies may carry fleets overland between coasts (not yet between "
+       "two coasts of one province)"),
     _d(F.MULTI_COAST_PORTAGE, "1.4", NOT_YET, "portage only between the coasts of one province",
        implies=(F.PORTAGE_CONVOY,)),
-    _d(F.SAFE_CONVOYS, "1.4", NOT_YET, "a beleaguered fleet cannot convoy"),
-    _d(F.WEAK_CONVOYS, "1.4", NOT_YET, "a convoying fleet must out-support every attack on it"),
-    _d(F.CONVOY_BACK, "1.4", NOT_YET, "a convoy route may pass a sea twice or come back to its start"),
+    _d(F.SAFE_CONVOYS, "1.4", S, "a beleaguered fleet cannot convoy"),
+    _d(F.WEAK_CONVOYS, "1.4", S, "a convoying fleet must out-support every attack on it"),
+    _d(F.CONVOY_BACK, "1.4", S, "a convoy route may pass a sea twice or come back to its start"),
     _d(F.NO_RETURN, "1.4", NOT_YET, "the old name of the opposite of CONVOY_BACK: no route passes "
        "a sea twice", excludes=(F.CONVOY_BACK,)),
     # 1.5 retreats and adjustments
-    _d(F.NO_RETREAT, "1.5", NOT_YET, "dislodged units are destroyed without a retreat"),
-    _d(F.BUILD_ANY, "1.5", NOT_YET, "builds in any owned centre"),
-    _d(F.HOME_BUILDS, "1.5", NOT_YET, "builds in any owned centre that was some power's home centre"),
-    _d(F.REMOTE_BUILDS, "1.5", NOT_YET, "a power builds only while it still owns one of its home "
+    _d(F.NO_RETREAT, "1.5", S, "dislodged units are destroyed without a retreat"),
+    _d(F.BUILD_ANY, "1.5", S, "builds in any owned centre"),
+    _d(F.HOME_BUILDS, "1.5", S, "builds in any owned centre that was some power's home centre"),
+    _d(F.REMOTE_BUILDS, "1.5", S, "a power builds only while it still owns one of its home "
        "centres", defaults=((F.BUILD_ANY, F.HOME_BUILDS),)),
-    _d(F.GARRISON, "1.5", NOT_YET, "an eliminated power may build again in an unoccupied home centre"),
+    _d(F.GARRISON, "1.5", S, "an eliminated power may build again in an unoccupied home centre"),
     _d(F.NO_RESERVES, "1.5", NOT_YET, "the map's reserves are ignored"),
     _d(F.NO_MILITIA, "1.5", NOT_YET, "the map's militia are ignored"),
     _d(F.NO_FACTORIES, "1.5", NOT_YET, "the map's factory sites are ignored"),
@@ -175,11 +177,13 @@ _DECLARATIONS = (
     _d(F.CD_DUMMIES, "1.7", S,
        "dummy powers are in civil disorder; their units take offers from anyone "
        "under TOUCH_BRIBE / REMOTE_BRIBE"),
-    _d(F.DUMMY_FIRE, "1.7", NOT_YET, "FRIENDLY_FIRE for dummy powers only"),
-    _d(F.CD_BUILDS, "1.7", NOT_YET, "a power in civil disorder builds at random instead of waiving"),
-    _d(F.CD_RETREATS, "1.7", NOT_YET,
-       "a power in civil disorder retreats at random instead of disbanding"),
-    _d(F.SMART_CD, "1.7", NOT_YET, "CD_BUILDS and CD_RETREATS together",
+    _d(F.DUMMY_FIRE, "1.7", S, "FRIENDLY_FIRE for dummy powers only"),
+    _d(F.CD_BUILDS, "1.7", S, "a power in civil disorder (no order sent) builds, by the "
+       "judge's fixed choice, instead of waiving"),
+    _d(F.CD_RETREATS, "1.7", S,
+       "a power in civil disorder (no order sent) retreats, by the judge's fixed choice, "
+       "instead of disbanding"),
+    _d(F.SMART_CD, "1.7", S, "CD_BUILDS and CD_RETREATS together",
        implies=(F.CD_BUILDS, F.CD_RETREATS)),
     _d(F.CD_SUPPORTS, "1.7", NO, "units in civil disorder would support each other",
        reason="a rule of standard Diplomacy only; in Payola a unit follows the offers it receives",

@@ -20,6 +20,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Sequence
 
+from .flags import Flag
 from .geography import Location, Map, UnitType
 from .orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
 from .outcome import OrderOutcome, Result
@@ -31,9 +32,11 @@ _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 
 
 def _touching(m: Map) -> dict[str, frozenset[str]]:
-    """Province without coasts -> the provinces a fleet there borders (for convoy chains)."""
-    return {loc.province: frozenset(n.province for n in ns)
-            for loc, ns in m.fleet_adjacency.items() if loc.coast is None}
+    """Province -> the provinces a fleet there (on any coast) borders (for convoy chains)."""
+    touch: dict[str, set[str]] = {}
+    for loc, ns in m.fleet_adjacency.items():
+        touch.setdefault(loc.province, set()).update(n.province for n in ns)
+    return {p: frozenset(ns) for p, ns in touch.items()}
 
 
 @dataclass(frozen=True)
@@ -47,8 +50,13 @@ class MovementResult:
 class _Board:
     """Index-based working state for one adjudication."""
 
-    def __init__(self, position: Position, orders: dict[str, Order]):
+    def __init__(self, position: Position, orders: dict[str, Order],
+                 flags: frozenset[Flag] = frozenset(), dummies: frozenset[str] = frozenset()):
         m = position.map
+        self.flags = flags
+        # the powers that may dislodge their own units (FRIENDLY_FIRE; DUMMY_FIRE: dummies)
+        self.fire: frozenset[str] = frozenset(position.units) if Flag.FRIENDLY_FIRE in flags \
+            else (dummies if Flag.DUMMY_FIRE in flags else frozenset())
         self.map = m
         self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
         powers = sorted(position.units)
@@ -103,11 +111,15 @@ class _Board:
         own_convoy = {(powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
                       for i in convoys}
         army = UnitType.ARMY
+        portage = Flag.PORTAGE_CONVOY in self.flags
         for i in moves:
             if units[i].type is army:
                 walk = dest[i] in m.army_neighbours(prov[i])
                 by_convoy[i] = (not walk or orders[i].via_convoy or  # type: ignore[union-attr]
                                 (powers[i], prov[i], dest[i]) in own_convoy)
+            elif portage:  # a fleet carried overland by armies
+                by_convoy[i] = not m.reaches_province(UnitType.FLEET, units[i].location,
+                                                      dest[i])  # type: ignore[arg-type]
         # convoys, supports and head-to-head battles that match
         convoyed: dict[int, None] = {}  # the armies with convoys, in a fixed order
         for i in convoys:
@@ -134,7 +146,8 @@ class _Board:
         for i in moves:
             if not by_convoy[i]:
                 j = at.get(dest[i])  # type: ignore[arg-type]
-                if j is not None and kind[j] == _MOVE and not by_convoy[j] and dest[j] == prov[i]:
+                if j is not None and kind[j] == _MOVE and not by_convoy[j] \
+                        and dest[j] == prov[i] and not self._crawl(i, j):
                     self.h2h[i] = j
         # a convoy counts only if its fleet can be part of a complete chain of convoying fleets
         for j in convoyed:
@@ -143,7 +156,25 @@ class _Board:
             for f in self.convoyers[j]:
                 self.convoy_target[f] = j
 
+    def _crawl(self, i: int, j: int) -> bool:
+        """COASTAL_CRAWL: two fleets swapping along different coasts of a two-coast province
+        pass each other instead of meeting head to head."""
+        if Flag.COASTAL_CRAWL not in self.flags:
+            return False
+        for a, b in ((i, j), (j, i)):
+            here = self.units[a].location
+            there = self.orders[b].dest  # type: ignore[union-attr]
+            if here.coast is not None and there.coast is not None and here.coast != there.coast \
+                    and self.units[b].type is UnitType.FLEET:
+                return True
+        return False
+
     def _touches(self, sea: str, province: str) -> bool:
+        """Does the convoying unit in `sea` border `province`? (An army carrying a fleet
+        under PORTAGE_CONVOY borders what it could walk to.)"""
+        j = self.at.get(sea)
+        if j is not None and self.units[j].type is UnitType.ARMY:
+            return province in self.map.army_neighbours(sea)
         return province in self.touch.get(sea, ())
 
     def _chain_members(self, j: int, fleets: list[int]) -> set[int]:
@@ -270,9 +301,12 @@ class _Board:
         d = self.at.get(self.dest[i])  # type: ignore[arg-type]
         if d is None or (self.h2h[i] is None and self.kind[d] == _MOVE and self.resolve(d)):
             return self._supports(self.move_support.get(i, ()))
-        if self.powers[d] == self.powers[i]:
+        owner = self.powers[d]
+        if owner in self.fire:
+            return self._supports(self.move_support.get(i, ()))
+        if owner == self.powers[i]:
             return 0
-        return self._supports(self.move_support.get(i, ()), exclude_power=self.powers[d])
+        return self._supports(self.move_support.get(i, ()), exclude_power=owner)
 
     def defend_strength(self, i: int) -> int:
         return self._supports(self.move_support.get(i, ()))
@@ -285,12 +319,18 @@ class _Board:
             return 0
         return self._supports(self.move_support.get(i, ()))
 
-    def hold_strength(self, province: str) -> int:
+    def hold_strength(self, province: str, attacker: int) -> int:
         d = self.at.get(province)
         if d is None:
             return 0
         if self.kind[d] == _MOVE:
-            return 0 if self.resolve(d) else 1
+            if self.resolve(d):
+                return 0
+            # WEAK_BOUNCES (Key's rule): a unit whose move failed does not hold against
+            # a foreign attack (against any attack, where friendly fire is allowed)
+            weak = Flag.WEAK_BOUNCES in self.flags and \
+                (self.powers[attacker] != self.powers[d] or self.powers[d] in self.fire)
+            return 0 if weak else 1
         return self._supports(self.hold_support.get(d, ()))
 
     def _move_succeeds(self, i: int) -> bool:
@@ -301,7 +341,7 @@ class _Board:
         if o is not None:
             if attack <= self.defend_strength(o):
                 return False
-        elif attack <= self.hold_strength(self.dest[i]):  # type: ignore[arg-type]
+        elif attack <= self.hold_strength(self.dest[i], i):  # type: ignore[arg-type]
             return False
         for c in self.moves_to[self.dest[i]]:  # type: ignore[index]
             if c != i and attack <= self.prevent_strength(c):
@@ -315,7 +355,7 @@ class _Board:
         here = self.prov[i]
         aimed_at = self.dest[target] if self.kind[target] == _MOVE else None
         for c in self.moves_to.get(here, ()):
-            if self.powers[c] == self.powers[i]:
+            if self.powers[c] == self.powers[i] and self.powers[i] not in self.fire:
                 continue
             if self.prov[c] == aimed_at:
                 # an attack from where the support goes cuts only by dislodging (5.B.2)
@@ -329,21 +369,44 @@ class _Board:
     def _convoy_holds(self, i: int) -> bool:
         if self.convoy_target[i] < 0:
             return False
-        for c in self.moves_to.get(self.prov[i], ()):
+        attackers = self.moves_to.get(self.prov[i], ())
+        for c in attackers:
             if self._move_succeeds(c):  # adjudicate, not resolve: DATC 5.D
                 return False
+        if attackers and (Flag.WEAK_CONVOYS in self.flags or Flag.SAFE_CONVOYS in self.flags):
+            return self._convoy_survives(i, attackers)
+        return True
+
+    def _convoy_survives(self, i: int, attackers: list[int]) -> bool:
+        """WEAK_CONVOYS: the fleet must hold with more strength than the strongest foreign
+        attack on it. SAFE_CONVOYS: a beleaguered fleet (one that stays only because the
+        strongest attacks on it, stronger than its hold, stand each other off) cannot convoy."""
+        hold = self._supports(self.hold_support.get(i, ()))
+        strength = {c: self.attack_strength(c) for c in attackers}
+        top = max(strength.values())
+        strongest = [c for c, s in strength.items() if s == top and s > 0]
+        if not any(self.powers[c] != self.powers[i] for c in strongest):
+            return True
+        if Flag.WEAK_CONVOYS in self.flags and top >= hold:
+            return False
+        if Flag.SAFE_CONVOYS in self.flags and top > hold and len(strongest) > 1:
+            return False
         return True
 
 
 def adjudicate_movement(position: Position, orders: dict[str, Order],
-                        defaults: frozenset[str] = frozenset()) -> MovementResult:
+                        defaults: frozenset[str] = frozenset(), *,
+                        flags: frozenset[Flag] = frozenset(),
+                        dummies: frozenset[str] = frozenset()) -> MovementResult:
     """Adjudicate validated orders, keyed by the province of the ordered unit.
 
     Units without an order hold. `defaults` are provinces whose order was given by the
-    judge (reported as such).
+    judge (reported as such). `flags` are the rule flags in force (those of the movement
+    phase: FRIENDLY_FIRE, DUMMY_FIRE, WEAK_BOUNCES, COASTAL_CRAWL, WEAK_CONVOYS,
+    SAFE_CONVOYS), `dummies` the dummy powers.
     """
     m = position.map
-    b = _Board(position, orders)
+    b = _Board(position, orders, flags, dummies)
     n = len(b.units)
     kinds, resolution, prov, at = b.kind, b.resolution, b.prov, b.at
     for i in range(n):
@@ -388,8 +451,10 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
                 result = Result.VOID
             elif i in b.szykman:
                 result = Result.DISRUPTED
-            else:
-                result = Result.DISLODGED if gone else Result.SUCCEEDS
+            elif gone:
+                result = Result.DISLODGED
+            else:  # an attack stopped it under WEAK_CONVOYS or SAFE_CONVOYS
+                result = Result.SUCCEEDS if b.resolution[i] else Result.DISRUPTED
         else:
             result = Result.DISLODGED if gone else Result.SUCCEEDS
         outcomes.append(OrderOutcome(power, order, result, gone, prov[i] in defaults))

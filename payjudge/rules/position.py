@@ -8,9 +8,25 @@ from types import MappingProxyType
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from .flags import Flag
 from .geography import Location, Map
 from .orders import Unit
-from .phase import Phase
+from .phase import Phase, PhaseType, Season
+
+
+def opening_phase(game_map: Map, flags: frozenset[Flag] = frozenset()) -> Phase:
+    """The first phase of a game on `game_map`: the map's, or under MOBILIZE and FLEX_SETUP
+    (the powers build their first units) the adjustment phase that comes before it."""
+    phase = Phase.parse(game_map.start_phase)
+    if flags & {Flag.MOBILIZE, Flag.FLEX_SETUP} and not phase.is_adjustments:
+        return Phase(phase.year - 1, Season.WINTER, PhaseType.ADJUSTMENTS)
+    return phase
+
+
+def mobilizing(position: Position, flags: frozenset[Flag]) -> bool:
+    """Whether `position` is the opening adjustment phase of a MOBILIZE game, in which each
+    power builds one unit only."""
+    return Flag.MOBILIZE in flags and position.phase == opening_phase(position.map, flags)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +85,18 @@ class Position:
         object.__setattr__(self, "_at", MappingProxyType(at))
 
     @classmethod
-    def initial(cls, game_map: Map) -> Position:
+    def initial(cls, game_map: Map, flags: frozenset[Flag] = frozenset()) -> Position:
+        """The opening position. MOBILIZE: no unit on the board; FLEX_SETUP: none on the
+        powers' own home centres (units elsewhere stay); both start with the adjustment
+        phase before the map's first phase, so that the powers build."""
         units = {p: tuple(Unit(t, l) for t, l in us) for p, us in game_map.start_units.items()}
-        return cls(game_map, Phase.parse(game_map.start_phase), units, dict(game_map.start_centers))
+        if Flag.MOBILIZE in flags:
+            units = {}
+        elif Flag.FLEX_SETUP in flags:
+            homes = {p.name: set(p.homes) for p in game_map.powers}
+            units = {p: tuple(u for u in us if u.province not in homes.get(p, ()))
+                     for p, us in units.items()}
+        return cls(game_map, opening_phase(game_map, flags), units, dict(game_map.start_centers))
 
     # -- queries ---------------------------------------------------------------------
     def unit_at(self, province: str) -> Unit | None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from .adjustments import allowance, build_sites
+from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
 from .orders import (
     Build,
@@ -41,19 +43,20 @@ def possible_orders(position: Position, unit: Unit | str, power: str | None = No
     return _Orders(position).of_unit(unit, power)
 
 
-def possible_adjustments(position: Position, power: str) -> list[Order]:
+def possible_adjustments(position: Position, power: str,
+                         flags: frozenset[Flag] = frozenset()) -> list[Order]:
     """The legal adjustment orders of `power`: each build and `WAIVE` when it may build,
-    each removal when it must remove, nothing otherwise."""
+    each removal when it must remove, nothing otherwise (build sites by `flags`)."""
     if position.phase.type is not PhaseType.ADJUSTMENTS:
         return []
     m = position.map
-    delta = position.adjustment(power)
+    delta = allowance(position, power, flags)
     if delta < 0:
         return [Remove(u) for u in position.units.get(power, ())]
     if delta == 0:
         return []
     builds: list[Order] = []
-    for home in position.buildable_homes(power):
+    for home in build_sites(position, power, flags):
         prov = m.provinces[home]
         if m.can_occupy(UnitType.ARMY, Location(home)):
             builds.append(Build(Unit(UnitType.ARMY, Location(home))))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
+from .flags import Flag
 from .geography import Map
 from .movement import adjudicate_movement
 from .orders import Convoy, Order, SupportHold, SupportMove, Unit, Waive
@@ -105,14 +106,17 @@ def _validated(text: str, position: Position, power: str, remembered: _Remembere
 
 
 def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
-                *, check_owner: bool = True
+                *, check_owner: bool = True, flags: frozenset[Flag] = frozenset(),
+                dummies: frozenset[str] = frozenset()
                 ) -> tuple[dict[str, list[Order]], list[OrderProblem]]:
     """Parse and check each power's order texts, keeping the order they were given in."""
     accepted: dict[str, list[Order]] = {}
     problems: list[OrderProblem] = []
     game_map = position.map
     remembered: _Remembered | None = None
-    if check_owner and position.phase.is_movement:
+    # remembered validations hold for the plain rules only: flags and dummies change
+    # what is legal (IMMOBILE_DUMMIES, the convoy flags), so they go the long way
+    if check_owner and position.phase.is_movement and not flags and not dummies:
         remembered = game_map.derived("turn:validated", lambda m: {})
     for power, lines in texts.items():
         for text in lines:
@@ -121,7 +125,7 @@ def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
                     order = _validated(text, position, power, remembered)
                 else:
                     order = validate(_parsed(text, game_map), position, power,
-                                     check_owner=check_owner)
+                                     check_owner=check_owner, flags=flags, dummies=dummies)
             except OrderError as exc:
                 problems.append(OrderProblem(power, text, str(exc), exc.kind))
                 continue
@@ -156,44 +160,59 @@ def _by_unit(orders: Mapping[str, Sequence[Order]], problems: list[OrderProblem]
 
 
 def play(position: Position, orders: Mapping[str, Sequence[Order]],
-         problems: Sequence[OrderProblem] = ()) -> tuple[PhaseReport, Position]:
-    """Adjudicate validated orders (per power, in the order given) and advance."""
+         problems: Sequence[OrderProblem] = (), *, flags: frozenset[Flag] = frozenset(),
+         dummies: frozenset[str] = frozenset()) -> tuple[PhaseReport, Position]:
+    """Adjudicate validated orders (per power, in the order given) and advance.
+
+    `flags` are the rule flags in force (all of them, implied ones included), `dummies`
+    the dummy powers. A power that gave no order at all (none accepted, none refused) is
+    in civil disorder for the retreat and adjustment phases."""
     problems = list(problems)
     kind = position.phase.type
     dislodged: Mapping[str, tuple[Dislodged, ...]]
+    ordered = {p for p, lst in orders.items() if lst} | {e.power for e in problems}
     if kind is PhaseType.MOVEMENT:
         by_unit = _by_unit(orders, problems)
         unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
-        result = adjudicate_movement(position, by_unit, unordered)
-        stranded = {p: tuple(d for d in ds if d.retreats) for p, ds in result.dislodged.items()}
-        destroyed = tuple((p, d.unit) for p, ds in result.dislodged.items() for d in ds if not d.retreats)
+        result = adjudicate_movement(position, by_unit, unordered, flags=flags, dummies=dummies)
+        keep = Flag.NO_RETREAT not in flags  # NO_RETREAT: every dislodged unit is destroyed
+        stranded = {p: tuple(d for d in ds if d.retreats and keep)
+                    for p, ds in result.dislodged.items()}
+        destroyed = tuple((p, d.unit) for p, ds in result.dislodged.items() for d in ds
+                          if not (d.retreats and keep))
         units, dislodged = result.units, stranded
         report = PhaseReport(position.phase, position, result.outcomes, tuple(problems),
                              result.dislodged, destroyed)
     elif kind is PhaseType.RETREATS:
         by_unit = _by_unit(orders, problems)
-        outcomes, units = adjudicate_retreats(position, by_unit)
+        in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
+        outcomes, units = adjudicate_retreats(position, by_unit, flags=flags,
+                                              in_disorder=in_disorder)
         dislodged = {}
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
     else:
-        outcomes, units = adjudicate_adjustments(position, orders)
+        outcomes, units = adjudicate_adjustments(
+            position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags)
         dislodged = position.dislodged
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
-    nxt, changes = _next_position(position, units, dislodged)
+    nxt, changes = _next_position(position, units, dislodged, flags)
     if changes:
         report = PhaseReport(report.phase, report.before, report.outcomes, report.errors,
                              report.dislodged, report.destroyed, changes)
     return report, nxt
 
 
-def advance(position: Position, texts: Mapping[str, Iterable[str]]) -> tuple[PhaseReport, Position]:
+def advance(position: Position, texts: Mapping[str, Iterable[str]], *,
+            flags: frozenset[Flag] = frozenset(), dummies: frozenset[str] = frozenset()
+            ) -> tuple[PhaseReport, Position]:
     """Read order texts, adjudicate the phase, and return the next position."""
-    orders, problems = read_orders(position, texts)
-    return play(position, orders, problems)
+    orders, problems = read_orders(position, texts, flags=flags, dummies=dummies)
+    return play(position, orders, problems, flags=flags, dummies=dummies)
 
 
-def _next_position(before: Position, units: Mapping[str, tuple[Unit, ...]],
-                   dislodged: Mapping[str, tuple[Dislodged, ...]]
+def _next_position(before: Position, units: Mapping[str, Sequence[Unit]],
+                   dislodged: Mapping[str, Sequence[Dislodged]],
+                   flags: frozenset[Flag] = frozenset()
                    ) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
     """Step to the next phase that really happens, from the units after `before`'s phase."""
     m, centers, phase = before.map, before.centers, before.phase
@@ -207,7 +226,7 @@ def _next_position(before: Position, units: Mapping[str, tuple[Unit, ...]],
         if phase.type is PhaseType.ADJUSTMENTS:
             centers, changes = _captured(m, units, centers)
             pos = Position(m, phase, units, centers, dislodged)
-            if adjustments_due(pos):
+            if adjustments_due(pos, flags):
                 return pos, changes
             continue
         return Position(m, phase, units, centers, dislodged), changes

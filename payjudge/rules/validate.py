@@ -8,7 +8,9 @@ reach; and it keeps `VIA CONVOY` only where the army could also walk.
 
 from __future__ import annotations
 
+from .adjustments import build_sites, garrison_claims
 from .errors import AmbiguousOrder, IllegalOrder
+from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
                      SupportHold, SupportMove, Unit, Waive)
@@ -23,17 +25,19 @@ _KIND_NAMES = {OrderKind.HOLD: "hold", OrderKind.MOVE: "move", OrderKind.SUPPORT
 
 
 def validate(parsed: ParsedOrder, position: Position, power: str | None = None,
-             *, check_owner: bool = True) -> Order:
+             *, check_owner: bool = True, flags: frozenset[Flag] = frozenset(),
+             dummies: frozenset[str] = frozenset()) -> Order:
     """The legal order `parsed` stands for, in `position`, given by `power`.
 
-    `check_owner=False` is for Payola offers, which may be made to any unit.
+    `check_owner=False` is for Payola offers, which may be made to any unit. `flags` are
+    the rule flags in force, `dummies` the dummy powers (IMMOBILE_DUMMIES).
     """
     phase = position.phase.type
     if phase is PhaseType.MOVEMENT:
-        return _movement(parsed, position, power, check_owner)
+        return _movement(parsed, position, power, check_owner, flags, dummies)
     if phase is PhaseType.RETREATS:
         return _retreat(parsed, position, power, check_owner)
-    return _adjustment(parsed, position, power)
+    return _adjustment(parsed, position, power, flags)
 
 
 def _wrong_phase(parsed: ParsedOrder, position: Position) -> IllegalOrder:
@@ -58,6 +62,22 @@ def _board_unit(spec: UnitSpec, position: Position, what: str = "unit") -> tuple
 def _check_owner(owner: str, unit: Unit, power: str | None, check: bool) -> None:
     if check and power is not None and owner != power:
         raise IllegalOrder(f"{unit} belongs to {owner}, not to {power}")
+
+
+def _portage_dest(m: Map, unit: Unit, dest: Location, position: Position) -> Location:
+    """PORTAGE_CONVOY: a fleet carried overland to `dest`, on any of its coasts."""
+    if not army_chain(position, unit.province, dest.province):
+        raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no chain "
+                           f"of armies could carry it there")
+    coasts = m.provinces[dest.province].coasts
+    if dest.coast is None and len(coasts) > 1:
+        raise AmbiguousOrder(f"{unit} - {dest.province}: say which coast "
+                             f"({' or '.join(f'{dest.province}/{c}' for c in coasts)})")
+    if dest.coast is not None and dest.coast not in coasts:
+        raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
+    if dest.coast is None and coasts:
+        return Location(dest.province, coasts[0])
+    return dest
 
 
 def _fleet_dest(m: Map, unit: Unit, dest: Location) -> Location:
@@ -85,13 +105,17 @@ def _fleet_dest(m: Map, unit: Unit, dest: Location) -> Location:
     return dest
 
 
-def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
+def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = None,
+                flags: frozenset[Flag] = frozenset()) -> bool:
     """Is there a chain of seas, each holding a fleet, from `origin` to `dest`?
 
     A move that needs a convoy is legal only if such a chain is on the board now
     (DATC 4.E.1, 6.D.32); a fleet cannot both convoy a move and support it (6.D.31).
+    Under COASTAL_CONVOY the chain may also pass fleets on coasts.
     """
     m = position.map
+    if Flag.COASTAL_CONVOY in flags:
+        return _coastal_chain(position, origin, dest, avoid)
     seas = set(m.convoy_seas(origin, dest)) if m.convoy_path_possible(origin, dest) else set()
     if not seas:
         return False
@@ -129,12 +153,71 @@ def chain_looked_for(order: Order, m: Map) -> tuple[str, str, str | None] | None
     return None
 
 
-def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
+def _fleet_links(m: Map) -> dict[str, frozenset[str]]:
+    """Province -> the provinces a fleet there (on any of its coasts) borders."""
+    links: dict[str, set[str]] = {}
+    for loc, others in m.fleet_adjacency.items():
+        links.setdefault(loc.province, set()).update(o.province for o in others)
+    return {p: frozenset(ns) for p, ns in links.items()}
+
+
+def _carrier(m: Map, province: str, flags: frozenset[Flag]) -> bool:
+    """Can a fleet in `province` convoy? At sea; under COASTAL_CONVOY on a coast too."""
+    return m.is_sea(province) or (Flag.COASTAL_CONVOY in flags and m.is_coastal(province))
+
+
+def _linked(m: Map, start: str, flags: frozenset[Flag], avoid: frozenset[str]) -> set[str]:
+    """The convoying provinces a chain from `start` may reach, none of `avoid` on the way."""
+    links = m.derived("validate:fleet_links", _fleet_links)
+    seen = {p for p in links.get(start, ()) if _carrier(m, p, flags) and p not in avoid}
+    frontier = list(seen)
+    while frontier:
+        for nxt in links.get(frontier.pop(), ()):
+            if nxt not in seen and nxt not in avoid and _carrier(m, nxt, flags):
+                seen.add(nxt)
+                frontier.append(nxt)
+    return seen
+
+
+def _coastal_chain(position: Position, origin: str, dest: str, avoid: str | None) -> bool:
+    """COASTAL_CONVOY: a chain of fleets, at sea or on coasts, from `origin` to `dest`."""
     m = position.map
-    return dest in m.army_neighbours(origin) or fleet_chain(position, origin, dest, avoid)
+    if not (m.is_coastal(origin) and m.is_coastal(dest)):
+        return False
+    links = m.derived("validate:fleet_links", _fleet_links)
+    flags = frozenset({Flag.COASTAL_CONVOY})
+    def has_fleet(p: str) -> bool:
+        unit = position.unit_at(p)
+        return unit is not None and unit.type is UnitType.FLEET and p != avoid \
+            and p not in (origin, dest) and _carrier(m, p, flags)
+    goal = links.get(dest, frozenset())
+    frontier = [p for p in links.get(origin, ()) if has_fleet(p)]
+    seen = set(frontier)
+    while frontier:
+        p = frontier.pop()
+        if p in goal:
+            return True
+        for nxt in links.get(p, ()):
+            if nxt not in seen and has_fleet(nxt):
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
 
 
-def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
+def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None,
+                    flags: frozenset[Flag] = frozenset()) -> bool:
+    m = position.map
+    return dest in m.army_neighbours(origin) or fleet_chain(position, origin, dest, avoid, flags)
+
+
+def _convoy_possible(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> bool:
+    if Flag.COASTAL_CONVOY in flags:
+        return bool(_convoy_seas(m, origin, dest, flags))
+    return m.convoy_path_possible(origin, dest)
+
+
+def _move(parsed: ParsedOrder, unit: Unit, position: Position,
+          flags: frozenset[Flag] = frozenset()) -> Move:
     m = position.map
     dest = parsed.dest
     assert dest is not None
@@ -144,6 +227,9 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
     if prov is None or prov.terrain is Terrain.SHUT:
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: impassable")
     if unit.type is UnitType.FLEET:
+        if Flag.PORTAGE_CONVOY in flags and prov.terrain is Terrain.COAST and \
+                not m.reaches_province(UnitType.FLEET, unit.location, dest.province):
+            return Move(unit, _portage_dest(m, unit, dest, position))
         if parsed.via_convoy:
             raise IllegalOrder(f"{unit} is a fleet and cannot be convoyed")
         return Move(unit, _fleet_dest(m, unit, dest))
@@ -151,20 +237,21 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: an army cannot go to sea")
     dest = dest.bare  # a coast given to an army is ignored (DATC 6.B.12)
     for sea in parsed.route:
-        if not m.is_sea(sea.province):
+        if not _carrier(m, sea.province, flags):
             raise IllegalOrder(f"{unit}: a convoy route can only pass through seas, not {sea.province}")
     adjacent = dest.province in m.army_neighbours(unit.province)
-    if parsed.via_convoy and not m.convoy_path_possible(unit.province, dest.province):
+    if parsed.via_convoy and not _convoy_possible(m, unit.province, dest.province, flags):
         raise IllegalOrder(f"{unit} cannot go to {dest.province} by convoy: no sea route links them")
-    if not adjacent and not m.convoy_path_possible(unit.province, dest.province):
+    if not adjacent and not _convoy_possible(m, unit.province, dest.province, flags):
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no convoy could take it there")
-    if not adjacent and not fleet_chain(position, unit.province, dest.province):
+    if not adjacent and not fleet_chain(position, unit.province, dest.province, flags=flags):
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: it would need a convoy, "
                            f"and no chain of fleets links them")
     return Move(unit, dest, via_convoy=parsed.via_convoy and adjacent)
 
 
-def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
+def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool,
+              flags: frozenset[Flag], dummies: frozenset[str]) -> Order:
     m = position.map
     if parsed.kind not in (OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY):
         raise _wrong_phase(parsed, position)
@@ -174,7 +261,9 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
     if parsed.kind is OrderKind.HOLD:
         return Hold(unit)
     if parsed.kind is OrderKind.MOVE:
-        return _move(parsed, unit, position)
+        if Flag.IMMOBILE_DUMMIES in flags and owner in dummies:
+            raise IllegalOrder(f"{unit} belongs to the dummy {owner}, whose units may not move")
+        return _move(parsed, unit, position, flags)
     assert parsed.target is not None
     if parsed.kind is OrderKind.SUPPORT:
         _, target = _board_unit(parsed.target, position, "supported unit")
@@ -194,18 +283,23 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
         if not m.reaches_province(unit.type, unit.location, dest.province):
             raise IllegalOrder(f"{unit} cannot support a move to {dest.province}: it could not move there itself")
         if target.type is UnitType.ARMY:
-            if not _army_can_reach(position, target.province, dest.province, avoid=unit.province) or \
+            if not _army_can_reach(position, target.province, dest.province, avoid=unit.province,
+                                   flags=flags) or \
                     not m.provinces[dest.province].terrain.army_can_enter:
                 raise IllegalOrder(f"{target} cannot move to {dest.province}")
             dest = dest.bare
         else:
-            if not m.reaches_province(UnitType.FLEET, target.location, dest.province):
+            if not m.reaches_province(UnitType.FLEET, target.location, dest.province) and \
+                    not (Flag.PORTAGE_CONVOY in flags and
+                         army_chain(position, target.province, dest.province, avoid=unit.province)):
                 raise IllegalOrder(f"{target} cannot move to {dest.province}")
             if dest.coast is not None and dest.coast not in m.provinces[dest.province].coasts:
                 raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
         return SupportMove(unit, target, dest)
     # convoy
-    if unit.type is not UnitType.FLEET or not m.is_sea(unit.province):
+    if Flag.PORTAGE_CONVOY in flags and unit.type is UnitType.ARMY:
+        return _portage(parsed, unit, position)
+    if unit.type is not UnitType.FLEET or not _carrier(m, unit.province, flags):
         raise IllegalOrder(f"{unit} cannot convoy: only a fleet at sea can")
     _, army = _board_unit(parsed.target, position, "convoyed unit")
     if army.type is not UnitType.ARMY:
@@ -217,10 +311,79 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
         raise IllegalOrder(f"{unit} cannot convoy {army} to the province it is in")
     if not (m.is_coastal(army.province) and m.is_coastal(dest.province)):
         raise IllegalOrder(f"{unit} cannot convoy {army} to {dest.province}: both ends must be on a coast")
-    if unit.province not in m.convoy_seas(army.province, dest.province):
+    if unit.province not in _convoy_seas(m, army.province, dest.province, flags):
         raise IllegalOrder(f"{unit} cannot convoy {army} to {dest.province}: "
                            f"{unit.province} is not on a convoy route that needs it")
     return Convoy(unit, army, dest)
+
+
+def _convoy_seas(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> frozenset[str]:
+    """The seas whose fleets may convoy an army from `origin` to `dest`: those on a chain in
+    which every fleet is needed; under CONVOY_BACK, every sea linked by seas to both ends
+    (a route may then pass a sea twice); under COASTAL_CONVOY, every sea or coast so linked."""
+    if not flags & {Flag.CONVOY_BACK, Flag.COASTAL_CONVOY}:
+        return m.convoy_seas(origin, dest)
+    if origin == dest or not (m.is_coastal(origin) and m.is_coastal(dest)):
+        return frozenset()
+    ends = frozenset({origin, dest})
+    return frozenset(_linked(m, origin, flags, ends) & _linked(m, dest, flags, ends))
+
+
+def _land_linked(m: Map, start: str, avoid: frozenset[str]) -> set[str]:
+    """PORTAGE_CONVOY: the provinces a chain of armies from `start` may pass."""
+    seen = {p for p in m.army_neighbours(start) if p not in avoid}
+    frontier = list(seen)
+    while frontier:
+        for nxt in m.army_neighbours(frontier.pop()):
+            if nxt not in seen and nxt not in avoid:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return seen
+
+
+def army_chain(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
+    """PORTAGE_CONVOY: is there a chain of armies overland from `origin` to `dest`, both on
+    a coast (the fleet's own province and its destination excluded)?"""
+    m = position.map
+    if origin == dest or not (m.is_coastal(origin) and m.is_coastal(dest)):
+        return False
+    def has_army(p: str) -> bool:
+        unit = position.unit_at(p)
+        return unit is not None and unit.type is UnitType.ARMY and p != avoid \
+            and p not in (origin, dest)
+    goal = set(m.army_neighbours(dest))
+    frontier = [p for p in m.army_neighbours(origin) if has_army(p)]
+    seen = set(frontier)
+    while frontier:
+        p = frontier.pop()
+        if p in goal:
+            return True
+        for nxt in m.army_neighbours(p):
+            if nxt not in seen and has_army(nxt):
+                seen.add(nxt)
+                frontier.append(nxt)
+    return False
+
+
+def _portage(parsed: ParsedOrder, unit: Unit, position: Position) -> Convoy:
+    """PORTAGE_CONVOY: an army's order to carry a fleet overland (no coast is named)."""
+    m = position.map
+    assert parsed.target is not None
+    _, fleet = _board_unit(parsed.target, position, "convoyed unit")
+    if fleet.type is not UnitType.FLEET:
+        raise IllegalOrder(f"{unit} cannot convoy {fleet}: an army carries only fleets")
+    dest = parsed.dest.bare if parsed.dest else None
+    if dest is None or dest.province not in m.provinces:
+        raise IllegalOrder(f"{unit}: unknown destination for the convoy")
+    if dest.province == fleet.province:
+        raise IllegalOrder(f"{unit} cannot carry {fleet} to the province it is in")
+    if not (m.is_coastal(fleet.province) and m.is_coastal(dest.province)):
+        raise IllegalOrder(f"{unit} cannot carry {fleet} to {dest.province}: both ends must be on a coast")
+    ends = frozenset({fleet.province, dest.province})
+    if unit.province not in _land_linked(m, fleet.province, ends) & _land_linked(m, dest.province, ends):
+        raise IllegalOrder(f"{unit} cannot carry {fleet} to {dest.province}: "
+                           f"{unit.province} is not on a way overland between them")
+    return Convoy(unit, fleet, dest)
 
 
 def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
@@ -252,7 +415,8 @@ def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_o
     return Retreat(unit, dest)
 
 
-def _adjustment(parsed: ParsedOrder, position: Position, power: str | None) -> Order:
+def _adjustment(parsed: ParsedOrder, position: Position, power: str | None,
+                flags: frozenset[Flag]) -> Order:
     m = position.map
     if parsed.kind is OrderKind.WAIVE:
         return Waive()
@@ -262,13 +426,22 @@ def _adjustment(parsed: ParsedOrder, position: Position, power: str | None) -> O
         loc = spec.location
         prov = m.provinces.get(loc.province)
         home_of = m.home_owner(loc.province)
-        if power is not None and (home_of != power):
+        free_sites = bool(flags & {Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS,
+                                   Flag.GARRISON})
+        claims = garrison_claims(position, flags)
+        if power is not None and power in claims:
+            if loc.province not in claims[power]:
+                raise IllegalOrder(f"{loc.province} is not a home centre of {power}")
+        elif power is not None and home_of != power and not free_sites:
             raise IllegalOrder(f"{loc.province} is not a home centre of {power}")
-        builder = power or home_of
-        if position.center_owner(loc.province) != builder:
-            raise IllegalOrder(f"{builder} does not own {loc.province}")
+        builder = power or (home_of if not free_sites else position.center_owner(loc.province))
+        if builder is None or (position.center_owner(loc.province) != builder
+                               and builder not in claims):
+            raise IllegalOrder(f"{builder or 'nobody'} does not own {loc.province}")
         if position.unit_at(loc.province) is not None:
             raise IllegalOrder(f"{loc.province} is occupied")
+        if free_sites and loc.province not in build_sites(position, builder, flags):
+            raise IllegalOrder(f"{builder} may not build in {loc.province}")
         if spec.type is UnitType.FLEET and prov is not None and prov.coasts and loc.coast is None:
             raise AmbiguousOrder(f"BUILD F {loc.province}: say which coast "
                                  f"({' or '.join(f'{loc.province}/{c}' for c in prov.coasts)})")

@@ -233,7 +233,8 @@ def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
     if signal and parsed.kind is not OrderKind.SUPPORT:
         raise invalid("only a support order can be a signal ('?')")
     try:
-        order = validate(parsed, ctx.position, ctx.power, check_owner=False)
+        order = validate(parsed, ctx.position, ctx.power, check_owner=False,
+                         flags=ctx.rules.flags, dummies=ctx.dummies)
     except IllegalOrder as e:
         if ctx.rules.signals_allowed and parsed.kind is OrderKind.SUPPORT:
             return _signal(parsed, ctx.position.map, ctx.position)

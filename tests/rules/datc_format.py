@@ -26,6 +26,10 @@ class Case:
     blocks: list[Block] = field(default_factory=list)
     position: dict[str, list[str]] | None = None
     dislodged: dict[str, list[str]] | None = None
+    flags: list[str] = field(default_factory=list)      # rule flags in force (flag cases)
+    dummies: list[str] = field(default_factory=list)    # dummy powers (flag cases)
+    next_phase: str | None = None                       # phase after the last block (flag cases)
+    start: bool = False                                 # from the map's opening (flag cases)
 
 
 def _power_line(text: str) -> tuple[str, str]:
@@ -33,9 +37,9 @@ def _power_line(text: str) -> tuple[str, str]:
     return power.strip().upper(), rest.strip()
 
 
-def read_cases() -> list[Case]:
+def read_cases(directory: Path = HERE) -> list[Case]:
     cases: list[Case] = []
-    for path in sorted(HERE.glob("*.datc")):
+    for path in sorted(directory.glob("*.datc")):
         case: Case | None = None
         section = None
         for number, raw in enumerate(path.read_text().splitlines(), 1):
@@ -53,6 +57,14 @@ def read_cases() -> list[Case]:
                 case.title = line.split(None, 1)[1] if " " in line else ""
             elif word == "PHASE":
                 case.phase = line.split()[1]
+            elif word == "FLAGS":
+                case.flags.extend(line.upper().split()[1:])
+            elif word == "START" and line.upper() == "START":
+                case.start = True
+            elif word == "NEXT":
+                case.next_phase = line.split()[1].upper()
+            elif word == "DUMMIES":
+                case.dummies.extend(line.upper().split()[1:])
             elif word in ("CENTERS", "UNITS", "POSITION", "DISLODGED") and line.upper() == word:
                 section = word
                 attr = {"CENTERS": "centers", "UNITS": "units", "POSITION": "position",

@@ -128,7 +128,12 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "PAYOLA_CLASSIC", "CD_DUMMIES", "DEFAULT_UNORDERED",
         "MUST_ORDER", "LATE_SEND", "NO_LATE_RECEIVE", "FTF_PRESS", "GREY_PRESS", "YELLOW_PRESS",
         "WHITE_GREY", "FAKE_PRESS", "MUTE_OBSERVERS", "TOUCH_PRESS", "REMOTE_PRESS",
-        "BACKSEAT_PRESS", "EAVESDROP", "PRESS_MASTER"}
+        "BACKSEAT_PRESS", "EAVESDROP", "PRESS_MASTER",
+        # issue 10 item 5: adjudication flags, each with its case file in tests/rules/flags/
+        "NO_RETREAT", "BUILD_ANY", "HOME_BUILDS", "REMOTE_BUILDS", "FRIENDLY_FIRE", "DUMMY_FIRE",
+        "COASTAL_CRAWL", "WEAK_BOUNCES", "SAFE_CONVOYS", "WEAK_CONVOYS", "CONVOY_BACK",
+        "CD_BUILDS", "CD_RETREATS", "SMART_CD", "IMMOBILE_DUMMIES", "MOBILIZE", "FLEX_SETUP",
+        "COASTAL_CONVOY", "GARRISON", "PORTAGE_CONVOY"}
     always = {f.value for f, info in REGISTRY.items() if info.status is Status.ALWAYS}
     assert always == {"ORDER_ANY", "NEED_MOVE_MARKS", "ALWAYS_CONFIRM", "NO_PROXY",
                       "SUBMIT_MASTER", "TEXT_INPUT"}

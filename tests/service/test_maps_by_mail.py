@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from payjudge.cli import main
 from payjudge.game.state import GameState, find_game
+from payjudge.rules.flags import Flag
 from payjudge.rules.phase import Phase
 from payjudge.vocabulary import GameStatus
 
@@ -58,3 +59,46 @@ def test_an_unknown_map_is_refused_by_create(database, tmp_path):
     judge.config = replace(judge.config, maps_dir=str(tmp_path / "none"))
     judge.send(GM, "CREATE anc2 masterpw\nMAP ancmed\nSIGNOFF\n")
     assert "unknown variant: ancmed" in judge.last_reply(GM)
+
+
+def test_a_maps_rule_lines_are_in_force_in_its_games(database, tmp_path, monkeypatch):
+    """minorpower.map says `RULE BUILD_ANY`: a game on it has BUILD_ANY in force, as if the
+    Master had named it (issue 10 item 5)."""
+    maps_dir = tmp_path / "maps"
+    monkeypatch.setenv("PAYJUDGE_MAPS_DIR", str(maps_dir))
+    monkeypatch.setenv("PAYJUDGE_DATA_DIR", str(tmp_path / "data"))
+    result = CliRunner().invoke(main, ["map", "install", str(DPJUDGE / "maps" / "minorpower.map")])
+    assert result.exit_code == 0, result.output
+    judge = TestJudge(database)
+    judge.config = replace(judge.config, maps_dir=str(maps_dir))
+    judge.send(GM, "CREATE minor1 masterpw\nMAP minorpower\nSIGNOFF\n")
+    assert "created on the minorpower map" in judge.last_reply(GM)
+    judge.send(GM, "CREATE std1 masterpw\nSIGNOFF\n")
+    with judge.db.transaction() as s:
+        assert Flag.BUILD_ANY in GameState(s, find_game(s, "minor1"), maps_dir).rules
+        assert Flag.BUILD_ANY not in GameState(s, find_game(s, "std1"), maps_dir).rules
+
+
+def test_1898_starts_mobilized_by_its_rule_line(database, tmp_path, monkeypatch):
+    """1898.map says `RULE MOBILIZE` and begins in Winter 1898: the game starts there with no
+    unit on the board, and each power may build one unit (issue 10 item 5)."""
+    maps_dir = tmp_path / "maps"
+    monkeypatch.setenv("PAYJUDGE_MAPS_DIR", str(maps_dir))
+    monkeypatch.setenv("PAYJUDGE_DATA_DIR", str(tmp_path / "data"))
+    result = CliRunner().invoke(main, ["map", "install", str(DPJUDGE / "maps" / "1898.map")])
+    assert result.exit_code == 0, result.output
+    judge = TestJudge(database)
+    judge.config = replace(judge.config, maps_dir=str(maps_dir))
+    judge.send(GM, "CREATE mob1 masterpw\nRULE POWER_CHOICE\nMAP 1898\nSIGNOFF\n")
+    assert "created on the 1898 map" in judge.last_reply(GM)
+    powers = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+    for p in powers:
+        judge.send(f"{p.lower()}@pj.test", f"JOIN {p.lower()}@mob1 pw-{p.lower()}\n")
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "mob1"), maps_dir)
+        assert st.game.state is GameStatus.ACTIVE and st.game.phase == Phase.parse("W1898A")
+        assert not st.position.units
+        assert Flag.MOBILIZE in st.rules
+    judge.send("russia@pj.test", "SIGNON Rmob1 pw-russia\nBUILD F STP/SC\nBUILD A MOS\n")
+    reply = judge.last_reply("russia@pj.test")
+    assert "STP" in reply
