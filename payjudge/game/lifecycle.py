@@ -13,7 +13,7 @@ from ..payola.income import opening_balances
 from ..payola.transfers import forfeit_on_resign
 from ..rules.flags import Flag
 from ..rules.mapfile import MapError, load_variant, map_names
-from ..rules.phase import Phase
+from ..rules.phase import FlowError, Phase, game_start_phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
@@ -218,10 +218,13 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                 problem(number, text, "MAP needs one map name")
                 continue
             try:
-                load_variant(args[0].lower(), maps_dir)
+                m = load_variant(args[0].lower(), maps_dir)
+                game_start_phase(m.start_phase, m.first_phase, m.flow)
                 map_name = args[0].lower()
             except MapError as exc:
                 problem(number, text, str(exc))
+            except FlowError as exc:
+                problem(number, text, f"map {args[0].lower()} cannot be played: {exc}")
         elif key == "PRIVATE":
             if len(args) != 1 or len(args[0]) < MIN_LENGTH:
                 problem(number, text, f"PRIVATE needs one word of at least {MIN_LENGTH} characters")

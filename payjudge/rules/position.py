@@ -8,7 +8,7 @@ from typing import Iterator, Mapping
 
 from .geography import Location, Map
 from .orders import Unit
-from .phase import Phase
+from .phase import Phase, game_start_phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,8 @@ class Position:
     @classmethod
     def initial(cls, game_map: Map) -> Position:
         units = {p: tuple(Unit(t, l) for t, l in us) for p, us in game_map.start_units.items()}
-        return cls(game_map, Phase.parse(game_map.start_phase), units, dict(game_map.start_centers))
+        phase = game_start_phase(game_map.start_phase, game_map.first_phase, game_map.flow)
+        return cls(game_map, phase, units, dict(game_map.start_centers))
 
     # -- queries ---------------------------------------------------------------------
     def unit_at(self, province: str) -> Unit | None:
