@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from ..payola.rules import PayolaRules
+from ..payola.rules import IncomeEvery, PayolaRules
 from ..rules.geography import Map
 from ..rules.mapfile import load_variant
 from ..rules.position import Position
@@ -21,7 +21,8 @@ def payola_rules(game: Game) -> PayolaRules:
     """The game's Payola rules: its flags and its TAX/CAP settings."""
     settings = game.settings or {}
     return PayolaRules.from_flags(game.rules, tax=settings.get("tax"),
-                                  center_taxes=settings.get("center_tax"), cap=settings.get("cap"))
+                                  center_taxes=settings.get("center_tax"), cap=settings.get("cap"),
+                                  income_every=settings.get("income", IncomeEvery.YEAR))
 
 
 find_game = repo.game_by_name
