@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..payola.acceptance import parse_acceptance
+from ..payola.acceptance import AcceptanceList, parse_acceptance
 from ..payola.auction import Auction, run_auction
 from ..payola.income import IncomeLine, income_due, year_end, zerosum_year_end
 from ..rules.flags import Flag
@@ -165,9 +165,8 @@ def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> T
         orders.setdefault(owner, []).append(order)
     report, nxt = play(pos, orders)
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
-    initials = {p.name: p.initial for p in pos.map.powers}
     return TurnComputation(report, nxt, auction, sheets_used=used,
-                           accept_used={p: "".join(initials[x] for x in lst)
+                           accept_used={p: AcceptanceList(tuple(lst)).text(pos.map)
                                         for p, lst in auction.accept_used.items()},
                            balances_before=dict(balances), balances_after=after, rejected=rejected)
 

@@ -232,3 +232,21 @@ def test_void_opening_is_half_the_income_of_its_units(database, tmp_path, monkey
     pos, balances, state, phase, _ = game.snapshot()
     assert (state, phase, len(game.powers)) == ("active", "F1900M", 36)
     assert set(balances.values()) == {8} and len(balances) == 36
+
+
+def test_a_power_without_an_initial_signs_on_by_name_and_is_named_in_lists(database, tmp_path,
+                                                                             monkeypatch):
+    """zeus's _INDIA has no initial (DPjudge's `_`): its player signs on as _india@game,
+    and acceptance lists write it by name, apart from the initials: `B _INDIA ?`."""
+    game = Game(database, tmp_path, monkeypatch, "zeus", "zeus1")
+    india = addr("_INDIA")
+    welcome = [m for m in game.judge.sent if m.kind == "welcome" and india in m.to][0]
+    assert "SIGNON _india@zeus1" in welcome.body and "_INDIA,?" in welcome.body
+    game.judge.send(india, f"{game.signon('_INDIA')}\nACCEPT B,_INDIA,?\nBALANCE\n")
+    reply = game.judge.last_reply(india)
+    assert "Acceptance list: B,_INDIA,?" in reply, reply
+    game.judge.send(addr("BRITAIN"), f"{game.signon('BRITAIN')}\nACCEPT B _india F?\n")
+    game.judge.send(addr("BRITAIN"), f"{game.signon('BRITAIN')}\nBALANCE\n")
+    assert "Acceptance list: B,_INDIA,F,?" in game.judge.last_reply(addr("BRITAIN"))
+    game.judge.send(addr("BRITAIN"), f"{game.signon('BRITAIN')}\nACCEPT BX?\n")
+    assert "powers without one by name: _INDIA" in game.judge.last_reply(addr("BRITAIN"))
