@@ -3,10 +3,14 @@ translated seasons, years in steps or counted backwards, Winter and Fall starts.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from payjudge.rules.phase import FlowError, Phase, STANDARD_FLOW, flow_walk, game_start_phase, \
+from payjudge.rules.mapfile import load_map_file
+from payjudge.rules.phase import STANDARD_FLOW, FlowError, Phase, flow_walk, game_start_phase, \
     map_start_phase
+from payjudge.rules.position import Position
 
 HUNDRED = ("NEWYEAR:5", "A.D.:MOVEMENT,RETREATS", "IFYEARDIV:10", "A.D.:ADJUSTMENTS")
 CLASSICAL = ("NEWYEAR:-1", "B.C.:MOVEMENT,RETREATS", "IFYEARDIV:2", "B.C.:ADJUSTMENTS")
@@ -52,3 +56,17 @@ def test_a_flow_off_the_cycle_is_refused_with_reasons():
         map_start_phase("SPRING 1901 MOVEMENT", ("SPRING:MOVEMENT", "WINTER:ADJUSTMENTS"))
     with pytest.raises(FlowError, match="not in the map's FLOW"):
         map_start_phase("SUMMER 1901 MOVEMENT", STANDARD_FLOW)
+
+
+DPJUDGE = Path("/work/shared/dpjudge-maps")
+
+
+@pytest.mark.skipif(not DPJUDGE.is_dir(), reason="DPjudge's map files are not here")
+@pytest.mark.parametrize("name, expected", [("standard_german", "S1901M"), ("hundred", "S1425M"),
+                                            ("classical", "S273M"), ("1898", "W1898A"),
+                                            ("void", "F1900M")])
+def test_a_game_on_the_map_starts_there(name, expected):
+    path = next(p for p in (DPJUDGE / "trials" / f"{name}.map", DPJUDGE / "maps" / f"{name}.map")
+                if p.is_file())
+    m = load_map_file(path, [DPJUDGE / "trials", DPJUDGE / "maps"])
+    assert Position.initial(m).phase == Phase.parse(expected)

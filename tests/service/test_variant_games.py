@@ -250,3 +250,18 @@ def test_a_power_without_an_initial_signs_on_by_name_and_is_named_in_lists(datab
     assert "Acceptance list: B,_INDIA,F,?" in game.judge.last_reply(addr("BRITAIN"))
     game.judge.send(addr("BRITAIN"), f"{game.signon('BRITAIN')}\nACCEPT BX?\n")
     assert "powers without one by name: _INDIA" in game.judge.last_reply(addr("BRITAIN"))
+
+
+def test_create_refuses_a_map_whose_flow_is_off_the_cycle(database, tmp_path):
+    """A year of Spring and Winter only cannot be played on payjudge's cycle: CREATE says
+    why, naming the phases the map's FLOW gives."""
+    maps_dir = tmp_path / "maps"
+    maps_dir.mkdir()
+    (maps_dir / "nofall.map").write_text("USE standard\n"
+                                         "FLOW SPRING:MOVEMENT,RETREATS WINTER:ADJUSTMENTS\n")
+    judge = TestJudge(database)
+    judge.config = replace(judge.config, maps_dir=str(maps_dir))
+    judge.send(GM, "CREATE nofall1 masterpw\nMAP nofall\nSIGNOFF\n")
+    reply = judge.last_reply(GM)
+    assert "map nofall cannot be played" in reply and "WINTER 1901 A" in reply, reply
+    assert "has been created" not in reply
