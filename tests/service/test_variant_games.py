@@ -64,6 +64,7 @@ class Game:
             self.judge.send(addr(p), f"JOIN {p.lower()}@{game} pw-{p.lower()}\n")
         self.start = self.snapshot()[0].phase
         self.incomes = 0          # the phases after which income was paid
+        self.paid = 0             # AgP paid for accepted offers, all phases
 
     def signon(self, power: str) -> str:
         return f"SIGNON {power.lower()}@{self.name} pw-{power.lower()}"
@@ -152,6 +153,7 @@ class Game:
             if not pos.phase.is_movement:
                 assert not paid
             self.incomes += year_end
+            self.paid += sum(paid.values())
         return played
 
 
@@ -204,6 +206,7 @@ GAMES = [
     ("1898", "W1898A", 7, 18, {"RUSSIA": 62, "TURKEY": 48}),
     ("hundred", "S1425M", 3, 9, {"ENGLAND": 8 + 7 + 6 + 5 + 4, "FRANCE": 8 + 7 + 6 + 5}),
     ("chaos", "W1900A", 34, 18, {"PARIS": 17, "WARSAW": 17}),
+    ("void", "F1900M", 36, 18, {"WALES": 17 // 2, "YORKSHIRE": 8}),
 ]
 
 
@@ -215,7 +218,8 @@ def test_two_years_of_payola_by_mail(database, tmp_path, monkeypatch, map_name, 
     game = Game(database, tmp_path, monkeypatch, map_name, "v" + map_name[:6])
     pos, balances, state, phase, _ = game.snapshot()
     assert (state, phase, len(game.powers), pos.map.victory) == ("active", first, count, victory)
-    assert balances == {p: rule62(len(pos.centers.get(p, ())), victory) for p in game.powers}
+    assert balances == {p: rule62(len(pos.centers[p]), victory) if pos.centers.get(p)
+                        else rule62(len(pos.units.get(p, ())), victory) // 2 for p in game.powers}
     assert {p: balances[p] for p in openings} == openings
     played = game.play(2, seed=len(map_name))
     assert played[0] == first
@@ -223,6 +227,7 @@ def test_two_years_of_payola_by_mail(database, tmp_path, monkeypatch, map_name, 
     assert len(years) == 2
     # income at each year's end, but not at the end of a Winter start's first year
     assert game.incomes == (1 if first.startswith("W") else 2)
+    assert game.paid > 0
 
 
 def test_void_opening_is_half_the_income_of_its_units(database, tmp_path, monkeypatch):
