@@ -97,3 +97,4 @@ class OutboxState(enum.StrEnum):
     PENDING = "pending"          # to be sent (again, after a temporary failure)
     SENT = "sent"
     FAILED = "failed"            # given up after a permanent failure or too many tries
+

@@ -57,8 +57,10 @@ class Accept(PlayerHandler):
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         require(not ctx.game.state.is_over, f"{ctx.game.name} is over")
-        require(len(cmd.args) == 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
-        ctx.reply.result(cmd.line, set_acceptance(ctx.state, power=ctx.power, written=cmd.args[0],
+        require(len(cmd.args) >= 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
+        # a power without an initial is written by name, apart: ACCEPT B _INDIA ?
+        ctx.reply.result(cmd.line, set_acceptance(ctx.state, power=ctx.power,
+                                                  written=" ".join(cmd.args),
                                                   now=ctx.now))
 
 

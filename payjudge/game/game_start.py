@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..payola.acceptance import AcceptanceList
 from ..rules.flags import Flag
 from ..vocabulary import SeatStatus
 from . import money
@@ -32,8 +33,8 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
         mailer.send([seat.address], f"Diplomacy game {game.name} starts: you are {power.name}",
                     "welcome.txt.j2", kind="welcome", game=game, game_name=game.name,
                     power=power.name, initial=power.initial, balance=balances.get(power.name, 0),
-                    accept=f"{power.initial}?", deadline=deadline, phase=turn.phase,
-                    timing=timing.describe(), rules=listed_rules(list(game.rules)))
+                    accept=AcceptanceList.default(power.name).text(st.map), deadline=deadline,
+                    phase=turn.phase, timing=timing.describe(), rules=listed_rules(list(game.rules)))
     broadcast(st, mailer, f"Diplomacy game {game.name} has started", "started.txt.j2",
               powers=[{"power": s.power, "status": s.status} for s in game.seats],
               deadline=deadline, phase=st.position.phase.title)

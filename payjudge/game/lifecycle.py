@@ -10,10 +10,12 @@ from datetime import datetime
 from pathlib import Path
 
 from ..payola.income import opening_balances
+from ..payola.rules import IncomeEvery
 from ..payola.transfers import forfeit_on_resign
+from ..rules.flag_registry import lookup
 from ..rules.flags import Flag
 from ..rules.mapfile import MapError, load_variant, map_names
-from ..rules.phase import Phase
+from ..rules.phase import FlowError, Phase, game_start_phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
@@ -218,10 +220,13 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                 problem(number, text, "MAP needs one map name")
                 continue
             try:
-                load_variant(args[0].lower(), maps_dir)
+                m = load_variant(args[0].lower(), maps_dir)
+                game_start_phase(m.start_phase, m.first_phase, m.flow)
                 map_name = args[0].lower()
             except MapError as exc:
                 problem(number, text, str(exc))
+            except FlowError as exc:
+                problem(number, text, f"map {args[0].lower()} cannot be played: {exc}")
         elif key == "PRIVATE":
             if len(args) != 1 or len(args[0]) < MIN_LENGTH:
                 problem(number, text, f"PRIVATE needs one word of at least {MIN_LENGTH} characters")
@@ -242,8 +247,19 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                     problem(number, text, usage)
             except LineError as exc:
                 problem(number, text, f"{exc.message}: {usage}")
+        elif key == "INCOME":
+            every = " ".join(a.upper() for a in args)
+            if every in ("EVERY YEAR", "EVERY MOVEMENT"):
+                settings["income"] = IncomeEvery(every.split()[1].lower())
+                where.setdefault("INCOME", (number, text))
+            else:
+                problem(number, text, "INCOME needs EVERY YEAR or EVERY MOVEMENT (rule 6.6)")
         else:
-            problem(number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX or CAP")
+            problem(number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX, CAP or INCOME")
+    if settings.get("income") is IncomeEvery.MOVEMENT and \
+            Flag.ZEROSUM in {lookup(f) for f in flags}:
+        problem(*where["INCOME"], "a ZEROSUM game has no tax income: INCOME EVERY MOVEMENT "
+                                  "cannot be used with it")
     check = check_rules(flags, tax=settings.get("tax"), center_taxes=settings.get("center_tax"),
                         cap=settings.get("cap"))
     for answer in check.refused:   # a clash is reported on the line of its second rule

@@ -129,13 +129,18 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
     """Each power's income statement after the year's last phase (rule 2.1)."""
     if not comp.income_lines or (Flag.NO_LEDGERS in st.rules):
         return
-    year = comp.next_position.phase.year - 1
+    following = comp.next_position.phase
+    year = following.year - 1
+    # with INCOME EVERY MOVEMENT (rule 6.6) income also comes within a year
+    within = following.year == comp.report.phase.year
+    period = f"{following.title}" if within else f"THE YEAR {year}"
     for power, line in comp.income_lines.items():
         to = power_address(st, power)
         if not to:
             continue
-        mailer.send(to, f"Payola income report {st.game.name} {year}", "income.txt.j2",
-                    kind="income", game=st.game, game_name=st.game.name, year=year, line=line,
+        mailer.send(to, f"Payola income report {st.game.name} {following if within else year}",
+                    "income.txt.j2", kind="income", game=st.game, game_name=st.game.name,
+                    year=year, period=period, line=line,
                     hoarding=(Flag.NO_HOARDING in st.rules), zerosum=(Flag.ZEROSUM in st.rules),
                     previous=comp.balances_after.get(power, 0) - comp.income.get(power, 0),
                     centers=len(comp.next_position.centers.get(power, ())))

@@ -100,7 +100,8 @@ def submit(st: GameState, *, power: str, lines: Sequence[tuple[int, str]], now: 
     written = [(number, text) for number, text in lines if text.split("%", 1)[0].strip()]
     for number, text in written:
         try:
-            order = validate(parse_order(text.split("%", 1)[0], pos.map), pos, power)
+            order = validate(parse_order(text.split("%", 1)[0], pos.map), pos, power,
+                             flags=st.rules.flags, dummies=st.dummies())
         except OrderError as exc:
             problems.append(Problem(number, text, exc.kind, str(exc)))
             continue

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from ..payola.rules import PayolaRules
+from ..payola.rules import IncomeEvery, PayolaRules
 from ..rules.geography import Map
 from ..rules.mapfile import load_variant
 from ..rules.position import Position
@@ -23,7 +23,8 @@ def payola_rules(game: Game, game_map: Map | None = None) -> PayolaRules:
     settings = game.settings or {}
     names = [*(game_map.rule_flags() if game_map is not None else ()), *game.rules]
     return PayolaRules.from_flags(names, tax=settings.get("tax"),
-                                  center_taxes=settings.get("center_tax"), cap=settings.get("cap"))
+                                  center_taxes=settings.get("center_tax"), cap=settings.get("cap"),
+                                  income_every=settings.get("income", IncomeEvery.YEAR))
 
 
 find_game = repo.game_by_name

@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..payola.acceptance import parse_acceptance
+from ..payola.acceptance import AcceptanceList, parse_acceptance
 from ..payola.auction import Auction, run_auction
-from ..payola.income import IncomeLine, year_end, zerosum_year_end
+from ..payola.income import IncomeLine, income_due, year_end, zerosum_year_end
 from ..rules.adjustments import allowance, build_sites
 from ..rules.flags import Flag
 from ..rules.orders import Order
+from ..rules.phase import Phase, game_start_phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..rules.turn import PhaseReport, play, read_orders, winner
@@ -95,8 +96,11 @@ def compute_turn(st: GameState) -> TurnComputation:
         report, nxt = play(pos, orders, problems, flags=st.rules.flags, dummies=st.dummies())
         comp = TurnComputation(report, nxt, balances_before=balances,
                                balances_after=dict(balances))
-    if comp.next_position.phase.year > pos.phase.year:
-        # rule 2.1: income before every spring, for the centres owned after the fall
+    m = st.map
+    start = game_start_phase(m.start_phase, m.first_phase, m.flow)
+    if income_due(pos.phase, comp.next_position.phase, start, st.rules):
+        # rule 2.1: income before every spring, for the centres owned after the fall (rule
+        # 6.6: with INCOME EVERY MOVEMENT, before every movement phase)
         if Flag.ZEROSUM in st.rules:
             lines = zerosum_year_end(_year_start_centers(st, pos.phase.year), comp.next_position,
                                      comp.balances_after, _accrued(st, pos.phase.year, comp), st.rules)
@@ -163,11 +167,16 @@ def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> T
         orders.setdefault(owner, []).append(order)
     report, nxt = play(pos, orders, flags=st.rules.flags, dummies=dummies)
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
-    initials = {p.name: p.initial for p in pos.map.powers}
     return TurnComputation(report, nxt, auction, sheets_used=used,
-                           accept_used={p: "".join(initials[x] for x in lst)
+                           accept_used={p: AcceptanceList(tuple(lst)).text(pos.map)
                                         for p, lst in auction.accept_used.items()},
                            balances_before=dict(balances), balances_after=after, rejected=rejected)
+
+
+def _income_memo(current: Phase, following: Phase) -> str:
+    if following.year > current.year:
+        return f"year-end income {following.year - 1}"
+    return f"income before {following}"
 
 
 def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
@@ -183,7 +192,7 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
     for power, amount in comp.income.items():
         if amount:
             money.record(s, game, power, LedgerKind.INCOME, amount, turn_seq=turn.seq, phase=turn.phase,
-                         now=now, memo=f"year-end income {comp.next_position.phase.year - 1}")
+                         now=now, memo=_income_memo(turn.phase, comp.next_position.phase))
     turn.status = TurnStatus.PROCESSED
     turn.processed_at = now
     turn.report = report_json(comp)

@@ -11,7 +11,7 @@ from ..rules.geography import Map
 from ..rules.mapfile import MapError, load_map_file, load_variant
 from ..rules.orders import Unit
 from ..rules.parse import parse_unit
-from ..rules.phase import Phase
+from ..rules.phase import Phase, game_start_phase
 from ..rules.position import Position
 from . import BadInput
 
@@ -127,7 +127,8 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
     """The starting position: variant, phase, units, centers."""
     m = variant(doc, maps_dir, paths)
     try:
-        phase = Phase.parse(str(doc.get("phase", m.start_phase)))
+        phase = Phase.parse(str(doc["phase"])) if "phase" in doc else \
+            game_start_phase(m.start_phase, m.first_phase, m.flow)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     raw_units = doc.get("units")

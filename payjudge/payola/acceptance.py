@@ -37,12 +37,12 @@ class AcceptanceList:
         return cls((None,))
 
     def text(self, game_map: Map) -> str:
-        """As a player writes it: `FEG?`."""
-        out = ""
+        """As a player writes it: `FEG?`; `E,_INDIA,?` when a power has no initial."""
+        words = []
         for name in self.entries:
             power = game_map.power(name) if name else None
-            out += power.initial if power else WILD
-        return out
+            words.append((power.initial or power.name) if power else WILD)
+        return ("," if any(len(w) > 1 for w in words) else "").join(words)
 
     def expand(self, game_map: Map, rng: Random) -> tuple[str, ...]:
         """Every power of the map, the `?` replaced by the missing ones in `rng`'s order."""
@@ -61,12 +61,15 @@ def parse_acceptance(text: str, game_map: Map, own_power: str, *,
                      complete: bool = True) -> AcceptanceList:
     """Read `FEG?` (spaces and commas allowed; empty means the default `<own>?`).
 
+    A power without an initial (DPjudge's `_` powers: zeus's _INDIA, vassal's minor
+    powers) is written by its name, set apart by spaces or commas: `E _INDIA ?`.
+
     Rule 4.1 lets a list leave powers out only if it holds exactly one `?`. With
     `complete` (the JSON interface, as DPjudge did) a short list without `?` gets one at
     its end: the powers left out are the least preferred, in random order. Without it
     (the ACCEPT command) such a list is refused, saying how to write it.
     """
-    letters = [c for c in text.upper() if not c.isspace() and c != ","]
+    letters = _items(text, game_map)
     if not letters:
         return AcceptanceList.default(own_power)
     powers = game_map.power_names
@@ -83,7 +86,10 @@ def parse_acceptance(text: str, game_map: Map, own_power: str, *,
         power = game_map.power(letter)
         if power is None:
             initials = "".join(p.initial for p in game_map.powers)
-            raise AcceptanceError(f"{letter!r} is not a power initial (the initials are {initials})")
+            named = " ".join(p.name for p in game_map.powers if not p.initial)
+            also = f"; powers without one by name: {named}" if named else ""
+            raise AcceptanceError(f"{letter!r} is not a power initial (the initials are "
+                                  f"{initials}{also})")
         if power.name in entries:
             raise AcceptanceError(f"{letter} appears more than once in the acceptance list")
         entries.append(power.name)
@@ -97,6 +103,18 @@ def parse_acceptance(text: str, game_map: Map, own_power: str, *,
                 f"rank them last in random order, or name every power")
         entries.append(None)
     return AcceptanceList(tuple(entries))
+
+
+def _items(text: str, game_map: Map) -> list[str]:
+    """The letters of a list, a word naming a power without an initial kept whole."""
+    out: list[str] = []
+    for word in text.upper().replace(",", " ").split():
+        power = game_map.power(word) if len(word) > 1 else None
+        if power is not None and not power.initial:
+            out.append(power.name)
+        else:
+            out.extend(word)
+    return out
 
 
 def phase_rng(seed: int | str, power: str) -> random.Random:

@@ -7,6 +7,12 @@ powers per centre (7 on the standard map, as Payola Classic's 7 AgP), `TAX n` n 
 centre, a per-centre table what it says, `CAP n` caps a year's income. NO_HOARDING
 empties the treasury before the income is added. ZEROSUM prints no money (see
 `zerosum_year_end`).
+
+When (`income_due`): at the end of each year, as the map's FLOW ends it (payjudge plays
+every map's FLOW on the standard cycle, rules/phase.py), or with `INCOME EVERY MOVEMENT`
+(rule 6.6: "more often than once a year") before every movement phase. The opening
+balance is the income before the game's first movement phase: a game that starts in a
+Winter (1898, chaos) is not paid again at the end of that year.
 """
 
 from __future__ import annotations
@@ -14,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ..rules.phase import Phase
 from ..rules.position import Position
-from .rules import Flag, PayolaRules
+from .rules import Flag, IncomeEvery, PayolaRules
 
 ZEROSUM_RATE = 10          # AgP per centre at the start, and for a neutral centre captured
 
@@ -38,6 +45,24 @@ def tax(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:
 def income(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:
     value = tax(owned, position, rules)
     return min(value, rules.cap) if rules.cap is not None else value
+
+
+def first_movement(start: Phase) -> Phase:
+    """The first movement phase at or after the game's first phase."""
+    phase = start
+    while not phase.is_movement:
+        phase = phase.next()
+    return phase
+
+
+def income_due(current: Phase, following: Phase, start: Phase, rules: PayolaRules) -> bool:
+    """Whether tax income is paid between `current` and the `following` phase, in a game
+    that started in `start` (its opening balance pays for its first movement phase)."""
+    if following <= first_movement(start):
+        return False
+    if rules.income_every is IncomeEvery.MOVEMENT:
+        return following.is_movement
+    return following.year > current.year
 
 
 def opening_balances(position: Position, rules: PayolaRules) -> dict[str, int]:

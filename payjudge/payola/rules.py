@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -11,10 +12,18 @@ from ..rules.flags import Flag, Status
 
 # Every flag is one `Flag` of the registry (payjudge/rules/flag_registry.py), which also says
 # what each brings with it (PAYOLA_CLASSIC, LIMIT_OFFERS, RESTRICT_SIGNAL, PAY_DUMMIES…).
-__all__ = ["CLASSIC_RATE", "Flag", "PayolaRules", "RulesError"]
+__all__ = ["CLASSIC_RATE", "Flag", "IncomeEvery", "PayolaRules", "RulesError"]
 
 # Payola classic pays this many AgP per centre (seed 001 section 6.1, "seven silver pieces").
 CLASSIC_RATE = 7
+
+
+class IncomeEvery(enum.StrEnum):
+    """When a game pays its tax income (rule 6.6; the game setting `income`, CREATE's
+    `INCOME EVERY YEAR|MOVEMENT`)."""
+
+    YEAR = "year"                # at the year's end, before the first movement of the next
+    MOVEMENT = "movement"        # before every movement phase (twice a year on most maps)
 
 
 class RulesError(ValueError):
@@ -27,6 +36,7 @@ class PayolaRules:
 
     `tax`: a flat rate per centre (DPjudge's `TAX n`); `center_taxes`: the income of
     particular centres (`TAX <sc> n`); `cap`: the most any power receives in a year (`CAP n`).
+    `income_every`: when the tax is paid (rule 6.6: yearly, or before every movement phase).
     `other` keeps names the flag registry does not know (only games stored before it).
     """
 
@@ -35,6 +45,7 @@ class PayolaRules:
     center_taxes: Mapping[str, int] = field(default_factory=dict)
     cap: int | None = None
     other: frozenset[str] = frozenset()
+    income_every: IncomeEvery = IncomeEvery.YEAR
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "center_taxes", MappingProxyType(dict(self.center_taxes)))
@@ -49,7 +60,8 @@ class PayolaRules:
 
     @classmethod
     def from_flags(cls, names: Iterable[str] = (), *, tax: int | None = None,
-                   center_taxes: Mapping[str, int] | None = None, cap: int | None = None) -> PayolaRules:
+                   center_taxes: Mapping[str, int] | None = None, cap: int | None = None,
+                   income_every: IncomeEvery | str = IncomeEvery.YEAR) -> PayolaRules:
         """Read flag names (any case, aliases included) and add what they bring with them.
 
         Only flags payjudge implements are kept: one the registry marks `not yet` (say
@@ -69,7 +81,8 @@ class PayolaRules:
         flags = frozenset(f for f in closure(named) if REGISTRY[f].status is Status.SUPPORTED)
         if Flag.PAYOLA_CLASSIC in flags and tax is None and not center_taxes:
             tax = CLASSIC_RATE
-        return cls(flags, tax, dict(center_taxes or {}), cap, frozenset(other))
+        return cls(flags, tax, dict(center_taxes or {}), cap, frozenset(other),
+                   IncomeEvery(income_every))
 
     def __contains__(self, flag: object) -> bool:
         """A flag in force: one of `flags`, or one every Payola game plays by (ORDER_ANY…)."""

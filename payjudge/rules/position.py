@@ -11,13 +11,13 @@ from typing import Any
 from .flags import Flag
 from .geography import Location, Map
 from .orders import Unit
-from .phase import Phase, PhaseType, Season
+from .phase import Phase, PhaseType, Season, game_start_phase
 
 
 def opening_phase(game_map: Map, flags: frozenset[Flag] = frozenset()) -> Phase:
     """The first phase of a game on `game_map`: the map's, or under MOBILIZE and FLEX_SETUP
     (the powers build their first units) the adjustment phase that comes before it."""
-    phase = Phase.parse(game_map.start_phase)
+    phase = game_start_phase(game_map.start_phase, game_map.first_phase, game_map.flow)
     if flags & {Flag.MOBILIZE, Flag.FLEX_SETUP} and not phase.is_adjustments:
         return Phase(phase.year - 1, Season.WINTER, PhaseType.ADJUSTMENTS)
     return phase

@@ -147,7 +147,7 @@ def _block(lines: list[tuple[int, str]], start: int, ends: set[str],
     return tuple(body), i
 
 
-_SIGNON = re.compile(r"^(?:(?P<name>[A-Za-z][A-Za-z0-9_-]*)@(?P<game1>[A-Za-z0-9_-]+)|"
+_SIGNON = re.compile(r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_-]*)@(?P<game1>[A-Za-z0-9_-]+)|"
                      r"(?P<initial>[A-Za-z0-9])(?P<game2>[A-Za-z0-9_-]+))$")
 
 
