@@ -269,12 +269,17 @@ class Vote(PlayerHandler):
             p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
             require(p.name != ctx.power, f"cannot concede to {args[1]}")
             vote = f"CONCEDE {p.name}"
-        elif args[0] in ("DRAW", "SOLO"):
+        elif args[0] == "DRAW" or (args[0].endswith("WAY") and is_digits(args[0][:-3])):
+            require(Flag.NO_DRAW not in ctx.state.rules,
+                    f"{ctx.game.name} uses the rule NO_DRAW: it ends only in a victory or a concession")
+            if args[0] == "DRAW":
+                vote = "DRAW"
+            else:
+                size = _number(args[0][:-3], MAX_DRAW, what="the number of powers in the draw")
+                require(size >= 1, "write VOTE <n>WAY with n at least 1, e.g. VOTE 3WAY")
+                vote = f"{size}WAY"
+        elif args[0] == "SOLO":
             vote = args[0]
-        elif args[0].endswith("WAY") and is_digits(args[0][:-3]):
-            size = _number(args[0][:-3], MAX_DRAW, what="the number of powers in the draw")
-            require(size >= 1, "write VOTE <n>WAY with n at least 1, e.g. VOTE 3WAY")
-            vote = f"{size}WAY"
         else:
             raise CommandError("write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
         ctx.seat.vote = vote

@@ -67,6 +67,7 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
         "next_phase": nxt.title,
         "deadline": show_time(deadline, zone) if deadline and not report.get("winner") else None,
         "winner": report.get("winner"),
+        "totals": [],
     }
 
 
@@ -83,10 +84,22 @@ def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], m
         view["current_deadline"] = show_time(st.game.deadline, zone) if st.game.deadline else None
     else:
         view = results_view(st, report, deadline=st.game.deadline)
+    view["totals"] = public_totals(st, comp)
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
     mailer.send(to, subject, "results.txt.j2", kind="preview" if preview else "results",
                 game=st.game, preview=preview, **view)
+
+
+def public_totals(st: GameState, comp: TurnComputation) -> list[dict[str, Any]]:
+    """Under PUBLIC_TOTALS, the total each unit accepted in a movement phase (who paid it
+    stays secret until the end of the game); otherwise nothing."""
+    if Flag.PUBLIC_TOTALS not in st.rules or comp.auction is None:
+        return []
+    auction = comp.auction
+    return [{"power": auction.owners[province], "unit": str(auction.units[province]), "total": total}
+            for province, total in sorted(auction.totals.items(),
+                                          key=lambda kv: (auction.owners[kv[0]], kv[0]))]
 
 
 def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, preview: bool = False) -> None:

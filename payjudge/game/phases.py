@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..rules.flags import Flag
 from ..rules.phase import Phase
 from ..rules.serial import position_from_json
 from ..store import repo
@@ -118,6 +119,8 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
         if winner in alive and all(votes[p] == f"CONCEDE {winner}" for p in others):
             end_game(st, mailer, now, {"type": "concession", "winner": winner})
             return True
+    if Flag.NO_DRAW in st.rules:
+        return False
     drawers = [p for p in alive if not votes[p].startswith("CONCEDE")]
     sizes = []
     for p in drawers:
@@ -135,15 +138,24 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     return False
 
 
-def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any]) -> None:
-    """Complete the game and publish every offer sheet, acceptance list and bid chart
+def terminate(st: GameState, mailer: Mailer, now: datetime) -> None:
+    """The Master's TERMINATE: the game ends without a result, and is published like any
+    other end (rules 3.6 and 4.5)."""
+    end_game(st, mailer, now, {"type": "terminated"}, state=GameStatus.TERMINATED)
+
+
+def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any], *,
+             state: GameStatus = GameStatus.COMPLETED) -> None:
+    """End the game and publish every offer sheet, acceptance list and bid chart
     (rules 3.6 and 4.5) to everyone, with the sheets of a movement phase the game ended
-    in (a draw or a concession comes between two phases)."""
+    in (a draw or a concession comes between two phases). Under NO_EOG the end-of-game
+    mail gives the result and the treasuries only: the sheets, lists and charts stay secret."""
     game = st.game
-    game.state = GameStatus.COMPLETED
+    game.state = state
     game.result = result
     game.ended_at = now
     game.deadline = None
+    publish = Flag.NO_EOG not in st.rules
     published = []
     for t in turns(st.session, game):
         if t.status is not TurnStatus.PROCESSED or not t.chart:
@@ -155,9 +167,9 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
     unfinished = _unfinished_sheets(st)
     if unfinished:
         published.append(unfinished)
-    acceptance = repo.acceptance_history(st.session, game)
+    acceptance = repo.acceptance_history(st.session, game) if publish else []
     broadcast(st, mailer, f"Diplomacy game {game.name} has ended", "game_end.txt.j2",
-              kind="game_end", result=result, turns=published,
+              kind="game_end", result=result, turns=published if publish else [], publish=publish,
               acceptance=[{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)}
                           for a in acceptance],
               balances=money.balances(st.session, game))

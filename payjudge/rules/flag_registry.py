@@ -209,7 +209,8 @@ _DECLARATIONS = (
     _d(F.PREVIEW, "1.9", S, "every phase is previewed to the Master, who releases it with PROCESS"),
     _d(F.NO_WAIT, "1.9", NOT_YET, "players may not ask the judge to wait for the deadline"),
     # 1.10 end of the game
-    _d(F.NO_DRAW, "1.10", NOT_YET, "no draws: the game ends only with a victory"),
+    _d(F.NO_DRAW, "1.10", S, "no draws: VOTE DRAW and VOTE <n>WAY are refused; the game ends "
+       "in a victory or a concession"),
     _d(F.PROPOSE_DIAS, "1.10", NOT_YET, "a player proposes a draw or a concession and the others vote "
        "on it", excludes=(F.NO_DIAS,)),
     _d(F.HIDE_PROPOSER, "1.10", NOT_YET, "a proposal is announced without its proposer",
@@ -219,7 +220,9 @@ _DECLARATIONS = (
     _d(F.SHARED_VICTORY, "1.10", NOT_YET, "powers that reach the victory condition together share it"),
     _d(F.TEAM_VICTORY, "1.10", NOT_YET, "a power counts the centres of the dummies it controls"),
     _d(F.VICTORY_HOMES, "1.10", NOT_YET, "victory is counted in other powers' home centres"),
-    _d(F.NO_EOG, "1.10", NOT_YET, "no end-of-game publication"),
+    _d(F.NO_EOG, "1.10", S, "no end-of-game publication: when the game ends, the result and the "
+       "treasuries are mailed, but the offer sheets, acceptance lists and bids of rules 3.6 and "
+       "4.5 stay secret"),
     # 3.1 rules Payola includes or forbids
     _d(F.NO_CHECK, "3.1", NO, "orders would be accepted unchecked and judged only at processing",
        reason="a rule of standard Diplomacy only; a Payola sheet is checked as it arrives"),
@@ -240,8 +243,8 @@ _DECLARATIONS = (
        "the savings go back"),
     _d(F.HIDE_COST, "3.4", S, "statements do not show what each of your units was paid"),
     _d(F.HIDE_OFFERS, "3.4", S, "statements do not repeat your offers or which were accepted"),
-    _d(F.PUBLIC_TOTALS, "3.4", S, "changes eBayola rebates (plateaus do not limit them); the "
-       "publication of totals is not done yet"),
+    _d(F.PUBLIC_TOTALS, "3.4", S, "the results of each movement phase give the total every unit "
+       "accepted (never who paid it); eBayola rebates are not limited by plateaus"),
     _d(F.NO_LEDGERS, "3.4", S, "no statement of spending and balance after each phase"),
     # 3.5 offers
     _d(F.DIRECT_ONLY, "3.5", S, "one plain (:) offer per unit and power; no wildcards"),
