@@ -67,6 +67,7 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
         "next_phase": nxt.title,
         "deadline": show_time(deadline, zone) if deadline and not report.get("winner") else None,
         "winner": report.get("winner"),
+        "shared": len(report.get("winners", ())) > 1,
         "totals": [],
     }
 
@@ -87,6 +88,8 @@ def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], m
     view["totals"] = public_totals(st, comp)
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
+    if not preview and Flag.IGNORE_RESULTS in st.rules:
+        to = [a for a in to if a != st.game.master_address]
     mailer.send(to, subject, "results.txt.j2", kind="preview" if preview else "results",
                 game=st.game, preview=preview, **view)
 

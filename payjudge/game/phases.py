@@ -40,7 +40,10 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
             mailer.send([seat.address], f"Offer sheet not used {st.game.name} {report['phase']}",
                         "sheet_rejected.txt.j2", kind="notice", game=st.game,
                         game_name=st.game.name, power=power, problems=problems)
-    if comp.winner:
+    if len(comp.winners) > 1:
+        end_game(st, mailer, now, {"type": "shared", "powers": list(comp.winners),
+                                   "phase": report["phase"]})
+    elif comp.winner:
         end_game(st, mailer, now, {"type": "victory", "winner": comp.winner,
                                    "phase": report["phase"]})
     elif st.game.state is not GameStatus.COMPLETED:

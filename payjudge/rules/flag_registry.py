@@ -68,7 +68,8 @@ _DECLARATIONS = (
     _d(F.EAVESDROP, "1.2", NOT_YET, "every private message is secretly copied to the Master",
        aliases=("EAVESDROP!",)),
     _d(F.PRESS_MASTER, "1.2", NOT_YET, "the Master gets broadcasts only when addressed"),
-    _d(F.IGNORE_RESULTS, "1.2", NOT_YET, "the Master is not mailed the results of each phase"),
+    _d(F.IGNORE_RESULTS, "1.2", S, "the Master is not mailed the public results of each phase "
+       "(previews and the Master's report of the bids still come)"),
     # 1.3 movement orders
     _d(F.ALWAYS_CONFIRM, "1.3", ALWAYS,
        "every message is answered with what was understood and recorded"),
@@ -216,10 +217,13 @@ _DECLARATIONS = (
     _d(F.HIDE_PROPOSER, "1.10", NOT_YET, "a proposal is announced without its proposer",
        implies=(F.PROPOSE_DIAS,)),
     _d(F.NO_DIAS, "1.10", NOT_YET, "players may vote for draws without all survivors"),
-    _d(F.HOLD_WIN, "1.10", NOT_YET, "a victory must be held for two years running"),
-    _d(F.SHARED_VICTORY, "1.10", NOT_YET, "powers that reach the victory condition together share it"),
+    _d(F.HOLD_WIN, "1.10", S, "a victory must be held for two years running: the winner must "
+       "also have met the condition at the end of the previous year"),
+    _d(F.SHARED_VICTORY, "1.10", S, "powers that reach the victory condition together share it "
+       "(without it a tie goes on until it is broken)"),
     _d(F.TEAM_VICTORY, "1.10", NOT_YET, "a power counts the centres of the dummies it controls"),
-    _d(F.VICTORY_HOMES, "1.10", NOT_YET, "victory is counted in other powers' home centres"),
+    _d(F.VICTORY_HOMES, "1.10", S, "victory is counted in other powers' home centres: half the "
+       "other powers' homes on average, plus one (10 on the standard map); a tie goes on"),
     _d(F.NO_EOG, "1.10", S, "no end-of-game publication: when the game ends, the result and the "
        "treasuries are mailed, but the offer sheets, acceptance lists and bids of rules 3.6 and "
        "4.5 stay secret"),

@@ -1,12 +1,17 @@
 """How a game ends, by mail: TERMINATE publishes like any other end, the conclusion flags of
 seed 003 §1.10 (NO_DRAW, NO_EOG, HOLD_WIN, VICTORY_HOMES, SHARED_VICTORY), PUBLIC_TOTALS in
-the results, and the answers CREATE gives to the flags of §3.1 and to the web-only ones."""
+the results, IGNORE_RESULTS, and the answers CREATE gives to the flags of §3.1 and to the
+web-only ones."""
 
 from __future__ import annotations
 
 import pytest
 
+from payjudge.rules.geography import Location, UnitType
+from payjudge.rules.orders import Unit
+
 from .judge import TestJudge
+from .test_lifecycle import _set_position
 from .test_game import GM, OBSERVER, POWERS, addr, signon, snapshot, start_game
 
 MASTER = "SIGNON Mpay7 masterpw"
@@ -129,3 +134,85 @@ def test_web_only_flags_are_answered_with_their_meaning_by_mail(database, name, 
     reply = _create(judge, name)
     assert "unknown rule" not in reply
     assert f"RULE {name}: always in force in a Payola game" in reply and meaning in reply
+
+
+HOMES_OF_OTHERS = ["BER", "KIE", "MUN", "LON", "LVP", "EDI", "ROM", "NAP", "VEN", "VIE"]
+EIGHTEEN = ["PAR", "MAR", "BRE", "BEL", "HOL", "SPA", "POR", "LON", "LVP", "EDI", "BER", "KIE",
+            "MUN", "DEN", "NWY", "SWE", "TUN", "RUM"]
+
+
+def _fall_with_centres(judge: TestJudge, rules: str, centres: dict[str, list[str]]) -> None:
+    """Start a game under `rules`, play the spring, then give the powers `centres` (France
+    keeps one army, in the Ruhr) and process the fall."""
+    start_game(judge, rules=rules)
+    judge.send(GM, f"{MASTER}\nPROCESS!\n")
+    _set_position(judge, centers={p: frozenset(cs) for p, cs in centres.items()},
+                  units={"FRANCE": (Unit(UnitType.ARMY, Location("RUH")),)})
+    judge.send(GM, f"{MASTER}\nPROCESS!\n")
+
+
+def _process(judge: TestJudge, phase: str) -> None:
+    assert snapshot(judge)[3] == phase
+    judge.send(GM, f"{MASTER}\nPROCESS!\n")
+
+
+def test_hold_win_needs_the_condition_at_the_end_of_two_years_running(database):
+    judge = TestJudge(database)
+    _fall_with_centres(judge, "HOLD_WIN", {"FRANCE": EIGHTEEN})
+    assert snapshot(judge)[2:] == ("active", "W1901A")   # 18 centres, but held one year only
+    _process(judge, "W1901A")
+    _process(judge, "S1902M")
+    assert snapshot(judge)[2] == "active"
+    _process(judge, "F1902M")
+    assert snapshot(judge)[2] == "completed"
+    assert "FRANCE has won" in _end_mail(judge)
+
+
+def test_without_hold_win_eighteen_centres_win_at_once(database):
+    judge = TestJudge(database)
+    _fall_with_centres(judge, "", {"FRANCE": EIGHTEEN})
+    assert snapshot(judge)[2] == "completed"
+
+
+@pytest.mark.parametrize("rules, foreign_homes, state", [
+    ("VICTORY_HOMES", 10, "completed"),     # (22 - 22/7) / 2 + 1 = 10 on the standard map
+    ("VICTORY_HOMES", 9, "active"),
+    ("", 10, "active"),                     # 13 centres are not 18
+])
+def test_victory_homes_counts_other_powers_home_centres(database, rules, foreign_homes, state):
+    judge = TestJudge(database)
+    _fall_with_centres(judge, rules, {"FRANCE": ["PAR", "MAR", "BRE", *HOMES_OF_OTHERS[:foreign_homes]]})
+    assert snapshot(judge)[2] == state
+    if state == "completed":
+        assert "FRANCE has won" in _end_mail(judge)
+
+
+TIED = {"FRANCE": HOMES_OF_OTHERS,
+        "GERMANY": ["PAR", "MAR", "BRE", "CON", "ANK", "SMY", "MOS", "WAR", "STP", "SEV"]}
+
+
+def test_a_tie_at_the_victory_condition_goes_on(database):
+    judge = TestJudge(database)
+    _fall_with_centres(judge, "VICTORY_HOMES", TIED)
+    assert snapshot(judge)[2] == "active"
+
+
+def test_shared_victory_ends_a_tie_with_both_winners(database):
+    judge = TestJudge(database)
+    _fall_with_centres(judge, "VICTORY_HOMES SHARED_VICTORY", TIED)
+    assert snapshot(judge)[2] == "completed"
+    results = [m for m in judge.inbox(OBSERVER, clear=False) if m.kind == "results"]
+    assert "FRANCE and GERMANY share the victory." in results[-1].body
+    assert "FRANCE and GERMANY share the victory" in _end_mail(judge)
+
+
+@pytest.mark.parametrize("rules, master_gets_results", [("IGNORE_RESULTS", False), ("", True)])
+def test_ignore_results_spares_the_master_the_public_results(database, rules, master_gets_results):
+    judge = TestJudge(database)
+    start_game(judge, rules=rules)
+    judge.inbox(GM)
+    judge.send(GM, f"{MASTER}\nPROCESS!\n")
+    kinds = {m.kind for m in judge.inbox(GM)}
+    assert ("results" in kinds) is master_gets_results
+    assert "master_report" in kinds
+    assert any(m.kind == "results" for m in judge.inbox(OBSERVER))
