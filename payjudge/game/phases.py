@@ -106,7 +106,11 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
 
 
 def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
-    """End the game when the surviving powers agree: a draw, or a concession."""
+    """End the game when the surviving powers' standing votes agree: a concession when every
+    other survivor concedes to one power; otherwise a draw. By default (DPjudge's DIAS) a draw
+    includes every survivor and comes when nobody votes SOLO nor a smaller draw; under NO_DIAS
+    the powers not conceding draw among themselves when each accepts a draw that size, and if
+    every survivor concedes to another power, all draw."""
     pos = st.position
     if pos is None or st.game.state is not GameStatus.ACTIVE:
         return False
@@ -122,20 +126,14 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
         if winner in alive and all(votes[p] == f"CONCEDE {winner}" for p in others):
             end_game(st, mailer, now, {"type": "concession", "winner": winner})
             return True
-    if Flag.NO_DRAW in st.rules:
+    if Flag.NO_DRAW in st.rules or any(v == "SOLO" for v in votes.values()):
         return False
-    drawers = [p for p in alive if not votes[p].startswith("CONCEDE")]
-    sizes = []
-    for p in drawers:
-        v = votes[p]
-        if v == "DRAW":
-            sizes.append(len(drawers))
-        elif v.endswith("WAY"):
-            sizes.append(int(v[:-3]))
-        else:
-            return False
-    if drawers and all(size >= len(drawers) for size in sizes) and \
-            all(votes[p] != "SOLO" for p in alive):
+    if Flag.NO_DIAS in st.rules:
+        drawers = [p for p in alive if not votes[p].startswith("CONCEDE")] or alive
+    else:
+        drawers = alive
+    sizes = [int(votes[p][:-3]) for p in drawers if votes[p].endswith("WAY")]
+    if all(size >= len(drawers) for size in sizes):
         end_game(st, mailer, now, {"type": "draw", "powers": sorted(drawers)})
         return True
     return False

@@ -216,7 +216,9 @@ _DECLARATIONS = (
        "on it", excludes=(F.NO_DIAS,)),
     _d(F.HIDE_PROPOSER, "1.10", NOT_YET, "a proposal is announced without its proposer",
        implies=(F.PROPOSE_DIAS,)),
-    _d(F.NO_DIAS, "1.10", NOT_YET, "players may vote for draws without all survivors"),
+    _d(F.NO_DIAS, "1.10", S, "draws may leave survivors out: the powers not conceding draw among "
+       "themselves when each accepts a draw of that size (VOTE <n>WAY); by default a draw "
+       "includes every survivor"),
     _d(F.HOLD_WIN, "1.10", S, "a victory must be held for two years running: the winner must "
        "also have met the condition at the end of the previous year"),
     _d(F.SHARED_VICTORY, "1.10", S, "powers that reach the victory condition together share it "

@@ -216,3 +216,35 @@ def test_ignore_results_spares_the_master_the_public_results(database, rules, ma
     assert ("results" in kinds) is master_gets_results
     assert "master_report" in kinds
     assert any(m.kind == "results" for m in judge.inbox(OBSERVER))
+
+
+@pytest.mark.parametrize("rules, drawn", [
+    ("", ", ".join(POWERS)),                  # DIAS: a draw includes every survivor
+    ("NO_DIAS", ", ".join(POWERS[:-1])),      # the power that conceded is left out
+])
+def test_a_draw_includes_every_survivor_unless_no_dias(database, rules, drawn):
+    judge = TestJudge(database)
+    start_game(judge, rules=rules)
+    judge.send(addr("TURKEY"), f"{signon('TURKEY')}\nVOTE CONCEDE FRANCE\n")
+    for p in POWERS[:-1]:
+        judge.send(addr(p), f"{signon(p)}\nVOTE DRAW\n")
+    assert snapshot(judge)[2] == "completed"
+    assert f"The game ends in a draw between {drawn}." in " ".join(_end_mail(judge).split())
+
+
+def test_without_no_dias_a_smaller_draw_vote_blocks_the_draw(database):
+    judge = TestJudge(database)
+    start_game(judge)
+    for p in POWERS:
+        judge.send(addr(p), f"{signon(p)}\nVOTE {'3WAY' if p == 'ITALY' else 'DRAW'}\n")
+    assert snapshot(judge)[2] == "active"
+
+
+def test_under_no_dias_a_smaller_draw_is_agreed_without_the_conceders(database):
+    judge = TestJudge(database)
+    start_game(judge, rules="NO_DIAS")
+    for p in POWERS:
+        vote = "3WAY" if p in ("FRANCE", "GERMANY", "ITALY") else "CONCEDE FRANCE"
+        judge.send(addr(p), f"{signon(p)}\nVOTE {vote}\n")
+    assert snapshot(judge)[2] == "completed"
+    assert "draw between FRANCE, GERMANY, ITALY." in " ".join(_end_mail(judge).split())
