@@ -15,6 +15,7 @@ from . import money
 from .context import CommandError
 from .mailer import Mailer
 from .notify import broadcast, public_recipients, results_view, send_income, send_results, send_statements
+from .proposals import agreed
 from .state import GameState, turns
 from .timing import Timing, show_time
 from .turns import apply_turn, compute_turn, late_powers, report_json
@@ -117,6 +118,11 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     alive = [p for p in pos.powers_alive() if pos.centers.get(p)]
     seats = {s.power: s for s in st.seats}
     votes = {p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None) for p in alive}
+    if Flag.PROPOSE_DIAS in st.rules:
+        result = agreed(st, alive)
+        if result is not None:
+            end_game(st, mailer, now, result)
+        return result is not None
     if not alive or any(v is None for v in votes.values()):
         return False
     conceded = {v.split()[1] for v in votes.values() if v.startswith("CONCEDE ")}

@@ -212,9 +212,10 @@ _DECLARATIONS = (
     # 1.10 end of the game
     _d(F.NO_DRAW, "1.10", S, "no draws: VOTE DRAW and VOTE <n>WAY are refused; the game ends "
        "in a victory or a concession"),
-    _d(F.PROPOSE_DIAS, "1.10", NOT_YET, "a player proposes a draw or a concession and the others vote "
-       "on it", excludes=(F.NO_DIAS,)),
-    _d(F.HIDE_PROPOSER, "1.10", NOT_YET, "a proposal is announced without its proposer",
+    _d(F.PROPOSE_DIAS, "1.10", S, "a player proposes a draw of every survivor or a concession "
+       "(PROPOSE DRAW, PROPOSE CONCEDE <power>), everyone is told, and the survivors answer "
+       "VOTE YES or VOTE NO; one NO vetoes it", excludes=(F.NO_DIAS,)),
+    _d(F.HIDE_PROPOSER, "1.10", S, "a proposal is announced without its proposer",
        implies=(F.PROPOSE_DIAS,)),
     _d(F.NO_DIAS, "1.10", S, "draws may leave survivors out: the powers not conceding draw among "
        "themselves when each accepts a draw of that size (VOTE <n>WAY); by default a draw "

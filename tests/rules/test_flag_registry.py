@@ -127,7 +127,7 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "ZEROSUM", "NO_TRANSFER", "ONE_TRANSFER", "NO_DONATIONS", "NO_LOOTING", "ANON_TRANSFER",
         "PAYOLA_CLASSIC", "CD_DUMMIES", "DEFAULT_UNORDERED",
         "NO_DRAW", "NO_EOG", "HOLD_WIN", "SHARED_VICTORY", "VICTORY_HOMES", "IGNORE_RESULTS",
-        "NO_DIAS"}
+        "NO_DIAS", "PROPOSE_DIAS", "HIDE_PROPOSER"}
     always = {f.value for f, info in REGISTRY.items() if info.status is Status.ALWAYS}
     assert always == {"ORDER_ANY", "NEED_MOVE_MARKS", "ALWAYS_CONFIRM", "NO_PROXY",
                       "SUBMIT_MASTER", "TEXT_INPUT"}

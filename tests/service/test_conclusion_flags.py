@@ -248,3 +248,56 @@ def test_under_no_dias_a_smaller_draw_is_agreed_without_the_conceders(database):
         judge.send(addr(p), f"{signon(p)}\nVOTE {vote}\n")
     assert snapshot(judge)[2] == "completed"
     assert "draw between FRANCE, GERMANY, ITALY." in " ".join(_end_mail(judge).split())
+
+
+def _proposal_mails(judge: TestJudge) -> list[str]:
+    return [" ".join(m.body.split()) for m in judge.inbox(OBSERVER) if "propos" in m.subject]
+
+
+@pytest.mark.parametrize("rules, announced", [
+    ("PROPOSE_DIAS", "a concession to FRANCE has been proposed by ITALY."),
+    ("HIDE_PROPOSER", "a concession to FRANCE has been proposed."),
+])
+def test_propose_dias_a_proposal_is_announced_and_all_yes_ends_the_game(database, rules, announced):
+    judge = TestJudge(database)
+    start_game(judge, rules=rules)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nVOTE DRAW\n")
+    assert "uses the rule PROPOSE_DIAS" in " ".join(judge.last_reply(addr("FRANCE")).split())
+    judge.send(addr("ITALY"), f"{signon('ITALY')}\nPROPOSE CONCEDE FRANCE\n")
+    [mail] = _proposal_mails(judge)
+    assert announced in mail and ("by ITALY" in mail) is (rules == "PROPOSE_DIAS")
+    for p in POWERS:
+        if p != "ITALY":
+            assert snapshot(judge)[2] == "active"
+            judge.send(addr(p), f"{signon(p)}\nVOTE YES\n")
+    assert snapshot(judge)[2] == "completed"
+    assert "conceded the game to FRANCE" in _end_mail(judge)
+
+
+def test_propose_dias_one_no_vetoes_the_proposal(database):
+    judge = TestJudge(database)
+    start_game(judge, rules="PROPOSE_DIAS")
+    judge.send(addr("ITALY"), f"{signon('ITALY')}\nPROPOSE DRAW\n")
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nVOTE NO\n")
+    assert "vetoed" in judge.last_reply(addr("FRANCE"))
+    mails = _proposal_mails(judge)
+    assert "a draw including every survivor has been vetoed" in mails[-1]
+    assert "FRANCE" not in mails[-1]                     # nobody learns who said no
+    for p in POWERS:
+        if p != "ITALY":
+            judge.send(addr(p), f"{signon(p)}\nVOTE YES\n")
+    assert snapshot(judge)[2] == "active"                # the vetoed proposal is gone
+    assert "no proposal is open" in judge.last_reply(addr(POWERS[-1]))
+
+
+def test_propose_needs_the_rule(database):
+    judge = TestJudge(database)
+    start_game(judge)
+    judge.send(addr("ITALY"), f"{signon('ITALY')}\nPROPOSE DRAW\n")
+    assert "does not use the rule PROPOSE_DIAS" in " ".join(judge.last_reply(addr("ITALY")).split())
+
+
+def test_propose_dias_and_no_dias_are_refused_together(database):
+    judge = TestJudge(database)
+    reply = _create(judge, "PROPOSE_DIAS NO_DIAS")
+    assert "PROPOSE_DIAS and NO_DIAS cannot be used together" in reply
