@@ -6,7 +6,7 @@ from ..game import lifecycle
 from ..game.context import CommandError, MasterContext
 from ..game.game_start import begin
 from ..game.notify import broadcast
-from ..game.phases import preview_phase, process_phase, rollback
+from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
@@ -156,16 +156,12 @@ class Pause(MasterHandler):
 class Terminate(MasterHandler):
     keyword = "TERMINATE"
     syntax = "TERMINATE"
-    summary = "end the game now, without a result"
+    summary = "end the game now, without a result; everything secret is published"
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(not ctx.game.state.is_over, f"{ctx.game.name} is already over")
-        ctx.game.state = GameStatus.TERMINATED
-        ctx.game.deadline = None
-        ctx.game.ended_at = ctx.now
+        terminate(ctx.state, ctx.mailer, ctx.now)
         ctx.reply.note("state", cmd.line, state=GameStatus.TERMINATED, deadline=None)
-        broadcast(ctx.state, ctx.mailer, f"Diplomacy game {ctx.game.name} terminated", "state.txt.j2",
-                  state=GameStatus.TERMINATED, deadline=None)
 
 
 @register

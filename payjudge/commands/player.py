@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..rules.flags import Flag
-from ..game import money
+from ..game import money, proposals
 from ..game.acceptance import set_acceptance
 from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
 from ..game.mailer import is_mail_address
@@ -267,31 +267,66 @@ class SetPassword(PlayerHandler):
 @register
 class Vote(PlayerHandler):
     keyword = "VOTE"
-    syntax = "VOTE DRAW | SOLO | CONCEDE <power> | <n>WAY"
+    syntax = "VOTE DRAW | SOLO | CONCEDE <power> | <n>WAY | YES | NO"
     summary = "your standing vote on ending the game"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
         args = [a.upper() for a in cmd.args]
         require(len(args) >= 1, "write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
+        if args[0] in ("YES", "NO"):
+            require(len(args) == 1, "write VOTE YES or VOTE NO")
+            what = proposals.answer(ctx.state, ctx.mailer, ctx.seat, args[0] == "YES")
+            ctx.reply.note("answered", cmd.line, what=what, answer=args[0])
+            ctx.after.append(lambda: _settle(ctx, cmd))
+            return
+        require(Flag.PROPOSE_DIAS not in ctx.state.rules,
+                f"{ctx.game.name} uses the rule PROPOSE_DIAS: write PROPOSE DRAW or "
+                "PROPOSE CONCEDE <power>, and answer a proposal with VOTE YES or VOTE NO")
         if args[0] == "CONCEDE":
             require(len(args) == 2, "write VOTE CONCEDE <power>")
             p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
             require(p.name != ctx.power, f"cannot concede to {args[1]}")
             vote = f"CONCEDE {p.name}"
-        elif args[0] in ("DRAW", "SOLO"):
+        elif args[0] == "DRAW" or (args[0].endswith("WAY") and is_digits(args[0][:-3])):
+            require(Flag.NO_DRAW not in ctx.state.rules,
+                    f"{ctx.game.name} uses the rule NO_DRAW: it ends only in a victory or a concession")
+            if args[0] == "DRAW":
+                vote = "DRAW"
+            else:
+                size = _number(args[0][:-3], MAX_DRAW, what="the number of powers in the draw")
+                require(size >= 1, "write VOTE <n>WAY with n at least 1, e.g. VOTE 3WAY")
+                vote = f"{size}WAY"
+        elif args[0] == "SOLO":
             vote = args[0]
-        elif args[0].endswith("WAY") and is_digits(args[0][:-3]):
-            size = _number(args[0][:-3], MAX_DRAW, what="the number of powers in the draw")
-            require(size >= 1, "write VOTE <n>WAY with n at least 1, e.g. VOTE 3WAY")
-            vote = f"{size}WAY"
         else:
             raise CommandError("write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
         ctx.seat.vote = vote
         ctx.reply.note("vote", cmd.line, vote=vote)
+        ctx.after.append(lambda: _settle(ctx, cmd))
 
-        def settle() -> None:
-            from ..game.phases import check_votes
-            if check_votes(ctx.state, ctx.mailer, ctx.now):
-                ctx.reply.note("game_ended", cmd.line, game=ctx.game.name, result=ctx.game.result)
-        ctx.after.append(settle)
+
+def _settle(ctx: PlayerContext, cmd: Command) -> None:
+    from ..game.phases import check_votes
+    if check_votes(ctx.state, ctx.mailer, ctx.now):
+        ctx.reply.note("game_ended", cmd.line, game=ctx.game.name, result=ctx.game.result)
+
+
+@register
+class Propose(PlayerHandler):
+    keyword = "PROPOSE"
+    syntax = "PROPOSE DRAW | CONCEDE <power>"
+    summary = "under PROPOSE_DIAS: propose a draw of every survivor or a concession"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        _active(ctx)
+        args = [a.upper() for a in cmd.args]
+        if args[:1] == ["CONCEDE"] and len(args) == 2:
+            p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
+            proposal = f"CONCEDE {p.name}"
+        else:
+            require(args == ["DRAW"], "write PROPOSE DRAW or PROPOSE CONCEDE <power>")
+            proposal = "DRAW"
+        what = proposals.propose(ctx.state, ctx.mailer, ctx.seat, proposal)
+        ctx.reply.note("proposed", cmd.line, what=what)
+        ctx.after.append(lambda: _settle(ctx, cmd))

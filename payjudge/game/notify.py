@@ -68,6 +68,8 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
         "next_phase": nxt.title,
         "deadline": show_time(deadline, zone) if deadline and not report.get("winner") else None,
         "winner": report.get("winner"),
+        "shared": len(report.get("winners", ())) > 1,
+        "totals": [],
     }
 
 
@@ -84,8 +86,11 @@ def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], m
         view["current_deadline"] = show_time(st.game.deadline, zone) if st.game.deadline else None
     else:
         view = results_view(st, report, deadline=st.game.deadline)
+    view["totals"] = public_totals(st, comp)
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
+    if not preview and Flag.IGNORE_RESULTS in st.rules:
+        to = [a for a in to if a != st.game.master_address]
     picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
     # the players who said SET MAP OFF get the same mail without the picture
     plain = {s.address.lower() for s in st.seats
@@ -95,6 +100,17 @@ def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], m
         mailer.send(group, subject, "results.txt.j2", kind="preview" if preview else "results",
                     game=st.game, preview=preview, attachments=(attachments,) if attachments else (),
                     picture=attachments.filename if attachments else None, **view)
+
+
+def public_totals(st: GameState, comp: TurnComputation) -> list[dict[str, Any]]:
+    """Under PUBLIC_TOTALS, the total each unit accepted in a movement phase (who paid it
+    stays secret until the end of the game); otherwise nothing."""
+    if Flag.PUBLIC_TOTALS not in st.rules or comp.auction is None:
+        return []
+    auction = comp.auction
+    return [{"power": auction.owners[province], "unit": str(auction.units[province]), "total": total}
+            for province, total in sorted(auction.totals.items(),
+                                          key=lambda kv: (auction.owners[kv[0]], kv[0]))]
 
 
 def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, preview: bool = False) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..rules.flags import Flag
 from ..rules.phase import Phase
 from ..rules.serial import position_from_json
 from ..store import repo
@@ -14,6 +15,7 @@ from . import money
 from .context import CommandError
 from .mailer import Mailer
 from .notify import broadcast, public_recipients, results_view, send_income, send_results, send_statements
+from .proposals import agreed
 from .state import GameState, turns
 from .timing import Timing, show_time
 from .turns import apply_turn, compute_turn, late_powers, report_json
@@ -39,7 +41,10 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
             mailer.send([seat.address], f"Offer sheet not used {st.game.name} {report['phase']}",
                         "sheet_rejected.txt.j2", kind="notice", game=st.game,
                         game_name=st.game.name, power=power, problems=problems)
-    if comp.winner:
+    if len(comp.winners) > 1:
+        end_game(st, mailer, now, {"type": "shared", "powers": list(comp.winners),
+                                   "phase": report["phase"]})
+    elif comp.winner:
         end_game(st, mailer, now, {"type": "victory", "winner": comp.winner,
                                    "phase": report["phase"]})
     elif st.game.state is not GameStatus.COMPLETED:
@@ -102,13 +107,22 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
 
 
 def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
-    """End the game when the surviving powers agree: a draw, or a concession."""
+    """End the game when the surviving powers' standing votes agree: a concession when every
+    other survivor concedes to one power; otherwise a draw. By default (DPjudge's DIAS) a draw
+    includes every survivor and comes when nobody votes SOLO nor a smaller draw; under NO_DIAS
+    the powers not conceding draw among themselves when each accepts a draw that size, and if
+    every survivor concedes to another power, all draw."""
     pos = st.position
     if pos is None or st.game.state is not GameStatus.ACTIVE:
         return False
     alive = [p for p in pos.powers_alive() if pos.centers.get(p)]
     seats = {s.power: s for s in st.seats}
     votes = {p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None) for p in alive}
+    if Flag.PROPOSE_DIAS in st.rules:
+        result = agreed(st, alive)
+        if result is not None:
+            end_game(st, mailer, now, result)
+        return result is not None
     if not alive or any(v is None for v in votes.values()):
         return False
     conceded = {v.split()[1] for v in votes.values() if v.startswith("CONCEDE ")}
@@ -118,29 +132,33 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
         if winner in alive and all(votes[p] == f"CONCEDE {winner}" for p in others):
             end_game(st, mailer, now, {"type": "concession", "winner": winner})
             return True
-    drawers = [p for p in alive if not votes[p].startswith("CONCEDE")]
-    sizes = []
-    for p in drawers:
-        v = votes[p]
-        if v == "DRAW":
-            sizes.append(len(drawers))
-        elif v.endswith("WAY"):
-            sizes.append(int(v[:-3]))
-        else:
-            return False
-    if drawers and all(size >= len(drawers) for size in sizes) and \
-            all(votes[p] != "SOLO" for p in alive):
+    if Flag.NO_DRAW in st.rules or any(v == "SOLO" for v in votes.values()):
+        return False
+    if Flag.NO_DIAS in st.rules:
+        drawers = [p for p in alive if not votes[p].startswith("CONCEDE")] or alive
+    else:
+        drawers = alive
+    sizes = [int(votes[p][:-3]) for p in drawers if votes[p].endswith("WAY")]
+    if all(size >= len(drawers) for size in sizes):
         end_game(st, mailer, now, {"type": "draw", "powers": sorted(drawers)})
         return True
     return False
 
 
-def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any]) -> None:
-    """Complete the game and publish every offer sheet, acceptance list and bid chart
+def terminate(st: GameState, mailer: Mailer, now: datetime) -> None:
+    """The Master's TERMINATE: the game ends without a result, and is published like any
+    other end (rules 3.6 and 4.5)."""
+    end_game(st, mailer, now, {"type": "terminated"}, state=GameStatus.TERMINATED)
+
+
+def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any], *,
+             state: GameStatus = GameStatus.COMPLETED) -> None:
+    """End the game and publish every offer sheet, acceptance list and bid chart
     (rules 3.6 and 4.5) to everyone, with the sheets of a movement phase the game ended
-    in (a draw or a concession comes between two phases)."""
+    in (a draw or a concession comes between two phases). Under NO_EOG the end-of-game
+    mail gives the result and the treasuries only: the sheets, lists and charts stay secret."""
     game = st.game
-    game.state = GameStatus.COMPLETED
+    game.state = state
     game.result = result
     game.ended_at = now
     game.deadline = None
@@ -150,22 +168,24 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
 
 def end_publication(st: GameState) -> dict[str, Any]:
     """What the end of a game publishes to everyone (rules 3.6 and 4.5): the result, every
-    offer sheet, acceptance list and bid chart, and the final treasuries. The end notice
-    and the status page of a finished game show it."""
+    offer sheet, acceptance list and bid chart, and the final treasuries; under NO_EOG the
+    result and the treasuries only. The end notice and the status page of a finished game
+    show it."""
     game = st.game
+    publish = Flag.NO_EOG not in st.rules
     published = []
-    for t in turns(st.session, game):
+    for t in turns(st.session, game) if publish else ():
         if t.status is not TurnStatus.PROCESSED or not t.chart:
             continue
         published.append({"phase": t.phase.title,
                           "sheets": t.chart.get("sheets", {}),
                           "accept": t.chart.get("accept", {}),
                           "chart": t.chart.get("chart", {})})
-    unfinished = _unfinished_sheets(st)
+    unfinished = _unfinished_sheets(st) if publish else None
     if unfinished:
         published.append(unfinished)
-    acceptance = repo.acceptance_history(st.session, game)
-    return {"result": game.result, "turns": published,
+    acceptance = repo.acceptance_history(st.session, game) if publish else []
+    return {"result": game.result, "turns": published, "publish": publish,
             "acceptance": [{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)}
                            for a in acceptance],
             "balances": money.balances(st.session, game)}

@@ -95,7 +95,7 @@ def game_page(session: Session, config: Config, name: str) -> Page | None:
                               **results_view(st, t.report, deadline=None))
                 history.append(Played(t.seq, t.phase.title, text))
     ended = None
-    if game.state is GameStatus.COMPLETED and game.result:
+    if game.state.is_over and game.result:
         ended = render("game_end.txt.j2", judge=config.judge_name, game_name=game.name,
                        **end_publication(st))
     current = st.turn or (turns(session, game) or [None])[-1]

@@ -21,7 +21,7 @@ from ..rules.orders import Order
 from ..rules.phase import Phase, game_start_phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
-from ..rules.turn import PhaseReport, play, read_orders, winner
+from ..rules.turn import PhaseReport, play, read_orders, winners
 from ..store import repo
 from ..store.models import Turn
 from ..text.sheet import parse_sheet
@@ -43,7 +43,8 @@ class TurnComputation:
     income: dict[str, int] = field(default_factory=dict)         # power -> change at year end
     income_lines: dict[str, IncomeLine] = field(default_factory=dict)
     balances_after: dict[str, int] = field(default_factory=dict)
-    winner: str | None = None
+    winner: str | None = None       # the winner, or the winners joined with "and" (SHARED_VICTORY)
+    winners: tuple[str, ...] = ()
     rejected: dict[str, list[str]] = field(default_factory=dict)  # stored sheets no longer valid
 
 
@@ -113,8 +114,24 @@ def compute_turn(st: GameState) -> TurnComputation:
             comp.balances_after[p] = line.balance
     if comp.report.center_changes or comp.next_position.phase.is_adjustments or \
             comp.next_position.phase.year > pos.phase.year:
-        comp.winner = winner(comp.next_position)
+        comp.winners = victors(st, pos, comp.next_position)
+        comp.winner = " and ".join(comp.winners) or None
     return comp
+
+
+def victors(st: GameState, pos: Position, nxt: Position) -> tuple[str, ...]:
+    """Who has won once `pos` gives way to `nxt`, under the game's rules: VICTORY_HOMES
+    counts other powers' home centres, SHARED_VICTORY lets every power that reaches the
+    condition share it, HOLD_WIN asks that each also met it at the end of the previous year
+    (the centres at the start of this one)."""
+    homes = Flag.VICTORY_HOMES in st.rules
+    won = winners(nxt, homes=homes, shared=Flag.SHARED_VICTORY in st.rules)
+    if won and Flag.HOLD_WIN in st.rules:
+        start = _year_start_centers(st, pos.phase.year)
+        before = nxt.replace(centers={p: frozenset(cs) for p, cs in start.items()})
+        held = set(winners(before, homes=homes, shared=True))
+        won = tuple(p for p in won if p in held)
+    return won
 
 
 def _year_turns(st: GameState, year: int) -> list[Turn]:
@@ -252,4 +269,5 @@ def report_json(comp: TurnComputation) -> dict[str, Any]:
         "next_phase": str(comp.next_position.phase),
         "centers": {p: sorted(cs) for p, cs in comp.next_position.centers.items()},
         "winner": comp.winner,
+        "winners": list(comp.winners),
     }

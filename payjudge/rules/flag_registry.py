@@ -72,7 +72,8 @@ _DECLARATIONS = (
        "game listings show the rule only when written EAVESDROP!",
        aliases=("EAVESDROP!",)),
     _d(F.PRESS_MASTER, "1.2", S, "the Master gets broadcasts only when addressed"),
-    _d(F.IGNORE_RESULTS, "1.2", NOT_YET, "the Master is not mailed the results of each phase"),
+    _d(F.IGNORE_RESULTS, "1.2", S, "the Master is not mailed the public results of each phase "
+       "(previews and the Master's report of the bids still come)"),
     # 1.3 movement orders
     _d(F.ALWAYS_CONFIRM, "1.3", ALWAYS,
        "every message is answered with what was understood and recorded"),
@@ -216,17 +217,26 @@ _DECLARATIONS = (
     _d(F.PREVIEW, "1.9", S, "every phase is previewed to the Master, who releases it with PROCESS"),
     _d(F.NO_WAIT, "1.9", NOT_YET, "players may not ask the judge to wait for the deadline"),
     # 1.10 end of the game
-    _d(F.NO_DRAW, "1.10", NOT_YET, "no draws: the game ends only with a victory"),
-    _d(F.PROPOSE_DIAS, "1.10", NOT_YET, "a player proposes a draw or a concession and the others vote "
-       "on it", excludes=(F.NO_DIAS,)),
-    _d(F.HIDE_PROPOSER, "1.10", NOT_YET, "a proposal is announced without its proposer",
+    _d(F.NO_DRAW, "1.10", S, "no draws: VOTE DRAW and VOTE <n>WAY are refused; the game ends "
+       "in a victory or a concession"),
+    _d(F.PROPOSE_DIAS, "1.10", S, "a player proposes a draw of every survivor or a concession "
+       "(PROPOSE DRAW, PROPOSE CONCEDE <power>), everyone is told, and the survivors answer "
+       "VOTE YES or VOTE NO; one NO vetoes it", excludes=(F.NO_DIAS,)),
+    _d(F.HIDE_PROPOSER, "1.10", S, "a proposal is announced without its proposer",
        implies=(F.PROPOSE_DIAS,)),
-    _d(F.NO_DIAS, "1.10", NOT_YET, "players may vote for draws without all survivors"),
-    _d(F.HOLD_WIN, "1.10", NOT_YET, "a victory must be held for two years running"),
-    _d(F.SHARED_VICTORY, "1.10", NOT_YET, "powers that reach the victory condition together share it"),
+    _d(F.NO_DIAS, "1.10", S, "draws may leave survivors out: the powers not conceding draw among "
+       "themselves when each accepts a draw of that size (VOTE <n>WAY); by default a draw "
+       "includes every survivor"),
+    _d(F.HOLD_WIN, "1.10", S, "a victory must be held for two years running: the winner must "
+       "also have met the condition at the end of the previous year"),
+    _d(F.SHARED_VICTORY, "1.10", S, "powers that reach the victory condition together share it "
+       "(without it a tie goes on until it is broken)"),
     _d(F.TEAM_VICTORY, "1.10", NOT_YET, "a power counts the centres of the dummies it controls"),
-    _d(F.VICTORY_HOMES, "1.10", NOT_YET, "victory is counted in other powers' home centres"),
-    _d(F.NO_EOG, "1.10", NOT_YET, "no end-of-game publication"),
+    _d(F.VICTORY_HOMES, "1.10", S, "victory is counted in other powers' home centres: half the "
+       "other powers' homes on average, plus one (10 on the standard map); a tie goes on"),
+    _d(F.NO_EOG, "1.10", S, "no end-of-game publication: when the game ends, the result and the "
+       "treasuries are mailed, but the offer sheets, acceptance lists and bids of rules 3.6 and "
+       "4.5 stay secret"),
     # 3.1 rules Payola includes or forbids
     _d(F.NO_CHECK, "3.1", NO, "orders would be accepted unchecked and judged only at processing",
        reason="a rule of standard Diplomacy only; a Payola sheet is checked as it arrives"),
@@ -247,8 +257,8 @@ _DECLARATIONS = (
        "the savings go back"),
     _d(F.HIDE_COST, "3.4", S, "statements do not show what each of your units was paid"),
     _d(F.HIDE_OFFERS, "3.4", S, "statements do not repeat your offers or which were accepted"),
-    _d(F.PUBLIC_TOTALS, "3.4", S, "changes eBayola rebates (plateaus do not limit them); the "
-       "publication of totals is not done yet"),
+    _d(F.PUBLIC_TOTALS, "3.4", S, "the results of each movement phase give the total every unit "
+       "accepted (never who paid it); eBayola rebates are not limited by plateaus"),
     _d(F.NO_LEDGERS, "3.4", S, "no statement of spending and balance after each phase"),
     # 3.5 offers
     _d(F.DIRECT_ONLY, "3.5", S, "one plain (:) offer per unit and power; no wildcards"),

@@ -254,9 +254,38 @@ def _captured(m: Map, units: Mapping[str, Sequence[Unit]], centers: Mapping[str,
 
 def winner(pos: Position) -> str | None:
     """The power that holds the victory number of centres, if any (checked after the fall)."""
-    victory = pos.map.victory
-    if max(map(len, pos.centers.values()), default=0) < victory:
-        return None
-    best = max(pos.map.power_names, key=lambda p: len(pos.centers.get(p, ())))
-    return best if len(pos.centers.get(best, ())) >= pos.map.victory else None
+    won = winners(pos)
+    return won[0] if won else None
+
+
+def home_victory(m: Map) -> int:
+    """VICTORY_HOMES: half the home centres of the other powers, on average, plus one
+    (10 on the standard map: (22 - 22/7) / 2 + 1, rounded down)."""
+    homes = sum(len(m.power(p).homes) for p in m.power_names)
+    others = homes - homes / max(len(m.power_names), 1)
+    return int(others / 2 + 1)
+
+
+def victory_scores(pos: Position, *, homes: bool = False) -> dict[str, int]:
+    """What each power counts towards victory: its centres, or under VICTORY_HOMES the home
+    centres of other powers it owns."""
+    if not homes:
+        return {p: len(pos.centers.get(p, ())) for p in pos.map.power_names}
+    home_of = {h: p for p in pos.map.power_names for h in pos.map.power(p).homes}
+    return {p: sum(1 for c in pos.centers.get(p, ()) if home_of.get(c, p) != p)
+            for p in pos.map.power_names}
+
+
+def winners(pos: Position, *, homes: bool = False, shared: bool = False) -> tuple[str, ...]:
+    """The powers that have won: the one that reaches the victory condition with a count
+    no other power reaches equals (a tie goes on), or under SHARED_VICTORY every power that
+    reaches it. `homes` counts as VICTORY_HOMES does."""
+    score = victory_scores(pos, homes=homes)
+    need = home_victory(pos.map) if homes else pos.map.victory
+    reached = [p for p in pos.map.power_names if score[p] >= need]
+    if shared or len(reached) < 2:
+        return tuple(reached)
+    best = max(score[p] for p in reached)
+    top = [p for p in reached if score[p] == best]
+    return tuple(top) if len(top) == 1 else ()
 

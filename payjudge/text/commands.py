@@ -29,7 +29,7 @@ OPENERS = ("SIGNON", "JOIN", "CREATE", "OBSERVE", "RESIGN", "TAKEOVER", "LIST", 
            "HISTORY", "HELP")                          # a message starts with one of these
 ANYWHERE = frozenset({"LIST", "SUMMARY", "HISTORY", "HELP"})   # openers also later on
 COMMANDS = frozenset({"CLEAR", "ACCEPT", "TRANSFER", "BALANCE", "STATUS", "PRESS",
-                      "BROADCAST", "SET", "VOTE", "PROCESS", "PROCESS!", "PREVIEW", "ROLLBACK",
+                      "BROADCAST", "SET", "VOTE", "PROPOSE", "PROCESS", "PROCESS!", "PREVIEW", "ROLLBACK",
                       "ACTIVATE", "TERMINATE", "PAUSE", "DUMMY", "REVIVE", "EJECT", "FOR"})
 KEYWORDS = COMMANDS | ANYWHERE | {"SIGNOFF"}
 _PRESS_END = {"ENDPRESS", "ENDBROADCAST"}

@@ -133,7 +133,10 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "NO_RETREAT", "BUILD_ANY", "HOME_BUILDS", "REMOTE_BUILDS", "FRIENDLY_FIRE", "DUMMY_FIRE",
         "COASTAL_CRAWL", "WEAK_BOUNCES", "SAFE_CONVOYS", "WEAK_CONVOYS", "CONVOY_BACK",
         "CD_BUILDS", "CD_RETREATS", "SMART_CD", "IMMOBILE_DUMMIES", "MOBILIZE", "FLEX_SETUP",
-        "COASTAL_CONVOY", "GARRISON", "PORTAGE_CONVOY"}
+        "COASTAL_CONVOY", "GARRISON", "PORTAGE_CONVOY",
+        # issue 11 items 5-7: game conclusion
+        "NO_DRAW", "NO_EOG", "HOLD_WIN", "SHARED_VICTORY", "VICTORY_HOMES", "IGNORE_RESULTS",
+        "NO_DIAS", "PROPOSE_DIAS", "HIDE_PROPOSER"}
     always = {f.value for f, info in REGISTRY.items() if info.status is Status.ALWAYS}
     assert always == {"ORDER_ANY", "NEED_MOVE_MARKS", "ALWAYS_CONFIRM", "NO_PROXY",
                       "SUBMIT_MASTER", "TEXT_INPUT"}

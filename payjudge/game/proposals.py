@@ -1,0 +1,89 @@
+"""PROPOSE_DIAS: a power proposes a draw of every survivor or a concession, and the others
+answer; one NO vetoes it. The proposal and the answers are the seats' standing votes:
+the proposer's is `PROPOSE DRAW` or `PROPOSE CONCEDE <power>`, the others' YES (a NO
+clears them all at once). `phases.check_votes` ends the game when every survivor agrees."""
+
+from __future__ import annotations
+
+from ..rules.flags import Flag
+from ..store.models import Seat
+from ..vocabulary import SeatStatus
+from .context import CommandError
+from .mailer import Mailer
+from .notify import broadcast
+from .state import GameState
+
+PROPOSE = "PROPOSE "
+
+
+def open_proposal(st: GameState) -> Seat | None:
+    """The seat whose proposal is open, if any."""
+    return next((s for s in st.seats if s.vote and s.vote.startswith(PROPOSE)), None)
+
+
+def describe(vote: str) -> str:
+    """What a proposal proposes, in words ("a draw including every survivor")."""
+    words = vote.removeprefix(PROPOSE).split()
+    if words[0] == "CONCEDE":
+        return f"a concession to {words[1]}"
+    return "a draw including every survivor"
+
+
+def _clear(st: GameState) -> None:
+    for seat in st.seats:
+        seat.vote = None
+
+
+def propose(st: GameState, mailer: Mailer, seat: Seat, proposal: str) -> str:
+    """Open a proposal (DRAW or CONCEDE <power>) and tell everyone; under HIDE_PROPOSER
+    without naming the proposer. Returns what was proposed, in words."""
+    if Flag.PROPOSE_DIAS not in st.rules:
+        raise CommandError(f"{st.game.name} does not use the rule PROPOSE_DIAS: "
+                           "write VOTE DRAW, VOTE SOLO or VOTE CONCEDE <power>")
+    current = open_proposal(st)
+    if current is not None:
+        raise CommandError(f"{describe(current.vote or '')} is already proposed: "
+                           "answer it with VOTE YES or VOTE NO first")
+    if proposal == "DRAW" and Flag.NO_DRAW in st.rules:
+        raise CommandError(f"{st.game.name} uses the rule NO_DRAW: only a concession may be proposed")
+    _clear(st)
+    seat.vote = PROPOSE + proposal
+    what = describe(seat.vote)
+    proposer = None if Flag.HIDE_PROPOSER in st.rules else seat.power
+    broadcast(st, mailer, f"Diplomacy game {st.game.name}: {what} proposed", "proposal.txt.j2",
+              outcome="proposed", what=what, proposer=proposer)
+    return what
+
+
+def answer(st: GameState, mailer: Mailer, seat: Seat, yes: bool) -> str:
+    """A power's YES or NO to the open proposal; a NO vetoes it, and everyone is told (not
+    who said no). Returns what was proposed, in words."""
+    current = open_proposal(st)
+    if current is None:
+        raise CommandError("no proposal is open: write PROPOSE DRAW or PROPOSE CONCEDE <power>")
+    if current is seat:
+        raise CommandError("you made the proposal; it counts as your YES")
+    what = describe(current.vote or "")
+    if yes:
+        seat.vote = "YES"
+    else:
+        _clear(st)
+        broadcast(st, mailer, f"Diplomacy game {st.game.name}: proposal vetoed", "proposal.txt.j2",
+                  outcome="vetoed", what=what, proposer=None)
+    return what
+
+
+def agreed(st: GameState, alive: list[str]) -> dict[str, object] | None:
+    """The result every survivor agreed to, if the open proposal has a YES from each."""
+    current = open_proposal(st)
+    if current is None:
+        return None
+    seats = {s.power: s for s in st.seats}
+    for power in alive:
+        s = seats.get(power)
+        if s is None or s.status is not SeatStatus.PLAYING or not (s is current or s.vote == "YES"):
+            return None
+    words = (current.vote or "").removeprefix(PROPOSE).split()
+    if words[0] == "CONCEDE":
+        return {"type": "concession", "winner": words[1]}
+    return {"type": "draw", "powers": sorted(alive)}
