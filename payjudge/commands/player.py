@@ -45,7 +45,8 @@ class Clear(PlayerHandler):
     summary = "empty your offer sheet (or your orders) for this phase"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        ctx.reply.result(cmd.line, clear(ctx.state, power=ctx.power))
+        ctx.reply.result(cmd.line, clear(ctx.state, power=ctx.power, now=ctx.now,
+                                              by_master=ctx.message.is_master))
 
 
 @register

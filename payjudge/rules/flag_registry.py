@@ -190,7 +190,8 @@ _DECLARATIONS = (
        "no deadlines: the Master or the players' readiness moves the game"),
     _d(F.NO_QUARTER, "1.9", NOT_YET,
        "NO_RETREAT and NO_DRAW together", implies=(F.NO_RETREAT, F.NO_DRAW)),
-    _d(F.NO_LATE_CHANGES, "1.9", NOT_YET, "orders may not be changed once the deadline has passed",
+    _d(F.NO_LATE_CHANGES, "1.9", S, "once the deadline has passed, orders on record may not be "
+       "changed or cleared (a power that sent none may still send them; the Master may)",
        excludes=(F.LATE_CHANGES,)),
     _d(F.LATE_CHANGES, "1.9", S,
        "orders may be changed after the deadline until the phase is processed"),
