@@ -154,13 +154,15 @@ _DECLARATIONS = (
        implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE)),
     _d(F.HIDE_BUILDS, "1.6", NOT_YET,
        "the results of an adjustment phase give only the number of builds"),
-    _d(F.HIDE_DUMMIES, "1.6", NOT_YET, "dummy powers look like played ones",
+    _d(F.HIDE_DUMMIES, "1.6", S, "dummy powers look like played ones (SUMMARY lists them as "
+       "playing)",
        implies=(F.HIDE_LATE_POWERS, F.HIDE_ABSENTEES)),
     _d(F.HIDE_EXTENDERS, "1.6", NOT_YET, "only the Master learns who extended a deadline"),
-    _d(F.HIDE_LATE_POWERS, "1.6", NOT_YET, "a late power is told only of itself; only the Master "
+    _d(F.HIDE_LATE_POWERS, "1.6", S, "a late power is told only of itself; only the Master "
        "gets the list"),
-    _d(F.LIST_WAITERS, "1.6", NOT_YET, "anyone may see which powers asked to wait for the deadline"),
-    _d(F.LIST_UNORDERED, "1.6", NOT_YET, "anyone may see which powers have not sent orders yet"),
+    _d(F.LIST_WAITERS, "1.6", S, "SUMMARY shows anyone which powers asked to wait for the deadline"),
+    _d(F.LIST_UNORDERED, "1.6", S, "SUMMARY shows anyone which powers have not sent orders yet "
+       "(without it nobody is told)"),
     _d(F.NO_REVEAL, "1.6", NOT_YET, "players' identities stay secret after the game, until the Master "
        "reveals them", implies=(F.HIDE_ABSENTEES,)),
     # 1.7 late and vacant powers
