@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..game import lifecycle
+from ..rules.flags import Flag
 from ..game.context import CommandError, MasterContext
 from ..game.game_start import begin
 from ..game.notify import broadcast
@@ -128,7 +129,9 @@ class Activate(MasterHandler):
         elif game.state in (GameStatus.PAUSED, GameStatus.WAITING):
             game.state = GameStatus.ACTIVE
             timing = Timing.from_json(game.timing)
-            if game.deadline is None or game.deadline <= ctx.now:
+            if Flag.NO_DEADLINE in ctx.state.rules:
+                game.deadline = None
+            elif game.deadline is None or game.deadline <= ctx.now:
                 game.deadline = timing.deadline(ctx.position.phase.type, ctx.now)
             ctx.reply.note("state", cmd.line, state=GameStatus.ACTIVE,
                            deadline=show_time(game.deadline, timing.zone))

@@ -16,6 +16,7 @@ from ..game.security import MIN_LENGTH, hash_password
 from ..game.state import MASTER
 from ..game.timing import Timing, show_time
 from ..game.transfer import transfer
+from ..game.turns import wait_refused
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
@@ -153,6 +154,9 @@ class SetWait(PlayerHandler):
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
+        if self.wait:
+            refused = wait_refused(ctx.state)
+            require(refused is None, refused or "")
         ctx.seat.wait = self.wait
         ctx.reply.note("wait", cmd.line, wait=self.wait, phase=ctx.position.phase.title)
 

@@ -21,7 +21,8 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
     timing = Timing.from_json(game.timing)
     # a longer first deadline gives time for diplomacy, as on DPjudge (not without press)
     factor = 1 if Flag.NO_PRESS in st.rules else 2
-    game.deadline = timing.deadline(st.position.phase.type, now, factor=factor)
+    game.deadline = (None if Flag.NO_DEADLINE in st.rules
+                     else timing.deadline(st.position.phase.type, now, factor=factor))
     deadline = show_time(game.deadline, timing.zone)
     balances = money.balances(st.session, game)
     for seat in game.seats:

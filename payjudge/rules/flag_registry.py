@@ -188,8 +188,8 @@ _DECLARATIONS = (
        "becomes its vassal", also=("3.2",), implies=(F.TEAM_VICTORY,)),
     _d(F.TORN_ALLEGIANCE, "1.8", NOT_YET, "a vassal's unit on a centre not its master's is destroyed"),
     # 1.9 deadlines and processing
-    _d(F.NO_DEADLINE, "1.9", NOT_YET,
-       "no deadlines: the Master or the players' readiness moves the game"),
+    _d(F.NO_DEADLINE, "1.9", S, "no deadlines: a phase is processed when every power has "
+       "ordered and nobody waits, or by the Master's PROCESS"),
     _d(F.NO_QUARTER, "1.9", NOT_YET,
        "NO_RETREAT and NO_DRAW together", implies=(F.NO_RETREAT, F.NO_DRAW)),
     _d(F.NO_LATE_CHANGES, "1.9", S, "once the deadline has passed, orders on record may not be "
@@ -197,10 +197,11 @@ _DECLARATIONS = (
        excludes=(F.LATE_CHANGES,)),
     _d(F.LATE_CHANGES, "1.9", S,
        "orders may be changed after the deadline until the phase is processed"),
-    _d(F.REAL_TIME, "1.9", NOT_YET, "a phase is processed the moment the last orders arrive",
+    _d(F.REAL_TIME, "1.9", S, "a phase is processed the moment the last orders arrive (no "
+       "delay for second thoughts) and nobody may SET WAIT",
        excludes=(F.ALWAYS_WAIT,)),
-    _d(F.NO_MINOR_WAIT, "1.9", NOT_YET,
-       "players may ask to wait for the deadline only in movement phases"),
+    _d(F.NO_MINOR_WAIT, "1.9", S, "players may SET WAIT only in movement phases, and "
+       "ALWAYS_WAIT holds only for them"),
     _d(F.ALWAYS_WAIT, "1.9", S,
        "a phase is never processed before its deadline, even when all are ready"),
     _d(F.PLAYER_DEADLINES, "1.9", NOT_YET,
@@ -210,7 +211,8 @@ _DECLARATIONS = (
     _d(F.NO_ABSENCES, "1.9", S, "only the Master may SET ABSENCE"),
     _d(F.PROGRESSIVE, "1.9", NOT_YET, "results written in mixed case and full sentences"),
     _d(F.PREVIEW, "1.9", S, "every phase is previewed to the Master, who releases it with PROCESS"),
-    _d(F.NO_WAIT, "1.9", NOT_YET, "players may not ask the judge to wait for the deadline"),
+    _d(F.NO_WAIT, "1.9", S, "players may not SET WAIT: a phase is processed once every power "
+       "has ordered"),
     # 1.10 end of the game
     _d(F.NO_DRAW, "1.10", NOT_YET, "no draws: the game ends only with a victory"),
     _d(F.PROPOSE_DIAS, "1.10", NOT_YET, "a player proposes a draw or a concession and the others vote "

@@ -58,3 +58,83 @@ def test_late_changes_countermands_civil_disorder(database):
 def test_by_default_orders_may_change_after_the_deadline(database):
     reply = _late_change(TestJudge(database), "")
     assert "can no longer be changed" not in reply
+
+
+def _all_order(judge: TestJudge) -> None:
+    for p in POWERS:
+        judge.send(addr(p), f"{signon(p)}\n0 : {_unit(judge, p)} H\n")
+
+
+def test_real_time_processes_at_once_without_the_settle_delay(database):
+    for rules, phase in (("", "S1901M"), ("REAL_TIME", "F1901M")):
+        judge = TestJudge(database)
+        judge.config = replace(judge.config, settle_seconds=600)
+        start_game(judge, rules=rules)
+        _all_order(judge)
+        judge.tick(seconds=1)
+        assert snapshot(judge)[3] == phase, rules
+        with database.transaction() as s:                  # a fresh game for the next round
+            find_game(s, "pay7").name = f"old{len(rules)}"
+
+
+def test_real_time_and_no_wait_refuse_set_wait(database):
+    for rules in ("REAL_TIME", "NO_WAIT"):
+        judge = TestJudge(database)
+        start_game(judge, rules=rules)
+        judge.send(addr("ENGLAND"), f"{signon('ENGLAND')}\nSET WAIT\n")
+        assert f"uses {rules}: nobody may ask to wait" in judge.last_reply(addr("ENGLAND"))
+        _all_order(judge)
+        judge.tick(seconds=1)
+        assert snapshot(judge)[3] == "F1901M"
+        with database.transaction() as s:
+            find_game(s, "pay7").name = f"old{len(rules)}"
+
+
+def _to_retreats(judge: TestJudge, **wait) -> None:
+    """Play spring so that Germany's army in Munich is dislodged (a retreat phase follows);
+    `wait`: how long to let the clock run after each phase's orders."""
+    sheets = {"FRANCE": "5 : A PAR - BUR\n", "AUSTRIA": "5 : A VIE - TYR\n",
+              "ITALY": "5 : A VEN H\n", "GERMANY": "0 : A MUN H\n"}
+    for p in POWERS:
+        judge.send(addr(p), f"{signon(p)}\n{sheets.get(p, f'0 : {_unit(judge, p)} H')}\n")
+    judge.tick(**(wait or {"seconds": 1}))
+    sheets = {"FRANCE": "9 : A BUR - MUN\n", "AUSTRIA": "9 : A TYR S A BUR - MUN\n"}
+    for p in POWERS:
+        judge.send(addr(p), f"{signon(p)}\n{sheets.get(p, f'0 : {_unit(judge, p)} H')}\n")
+    judge.tick(**(wait or {"seconds": 1}))
+
+
+def test_no_minor_wait_refuses_set_wait_outside_movement(database):
+    judge = TestJudge(database)
+    start_game(judge, rules="NO_MINOR_WAIT")
+    judge.send(addr("ENGLAND"), f"{signon('ENGLAND')}\nSET WAIT\n")
+    assert "nobody may ask" not in judge.last_reply(addr("ENGLAND"))
+    judge.send(addr("ENGLAND"), f"{signon('ENGLAND')}\nSET NOWAIT\n")
+    _to_retreats(judge)
+    assert snapshot(judge)[3] == "F1901R", snapshot(judge)[3]
+    judge.send(addr("GERMANY"), f"{signon('GERMANY')}\nSET WAIT\n")
+    assert "only in movement phases" in judge.last_reply(addr("GERMANY"))
+
+
+def test_no_minor_wait_limits_always_wait_to_movement(database):
+    for rules, waits in (("ALWAYS_WAIT", True), ("ALWAYS_WAIT NO_MINOR_WAIT", False)):
+        judge = TestJudge(database)
+        start_game(judge, rules=rules)
+        _to_retreats(judge, days=5)
+        assert snapshot(judge)[3] == "F1901R"
+        judge.send(addr("GERMANY"), f"{signon('GERMANY')}\nA MUN - SIL\n")
+        judge.tick(seconds=1)
+        assert (snapshot(judge)[3] == "F1901R") is waits, rules
+        with database.transaction() as s:
+            find_game(s, "pay7").name = f"old{len(rules)}"
+
+
+def test_no_deadline_sets_none_and_processes_when_ready(database):
+    judge = TestJudge(database)
+    start_game(judge, rules="NO_DEADLINE")
+    assert _deadline(judge) is None
+    judge.tick(days=30)
+    assert snapshot(judge)[3] == "S1901M"                # nothing happens by the clock
+    _all_order(judge)
+    judge.tick(seconds=1)
+    assert snapshot(judge)[3] == "F1901M" and _deadline(judge) is None
