@@ -206,8 +206,10 @@ _DECLARATIONS = (
        "a phase is never processed before its deadline, even when all are ready"),
     _d(F.PLAYER_DEADLINES, "1.9", NOT_YET,
        "players may extend the deadline (only the Master may shorten it)"),
-    _d(F.SILENT_ABSENCES, "1.9", NOT_YET, "absences are told to the Master only, not broadcast"),
-    _d(F.HIDE_ABSENTEES, "1.9", NOT_YET, "only the Master learns who asked for an absence"),
+    _d(F.SILENT_ABSENCES, "1.9", S, "absences are told to the Master only, not broadcast (the "
+       "others learn only that the deadline moved)"),
+    _d(F.HIDE_ABSENTEES, "1.9", S, "absences are broadcast without who asked for them; only the "
+       "Master learns who"),
     _d(F.NO_ABSENCES, "1.9", S, "only the Master may SET ABSENCE"),
     _d(F.PROGRESSIVE, "1.9", NOT_YET, "results written in mixed case and full sentences"),
     _d(F.PREVIEW, "1.9", S, "every phase is previewed to the Master, who releases it with PROCESS"),

@@ -138,3 +138,34 @@ def test_no_deadline_sets_none_and_processes_when_ready(database):
     _all_order(judge)
     judge.tick(seconds=1)
     assert snapshot(judge)[3] == "F1901M" and _deadline(judge) is None
+
+
+def _absence(judge: TestJudge, rules: str) -> dict[str, str]:
+    """France asks for an absence over the deadline; who was told what."""
+    start_game(judge, rules=rules)
+    deadline = _deadline(judge)
+    judge.sent.clear()
+    start, end = deadline - timedelta(hours=1), deadline + timedelta(days=2)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSET ABSENCE {start:%Y-%m-%d %H:%M} TO "
+                               f"{end:%Y-%m-%d %H:%M}\n")
+    return {to: m.body for m in judge.sent if m.kind == "notice" for to in m.to}
+
+
+def test_absences_are_broadcast_with_the_absentee_by_default(database):
+    told = _absence(TestJudge(database), "")
+    assert "FRANCE in game pay7 will be away" in told[addr("ENGLAND")]
+    assert "FRANCE in game pay7 will be away" in told[GM]
+
+
+def test_hide_absentees_broadcasts_the_absence_without_who(database):
+    told = _absence(TestJudge(database), "HIDE_ABSENTEES")
+    assert "A player in game pay7 will be away" in told[addr("ENGLAND")]
+    assert "FRANCE" not in told[addr("ENGLAND")]
+    assert "FRANCE in game pay7 will be away" in told[GM]
+
+
+def test_silent_absences_tell_only_the_master(database):
+    told = _absence(TestJudge(database), "SILENT_ABSENCES")
+    assert "away" not in told[addr("ENGLAND")] and "FRANCE" not in told[addr("ENGLAND")]
+    assert "has moved: it is now" in told[addr("ENGLAND")]     # the new deadline, no reason
+    assert "FRANCE in game pay7 will be away" in told[GM]
