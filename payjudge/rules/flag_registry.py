@@ -157,7 +157,8 @@ _DECLARATIONS = (
     _d(F.HIDE_DUMMIES, "1.6", S, "dummy powers look like played ones (SUMMARY lists them as "
        "playing)",
        implies=(F.HIDE_LATE_POWERS, F.HIDE_ABSENTEES)),
-    _d(F.HIDE_EXTENDERS, "1.6", NOT_YET, "only the Master learns who extended a deadline"),
+    _d(F.HIDE_EXTENDERS, "1.6", S, "only the Master learns who extended a deadline "
+       "(PLAYER_DEADLINES)"),
     _d(F.HIDE_LATE_POWERS, "1.6", S, "a late power is told only of itself; only the Master "
        "gets the list"),
     _d(F.LIST_WAITERS, "1.6", S, "SUMMARY shows anyone which powers asked to wait for the deadline"),
@@ -204,8 +205,8 @@ _DECLARATIONS = (
        "ALWAYS_WAIT holds only for them"),
     _d(F.ALWAYS_WAIT, "1.9", S,
        "a phase is never processed before its deadline, even when all are ready"),
-    _d(F.PLAYER_DEADLINES, "1.9", NOT_YET,
-       "players may extend the deadline (only the Master may shorten it)"),
+    _d(F.PLAYER_DEADLINES, "1.9", S, "players may extend the deadline with SET DEADLINE (only the "
+       "Master may shorten it); everyone is told who extended it"),
     _d(F.SILENT_ABSENCES, "1.9", S, "absences are told to the Master only, not broadcast (the "
        "others learn only that the deadline moved)"),
     _d(F.HIDE_ABSENTEES, "1.9", S, "absences are broadcast without who asked for them; only the "

@@ -169,3 +169,39 @@ def test_silent_absences_tell_only_the_master(database):
     assert "away" not in told[addr("ENGLAND")] and "FRANCE" not in told[addr("ENGLAND")]
     assert "has moved: it is now" in told[addr("ENGLAND")]     # the new deadline, no reason
     assert "FRANCE in game pay7 will be away" in told[GM]
+
+
+def _extend(judge: TestJudge, rules: str, hours: int = 24) -> str:
+    start_game(judge, rules=rules)
+    when = _deadline(judge) + timedelta(hours=hours)
+    judge.sent.clear()
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSET DEADLINE {when:%Y-%m-%d %H:%M}\n")
+    return judge.last_reply(addr("FRANCE"))
+
+
+def test_without_player_deadlines_only_the_master_sets_the_deadline(database):
+    judge = TestJudge(database)
+    reply = _extend(judge, "")
+    assert "SET DEADLINE is for the Master only" in reply
+    assert not [m for m in judge.sent if m.kind == "notice"]
+
+
+def test_player_deadlines_lets_a_player_extend_and_says_who(database):
+    judge = TestJudge(database)
+    reply = _extend(judge, "PLAYER_DEADLINES")
+    assert "The deadline is now" in reply
+    told = {to: m.body for m in judge.sent if m.kind == "notice" for to in m.to}
+    assert "FRANCE has extended the deadline" in told[addr("ENGLAND")]
+    assert "FRANCE has extended the deadline" in told[GM]
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSET DEADLINE "
+                               f"{_deadline(judge) - timedelta(hours=2):%Y-%m-%d %H:%M}\n")
+    assert "only the Master may shorten the deadline" in judge.last_reply(addr("FRANCE"))
+
+
+def test_hide_extenders_tells_only_the_master_who_extended(database):
+    judge = TestJudge(database)
+    _extend(judge, "PLAYER_DEADLINES HIDE_EXTENDERS")
+    told = {to: m.body for m in judge.sent if m.kind == "notice" for to in m.to}
+    assert "A player has extended the deadline" in told[addr("ENGLAND")]
+    assert "FRANCE" not in told[addr("ENGLAND")]
+    assert "FRANCE has extended the deadline" in told[GM]
