@@ -47,10 +47,24 @@ class TurnComputation:
 
 def required_powers(st: GameState) -> list[str]:
     """The powers whose orders the phase waits for."""
+    return _needing(st, SeatStatus.PLAYING)
+
+
+def waited_dummies(st: GameState) -> list[str]:
+    """The dummies that keep the phase from being processed before its deadline: without
+    CD_DUMMIES, a dummy with something to order is waited for (the Master may order for
+    it; at the deadline it is in civil disorder); under CD_DUMMIES none is."""
+    if Flag.CD_DUMMIES in st.rules:
+        return []
+    return [p for p in _needing(st, SeatStatus.DUMMY) if not has_orders(st, p)]
+
+
+def _needing(st: GameState, status: SeatStatus) -> list[str]:
+    """The powers with seats of `status` that have something to order in this phase."""
     pos = st.position
     if pos is None:
         return []
-    playing = {s.power for s in st.seats if s.status is SeatStatus.PLAYING and s.power}
+    playing = {s.power for s in st.seats if s.status is status and s.power}
     phase = pos.phase
     if phase.is_movement:
         need = [p for p in pos.map.power_names if pos.units.get(p)]
@@ -101,7 +115,8 @@ def always_waits(st: GameState) -> bool:
 
 def is_ready(st: GameState) -> bool:
     """Every power that must order has ordered, and nobody asked to wait."""
-    return not late_powers(st) and not waiting_powers(st) and not always_waits(st)
+    return (not late_powers(st) and not waiting_powers(st) and not always_waits(st)
+            and not waited_dummies(st))
 
 
 def compute_turn(st: GameState) -> TurnComputation:

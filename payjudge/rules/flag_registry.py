@@ -173,8 +173,9 @@ _DECLARATIONS = (
     _d(F.CIVIL_PREVIEW, "1.7", S, "after the grace period the Master gets a preview and releases it "
        "with PROCESS!"),
     _d(F.CD_DUMMIES, "1.7", S,
-       "dummy powers are in civil disorder; their units take offers from anyone "
-       "under TOUCH_BRIBE / REMOTE_BRIBE"),
+       "dummy powers are in civil disorder at once: a phase is processed as soon as every "
+       "played power is ready (without it, a dummy with units keeps it waiting for the "
+       "deadline); their units take offers from anyone under TOUCH_BRIBE / REMOTE_BRIBE"),
     _d(F.DUMMY_FIRE, "1.7", NOT_YET, "FRIENDLY_FIRE for dummy powers only"),
     _d(F.CD_BUILDS, "1.7", NOT_YET, "a power in civil disorder builds at random instead of waiving"),
     _d(F.CD_RETREATS, "1.7", NOT_YET,

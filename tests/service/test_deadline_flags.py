@@ -205,3 +205,30 @@ def test_hide_extenders_tells_only_the_master_who_extended(database):
     assert "A player has extended the deadline" in told[addr("ENGLAND")]
     assert "FRANCE" not in told[addr("ENGLAND")]
     assert "FRANCE has extended the deadline" in told[GM]
+
+
+def test_dummies_are_waited_for_unless_cd_dummies(database):
+    for rules, early in (("", False), ("CD_DUMMIES", True)):
+        judge = TestJudge(database)
+        start_game(judge, rules=rules)
+        judge.send(GM, "SIGNON Mpay7 masterpw\nDUMMY ITALY\n")
+        for p in POWERS:
+            if p != "ITALY":
+                judge.send(addr(p), f"{signon(p)}\n0 : {_unit(judge, p)} H\n")
+        judge.tick(seconds=1)
+        assert (snapshot(judge)[3] == "F1901M") is early, rules
+        judge.tick(days=5)                              # at the deadline the dummy is in CD
+        assert snapshot(judge)[3] == "F1901M", rules
+        with database.transaction() as s:
+            find_game(s, "pay7").name = f"old{len(rules)}"
+
+
+def test_the_master_ordering_for_a_dummy_ends_the_wait(database):
+    judge = TestJudge(database)
+    start_game(judge)
+    judge.send(GM, f"SIGNON Mpay7 masterpw\nDUMMY ITALY\nFOR ITALY\n0 : {_unit(judge, 'ITALY')} H\n")
+    for p in POWERS:
+        if p != "ITALY":
+            judge.send(addr(p), f"{signon(p)}\n0 : {_unit(judge, p)} H\n")
+    judge.tick(seconds=1)
+    assert snapshot(judge)[3] == "F1901M"
