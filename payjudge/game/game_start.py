@@ -35,6 +35,13 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
                     accept=f"{power.initial}?", deadline=deadline, phase=turn.phase,
                     timing=timing.describe(), rules=list(game.rules))
     broadcast(st, mailer, f"Diplomacy game {game.name} has started", "started.txt.j2",
-              powers=[{"power": s.power, "status": s.status} for s in game.seats],
+              powers=[{"power": s.power, "status": _shown(st, s.status)} for s in game.seats],
               deadline=deadline, phase=st.position.phase.title)
     reply.note("game_started", None, game=game.name, deadline=deadline)
+
+
+def _shown(st: GameState, status: SeatStatus) -> SeatStatus:
+    """HIDE_DUMMIES: a dummy is announced as played."""
+    if status is SeatStatus.DUMMY and Flag.HIDE_DUMMIES in st.rules:
+        return SeatStatus.PLAYING
+    return status

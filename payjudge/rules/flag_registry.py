@@ -164,8 +164,9 @@ _DECLARATIONS = (
     _d(F.LIST_WAITERS, "1.6", S, "SUMMARY shows anyone which powers asked to wait for the deadline"),
     _d(F.LIST_UNORDERED, "1.6", S, "SUMMARY shows anyone which powers have not sent orders yet "
        "(without it nobody is told)"),
-    _d(F.NO_REVEAL, "1.6", NOT_YET, "players' identities stay secret after the game, until the Master "
-       "reveals them", implies=(F.HIDE_ABSENTEES,)),
+    _d(F.NO_REVEAL, "1.6", S, "players' identities stay secret after the game: payjudge never "
+       "publishes who plays a power, so this brings only HIDE_ABSENTEES (there is no REVEAL)",
+       implies=(F.HIDE_ABSENTEES,)),
     # 1.7 late and vacant powers
     _d(F.CIVIL_DISORDER, "1.7", S, "after the grace period the phase is processed with the late "
        "powers in civil disorder", defaults=((F.NO_LATE_CHANGES, F.LATE_CHANGES),),

@@ -87,3 +87,30 @@ def test_hide_late_powers_tells_each_late_power_only_of_itself(database):
 def test_hide_dummies_brings_hide_late_powers(database):
     notices = _late_notices(TestJudge(database), "HIDE_DUMMIES")
     assert "TURKEY" not in notices[(addr("RUSSIA"),)]
+
+
+def test_no_reveal_brings_hide_absentees(database):
+    judge = TestJudge(database)
+    start_game(judge, rules="NO_REVEAL")
+    with judge.db.transaction() as s:
+        deadline = find_game(s, "pay7").deadline
+    judge.sent.clear()
+    start, end = deadline + timedelta(days=1), deadline + timedelta(days=2)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSET ABSENCE {start:%Y-%m-%d %H:%M} TO "
+                               f"{end:%Y-%m-%d %H:%M}\n")
+    told = {to: m.body for m in judge.sent if m.kind == "notice" for to in m.to}
+    assert "A player in game pay7 will be away" in told[addr("ENGLAND")]
+    assert "FRANCE in game pay7 will be away" in told[GM]
+
+
+def test_hide_dummies_keeps_the_start_announcement_from_naming_dummies(database):
+    for rules, named in (("", True), ("HIDE_DUMMIES", False)):
+        judge = TestJudge(database)
+        judge.send(GM, f"CREATE pay7 masterpw\nRULE POWER_CHOICE {rules}\nTIMING MOVE 2D\nSIGNOFF\n")
+        for p in POWERS[:5]:
+            judge.send(addr(p), f"JOIN {p.lower()}@pay7 pw-{p.lower()}\n")
+        judge.send(GM, "SIGNON Mpay7 masterpw\nACTIVATE\n")
+        started = [m for m in judge.inbox(addr("FRANCE")) if "has started" in m.subject]
+        assert started and ("dummy" in started[-1].body) is named, rules
+        with database.transaction() as s:
+            find_game(s, "pay7").name = f"old{len(rules)}"
