@@ -129,6 +129,7 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
         mailer.send(to, f"Payola income report {st.game.name} {year}", "income.txt.j2",
                     kind="income", game=st.game, game_name=st.game.name, year=year, line=line,
                     hoarding=(Flag.NO_HOARDING in st.rules), zerosum=(Flag.ZEROSUM in st.rules),
+                    progressive=(Flag.PROGRESSIVE in st.rules),
                     previous=comp.balances_after.get(power, 0) - comp.income.get(power, 0),
                     centers=len(comp.next_position.centers.get(power, ())))
 

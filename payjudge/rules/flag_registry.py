@@ -214,7 +214,8 @@ _DECLARATIONS = (
     _d(F.HIDE_ABSENTEES, "1.9", S, "absences are broadcast without who asked for them; only the "
        "Master learns who"),
     _d(F.NO_ABSENCES, "1.9", S, "only the Master may SET ABSENCE"),
-    _d(F.PROGRESSIVE, "1.9", NOT_YET, "results written in mixed case and full sentences"),
+    _d(F.PROGRESSIVE, "1.9", S, "no all-caps headings: payjudge's results are always in mixed "
+       "case; this rule also writes the income and transfer statements' headings so"),
     _d(F.PREVIEW, "1.9", S, "every phase is previewed to the Master, who releases it with PROCESS"),
     _d(F.NO_WAIT, "1.9", S, "players may not SET WAIT: a phase is processed once every power "
        "has ordered"),

@@ -232,3 +232,15 @@ def test_the_master_ordering_for_a_dummy_ends_the_wait(database):
             judge.send(addr(p), f"{signon(p)}\n0 : {_unit(judge, p)} H\n")
     judge.tick(seconds=1)
     assert snapshot(judge)[3] == "F1901M"
+
+
+def test_progressive_writes_statement_headings_without_capitals(database):
+    for rules, heading in (("", "ACCOUNT ACTIVITY FOR ENGLAND"),
+                           ("PROGRESSIVE", "Account activity of ENGLAND")):
+        judge = TestJudge(database)
+        start_game(judge, rules=rules)
+        judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ENGLAND\n")
+        mails = [m for m in judge.inbox(addr("ENGLAND")) if m.kind == "transfer"]
+        assert mails and mails[-1].body.startswith(heading), rules
+        with database.transaction() as s:
+            find_game(s, "pay7").name = f"old{len(rules)}"
