@@ -316,8 +316,11 @@ def _passed(when: datetime | None, now: datetime) -> bool:
 def _next_after(game, settle: timedelta, now: datetime) -> datetime | None:
     """The earliest of a game's clock moments (those `next_wakeup` takes the first of)
     that is still to come."""
-    if game.state is not GameStatus.ACTIVE or game.deadline is None:
+    if game.state is not GameStatus.ACTIVE:
         return None
+    if game.deadline is None:     # NO_DEADLINE: only readiness moves the game
+        ready = game.ready_at + settle if game.ready_at is not None else None
+        return ready if ready is not None and ready > now else None
     timing = Timing.from_json(game.timing)
     times = [game.deadline, *(game.deadline - offset for offset in timing.warn)]
     if game.ready_at is not None:

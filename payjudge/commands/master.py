@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from ..game import lifecycle
-from ..game.context import CommandError, MasterContext
+from ..rules.flags import Flag
+from ..game.context import CommandError, GameContext, MasterContext, SignedContext
 from ..game.game_start import begin
-from ..game.notify import broadcast
+from ..game.notify import broadcast, public_recipients
 from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
 from ..text.commands import Command
 from ..vocabulary import GameStatus, SeatStatus
-from .base import MasterHandler, found, register, require, sub_args
+from .base import MasterHandler, SignedHandler, found, register, require, sub_args
 from .player import parse_when
 
 
-def _running(ctx: MasterContext) -> None:
+def _running(ctx: GameContext) -> None:
     require(ctx.game.state.is_running and ctx.state.turn is not None,
             f"{ctx.game.name} is {ctx.game.state}: there is no phase to process")
 
@@ -80,23 +81,43 @@ class Rollback(MasterHandler):
 
 
 @register
-class SetDeadline(MasterHandler):
+class SetDeadline(SignedHandler):
     keyword = "SET DEADLINE"
     syntax = "SET DEADLINE <date and time>"
-    summary = "change the deadline of the current phase (e.g. SET DEADLINE 2026-12-24 18:00)"
+    summary = ("change the deadline of the current phase (e.g. SET DEADLINE 2026-12-24 18:00); "
+               "under PLAYER_DEADLINES a player may extend it")
 
-    def run(self, ctx: MasterContext, cmd: Command) -> None:
+    def run(self, ctx: SignedContext, cmd: Command) -> None:
+        master = ctx.message.is_master
+        require(master or (Flag.PLAYER_DEADLINES in ctx.state.rules and not ctx.observer),
+                "SET DEADLINE is for the Master only (players may extend the deadline only "
+                "under PLAYER_DEADLINES)")
         _running(ctx)
-        timing = Timing.from_json(ctx.game.timing)
+        game = ctx.game
+        timing = Timing.from_json(game.timing)
         when = parse_when(" ".join(sub_args(cmd)), timing.zone, ctx.now)
         require(when > ctx.now, "that time has already passed")
-        ctx.game.deadline = when
-        ctx.game.reminded = []
-        ctx.game.late_noticed_at = None
+        require(master or game.deadline is None or when > game.deadline,
+                "only the Master may shorten the deadline: a player may only extend it")
+        game.deadline = when
+        game.reminded = []
+        game.late_noticed_at = None
         shown = show_time(when, timing.zone)
         ctx.reply.note("deadline", cmd.line, deadline=shown)
-        broadcast(ctx.state, ctx.mailer, f"Diplomacy deadline changed {ctx.game.name}",
-                  "deadline.txt.j2", deadline=shown, phase=ctx.game.phase)
+        subject = f"Diplomacy deadline changed {game.name}"
+        if master:
+            broadcast(ctx.state, ctx.mailer, subject, "deadline.txt.j2", deadline=shown,
+                      phase=game.phase)
+            return
+        # a player extended it: HIDE_EXTENDERS tells only the Master who
+        view = dict(kind="notice", game=game, game_name=game.name, deadline=shown,
+                    phase=game.phase)
+        others = [a for a in public_recipients(ctx.state) if a != game.master_address]
+        extender = None if Flag.HIDE_EXTENDERS in ctx.state.rules else ctx.actor
+        ctx.mailer.send([game.master_address], subject, "deadline.txt.j2", extender=ctx.actor,
+                        **view)
+        ctx.mailer.send(others, subject, "deadline.txt.j2", extender=extender or "A player",
+                        **view)
 
 
 @register
@@ -128,7 +149,9 @@ class Activate(MasterHandler):
         elif game.state in (GameStatus.PAUSED, GameStatus.WAITING):
             game.state = GameStatus.ACTIVE
             timing = Timing.from_json(game.timing)
-            if game.deadline is None or game.deadline <= ctx.now:
+            if Flag.NO_DEADLINE in ctx.state.rules:
+                game.deadline = None
+            elif game.deadline is None or game.deadline <= ctx.now:
                 game.deadline = timing.deadline(ctx.position.phase.type, ctx.now)
             ctx.reply.note("state", cmd.line, state=GameStatus.ACTIVE,
                            deadline=show_time(game.deadline, timing.zone))

@@ -11,7 +11,7 @@ from ..game.resignation import resign_power
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until
 from ..game.state import MASTER, GameState, find_game, find_observer, list_games, turns
 from ..game.timing import Timing, show_time
-from ..game.turns import late_powers
+from ..game.turns import late_powers, waiting_powers
 from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
 from ..text.commands import GAME_NAME, Command, split_identity
@@ -258,20 +258,25 @@ class Summary(OpenerHandler):
         g = st.game
         pos = st.position
         timing = Timing.from_json(g.timing)
+        hide_dummies = Flag.HIDE_DUMMIES in st.rules
         powers = []
         for p in st.map.powers:
             seat = st.seat(p.name)
-            powers.append({"name": p.name, "status": seat.status if seat else SeatStatus.OPEN,
+            status = seat.status if seat else SeatStatus.OPEN
+            if hide_dummies and status is SeatStatus.DUMMY:
+                status = SeatStatus.PLAYING        # HIDE_DUMMIES: a dummy looks played
+            powers.append({"name": p.name, "status": status,
                            "centers": len(pos.centers.get(p.name, ())) if pos else 0,
                            "units": len(pos.units.get(p.name, ())) if pos else 0})
-        late = late_powers(st) if g.state is GameStatus.ACTIVE and pos else []
-        if Flag.HIDE_LATE_POWERS in st.rules:
-            late = []
+        running = g.state is GameStatus.ACTIVE and pos is not None
+        # as in DPjudge, nobody is told who has ordered or who waits unless a rule says so
+        late = late_powers(st) if running and Flag.LIST_UNORDERED in st.rules else []
+        waiting = waiting_powers(st) if running and Flag.LIST_WAITERS in st.rules else []
         ctx.reply.note("summary", cmd.line, game=g.name, state=g.state, phase=pos.phase.title if pos else None,
                        deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
                        rules=listed_rules(list(g.rules)), timing=timing.describe(), powers=powers,
                        open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN), late=late,
-                       result=g.result)
+                       waiting=waiting, result=g.result)
 
 
 @register

@@ -9,7 +9,7 @@ from ..game import money, proposals
 from ..game.acceptance import set_acceptance
 from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
 from ..game.mailer import is_mail_address
-from ..game.notify import broadcast
+from ..game.notify import public_recipients
 from ..game.orders import clear
 from ..game.pictures import set_map, shared_pictures
 from ..game.press import read_press, send_press
@@ -17,6 +17,7 @@ from ..game.security import MIN_LENGTH, hash_password
 from ..game.state import MASTER
 from ..game.timing import Timing, show_time
 from ..game.transfer import transfer
+from ..game.turns import wait_refused
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
@@ -46,7 +47,8 @@ class Clear(PlayerHandler):
     summary = "empty your offer sheet (or your orders) for this phase"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        ctx.reply.result(cmd.line, clear(ctx.state, power=ctx.power))
+        ctx.reply.result(cmd.line, clear(ctx.state, power=ctx.power, now=ctx.now,
+                                              by_master=ctx.message.is_master))
 
 
 @register
@@ -149,6 +151,9 @@ class SetWait(PlayerHandler):
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
+        if self.wait:
+            refused = wait_refused(ctx.state)
+            require(refused is None, refused or "")
         ctx.seat.wait = self.wait
         ctx.reply.note("wait", cmd.line, wait=self.wait, phase=ctx.position.phase.title)
 
@@ -202,14 +207,34 @@ class SetAbsence(PlayerHandler):
         seat.absences = [*seat.absences, [start.isoformat(), end.isoformat()]]
         ctx.reply.note("absence", cmd.line, start=show_time(start, zone), end=show_time(end, zone))
         deadline = ctx.game.deadline
+        shown = None
         if deadline is not None and start <= deadline < end:
             # the current deadline falls in the absence: it moves to the absence's end
             ctx.game.deadline = end
             ctx.game.reminded = []
             shown = show_time(end, zone)
             ctx.reply.note("deadline", cmd.line, deadline=shown)
-            broadcast(ctx.state, ctx.mailer, f"Diplomacy deadline changed {ctx.game.name}",
-                      "deadline.txt.j2", deadline=shown, phase=ctx.game.phase, absence=True)
+        _announce_absence(ctx, start=show_time(start, zone), end=show_time(end, zone), deadline=shown)
+
+
+def _announce_absence(ctx: PlayerContext, *, start: str, end: str, deadline: str | None) -> None:
+    """Everyone is told of an absence and of who asked for it (as DPjudge does);
+    HIDE_ABSENTEES leaves out who, SILENT_ABSENCES tells only the Master (the others learn
+    just that the deadline moved). The Master always learns who."""
+    game, rules = ctx.game, ctx.state.rules
+    subject = f"Diplomacy absence {game.name}"
+    view = dict(kind="notice", game=game, game_name=game.name, start=start, end=end,
+                deadline=deadline, phase=game.phase)
+    master = [game.master_address]
+    others = [a for a in public_recipients(ctx.state) if a not in master]
+    ctx.mailer.send(master, subject, "absence.txt.j2", power=ctx.power, **view)
+    if Flag.SILENT_ABSENCES in rules:
+        if deadline is not None:
+            ctx.mailer.send(others, f"Diplomacy deadline changed {game.name}", "deadline.txt.j2",
+                            moved=True, **view)
+        return
+    hidden = Flag.HIDE_ABSENTEES in rules
+    ctx.mailer.send(others, subject, "absence.txt.j2", power=None if hidden else ctx.power, **view)
 
 
 @register

@@ -23,7 +23,8 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
     timing = Timing.from_json(game.timing)
     # a longer first deadline gives time for diplomacy, as on DPjudge (not without press)
     factor = 1 if Flag.NO_PRESS in st.rules else 2
-    game.deadline = timing.deadline(st.position.phase.type, now, factor=factor)
+    game.deadline = (None if Flag.NO_DEADLINE in st.rules
+                     else timing.deadline(st.position.phase.type, now, factor=factor))
     deadline = show_time(game.deadline, timing.zone)
     balances = money.balances(st.session, game)
     for seat in game.seats:
@@ -36,6 +37,13 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
                     accept=AcceptanceList.default(power.name).text(st.map), deadline=deadline,
                     phase=turn.phase, timing=timing.describe(), rules=listed_rules(list(game.rules)))
     broadcast(st, mailer, f"Diplomacy game {game.name} has started", "started.txt.j2",
-              powers=[{"power": s.power, "status": s.status} for s in game.seats],
+              powers=[{"power": s.power, "status": _shown(st, s.status)} for s in game.seats],
               deadline=deadline, phase=st.position.phase.title)
     reply.note("game_started", None, game=game.name, deadline=deadline)
+
+
+def _shown(st: GameState, status: SeatStatus) -> SeatStatus:
+    """HIDE_DUMMIES: a dummy is announced as played."""
+    if status is SeatStatus.DUMMY and Flag.HIDE_DUMMIES in st.rules:
+        return SeatStatus.PLAYING
+    return status

@@ -158,6 +158,7 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
                     "income.txt.j2", kind="income", game=st.game, game_name=st.game.name,
                     year=year, period=period, line=line,
                     hoarding=(Flag.NO_HOARDING in st.rules), zerosum=(Flag.ZEROSUM in st.rules),
+                    progressive=(Flag.PROGRESSIVE in st.rules),
                     previous=comp.balances_after.get(power, 0) - comp.income.get(power, 0),
                     centers=len(comp.next_position.centers.get(power, ())))
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import ClassVar, Sequence
 
 from ..rules.errors import OrderError
+from ..rules.flags import Flag
 from ..rules.parse import parse_order
 from ..rules.phase import Phase
 from ..rules.validate import validate
@@ -72,6 +73,19 @@ def _current(st: GameState) -> Turn:
     return turn
 
 
+def _late_change_refused(st: GameState, power: str, now: datetime, by_master: bool) -> None:
+    """NO_LATE_CHANGES (which CIVIL_DISORDER brings unless LATE_CHANGES is named): once the
+    deadline has passed, a power that has orders on record may no longer change them; a power
+    that sent nothing may still send its first orders, and the Master may change anything."""
+    deadline = st.game.deadline
+    if by_master or Flag.NO_LATE_CHANGES not in st.rules or deadline is None or now < deadline:
+        return
+    sub = st.submission(power)
+    if sub is not None and sub.text.strip():
+        raise CommandError(f"the deadline of {st.game.name} has passed and the game uses "
+                           "NO_LATE_CHANGES: orders already sent can no longer be changed")
+
+
 def _replace(st: GameState, turn: Turn, power: str, kind: SubmissionKind, text: str, *, now: datetime,
              inbound_id: int | None) -> None:
     repo.retire_submissions(st.session, turn, power)
@@ -80,9 +94,11 @@ def _replace(st: GameState, turn: Turn, power: str, kind: SubmissionKind, text: 
 
 
 def submit(st: GameState, *, power: str, lines: Sequence[tuple[int, str]], now: datetime,
-           inbound_id: int | None) -> SheetTaken | OrdersTaken | Refused:
-    """`lines`: the order lines of the message, with their numbers in it."""
+           inbound_id: int | None, by_master: bool = False) -> SheetTaken | OrdersTaken | Refused:
+    """`lines`: the order lines of the message, with their numbers in it; `by_master`: sent
+    by the Master (FOR <power>)."""
     turn = _current(st)
+    _late_change_refused(st, power, now, by_master)
     pos = st.position
     assert pos is not None
     if pos.phase.is_movement:
@@ -121,10 +137,13 @@ def _placed(problem: Problem, lines: Sequence[tuple[int, str]]) -> Problem:
     return Problem(None, "", problem.kind, f"the offer sheet: {problem.message}")
 
 
-def clear(st: GameState, *, power: str) -> Cleared:
+def clear(st: GameState, *, power: str, now: datetime | None = None,
+          by_master: bool = False) -> Cleared:
     """Empty the power's offer sheet (or its orders) for this phase."""
     turn = st.turn
     if not st.game.state.is_running or turn is None:
         raise CommandError(f"{st.game.name} is {st.game.state}: nothing can be ordered now")
+    if now is not None:
+        _late_change_refused(st, power, now, by_master)
     repo.retire_submissions(st.session, turn, power)
     return Cleared(power, turn.phase)

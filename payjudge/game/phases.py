@@ -97,7 +97,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
     game.ready_at = None
     timing = Timing.from_json(game.timing)
     pos = position_from_json(st.map, goal.position)
-    game.deadline = timing.deadline(pos.phase.type, now)
+    game.deadline = None if Flag.NO_DEADLINE in st.rules else timing.deadline(pos.phase.type, now)
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
     broadcast(st, mailer, f"Diplomacy rollback {game.name} {goal.phase}", "rollback.txt.j2",

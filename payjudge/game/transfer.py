@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import ClassVar
 
 from ..payola.transfers import Transfer, apply_transfer, check_transfer, giver_label
+from ..rules.flags import Flag
 from ..vocabulary import LedgerKind
 from . import money
 from .context import CommandError
@@ -69,7 +70,7 @@ def transfer(st: GameState, mailer: Mailer, *, power: str, to: str, amount: int,
     seat = st.seat(target.name)
     if seat and seat.address:
         mailer.send([seat.address], f"Payola funds transfer {game.name}", "transfer.txt.j2",
-                    kind="transfer", game=game,
+                    kind="transfer", game=game, progressive=Flag.PROGRESSIVE in st.rules,
                     v=TransferMail(game.name, target.name, giver_label(st.rules, power), amount,
                                    before=received, after=after[target.name]))
     return Transferred(amount, target.name, before=balance, after=after[power])

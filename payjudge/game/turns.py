@@ -50,10 +50,24 @@ class TurnComputation:
 
 def required_powers(st: GameState) -> list[str]:
     """The powers whose orders the phase waits for."""
+    return _needing(st, SeatStatus.PLAYING)
+
+
+def waited_dummies(st: GameState) -> list[str]:
+    """The dummies that keep the phase from being processed before its deadline: without
+    CD_DUMMIES, a dummy with something to order is waited for (the Master may order for
+    it; at the deadline it is in civil disorder); under CD_DUMMIES none is."""
+    if Flag.CD_DUMMIES in st.rules:
+        return []
+    return [p for p in _needing(st, SeatStatus.DUMMY) if not has_orders(st, p)]
+
+
+def _needing(st: GameState, status: SeatStatus) -> list[str]:
+    """The powers with seats of `status` that have something to order in this phase."""
     pos = st.position
     if pos is None:
         return []
-    playing = {s.power for s in st.seats if s.status is SeatStatus.PLAYING and s.power}
+    playing = {s.power for s in st.seats if s.status is status and s.power}
     phase = pos.phase
     if phase.is_movement:
         need = [p for p in pos.map.power_names if pos.units.get(p)]
@@ -75,13 +89,38 @@ def late_powers(st: GameState) -> list[str]:
     return [p for p in required_powers(st) if not has_orders(st, p)]
 
 
+def _minor_phase(st: GameState) -> bool:
+    return st.position is not None and not st.position.phase.is_movement
+
+
+def wait_refused(st: GameState) -> str | None:
+    """Why a power may not ask the judge to wait for the deadline now (SET WAIT), or None:
+    REAL_TIME and NO_WAIT forbid it, NO_MINOR_WAIT outside movement phases."""
+    for flag in (Flag.REAL_TIME, Flag.NO_WAIT):
+        if flag in st.rules:
+            return f"{st.game.name} uses {flag.value}: nobody may ask to wait for the deadline"
+    if Flag.NO_MINOR_WAIT in st.rules and _minor_phase(st):
+        return (f"{st.game.name} uses NO_MINOR_WAIT: one may ask to wait for the deadline "
+                "only in movement phases")
+    return None
+
+
 def waiting_powers(st: GameState) -> list[str]:
+    """The powers whose wait for the deadline holds now (none when the rules forbid waiting)."""
+    if wait_refused(st) is not None:
+        return []
     return [s.power for s in st.seats if s.wait and s.status is SeatStatus.PLAYING and s.power]
+
+
+def always_waits(st: GameState) -> bool:
+    """ALWAYS_WAIT in force for this phase (NO_MINOR_WAIT limits it to movement phases)."""
+    return Flag.ALWAYS_WAIT in st.rules and not (Flag.NO_MINOR_WAIT in st.rules and _minor_phase(st))
 
 
 def is_ready(st: GameState) -> bool:
     """Every power that must order has ordered, and nobody asked to wait."""
-    return not late_powers(st) and not waiting_powers(st) and Flag.ALWAYS_WAIT not in st.rules
+    return (not late_powers(st) and not waiting_powers(st) and not always_waits(st)
+            and not waited_dummies(st))
 
 
 def compute_turn(st: GameState) -> TurnComputation:
@@ -230,7 +269,9 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
     game.ready_at = None
     for seat in game.seats:
         seat.wait = False
-    if comp.winner is None:
+    if comp.winner is None and Flag.NO_DEADLINE in st.rules:
+        game.deadline = None
+    elif comp.winner is None:
         timing = Timing.from_json(game.timing)
         game.deadline = timing.deadline(comp.next_position.phase.type, now,
                                         absences=absences(st))

@@ -160,15 +160,19 @@ _DECLARATIONS = (
        implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE)),
     _d(F.HIDE_BUILDS, "1.6", NOT_YET,
        "the results of an adjustment phase give only the number of builds"),
-    _d(F.HIDE_DUMMIES, "1.6", NOT_YET, "dummy powers look like played ones",
+    _d(F.HIDE_DUMMIES, "1.6", S, "dummy powers look like played ones (SUMMARY lists them as "
+       "playing)",
        implies=(F.HIDE_LATE_POWERS, F.HIDE_ABSENTEES)),
-    _d(F.HIDE_EXTENDERS, "1.6", NOT_YET, "only the Master learns who extended a deadline"),
-    _d(F.HIDE_LATE_POWERS, "1.6", NOT_YET, "a late power is told only of itself; only the Master "
+    _d(F.HIDE_EXTENDERS, "1.6", S, "only the Master learns who extended a deadline "
+       "(PLAYER_DEADLINES)"),
+    _d(F.HIDE_LATE_POWERS, "1.6", S, "a late power is told only of itself; only the Master "
        "gets the list"),
-    _d(F.LIST_WAITERS, "1.6", NOT_YET, "anyone may see which powers asked to wait for the deadline"),
-    _d(F.LIST_UNORDERED, "1.6", NOT_YET, "anyone may see which powers have not sent orders yet"),
-    _d(F.NO_REVEAL, "1.6", NOT_YET, "players' identities stay secret after the game, until the Master "
-       "reveals them", implies=(F.HIDE_ABSENTEES,)),
+    _d(F.LIST_WAITERS, "1.6", S, "SUMMARY shows anyone which powers asked to wait for the deadline"),
+    _d(F.LIST_UNORDERED, "1.6", S, "SUMMARY shows anyone which powers have not sent orders yet "
+       "(without it nobody is told)"),
+    _d(F.NO_REVEAL, "1.6", S, "players' identities stay secret after the game: payjudge never "
+       "publishes who plays a power, so this brings only HIDE_ABSENTEES (there is no REVEAL)",
+       implies=(F.HIDE_ABSENTEES,)),
     # 1.7 late and vacant powers
     _d(F.CIVIL_DISORDER, "1.7", S, "after the grace period the phase is processed with the late "
        "powers in civil disorder", defaults=((F.NO_LATE_CHANGES, F.LATE_CHANGES),),
@@ -176,8 +180,9 @@ _DECLARATIONS = (
     _d(F.CIVIL_PREVIEW, "1.7", S, "after the grace period the Master gets a preview and releases it "
        "with PROCESS!"),
     _d(F.CD_DUMMIES, "1.7", S,
-       "dummy powers are in civil disorder; their units take offers from anyone "
-       "under TOUCH_BRIBE / REMOTE_BRIBE"),
+       "dummy powers are in civil disorder at once: a phase is processed as soon as every "
+       "played power is ready (without it, a dummy with units keeps it waiting for the "
+       "deadline); their units take offers from anyone under TOUCH_BRIBE / REMOTE_BRIBE"),
     _d(F.DUMMY_FIRE, "1.7", S, "FRIENDLY_FIRE for dummy powers only"),
     _d(F.CD_BUILDS, "1.7", S, "a power in civil disorder (no order sent) builds, by the "
        "judge's fixed choice, instead of waiving"),
@@ -194,28 +199,34 @@ _DECLARATIONS = (
        "becomes its vassal", also=("3.2",), implies=(F.TEAM_VICTORY,)),
     _d(F.TORN_ALLEGIANCE, "1.8", NOT_YET, "a vassal's unit on a centre not its master's is destroyed"),
     # 1.9 deadlines and processing
-    _d(F.NO_DEADLINE, "1.9", NOT_YET,
-       "no deadlines: the Master or the players' readiness moves the game"),
+    _d(F.NO_DEADLINE, "1.9", S, "no deadlines: a phase is processed when every power has "
+       "ordered and nobody waits, or by the Master's PROCESS"),
     _d(F.NO_QUARTER, "1.9", NOT_YET,
        "NO_RETREAT and NO_DRAW together", implies=(F.NO_RETREAT, F.NO_DRAW)),
-    _d(F.NO_LATE_CHANGES, "1.9", NOT_YET, "orders may not be changed once the deadline has passed",
+    _d(F.NO_LATE_CHANGES, "1.9", S, "once the deadline has passed, orders on record may not be "
+       "changed or cleared (a power that sent none may still send them; the Master may)",
        excludes=(F.LATE_CHANGES,)),
     _d(F.LATE_CHANGES, "1.9", S,
        "orders may be changed after the deadline until the phase is processed"),
-    _d(F.REAL_TIME, "1.9", NOT_YET, "a phase is processed the moment the last orders arrive",
+    _d(F.REAL_TIME, "1.9", S, "a phase is processed the moment the last orders arrive (no "
+       "delay for second thoughts) and nobody may SET WAIT",
        excludes=(F.ALWAYS_WAIT,)),
-    _d(F.NO_MINOR_WAIT, "1.9", NOT_YET,
-       "players may ask to wait for the deadline only in movement phases"),
+    _d(F.NO_MINOR_WAIT, "1.9", S, "players may SET WAIT only in movement phases, and "
+       "ALWAYS_WAIT holds only for them"),
     _d(F.ALWAYS_WAIT, "1.9", S,
        "a phase is never processed before its deadline, even when all are ready"),
-    _d(F.PLAYER_DEADLINES, "1.9", NOT_YET,
-       "players may extend the deadline (only the Master may shorten it)"),
-    _d(F.SILENT_ABSENCES, "1.9", NOT_YET, "absences are told to the Master only, not broadcast"),
-    _d(F.HIDE_ABSENTEES, "1.9", NOT_YET, "only the Master learns who asked for an absence"),
+    _d(F.PLAYER_DEADLINES, "1.9", S, "players may extend the deadline with SET DEADLINE (only the "
+       "Master may shorten it); everyone is told who extended it"),
+    _d(F.SILENT_ABSENCES, "1.9", S, "absences are told to the Master only, not broadcast (the "
+       "others learn only that the deadline moved)"),
+    _d(F.HIDE_ABSENTEES, "1.9", S, "absences are broadcast without who asked for them; only the "
+       "Master learns who"),
     _d(F.NO_ABSENCES, "1.9", S, "only the Master may SET ABSENCE"),
-    _d(F.PROGRESSIVE, "1.9", NOT_YET, "results written in mixed case and full sentences"),
+    _d(F.PROGRESSIVE, "1.9", S, "no all-caps headings: payjudge's results are always in mixed "
+       "case; this rule also writes the income and transfer statements' headings so"),
     _d(F.PREVIEW, "1.9", S, "every phase is previewed to the Master, who releases it with PROCESS"),
-    _d(F.NO_WAIT, "1.9", NOT_YET, "players may not ask the judge to wait for the deadline"),
+    _d(F.NO_WAIT, "1.9", S, "players may not SET WAIT: a phase is processed once every power "
+       "has ordered"),
     # 1.10 end of the game
     _d(F.NO_DRAW, "1.10", S, "no draws: VOTE DRAW and VOTE <n>WAY are refused; the game ends "
        "in a victory or a concession"),

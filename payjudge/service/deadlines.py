@@ -38,8 +38,10 @@ def due_games(db: Database) -> list[int]:
 
 def next_wakeup(game: Game, settle: timedelta) -> datetime | None:
     """When the clock next matters for this game (for the scheduler's one-shot jobs)."""
-    if game.state is not GameStatus.ACTIVE or game.deadline is None:
+    if game.state is not GameStatus.ACTIVE:
         return None
+    if game.deadline is None:     # NO_DEADLINE: only readiness moves the game
+        return game.ready_at + settle if game.ready_at is not None else None
     times = [game.deadline]
     timing = Timing.from_json(game.timing)
     for offset in timing.warn:
@@ -69,17 +71,19 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
     settle = timedelta(seconds=config.settle_seconds)
     with db.transaction() as s:
         game = repo.game_by_id(s, game_id, lock=True)
-        if game is None or game.state is not GameStatus.ACTIVE or game.deadline is None:
+        if game is None or game.state is not GameStatus.ACTIVE:
             return None
         st = GameState(s, game, config.maps_path)
-        if st.turn is None:
+        if st.turn is None or (game.deadline is None and Flag.NO_DEADLINE not in st.rules):
             return None
         mailer = Mailer(s, config, now)
         timing = Timing.from_json(game.timing)
         late = late_powers(st)
         ready = is_ready(st)
+        if Flag.REAL_TIME in st.rules:
+            settle = timedelta(0)             # processed as soon as the last orders arrive
         phase = game.phase
-        if now >= game.deadline:
+        if game.deadline is not None and now >= game.deadline:
             if not late and Flag.PREVIEW in st.rules:
                 if game.previewed_phase == phase:
                     return None
@@ -119,7 +123,7 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
             return None
         # before the deadline: reminders first, so that their times are used up even
         # when nobody needs one (the scheduler must not keep waking up for them)
-        sent = _remind(st, mailer, timing, late, now)
+        sent = _remind(st, mailer, timing, late, now) if game.deadline is not None else None
         if ready and Flag.PREVIEW not in st.rules:
             if game.ready_at is None:
                 game.ready_at = now
