@@ -28,12 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from payjudge.payola.acceptance import AcceptanceList  # noqa: E402
-from payjudge.payola.auction import run_auction  # noqa: E402
-from payjudge.payola.rules import PayolaRules  # noqa: E402
-from payjudge.text.sheet import parse_sheet  # noqa: E402
-from tests.payola.randomsheets import (random_auction, random_sheet_text,  # noqa: E402
-                                       start_position)
+from payjudge.payola.acceptance import AcceptanceList
+from payjudge.payola.auction import run_auction
+from payjudge.payola.rules import PayolaRules
+from payjudge.text.sheet import parse_sheet
+from tests.payola.randomsheets import random_auction, random_sheet_text, start_position
 
 
 def cpu(fn, repeat: int) -> tuple[float, object]:

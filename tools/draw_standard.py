@@ -16,14 +16,14 @@ import sys
 from pathlib import Path
 
 import shapely
-from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+from shapely.geometry import MultiPoint, Point, Polygon, box
 from shapely.ops import polylabel, unary_union, voronoi_diagram
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import standard_outline as O  # noqa: E402
+import standard_outline as O
 
-from payjudge.rules.mapfile import load_variant  # noqa: E402
+from payjudge.rules.mapfile import load_variant
 
 WIDTH = 1000.0
 MARGIN = 0.0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ..rules.flags import Flag
 from ..game import money
 from ..game.acceptance import set_acceptance
 from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
@@ -17,12 +16,12 @@ from ..game.security import MIN_LENGTH, hash_password
 from ..game.state import MASTER
 from ..game.timing import Timing, show_time
 from ..game.transfer import transfer
+from ..rules.flags import Flag
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
 from ..vocabulary import LedgerKind
 from .base import PlayerHandler, SignedHandler, found, register, require, sub_args
-
 
 MAX_DRAW = 99   # VOTE nWAY: more than any map has powers
 

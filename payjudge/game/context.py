@@ -7,9 +7,10 @@ built once the sign-on succeeded, whose game and power are always there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Callable, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..config import Config
 from ..rules.position import Position

@@ -8,11 +8,10 @@ templates in `templates/` do all the wording.
 
 from __future__ import annotations
 
-from ..payola.rules import Flag
-
 from datetime import datetime
 from typing import Any
 
+from ..payola.rules import Flag
 from ..payola.statement import statement_view
 from ..rules.phase import Phase
 from ..templating import render

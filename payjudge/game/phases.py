@@ -13,7 +13,7 @@ from ..vocabulary import GameStatus, SeatStatus, TurnStatus
 from . import money
 from .context import CommandError
 from .mailer import Mailer
-from .notify import broadcast, public_recipients, results_view, send_income, send_results, send_statements
+from .notify import broadcast, send_income, send_results, send_statements
 from .state import GameState, turns
 from .timing import Timing, show_time
 from .turns import apply_turn, compute_turn, late_powers, report_json

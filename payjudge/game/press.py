@@ -131,7 +131,7 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
                 f"in {name} no private press once the deadline has passed (rule FTF_PRESS)")
     if power and running and Flag.MUST_ORDER in rules:
         _refuse(to_players and sender in required_powers(st) and not has_orders(st, sender),
-                f"send your orders for this phase before writing to players (rule MUST_ORDER)")
+                "send your orders for this phase before writing to players (rule MUST_ORDER)")
     _refuse(power and private and sender in late and Flag.LATE_SEND not in rules,
             "your orders are late: until they are in you may write only to the Master or "
             "broadcast (rule LATE_SEND would allow it)")

@@ -53,7 +53,7 @@ class Drawing:
     supplies: dict[str, Point]
 
     @classmethod
-    def read(cls, text: str) -> "Drawing":
+    def read(cls, text: str) -> Drawing:
         info: dict[str, Point] = {}
         lines = text.splitlines()
         try:

@@ -15,10 +15,10 @@ and then only by convoy (no fall-back to the land route).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
-from typing import Sequence
 
 from .geography import Location, Map, UnitType
 from .orders import Convoy, Move, Order, SupportHold, SupportMove, Unit

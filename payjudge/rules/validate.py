@@ -10,8 +10,20 @@ from __future__ import annotations
 
 from .errors import AmbiguousOrder, IllegalOrder
 from .geography import Location, Map, Terrain, UnitType
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
-                     SupportHold, SupportMove, Unit, Waive)
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
 from .parse import OrderKind, ParsedOrder, UnitSpec
 from .phase import PhaseType
 from .position import Position

@@ -13,9 +13,6 @@ import logging
 from datetime import datetime, timedelta
 
 from ..config import Config
-from ..store.db import Database
-from ..store import repo
-from ..store.models import Game
 from ..game.mailer import Mailer
 from ..game.notify import power_address
 from ..game.phases import preview_phase, process_phase
@@ -23,6 +20,9 @@ from ..game.state import GameState
 from ..game.timing import Timing, format_duration, show_time
 from ..game.turns import is_ready, late_powers
 from ..rules.flags import Flag
+from ..store import repo
+from ..store.db import Database
+from ..store.models import Game
 from ..vocabulary import GameStatus
 
 log = logging.getLogger("payjudge.deadlines")

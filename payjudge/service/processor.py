@@ -17,19 +17,19 @@ import traceback
 from datetime import datetime, timedelta
 
 from ..config import Config
-from ..ports import Clock
-from ..store.db import Database
-from ..store import repo
-from ..store.models import InboundMessage
-from ..text.commands import split_commands
-from ..text.message import InboundMail, read_message
 from ..game.context import Context, Reply
-from .execute import execute
 from ..game.mailer import Mailer
 from ..game.security import FailedSignon, password_token, record_failure, redaction_salt
 from ..game.timing import Timing
+from ..ports import Clock
+from ..store import repo
+from ..store.db import Database
+from ..store.models import InboundMessage
+from ..text.commands import split_commands
+from ..text.message import InboundMail, read_message
 from ..text.redaction import headers_only, rebuild_message, redact_body
 from ..vocabulary import InboundState
+from .execute import execute
 
 log = logging.getLogger("payjudge.processor")
 

@@ -3,7 +3,7 @@ the daemon runs, without SMTP), for tests that need many games ready at once."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from . import script as g
 from .harness import JUDGE
@@ -14,7 +14,7 @@ class _WallClock:
     message and so date the outbox mail in the future)."""
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
 
     def advance(self, **kwargs) -> datetime:
         return self.now()
@@ -68,7 +68,7 @@ def set_deadlines(db_url: str, names: list[str], first: datetime, spread: timede
             for i, name in enumerate(names):
                 when = first + spread * i
                 value = when if engine.dialect.name != "sqlite" else \
-                    when.astimezone(timezone.utc).replace(tzinfo=None)
+                    when.astimezone(UTC).replace(tzinfo=None)
                 conn.execute(text("UPDATE game SET deadline = :d, version = version + 1 WHERE name = :n"),
                              {"d": value, "n": name})
                 out[name] = when

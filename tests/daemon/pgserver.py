@@ -28,7 +28,7 @@ class PrivatePostgres:
                                           "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8",
                                           "--no-sync"], check=True, capture_output=True, timeout=120)
 
-    def start(self) -> "PrivatePostgres":
+    def start(self) -> PrivatePostgres:
         options = []
         for key, value in {"listen_addresses": "127.0.0.1", "unix_socket_directories": str(self.dir),
                            **self.settings}.items():
@@ -67,7 +67,7 @@ class PrivatePostgres:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self) -> "PrivatePostgres":
+    def __enter__(self) -> PrivatePostgres:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -7,7 +7,7 @@ import smtplib
 import threading
 import time
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -35,7 +35,7 @@ class Burst:
         self._threads = [threading.Thread(target=self._run, args=(messages[i::threads],), daemon=True)
                          for i in range(threads)]
 
-    def start(self) -> "Burst":
+    def start(self) -> Burst:
         for t in self._threads:
             t.start()
         return self
@@ -88,7 +88,7 @@ def _state(judge) -> str:
     inbound = judge.query("SELECT state, count(*) FROM inbound_message GROUP BY state")
     outbox = judge.query("SELECT state, attempts, min(next_attempt_at), max(next_attempt_at), count(*) "
                          "FROM outbox GROUP BY state, attempts")
-    return f"inbound {inbound}; outbox {outbox}; now {datetime.now(timezone.utc)}"
+    return f"inbound {inbound}; outbox {outbox}; now {datetime.now(UTC)}"
 
 
 def _quiet(judge, replies, timeout: float = 30.0) -> None:
@@ -297,8 +297,8 @@ def test_a_deadline_passed_while_the_daemon_was_down_is_processed_at_start(judge
     _quiet(judge, replies)   # the welcome mails; nothing is due yet
     assert processed_phases(judge) == {1: [], 2: []}
     judge.stop()
-    due = set_deadlines(judge.db_url, ["down1", "down2"], datetime.now(timezone.utc) + timedelta(seconds=1))
-    time.sleep(max(0.0, (due["down2"] - datetime.now(timezone.utc)).total_seconds()) + 0.5)
+    due = set_deadlines(judge.db_url, ["down1", "down2"], datetime.now(UTC) + timedelta(seconds=1))
+    time.sleep(max(0.0, (due["down2"] - datetime.now(UTC)).total_seconds()) + 0.5)
     started = time.monotonic()
     judge.start()
     for name in ("down1", "down2"):
@@ -322,7 +322,7 @@ def test_two_daemons_on_one_postgresql_process_each_phase_once(judges, smtp_sink
     second.start()
     _quiet(first, replies)
     welcomes = [m for m in replies.with_subject("Diplomacy game duo") if "starts: you are" in m.subject]
-    due = set_deadlines(db_url, names, datetime.now(timezone.utc) + timedelta(seconds=2),
+    due = set_deadlines(db_url, names, datetime.now(UTC) + timedelta(seconds=2),
                         timedelta(milliseconds=300))
     wait_until(lambda: len(replies.with_subject("Diplomacy results duo")) >= len(names) * len(EVERYONE), 40,
                "every game's results")

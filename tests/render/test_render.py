@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from payjudge.jsonapi.common import position
-from payjudge.rules.mapfile import load_map_file, load_variant
-from payjudge.rules.position import Position
-from payjudge.rules.turn import advance
 from payjudge.render.board import board_svg, report_svg
 from payjudge.render.files import geometry_for
 from payjudge.render.raster import png
 from payjudge.render.schematic import schematic_geometry
 from payjudge.render.svg import STANDARD_COLOURS
+from payjudge.rules.mapfile import load_map_file, load_variant
+from payjudge.rules.position import Position
+from payjudge.rules.turn import advance
 
 CASE = Path(__file__).parent / "fall1901.json"
 DPJUDGE_MAPS = Path("/work/shared/dpjudge-maps/maps")

@@ -18,9 +18,14 @@ from payjudge.rules.orders import Build, Convoy, Disband, Move, Remove, Retreat,
 from payjudge.rules.parse import _canonical_words, _read_canonical, parse_order, read_order_tokens
 from payjudge.rules.phase import Phase
 from payjudge.rules.position import Dislodged, Position
+from payjudge.rules.possible import (
+    all_possible_orders,
+    orderable_units,
+    orders_by_power,
+    possible_adjustments,
+    possible_orders,
+)
 from payjudge.rules.turn import read_orders
-from payjudge.rules.possible import (all_possible_orders, orderable_units, orders_by_power,
-                                     possible_adjustments, possible_orders)
 from payjudge.rules.validate import validate
 
 M = load_variant("standard")

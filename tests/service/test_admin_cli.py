@@ -7,8 +7,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from payjudge.cli import main
-from payjudge.store.db import Database
 from payjudge.store import repo
+from payjudge.store.db import Database
 
 
 def _eml(folder: Path, name: str, sender: str, body: str) -> str:

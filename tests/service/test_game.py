@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from payjudge.rules.possible import possible_adjustments, possible_orders
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
+from payjudge.rules.possible import possible_adjustments, possible_orders
 
 from .judge import TestJudge
 

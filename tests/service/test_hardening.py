@@ -163,6 +163,7 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
 
     from payjudge.service.replay import replay
     from payjudge.store.db import Database, upgrade
+
     from .judge import TestJudge
     from .test_game import GM, addr, start_game
     judge = TestJudge(database)

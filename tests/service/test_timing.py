@@ -1,13 +1,13 @@
 """TIMING: deadlines snap to a time of day, skip days off and absences, in the game's zone."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from payjudge.rules.phase import PhaseType
 from payjudge.game.timing import Timing, TimingError, show_time
+from payjudge.rules.phase import PhaseType
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def test_defaults():

@@ -9,7 +9,7 @@ import ast
 import json
 import shutil
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,16 +19,23 @@ from sqlalchemy.exc import StatementError
 from payjudge.game.state import find_game
 from payjudge.rules.phase import Phase
 from payjudge.store.db import Database, schema_revisions, upgrade
-from payjudge.store.models import Game, LedgerEntry, Seat, Turn
-from payjudge.vocabulary import (GameStatus, InboundState, LedgerKind, OutboxState, SeatStatus,
-                                 SubmissionKind, TurnStatus)
+from payjudge.store.models import Game, LedgerEntry, Turn
+from payjudge.vocabulary import (
+    GameStatus,
+    InboundState,
+    LedgerKind,
+    OutboxState,
+    SeatStatus,
+    SubmissionKind,
+    TurnStatus,
+)
 
 from ..servers import drop_database, fresh_database
 from .judge import TestJudge
 from .test_game import GM, POWERS, addr, signon, snapshot, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -46,6 +53,7 @@ def empty_url(request):
 
 def _alembic(url: str, direction: str, revision: str) -> None:
     from alembic import command
+
     from payjudge.store.db import alembic_config
     getattr(command, direction)(alembic_config(url), revision)
 
@@ -137,10 +145,9 @@ def test_the_store_refuses_a_state_that_is_no_word(database):
         with database.transaction() as s:
             s.add(Game(name="g", variant="payola", map_name="standard", state="hibernating",
                        master_address="gm@x", master_password="h", created_at=T0))
-    with pytest.raises(StatementError, match="not a phase"):
-        with database.transaction() as s:
-            s.add(Game(name="g", variant="payola", map_name="standard", state=GameStatus.FORMING,
-                       phase="S1901X", master_address="gm@x", master_password="h", created_at=T0))
+    with pytest.raises(StatementError, match="not a phase"), database.transaction() as s:
+        s.add(Game(name="g", variant="payola", map_name="standard", state=GameStatus.FORMING,
+                   phase="S1901X", master_address="gm@x", master_password="h", created_at=T0))
 
 
 def test_a_preview_is_mailed_once_a_phase_and_the_mark_is_a_column(database):

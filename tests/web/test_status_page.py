@@ -12,7 +12,6 @@ import aiohttp
 import pytest
 
 from payjudge.config import Config, load_config
-from payjudge.store.db import Database
 from payjudge.web.app import start_http
 from tests.pngread import colour_counts, near, read_png
 
