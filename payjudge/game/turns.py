@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..payola.acceptance import parse_acceptance
@@ -81,12 +82,12 @@ def is_ready(st: GameState) -> bool:
 
 
 def compute_turn(st: GameState) -> TurnComputation:
-    pos = st.position
-    assert pos is not None and st.turn is not None
+    pos, turn = st.position, st.turn
+    assert pos is not None and turn is not None
     balances = money.balances(st.session, st.game)
     subs = st.submissions()
     if pos.phase.is_movement:
-        comp = _movement(st, pos, balances, subs)
+        comp = _movement(st, pos, turn.seed, balances, subs)
     else:
         texts = {p: sub.text.splitlines() for p, sub in subs.items()}
         orders, problems = read_orders(pos, texts)
@@ -96,7 +97,7 @@ def compute_turn(st: GameState) -> TurnComputation:
     if comp.next_position.phase.year > pos.phase.year:
         # rule 2.1: income before every spring, for the centres owned after the fall
         if Flag.ZEROSUM in st.rules:
-            lines = zerosum_year_end(_year_start_centers(st, pos.phase.year), comp.next_position,
+            lines = zerosum_year_end(_year_start_centers(st, pos), comp.next_position,
                                      comp.balances_after, _accrued(st, pos.phase.year, comp), st.rules)
         else:
             lines = year_end(comp.next_position, comp.balances_after, st.rules)
@@ -116,9 +117,12 @@ def _year_turns(st: GameState, year: int) -> list[Turn]:
     return [t for t in turns(st.session, st.game) if t.phase.year == year]
 
 
-def _year_start_centers(st: GameState, year: int) -> dict[str, list[str]]:
-    first = _year_turns(st, year)
-    return first[0].position.get("centers", {}) if first else dict(st.position.centers)
+def _year_start_centers(st: GameState, pos: Position) -> Mapping[str, Iterable[str]]:
+    """The centres each power owned when `pos`'s year began."""
+    first = _year_turns(st, pos.phase.year)
+    centers: Mapping[str, Iterable[str]] = first[0].position.get("centers", {}) if first \
+        else pos.centers
+    return centers
 
 
 def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
@@ -136,7 +140,8 @@ def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
     return out
 
 
-def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> TurnComputation:
+def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int],
+              subs) -> TurnComputation:
     sheets = {}
     used = {}
     rejected: dict[str, list[str]] = {}
@@ -154,10 +159,12 @@ def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> T
         text = st.acceptance_text(power)
         if text:
             accept[power] = parse_acceptance(text, pos.map, power)
-    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, st.turn.seed)
+    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed)
     orders: dict[str, list[Order]] = {}
     for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)
+        # the auction gives orders only to provinces with a unit, and every unit has an owner
+        assert owner is not None
         orders.setdefault(owner, []).append(order)
     report, nxt = play(pos, orders)
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
