@@ -197,6 +197,7 @@ class Revive(MasterHandler):
         # No password is ever made up and mailed: the newcomer chooses one with TAKEOVER.
         require(len(cmd.args) == 1, "write REVIVE <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
+        assert seat.power is not None   # seat_by_power finds a seat by its power
         require(seat.status is SeatStatus.DUMMY, f"{seat.power} is {seat.status}, not a dummy")
         seat.status = SeatStatus.RESIGNED
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
@@ -212,7 +213,9 @@ class Eject(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write EJECT <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        require(seat.status is SeatStatus.PLAYING, f"{seat.power} is {seat.status}")
+        power = seat.power
+        assert power is not None   # seat_by_power finds a seat by its power
+        require(seat.status is SeatStatus.PLAYING, f"{power} is {seat.status}")
         old = seat.address
         lifecycle.resign(ctx.state, seat, now=ctx.now)
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
@@ -220,7 +223,7 @@ class Eject(MasterHandler):
             ctx.mailer.send([old], f"Diplomacy: you no longer play {seat.power} in {ctx.game.name}",
                             "seat_change.txt.j2", kind="notice", game=ctx.game,
                             game_name=ctx.game.name, power=seat.power, status="ejected")
-        announce_open_seat(ctx.state, ctx.mailer, seat.power, f"Diplomacy takeover wanted {ctx.game.name}")
+        announce_open_seat(ctx.state, ctx.mailer, power, f"Diplomacy takeover wanted {ctx.game.name}")
 
 
 @register

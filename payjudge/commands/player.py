@@ -92,11 +92,13 @@ class Balance(PlayerHandler):
         st = ctx.state
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)
+        own = st.map.power(power)
+        assert own is not None   # a player's power is one of the map's powers
         ctx.reply.note("balance", cmd.line, power=power,
                        balance=sum(e.amount for e in entries),
                        sheet=sub.text if sub else None, phase=ctx.game.phase,
                        movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
-                       accept=st.acceptance_text(power) or f"{st.map.power(power).initial}?",
+                       accept=st.acceptance_text(power) or f"{own.initial}?",
                        entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
                                  "counterparty": (None if e.kind is LedgerKind.TRANSFER_IN and (Flag.ANON_TRANSFER in st.rules)
                                                   else e.counterparty)} for e in entries[-12:]])

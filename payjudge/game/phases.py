@@ -34,9 +34,9 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     send_statements(st, comp, mailer)
     send_income(st, comp, mailer)
     for power, problems in comp.rejected.items():
-        seat = st.seat(power)
-        if seat and seat.address:
-            mailer.send([seat.address], f"Offer sheet not used {st.game.name} {report['phase']}",
+        rejected_seat = st.seat(power)
+        if rejected_seat and rejected_seat.address:
+            mailer.send([rejected_seat.address], f"Offer sheet not used {st.game.name} {report['phase']}",
                         "sheet_rejected.txt.j2", kind="notice", game=st.game,
                         game_name=st.game.name, power=power, problems=problems)
     if comp.winner:
@@ -63,6 +63,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
     current = st.turn
     if current is None:
         raise CommandError("the game has no phase to roll back to")
+    goal: Turn | None
     if target is None:
         goal = current
     else:
@@ -108,8 +109,13 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
         return False
     alive = [p for p in pos.powers_alive() if pos.centers.get(p)]
     seats = {s.power: s for s in st.seats}
-    votes = {p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None) for p in alive}
-    if not alive or any(v is None for v in votes.values()):
+    votes: dict[str, str] = {}
+    for p in alive:
+        vote = seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None
+        if vote is None:
+            return False
+        votes[p] = vote
+    if not alive:
         return False
     conceded = {v.split()[1] for v in votes.values() if v.startswith("CONCEDE ")}
     if len(conceded) == 1:

@@ -8,9 +8,9 @@ transaction.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..payola.acceptance import parse_acceptance

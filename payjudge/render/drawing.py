@@ -84,7 +84,7 @@ def ghostscript() -> str | None:
     return shutil.which("gs")
 
 
-def _run(args: list[str], program: bytes) -> subprocess.CompletedProcess:
+def _run(args: list[str], program: bytes) -> subprocess.CompletedProcess[bytes]:
     gs = ghostscript()
     if gs is None:
         raise DrawingError("Ghostscript (gs) is not installed: apt-get install ghostscript")

@@ -89,9 +89,11 @@ def _validated(text: str, position: Position, power: str, remembered: _Remembere
     hit = remembered.get(text)
     if hit is not None:
         order, target, chain = hit
+        # only movement orders are remembered: each names its unit (a WAIVE would name none)
+        unit = None if isinstance(order, Waive) else order.unit
         at = position._at
-        here = at.get(order.unit.province)  # type: ignore[union-attr]
-        if here is not None and here[1] is order.unit and here[0] == power and \
+        here = at.get(unit.province) if unit is not None else None
+        if here is not None and here[1] is unit and here[0] == power and \
                 (target is None or at.get(target.province, (None, None))[1] is target) and \
                 (chain is None or fleet_chain(position, *chain)):
             return order
