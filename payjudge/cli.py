@@ -15,7 +15,11 @@ from .jsonapi import BadInput
 def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
     stream = sys.stdin if source in ("-", None) else None
     try:
-        text = stream.read() if stream else open(source, encoding="utf-8").read()
+        if stream:
+            text = stream.read()
+        else:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
     except OSError as exc:
         click.echo(f"payjudge: cannot read {source}: {exc.strerror}", err=True)
         sys.exit(2)
@@ -255,7 +259,7 @@ def map_check(files: tuple[str, ...], search: tuple[str, ...], config_path: str 
             continue
         click.echo(f"{name}: ok ({len(m.powers)} powers, {len(m.supply_centers)} centres, "
                    f"{m.victory} to win, {m.start_phase}"
-                   f"{', %d notes' % len(m.notes) if m.notes else ''})")
+                   f"{f', {len(m.notes)} notes' if m.notes else ''})")
     if failed:
         raise SystemExit(1)
 
@@ -424,8 +428,7 @@ def requeue(message_ids: tuple[int, ...], all_: bool, config_path: str | None) -
     from .store import repo
     database = _database(config_path)
     with database.transaction() as s:
-        if not all_:
-            if not message_ids:
+        if not all_ and not message_ids:
                 rows = repo.quarantined(s)
                 for r in rows:
                     first = (r.error or "").strip().splitlines()[-1:] or [""]

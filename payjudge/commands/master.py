@@ -177,9 +177,11 @@ class Dummy(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write DUMMY <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED), f"{seat.power} is {seat.status}")
+        require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED),
+                f"{seat.power} is {seat.status}")
         old = seat.address
-        seat.status, seat.address, seat.password, seat.wait, seat.vote = SeatStatus.DUMMY, None, None, False, None
+        seat.status, seat.address, seat.password = SeatStatus.DUMMY, None, None
+        seat.wait, seat.vote = False, None
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.DUMMY)
         if old:
             ctx.mailer.send([old], f"Diplomacy: {seat.power} in {ctx.game.name} is now a dummy",

@@ -267,7 +267,8 @@ class Summary(OpenerHandler):
         late = late_powers(st) if g.state is GameStatus.ACTIVE and pos else []
         if Flag.HIDE_LATE_POWERS in st.rules:
             late = []
-        ctx.reply.note("summary", cmd.line, game=g.name, state=g.state, phase=pos.phase.title if pos else None,
+        ctx.reply.note("summary", cmd.line, game=g.name, state=g.state,
+                       phase=pos.phase.title if pos else None,
                        deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
                        rules=listed_rules(list(g.rules)), timing=timing.describe(), powers=powers,
                        open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN), late=late,

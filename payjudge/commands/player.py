@@ -100,7 +100,8 @@ class Balance(PlayerHandler):
                        movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
                        accept=st.acceptance_text(power) or f"{own.initial}?",
                        entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
-                                 "counterparty": (None if e.kind is LedgerKind.TRANSFER_IN and (Flag.ANON_TRANSFER in st.rules)
+                                 "counterparty": (None if e.kind is LedgerKind.TRANSFER_IN
+                                                  and Flag.ANON_TRANSFER in st.rules
                                                   else e.counterparty)} for e in entries[-12:]])
 
 
@@ -169,14 +170,14 @@ def parse_when(text: str, zone: str, now: datetime) -> datetime:
     formats = ["%Y-%m-%d %H:%M", "%Y-%m-%d", "%d %b %Y %H:%M", "%d %b %Y", "%d %b %H:%M", "%d %b"]
     for fmt in formats:
         try:
-            parsed = datetime.strptime(" ".join(words), fmt)
+            parsed = datetime.strptime(" ".join(words), fmt).replace(tzinfo=tz)
         except ValueError:
             continue
         if "%Y" not in fmt:
             parsed = parsed.replace(year=local_now.year)
-            if parsed.replace(tzinfo=tz) < local_now - timedelta(days=1):
+            if parsed < local_now - timedelta(days=1):
                 parsed = parsed.replace(year=local_now.year + 1)
-        return parsed.replace(tzinfo=tz)
+        return parsed
     raise CommandError(f"not a date: {text!r} (write e.g. 2026-12-24 18:00 or 24 DEC 18:00)")
 
 

@@ -115,7 +115,7 @@ class Reply:
                 continue
             end = starts[i + 1] if i + 1 < len(starts) else None
 
-            def inside(n: int | None) -> bool:
+            def inside(n: int | None, line: int = line, end: int | None = end) -> bool:
                 return n is not None and n >= line and (end is None or n < end)
 
             _, part = out.setdefault(address, (power, Reply(game=self.game)))

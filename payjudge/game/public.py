@@ -73,7 +73,8 @@ def summary(st: GameState) -> Summary:
                        for p in pos.map.power_names)
     return Summary(game.name, game.map_name, game.state,
                    game.phase.title if game.phase else None,
-                   show_time(game.deadline, zone) if game.deadline and game.state is GameStatus.ACTIVE else None,
+                   show_time(game.deadline, zone)
+                   if game.deadline and game.state is GameStatus.ACTIVE else None,
                    counts)
 
 

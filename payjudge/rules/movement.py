@@ -303,7 +303,8 @@ class _Board:
                 return False
         elif attack <= self.hold_strength(self.dest[i]):  # type: ignore[arg-type]
             return False
-        for c in self.moves_to[self.dest[i]]:  # type: ignore[index]
+        # an explicit loop rather than all(): this is the adjudicator's innermost step
+        for c in self.moves_to[self.dest[i]]:  # type: ignore[index]  # noqa: SIM110
             if c != i and attack <= self.prevent_strength(c):
                 return False
         return True
@@ -329,7 +330,7 @@ class _Board:
     def _convoy_holds(self, i: int) -> bool:
         if self.convoy_target[i] < 0:
             return False
-        for c in self.moves_to.get(self.prov[i], ()):
+        for c in self.moves_to.get(self.prov[i], ()):  # noqa: SIM110 (as in _move_succeeds)
             if self._move_succeeds(c):  # adjudicate, not resolve: DATC 5.D
                 return False
         return True

@@ -70,7 +70,7 @@ class Position:
 
     @classmethod
     def initial(cls, game_map: Map) -> Position:
-        units = {p: tuple(Unit(t, l) for t, l in us) for p, us in game_map.start_units.items()}
+        units = {p: tuple(Unit(t, loc) for t, loc in us) for p, us in game_map.start_units.items()}
         return cls(game_map, Phase.parse(game_map.start_phase), units, dict(game_map.start_centers))
 
     # -- queries ---------------------------------------------------------------------

@@ -130,14 +130,12 @@ def chain_looked_for(order: Order, m: Map) -> tuple[str, str, str | None] | None
     cannot walk to, and for a support of one. None for any other movement order, whose
     legality depends only on the map and on the units it names (`_movement` reads the
     board nowhere else)."""
-    if type(order) is Move:
-        if order.unit.type is UnitType.ARMY and \
-                order.dest.province not in m.army_neighbours(order.unit.province):
-            return order.unit.province, order.dest.province, None
-    elif type(order) is SupportMove:
-        if order.supported.type is UnitType.ARMY and \
-                order.dest.province not in m.army_neighbours(order.supported.province):
-            return order.supported.province, order.dest.province, order.unit.province
+    if type(order) is Move and order.unit.type is UnitType.ARMY and \
+            order.dest.province not in m.army_neighbours(order.unit.province):
+        return order.unit.province, order.dest.province, None
+    if type(order) is SupportMove and order.supported.type is UnitType.ARMY and \
+            order.dest.province not in m.army_neighbours(order.supported.province):
+        return order.supported.province, order.dest.province, order.unit.province
     return None
 
 
@@ -169,7 +167,8 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position) -> Move:
     if parsed.via_convoy and not m.convoy_path_possible(unit.province, dest.province):
         raise IllegalOrder(f"{unit} cannot go to {dest.province} by convoy: no sea route links them")
     if not adjacent and not m.convoy_path_possible(unit.province, dest.province):
-        raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no convoy could take it there")
+        raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, "
+                           "and no convoy could take it there")
     if not adjacent and not fleet_chain(position, unit.province, dest.province):
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: it would need a convoy, "
                            f"and no chain of fleets links them")
@@ -204,7 +203,8 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
         if dest.province not in m.provinces:
             raise IllegalOrder(f"unknown province {dest.province}")
         if not m.reaches_province(unit.type, unit.location, dest.province):
-            raise IllegalOrder(f"{unit} cannot support a move to {dest.province}: it could not move there itself")
+            raise IllegalOrder(f"{unit} cannot support a move to {dest.province}: "
+                               "it could not move there itself")
         if target.type is UnitType.ARMY:
             if not _army_can_reach(position, target.province, dest.province, avoid=unit.province) or \
                     not m.provinces[dest.province].terrain.army_can_enter:
@@ -287,7 +287,8 @@ def _adjustment(parsed: ParsedOrder, position: Position, power: str | None) -> O
         if spec.type is UnitType.ARMY:
             loc = loc.bare
         if not m.can_occupy(spec.type, loc):
-            raise IllegalOrder(f"a {'fleet' if spec.type is UnitType.FLEET else 'army'} cannot be built in {loc}")
+            kind = "fleet" if spec.type is UnitType.FLEET else "army"
+            raise IllegalOrder(f"a {kind} cannot be built in {loc}")
         return Build(Unit(spec.type, loc))
     if parsed.kind in (OrderKind.REMOVE, OrderKind.DISBAND):
         assert parsed.unit is not None
