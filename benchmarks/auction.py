@@ -75,8 +75,8 @@ def bench_realistic(count: int) -> None:
         rng = random.Random(f"real:{seed}")
         args = random_auction(rng, offers=15, high=15, balance_high=150, savings_high=20,
                               dummies=rng.choice([0, 0, 1]))
-        tf, a = cpu(lambda: run_auction(*args, seed=seed), 3)
-        tl, b = cpu(lambda: run_auction(*args, seed=seed, method="literal"), 3)
+        tf, a = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed), 3)
+        tl, b = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="literal"), 3)
         assert a == b, f"realistic auction {seed}: fast != literal"
         fast_t.append(tf)
         lit_t.append(tl)
@@ -96,7 +96,7 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
              for balance in balances for seed in range(seeds)]
     literal, rounds = {}, {}
     for balance, seed, args in cases:
-        tl, b = cpu(lambda: run_auction(*args, seed=seed, method="literal"), 1)
+        tl, b = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="literal"), 1)
         a = run_auction(*args, seed=seed)
         assert a == b, f"balance {balance}, seed {seed}: fast != literal"
         assert run_auction(*args, seed=seed, method="lines") == b, \
@@ -108,9 +108,9 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
     lines = {key: float("inf") for key in literal}
     for _ in range(passes):
         for balance, seed, args in cases:
-            tf, _ = cpu(lambda: run_auction(*args, seed=seed), 1)
+            tf, _ = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed), 1)
             fast[balance, seed] = min(fast[balance, seed], tf)
-            tf, _ = cpu(lambda: run_auction(*args, seed=seed, method="lines"), 1)
+            tf, _ = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="lines"), 1)
             lines[balance, seed] = min(lines[balance, seed], tf)
     medians = {}
     for balance in balances:

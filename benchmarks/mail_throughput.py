@@ -180,7 +180,7 @@ def paced(port: int, sink: SinkHandler, messages, rate: float) -> dict:
     local = threading.local()
 
     def send(item, when: float) -> None:
-        _kind, msgid, sender, raw = item
+        _kind, _msgid, sender, raw = item
         delay = when - time.monotonic()
         if delay > 0:
             time.sleep(delay)

@@ -141,7 +141,7 @@ def main() -> None:
         elif not geom.is_empty:
             impassable.append(geom)
     sea_seeds = seed_points(O.SEA_SEEDS)
-    black_seeds = {"BLA": sea_seeds.pop("BLA")}
+    sea_seeds.pop("BLA")   # the Black Sea is drawn whole, not as a Voronoi cell
     shapes.update(voronoi(ocean, sea_seeds))
     shapes["BLA"] = black
 
@@ -182,7 +182,6 @@ def anchors(name: str, geom, center: bool) -> dict:
     main = max(getattr(geom, "geoms", [geom]), key=lambda g: g.area)
     fixed = getattr(O, "ANCHORS", {}).get(name, {})
     c = polylabel(main, tolerance=0.5)
-    r = main.exterior.distance(c)
     out: dict = {}
     out["unit"] = xy(Point(proj(*fixed["unit"]))) if "unit" in fixed else xy(c)
     ux, uy = out["unit"]

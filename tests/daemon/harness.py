@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import ClassVar
 
 from sqlalchemy import create_engine, text
 
@@ -54,7 +55,7 @@ def wait_until(predicate: Callable[[], object], timeout: float, what: str, inter
 class JudgeProcess:
     """One `payjudge serve` process with a private data directory."""
 
-    made: list[JudgeProcess] = []   # every one, so a fixture can stop them in time
+    made: ClassVar[list[JudgeProcess]] = []   # every one, so a fixture can stop them in time
 
     def __init__(self, *, outbound: str, db_url: str | None = None, imap_url: str | None = None,
                  settle: int = 0, sweep: int = 1, data_dir: Path | None = None,

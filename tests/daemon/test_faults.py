@@ -125,7 +125,7 @@ def test_kill9_during_a_burst_loses_nothing_and_answers_once(judges, smtp_sink, 
     burst = Burst(judge.port, messages, threads=8).start()
     kills = []
     for threshold in (50, 130):
-        wait_until(lambda: len(burst.accepted) >= threshold, 60, f"{threshold} messages accepted")
+        wait_until(lambda threshold=threshold: len(burst.accepted) >= threshold, 60, f"{threshold} messages accepted")
         judge.kill()
         kills.append(len(burst.accepted))
         time.sleep(0.3)
@@ -362,9 +362,9 @@ def test_database_unavailable_answers_451_then_recovers(judges, smtp_sink, repli
         replies.reply_to(send_mail(judge.port, "before@players.test", "HELP"))
         pg.stop()
         msgid, raw = make_mail("during@players.test", "LIST", "while the database is down")
-        with pytest.raises(smtplib.SMTPDataError) as refused:
-            with smtplib.SMTP("127.0.0.1", judge.port, timeout=60) as smtp:
-                smtp.sendmail("during@players.test", [JUDGE], raw)
+        with pytest.raises(smtplib.SMTPDataError) as refused, \
+                smtplib.SMTP("127.0.0.1", judge.port, timeout=60) as smtp:
+            smtp.sendmail("during@players.test", [JUDGE], raw)
         assert refused.value.smtp_code == 451
         assert b"Temporary failure" in refused.value.smtp_error
         assert b"Error" not in refused.value.smtp_error   # no exception text for the client
@@ -397,9 +397,9 @@ def test_sqlite_locked_answers_451_then_recovers(judges, smtp_sink, replies):
         locker.execute("BEGIN EXCLUSIVE")
         msgid, raw = make_mail("during@players.test", "LIST", "while the file is locked")
         started = time.monotonic()
-        with pytest.raises(smtplib.SMTPDataError) as refused:
-            with smtplib.SMTP("127.0.0.1", judge.port, timeout=120) as smtp:
-                smtp.sendmail("during@players.test", [JUDGE], raw)
+        with pytest.raises(smtplib.SMTPDataError) as refused, \
+                smtplib.SMTP("127.0.0.1", judge.port, timeout=120) as smtp:
+            smtp.sendmail("during@players.test", [JUDGE], raw)
         waited = time.monotonic() - started
         assert refused.value.smtp_code == 451
         assert judge.running

@@ -68,7 +68,7 @@ def test_a_map_installed_with_its_drawing_is_pictured_on_it(tmp_path, monkeypatc
     # no province outlines of our own: the drawing is the map
     assert not [el for el in root.iter() if (el.get("class") or "").startswith("province")]
     data = png(svg)
-    width, height, rows = read_png(data)
+    _width, _height, rows = read_png(data)
     colours = colour_counts(data)
     sea = sum(n for c, n in colours.items() if near(c, DP_SEA))
     assert sea > 0.15 * sum(colours.values())          # DPjudge's sea, not ours

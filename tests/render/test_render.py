@@ -75,7 +75,7 @@ def test_fleet_on_a_coast_is_drawn_at_that_coast(picture):
     _, root = picture
     g = geometry_for(load_variant())
     fleet = next(el for el in groups(root, "fleet") if el.get("data-location") == "STP/SC")
-    x, y = g.coasts["STP/SC"].unit
+    x, _y = g.coasts["STP/SC"].unit
     assert f"M{x - 9 * 1.25:.1f}".rstrip("0").rstrip(".") in next(fleet.iter(f"{NS}path")).get("d")
     assert g.coasts["STP/SC"].unit != g.provinces["STP"].unit
 

@@ -375,7 +375,7 @@ def test_canonical_text_takes_the_fast_reader(pos, data):
 def _accepted(units: dict[str, list[Unit]], power: str, text: str) -> list:
     """The orders read_orders accepts from `text`, with the very same Unit objects."""
     pos = Position(M, Phase.parse("S1901M"), {p: tuple(us) for p, us in units.items()}, {})
-    accepted, problems = read_orders(pos, {power: [text]})
+    accepted, _problems = read_orders(pos, {power: [text]})
     return accepted.get(power, [])
 
 
