@@ -340,7 +340,8 @@ def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
                 name = a.subject.split()[2]
                 arrived.append(a.wall - due[name].timestamp())
         turns = judge.scalar("SELECT count(*) FROM turn")
-        worst = sorted(((late, name) for name, late in zip((n for n, _ in rows), processed)), reverse=True)[:5]
+        names = (n for n, _ in rows)
+        worst = sorted(((late, name) for name, late in zip(names, processed)), reverse=True)[:5]
         print("latest deadlines:", ", ".join(f"{name} {late:.2f} s" for late, name in worst), flush=True)
         return {"games": total, "startup_s": ready_after,
                 "fired_p50": percentile(processed, 50), "fired_p99": percentile(processed, 99),

@@ -101,7 +101,8 @@ FRAME = box(0, 0, WIDTH, HEIGHT)
 
 def rings(geom, digits: int = 1) -> list[str]:
     out = []
-    polys = [geom] if geom.geom_type == "Polygon" else [g for g in getattr(geom, "geoms", []) if g.geom_type == "Polygon"]
+    polys = [geom] if geom.geom_type == "Polygon" else \
+        [g for g in getattr(geom, "geoms", []) if g.geom_type == "Polygon"]
     for p in polys:
         if p.area < 4:
             continue
@@ -159,7 +160,8 @@ def main() -> None:
         sea = unary_union([shapes[s] for s in seas.split()]).buffer(1.5)
         line = shapes[province].boundary.intersection(sea).intersection(area)
         line = shapely.line_merge(line) if line.geom_type == "MultiLineString" else line
-        lines = [line] if line.geom_type == "LineString" else [g for g in getattr(line, "geoms", []) if g.geom_type == "LineString"]
+        lines = [line] if line.geom_type == "LineString" else \
+            [g for g in getattr(line, "geoms", []) if g.geom_type == "LineString"]
         if not lines or line.is_empty:
             problems.append(f"{coast}: no coast line")
             continue
@@ -170,7 +172,8 @@ def main() -> None:
         d = math.hypot(dx, dy) or 1
         unit = Point(mid.x + dx / d * 9, mid.y + dy / d * 9)
         out = Point(mid.x - dx / d * 10, mid.y - dy / d * 10)
-        doc["coasts"][coast] = {"line": [" ".join(f"{x:.1f},{y:.1f}" for x, y in g.coords) for g in lines if g.length > 2],
+        doc["coasts"][coast] = {"line": [" ".join(f"{x:.1f},{y:.1f}" for x, y in g.coords)
+                                         for g in lines if g.length > 2],
                                 "unit": xy(unit), "label": xy(out)}
     OUT.write_text(json.dumps(doc, indent=0, sort_keys=False) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes), {WIDTH:.0f}x{HEIGHT}")

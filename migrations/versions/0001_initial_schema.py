@@ -197,7 +197,8 @@ def upgrade() -> None:
     sa.Column('inbound_id', sa.Integer(), nullable=True),
     sa.Column('submitted_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], name=op.f('fk_submission_game_id_game')),
-    sa.ForeignKeyConstraint(['inbound_id'], ['inbound_message.id'], name=op.f('fk_submission_inbound_id_inbound_message')),
+    sa.ForeignKeyConstraint(['inbound_id'], ['inbound_message.id'],
+                            name=op.f('fk_submission_inbound_id_inbound_message')),
     sa.ForeignKeyConstraint(['turn_id'], ['turn.id'], name=op.f('fk_submission_turn_id_turn')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_submission'))
     )

@@ -58,7 +58,8 @@ def build_ready_games(db_url: str, names: list[str], *, sheets: bool = True,
         db.dispose()
 
 
-def set_deadlines(db_url: str, names: list[str], first: datetime, spread: timedelta = timedelta(0)) -> dict[str, datetime]:
+def set_deadlines(db_url: str, names: list[str], first: datetime,
+                  spread: timedelta = timedelta(0)) -> dict[str, datetime]:
     """Move the games' deadlines: the first at `first`, the others `spread` apart."""
     from sqlalchemy import create_engine, text
     engine = create_engine(db_url)

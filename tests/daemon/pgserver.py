@@ -34,7 +34,8 @@ class PrivatePostgres:
                            **self.settings}.items():
             options += ["-c", f"{key}={value}"]
         with open(self.dir / "postgres.log", "ab") as log:
-            self.proc = subprocess.Popen(self.who.prefix + [str(PG_BIN / "postgres"), "-D", str(self.dir / "data"),
+            self.proc = subprocess.Popen(self.who.prefix + [str(PG_BIN / "postgres"),
+                                                            "-D", str(self.dir / "data"),
                                                             "-p", str(self.port), *options],
                                          stdout=subprocess.DEVNULL, stderr=log)
         wait_port(self.port, self.proc, what="postgres")

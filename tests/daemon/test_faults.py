@@ -125,7 +125,8 @@ def test_kill9_during_a_burst_loses_nothing_and_answers_once(judges, smtp_sink, 
     burst = Burst(judge.port, messages, threads=8).start()
     kills = []
     for threshold in (50, 130):
-        wait_until(lambda threshold=threshold: len(burst.accepted) >= threshold, 60, f"{threshold} messages accepted")
+        wait_until(lambda threshold=threshold: len(burst.accepted) >= threshold, 60,
+                   f"{threshold} messages accepted")
         judge.kill()
         kills.append(len(burst.accepted))
         time.sleep(0.3)
@@ -183,7 +184,8 @@ def _kill_when(judge, sql: str, **params) -> threading.Event:
     return killed
 
 
-def _send_retrying(port_of, sender: str, body: str, message_id: str, timeout: float = 60.0) -> threading.Thread:
+def _send_retrying(port_of, sender: str, body: str, message_id: str,
+                   timeout: float = 60.0) -> threading.Thread:
     """Send in a thread as an MTA would: the same message again until it gets 250."""
     def run() -> None:
         end = time.monotonic() + timeout
@@ -245,7 +247,8 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
                             m=process_id)
         sender = _send_retrying(lambda: judge.port, g.MASTER, process_body, process_id)
         assert killed.wait(60)
-        kills.append(f"PROCESS mail {judge.scalar('SELECT state FROM inbound_message WHERE message_id = :m', m=process_id)}")
+        state = judge.scalar("SELECT state FROM inbound_message WHERE message_id = :m", m=process_id)
+        kills.append(f"PROCESS mail {state}")
         judge.start()
         sender.join(60)
     else:

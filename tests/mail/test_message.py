@@ -114,7 +114,8 @@ def test_any_bytes_are_read_without_exception(raw):
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from([
-    b"From: a@b.example\r\n", b"From: \"x\" <a@b.example>, c@d\r\n", b"Content-Type: multipart/mixed; boundary=q\r\n",
+    b"From: a@b.example\r\n", b"From: \"x\" <a@b.example>, c@d\r\n",
+    b"Content-Type: multipart/mixed; boundary=q\r\n",
     b"Content-Type: text/plain; charset=bogus\r\n", b"Content-Transfer-Encoding: base64\r\n",
     b"Content-Transfer-Encoding: quoted-printable\r\n", b"Content-Type: text/html\r\n", b"\r\n",
     b"--q\r\n", b"--q--\r\n", b"=FF=\r\n", b"PGI+aGk8L2I+\r\n", b"<p>x</p>\r\n", b"-- \r\n", b"> q\r\n",
@@ -135,7 +136,8 @@ def test_unflow(flowed, delsp, plain):
 def test_compose_mail():
     msgid, raw = compose_mail("Payola Judge <judge@payola.test>", ["alice@example.org"],
                               "pay7:\r\n results é", "Spring 1901 – results\nline 2\n",
-                              message_id=f"<t1.{id(object())}@payola.test>", date=_T0, in_reply_to="<sig-1@example.org>",
+                              message_id=f"<t1.{id(object())}@payola.test>", date=_T0,
+                              in_reply_to="<sig-1@example.org>",
                               references=["<a@x> <b@y>", "junk\r\nBcc: evil@x"])
     assert msgid.startswith("<") and msgid.endswith("@payola.test>")
     assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
@@ -153,7 +155,8 @@ def test_compose_mail():
 
 def test_compose_refuses_line_breaks_in_addresses():
     with pytest.raises(ValueError):
-        compose_mail("judge@payola.test", "a@b.example\r\nBcc: x@y", "s", "b", message_id=f"<t2.{id(object())}@payola.test>", date=_T0)
+        compose_mail("judge@payola.test", "a@b.example\r\nBcc: x@y", "s", "b",
+                     message_id=f"<t2.{id(object())}@payola.test>", date=_T0)
 
 
 def test_a_composed_mail_reads_back():

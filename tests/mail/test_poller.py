@@ -24,8 +24,9 @@ def raw_message(n: int) -> bytes:
 
 
 def settings_for(account, **overrides) -> ImapSettings:
-    values = {"host": account.host, "port": account.port, "user": account.user, "password": account.password,
-                  "timeout": 10, "idle_timeout": 30, "idle_slice": 0.2, "backoff_base": 0.05, "backoff_max": 0.5}
+    values = {"host": account.host, "port": account.port, "user": account.user,
+              "password": account.password, "timeout": 10, "idle_timeout": 30, "idle_slice": 0.2,
+              "backoff_base": 0.05, "backoff_max": 0.5}
     values.update(overrides)
     return ImapSettings(**values)
 

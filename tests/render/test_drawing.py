@@ -25,7 +25,8 @@ from tests.pngread import colour_counts, near, pixel, read_png
 
 DPJUDGE = Path("/work/shared/dpjudge-maps")
 MAPS = DPJUDGE / "maps"
-pytestmark = pytest.mark.skipif(not MAPS.is_dir(), reason="DPjudge's maps (../shared/dpjudge-maps) are not here")
+pytestmark = pytest.mark.skipif(not MAPS.is_dir(),
+                                reason="DPjudge's maps (../shared/dpjudge-maps) are not here")
 needs_gs = pytest.mark.skipif(shutil.which("gs") is None,
                               reason="Ghostscript is not installed: apt-get install ghostscript")
 DP_SEA = "#196699"     # the sea of DPjudge's drawings (25, 102, 153)

@@ -100,7 +100,8 @@ def test_orders_and_results_are_drawn(picture):
     dislodged = {el.get("data-location") for el in groups(root, "dislodged-mark")}
     assert dislodged == {str(o.order.unit.location) for o in report.outcomes if o.dislodged} == {"GAL", "BUR"}
     options = {(el.get("data-from"), el.get("data-to")) for el in groups(root, "retreat-option")}
-    expected = {(str(d.unit.location), str(r)) for ds in report.dislodged.values() for d in ds for r in d.retreats}
+    expected = {(str(d.unit.location), str(r))
+                for ds in report.dislodged.values() for d in ds for r in d.retreats}
     assert options == expected and ("GAL", "BOH") in options
 
 
