@@ -28,12 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from payjudge.payola.acceptance import AcceptanceList  # noqa: E402
-from payjudge.payola.auction import run_auction  # noqa: E402
-from payjudge.payola.rules import PayolaRules  # noqa: E402
-from payjudge.text.sheet import parse_sheet  # noqa: E402
-from tests.payola.randomsheets import (random_auction, random_sheet_text,  # noqa: E402
-                                       start_position)
+from payjudge.payola.acceptance import AcceptanceList
+from payjudge.payola.auction import run_auction
+from payjudge.payola.rules import PayolaRules
+from payjudge.text.sheet import parse_sheet
+from tests.payola.randomsheets import random_auction, random_sheet_text, start_position
 
 
 def cpu(fn, repeat: int) -> tuple[float, object]:
@@ -76,8 +75,8 @@ def bench_realistic(count: int) -> None:
         rng = random.Random(f"real:{seed}")
         args = random_auction(rng, offers=15, high=15, balance_high=150, savings_high=20,
                               dummies=rng.choice([0, 0, 1]))
-        tf, a = cpu(lambda: run_auction(*args, seed=seed), 3)
-        tl, b = cpu(lambda: run_auction(*args, seed=seed, method="literal"), 3)
+        tf, a = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed), 3)
+        tl, b = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="literal"), 3)
         assert a == b, f"realistic auction {seed}: fast != literal"
         fast_t.append(tf)
         lit_t.append(tl)
@@ -97,7 +96,7 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
              for balance in balances for seed in range(seeds)]
     literal, rounds = {}, {}
     for balance, seed, args in cases:
-        tl, b = cpu(lambda: run_auction(*args, seed=seed, method="literal"), 1)
+        tl, b = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="literal"), 1)
         a = run_auction(*args, seed=seed)
         assert a == b, f"balance {balance}, seed {seed}: fast != literal"
         assert run_auction(*args, seed=seed, method="lines") == b, \
@@ -109,9 +108,9 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
     lines = {key: float("inf") for key in literal}
     for _ in range(passes):
         for balance, seed, args in cases:
-            tf, _ = cpu(lambda: run_auction(*args, seed=seed), 1)
+            tf, _ = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed), 1)
             fast[balance, seed] = min(fast[balance, seed], tf)
-            tf, _ = cpu(lambda: run_auction(*args, seed=seed, method="lines"), 1)
+            tf, _ = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="lines"), 1)
             lines[balance, seed] = min(lines[balance, seed], tf)
     medians = {}
     for balance in balances:

@@ -32,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+# the imports below need the sys.path entries above, hence E402
 from mila import new_game, play, set_position, state  # noqa: E402
 from mila_rules import CLASSES, ENGINE_RULES, ORDER_RULES  # noqa: E402
 from random_games import PhaseRecord, random_games  # noqa: E402
@@ -40,7 +41,9 @@ from payjudge.rules.mapfile import load_variant  # noqa: E402
 from payjudge.rules.orders import Remove  # noqa: E402
 from payjudge.rules.parse import parse_unit  # noqa: E402
 from payjudge.rules.position import Position  # noqa: E402
-from payjudge.rules.turn import play as pj_play, read_orders, winner  # noqa: E402
+from payjudge.rules.turn import play as pj_play  # noqa: E402
+from payjudge.rules.turn import read_orders, winner  # noqa: E402
+
 
 def pj_state(pos: Position) -> dict:
     # MILA ends the game on a win ("COMPLETED"); payjudge reports the winner and goes on

@@ -43,7 +43,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.parser import BytesHeaderParser
 from pathlib import Path
 
@@ -180,7 +180,7 @@ def paced(port: int, sink: SinkHandler, messages, rate: float) -> dict:
     local = threading.local()
 
     def send(item, when: float) -> None:
-        _kind, msgid, sender, raw = item
+        _kind, _msgid, sender, raw = item
         delay = when - time.monotonic()
         if delay > 0:
             time.sleep(delay)
@@ -285,7 +285,7 @@ def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
         # a usual PBEM timing: the phase after the deadline is not reminded at once
         build_ready_games(judge.db_url, ["many"], timing="MOVE 2D RETREAT 1D ADJUST 1D")
         names = ["many"] + clone_games(judge.db_url, "many", args.games - 1)
-        first = datetime.now(timezone.utc) + timedelta(seconds=args.lead)
+        first = datetime.now(UTC) + timedelta(seconds=args.lead)
         step = timedelta(seconds=args.spread / max(1, len(names) - 1))
         due = {}
         engine = create_engine(judge.db_url)
@@ -316,7 +316,7 @@ def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         idle_rss = None
-        deadline_wall = (first - datetime.now(timezone.utc)).total_seconds()
+        deadline_wall = (first - datetime.now(UTC)).total_seconds()
         if deadline_wall > 1:
             time.sleep(deadline_wall - 1)
             idle_rss = judge.rss_kib() / 1024
@@ -332,7 +332,7 @@ def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
         processed = []
         for name, at in rows:
             at = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
-            at = at.replace(tzinfo=timezone.utc) if at.tzinfo is None else at
+            at = at.replace(tzinfo=UTC) if at.tzinfo is None else at
             processed.append((at - due[name]).total_seconds())
         arrived = []
         for a in list(sink.arrivals):
@@ -340,7 +340,8 @@ def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
                 name = a.subject.split()[2]
                 arrived.append(a.wall - due[name].timestamp())
         turns = judge.scalar("SELECT count(*) FROM turn")
-        worst = sorted(((late, name) for name, late in zip((n for n, _ in rows), processed)), reverse=True)[:5]
+        names = (n for n, _ in rows)
+        worst = sorted(((late, name) for name, late in zip(names, processed)), reverse=True)[:5]
         print("latest deadlines:", ", ".join(f"{name} {late:.2f} s" for late, name in worst), flush=True)
         return {"games": total, "startup_s": ready_after,
                 "fired_p50": percentile(processed, 50), "fired_p99": percentile(processed, 99),

@@ -23,7 +23,7 @@ quirks handled here:
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from diplomacy import Game
 

@@ -15,13 +15,24 @@ disband, and some removals are left to the civil-disorder rule.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from payjudge.rules.geography import UnitType
 from payjudge.rules.mapfile import load_variant
-from payjudge.rules.orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
-                                   SupportHold, SupportMove, Waive)
+from payjudge.rules.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
 from payjudge.rules.position import Position
 from payjudge.rules.possible import all_possible_orders, possible_adjustments
 from payjudge.rules.turn import advance, winner

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -14,7 +15,11 @@ from .jsonapi import BadInput
 def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
     stream = sys.stdin if source in ("-", None) else None
     try:
-        text = stream.read() if stream else open(source, encoding="utf-8").read()
+        if stream:
+            text = stream.read()
+        else:
+            with open(source, encoding="utf-8") as f:
+                text = f.read()
     except OSError as exc:
         click.echo(f"payjudge: cannot read {source}: {exc.strerror}", err=True)
         sys.exit(2)
@@ -139,7 +144,7 @@ def game_list(config_path: str | None) -> None:
             click.echo("no games")
         for g in rows:
             deadline = g.deadline.strftime("%Y-%m-%d %H:%M UTC") if g.deadline else "-"
-            click.echo(f"{g.name:16} {g.state:10} {str(g.phase or '-'):8} deadline {deadline}")
+            click.echo(f"{g.name:16} {g.state:10} {g.phase or '-'!s:8} deadline {deadline}")
 
 
 @game.command("show")
@@ -182,6 +187,7 @@ def _load_map(name: str, search: tuple[str, ...], maps_dir):
     """A map by installed name, or from a file (its USEd files beside it, in --search
     folders, in the maps directory, then among the shipped maps)."""
     from pathlib import Path
+
     from .rules.mapfile import MapError, load_map_file, load_variant
     try:
         if Path(name).is_file():
@@ -253,7 +259,7 @@ def map_check(files: tuple[str, ...], search: tuple[str, ...], config_path: str 
             continue
         click.echo(f"{name}: ok ({len(m.powers)} powers, {len(m.supply_centers)} centres, "
                    f"{m.victory} to win, {m.start_phase}"
-                   f"{', %d notes' % len(m.notes) if m.notes else ''})")
+                   f"{f', {len(m.notes)} notes' if m.notes else ''})")
     if failed:
         raise SystemExit(1)
 
@@ -270,6 +276,7 @@ def map_install(files: tuple[str, ...], drawing: str | None, search: tuple[str, 
     each with its DPjudge drawing (`.ps`) when there is one: pictures are then drawn on it."""
     import shutil
     from pathlib import Path
+
     from .rules.mapfile import MapError, find_map, load_variant, map_sources, shipped_dir
     if drawing and len(files) != 1:
         raise click.ClickException("--drawing goes with one map")
@@ -298,6 +305,7 @@ def map_install(files: tuple[str, ...], drawing: str | None, search: tuple[str, 
 def _install_drawing(m, path, maps_dir, *, given: bool) -> None:
     """Copy a DPjudge drawing beside the installed map, once it is known to fit it."""
     import shutil
+
     from .render.drawing import Drawing, DrawingError, ghostscript
     if not path.is_file():
         return
@@ -420,8 +428,7 @@ def requeue(message_ids: tuple[int, ...], all_: bool, config_path: str | None) -
     from .store import repo
     database = _database(config_path)
     with database.transaction() as s:
-        if not all_:
-            if not message_ids:
+        if not all_ and not message_ids:
                 rows = repo.quarantined(s)
                 for r in rows:
                     first = (r.error or "").strip().splitlines()[-1:] or [""]
@@ -472,6 +479,7 @@ def replay(name: str, into: str | None, config_path: str | None) -> None:
     """Rebuild a game's history from its stored messages and compare it with the record."""
     import tempfile
     from pathlib import Path
+
     from .service.replay import replay as run
     from .store.db import Database, upgrade
     cfg = _config(config_path)
@@ -502,6 +510,7 @@ def rules_doc() -> None:
 def health(config_path: str | None) -> None:
     """Exit 0 when the database answers and the SMTP listener accepts connections."""
     import socket
+
     from .store import repo
     cfg = _config(config_path)
     database = _database(config_path)

@@ -15,7 +15,7 @@ import asyncio
 import fcntl
 import logging
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -118,7 +118,7 @@ class Daemon:
             self.listen_port = server.sockets[0].getsockname()[1]
         http = None
         if cfg.http is not None:
-            from .web.app import start_http   # aiohttp is loaded only when the page is on
+            from .web.app import start_http  # aiohttp is loaded only when the page is on
             http, self.http_port = await start_http(db, cfg, *cfg.http)
         if cfg.imap_url:
             poller = ImapPoller(inbound, ImapSettings.from_url(cfg.imap_url))

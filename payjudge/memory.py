@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
-from typing import Sequence
 
 from .ports import OutgoingMail, Stored
 
@@ -52,7 +52,7 @@ class MemoryOutbox:
         with self._lock:
             mail = OutgoingMail(self._next, message_id, sender, tuple(recipients), raw)
             self.pending[mail.id] = mail
-            self.due[mail.id] = when or datetime(1970, 1, 1, tzinfo=timezone.utc)
+            self.due[mail.id] = when or datetime(1970, 1, 1, tzinfo=UTC)
             self._next += 1
             return mail
 
@@ -83,7 +83,7 @@ class MemoryOutbox:
 class FixedClock:
     """A clock the test moves by hand."""
 
-    current: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=timezone.utc))
+    current: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=UTC))
 
     def now(self) -> datetime:
         return self.current
@@ -95,4 +95,4 @@ class FixedClock:
 
 class SystemClock:
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)

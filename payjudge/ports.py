@@ -9,9 +9,10 @@ implementation (payjudge.store) and an in-memory one (payjudge.memory) for tests
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, Sequence
+from typing import Protocol
 
 
 class Stored(enum.Enum):

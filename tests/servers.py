@@ -21,9 +21,9 @@ import tempfile
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -64,7 +64,8 @@ def run_as() -> RunAs:
         return RunAs([], os.getuid(), os.getgid(), pwd.getpwuid(os.getuid()).pw_name,
                      grp.getgrgid(os.getgid()).gr_name)
     if not shutil.which("setpriv"):
-        pytest.skip("tests run as root need setpriv to start servers as nobody: apt-get install -y util-linux")
+        pytest.skip("tests run as root need setpriv to start servers as nobody: "
+                    "apt-get install -y util-linux")
     pw = pwd.getpwnam("nobody")
     return RunAs(["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups"],
                  pw.pw_uid, pw.pw_gid, pw.pw_name, grp.getgrgid(pw.pw_gid).gr_name)

@@ -35,7 +35,8 @@ def test_wheel_ships_maps_templates_and_migrations(tmp_path):
     code = (
         "from payjudge.rules.mapfile import load_variant; from payjudge.templating import templates_dir;"
         "from payjudge.store.db import migrations_dir, upgrade; import sys;"
-        "assert 'site' in str(templates_dir()) and 'site' in str(migrations_dir()), (templates_dir(), migrations_dir());"
+        "assert 'site' in str(templates_dir()) and 'site' in str(migrations_dir()),"
+        " (templates_dir(), migrations_dir());"
         "assert len(load_variant('standard').supply_centers) == 34;"
         f"upgrade('sqlite:///{db}'); print('ok')"
     )
@@ -55,7 +56,8 @@ LAYERS = {
 BELOW = {
     "game": {"vocabulary", "rules", "payola", "text", "store", "templating", "config", "ports",
              "memory", "render"},
-    "commands": {"vocabulary", "rules", "payola", "text", "game", "config"},   # never store: queries are use cases in game/
+    # commands never import store: queries are use cases in game/
+    "commands": {"vocabulary", "rules", "payola", "text", "game", "config"},
     "service": {"vocabulary", "rules", "payola", "text", "store", "game", "commands", "config",
                 "ports", "memory"},
     "store": {"vocabulary", "ports", "rules"},

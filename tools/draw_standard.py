@@ -16,14 +16,14 @@ import sys
 from pathlib import Path
 
 import shapely
-from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+from shapely.geometry import MultiPoint, Point, Polygon, box
 from shapely.ops import polylabel, unary_union, voronoi_diagram
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import standard_outline as O  # noqa: E402
+import standard_outline as O
 
-from payjudge.rules.mapfile import load_variant  # noqa: E402
+from payjudge.rules.mapfile import load_variant
 
 WIDTH = 1000.0
 MARGIN = 0.0
@@ -101,7 +101,8 @@ FRAME = box(0, 0, WIDTH, HEIGHT)
 
 def rings(geom, digits: int = 1) -> list[str]:
     out = []
-    polys = [geom] if geom.geom_type == "Polygon" else [g for g in getattr(geom, "geoms", []) if g.geom_type == "Polygon"]
+    polys = [geom] if geom.geom_type == "Polygon" else \
+        [g for g in getattr(geom, "geoms", []) if g.geom_type == "Polygon"]
     for p in polys:
         if p.area < 4:
             continue
@@ -141,7 +142,7 @@ def main() -> None:
         elif not geom.is_empty:
             impassable.append(geom)
     sea_seeds = seed_points(O.SEA_SEEDS)
-    black_seeds = {"BLA": sea_seeds.pop("BLA")}
+    sea_seeds.pop("BLA")   # the Black Sea is drawn whole, not as a Voronoi cell
     shapes.update(voronoi(ocean, sea_seeds))
     shapes["BLA"] = black
 
@@ -159,7 +160,8 @@ def main() -> None:
         sea = unary_union([shapes[s] for s in seas.split()]).buffer(1.5)
         line = shapes[province].boundary.intersection(sea).intersection(area)
         line = shapely.line_merge(line) if line.geom_type == "MultiLineString" else line
-        lines = [line] if line.geom_type == "LineString" else [g for g in getattr(line, "geoms", []) if g.geom_type == "LineString"]
+        lines = [line] if line.geom_type == "LineString" else \
+            [g for g in getattr(line, "geoms", []) if g.geom_type == "LineString"]
         if not lines or line.is_empty:
             problems.append(f"{coast}: no coast line")
             continue
@@ -170,7 +172,8 @@ def main() -> None:
         d = math.hypot(dx, dy) or 1
         unit = Point(mid.x + dx / d * 9, mid.y + dy / d * 9)
         out = Point(mid.x - dx / d * 10, mid.y - dy / d * 10)
-        doc["coasts"][coast] = {"line": [" ".join(f"{x:.1f},{y:.1f}" for x, y in g.coords) for g in lines if g.length > 2],
+        doc["coasts"][coast] = {"line": [" ".join(f"{x:.1f},{y:.1f}" for x, y in g.coords)
+                                         for g in lines if g.length > 2],
                                 "unit": xy(unit), "label": xy(out)}
     OUT.write_text(json.dumps(doc, indent=0, sort_keys=False) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes), {WIDTH:.0f}x{HEIGHT}")
@@ -182,7 +185,6 @@ def anchors(name: str, geom, center: bool) -> dict:
     main = max(getattr(geom, "geoms", [geom]), key=lambda g: g.area)
     fixed = getattr(O, "ANCHORS", {}).get(name, {})
     c = polylabel(main, tolerance=0.5)
-    r = main.exterior.distance(c)
     out: dict = {}
     out["unit"] = xy(Point(proj(*fixed["unit"]))) if "unit" in fixed else xy(c)
     ux, uy = out["unit"]

@@ -1,14 +1,13 @@
 """initial schema
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-21 22:37:39.964384
 """
 from __future__ import annotations
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = '0001'
 down_revision = None
@@ -17,7 +16,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    
+
     op.create_table('game',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('name', sa.String(length=32), nullable=False),
@@ -198,7 +197,8 @@ def upgrade() -> None:
     sa.Column('inbound_id', sa.Integer(), nullable=True),
     sa.Column('submitted_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], name=op.f('fk_submission_game_id_game')),
-    sa.ForeignKeyConstraint(['inbound_id'], ['inbound_message.id'], name=op.f('fk_submission_inbound_id_inbound_message')),
+    sa.ForeignKeyConstraint(['inbound_id'], ['inbound_message.id'],
+                            name=op.f('fk_submission_inbound_id_inbound_message')),
     sa.ForeignKeyConstraint(['turn_id'], ['turn.id'], name=op.f('fk_submission_turn_id_turn')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_submission'))
     )
@@ -206,11 +206,11 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_submission_game_id'), ['game_id'], unique=False)
         batch_op.create_index('ix_submission_turn_power', ['turn_id', 'power'], unique=False)
 
-    
+
 
 
 def downgrade() -> None:
-    
+
     with op.batch_alter_table('submission', schema=None) as batch_op:
         batch_op.drop_index('ix_submission_turn_power')
         batch_op.drop_index(batch_op.f('ix_submission_game_id'))
@@ -255,4 +255,4 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_game_deadline'))
 
     op.drop_table('game')
-    
+

@@ -14,7 +14,7 @@ from ..text.commands import ANYWHERE, COMMANDS, OPENERS, Command
 
 OPENER, SIGNED, PLAYER, MASTER = "opener", "signed", "player", "master"
 
-REGISTRY: dict[str, "Handler[Any]"] = {}
+REGISTRY: dict[str, Handler[Any]] = {}
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -81,7 +81,7 @@ def check_vocabulary() -> None:
     handler for each opener, a handler for each command word."""
     openers = {h.keyword for h in REGISTRY.values() if h.who == OPENER}
     words = {h.keyword.split()[0] for h in REGISTRY.values() if h.who != OPENER}
-    if openers != set(OPENERS) or words != set(COMMANDS) or not ANYWHERE <= openers:
+    if openers != set(OPENERS) or words != set(COMMANDS) or not openers >= ANYWHERE:
         raise RuntimeError(f"text.commands and the command registry differ: openers "
                            f"{sorted(openers ^ set(OPENERS))}, commands {sorted(words ^ COMMANDS)}")
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..game import lifecycle
-from ..rules.flags import Flag
 from ..game.context import CommandError, GameContext, MasterContext, SignedContext
 from ..game.game_start import begin
 from ..game.notify import broadcast, public_recipients
@@ -11,6 +12,7 @@ from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
+from ..rules.flags import Flag
 from ..text.commands import Command
 from ..vocabulary import GameStatus, SeatStatus
 from .base import MasterHandler, SignedHandler, found, register, require, sub_args
@@ -110,8 +112,8 @@ class SetDeadline(SignedHandler):
                       phase=game.phase)
             return
         # a player extended it: HIDE_EXTENDERS tells only the Master who
-        view = dict(kind="notice", game=game, game_name=game.name, deadline=shown,
-                    phase=game.phase)
+        view: dict[str, Any] = {"kind": "notice", "game": game, "game_name": game.name, "deadline": shown,
+                    "phase": game.phase}
         others = [a for a in public_recipients(ctx.state) if a != game.master_address]
         extender = None if Flag.HIDE_EXTENDERS in ctx.state.rules else ctx.actor
         ctx.mailer.send([game.master_address], subject, "deadline.txt.j2", extender=ctx.actor,
@@ -196,9 +198,11 @@ class Dummy(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write DUMMY <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED), f"{seat.power} is {seat.status}")
+        require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED),
+                f"{seat.power} is {seat.status}")
         old = seat.address
-        seat.status, seat.address, seat.password, seat.wait, seat.vote = SeatStatus.DUMMY, None, None, False, None
+        seat.status, seat.address, seat.password = SeatStatus.DUMMY, None, None
+        seat.wait, seat.vote = False, None
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.DUMMY)
         if old:
             ctx.mailer.send([old], f"Diplomacy: {seat.power} in {ctx.game.name} is now a dummy",
@@ -216,6 +220,7 @@ class Revive(MasterHandler):
         # No password is ever made up and mailed: the newcomer chooses one with TAKEOVER.
         require(len(cmd.args) == 1, "write REVIVE <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
+        assert seat.power is not None   # seat_by_power finds a seat by its power
         require(seat.status is SeatStatus.DUMMY, f"{seat.power} is {seat.status}, not a dummy")
         seat.status = SeatStatus.RESIGNED
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
@@ -231,7 +236,9 @@ class Eject(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write EJECT <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        require(seat.status is SeatStatus.PLAYING, f"{seat.power} is {seat.status}")
+        power = seat.power
+        assert power is not None   # seat_by_power finds a seat by its power
+        require(seat.status is SeatStatus.PLAYING, f"{power} is {seat.status}")
         old = seat.address
         lifecycle.resign(ctx.state, seat, now=ctx.now)
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
@@ -239,7 +246,7 @@ class Eject(MasterHandler):
             ctx.mailer.send([old], f"Diplomacy: you no longer play {seat.power} in {ctx.game.name}",
                             "seat_change.txt.j2", kind="notice", game=ctx.game,
                             game_name=ctx.game.name, power=seat.power, status="ejected")
-        announce_open_seat(ctx.state, ctx.mailer, seat.power, f"Diplomacy takeover wanted {ctx.game.name}")
+        announce_open_seat(ctx.state, ctx.mailer, power, f"Diplomacy takeover wanted {ctx.game.name}")
 
 
 @register

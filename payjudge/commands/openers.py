@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..game import lifecycle
 from ..game.context import CommandError, Context
-from ..game.gamerules import listed_rules, rules_table, status_counts
 from ..game.game_start import begin
+from ..game.gamerules import listed_rules, rules_table, status_counts
 from ..game.notify import broadcast, render_history
 from ..game.resignation import resign_power
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until

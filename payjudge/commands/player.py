@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
-from ..rules.flags import Flag
 from ..game import money, proposals
 from ..game.acceptance import set_acceptance
 from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
@@ -18,12 +18,12 @@ from ..game.state import MASTER
 from ..game.timing import Timing, show_time
 from ..game.transfer import transfer
 from ..game.turns import wait_refused
+from ..rules.flags import Flag
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
 from ..vocabulary import LedgerKind
 from .base import PlayerHandler, SignedHandler, found, register, require, sub_args
-
 
 MAX_DRAW = 99   # VOTE nWAY: more than any map has powers
 
@@ -97,13 +97,16 @@ class Balance(PlayerHandler):
         st = ctx.state
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)
+        own = st.map.power(power)
+        assert own is not None   # a player's power is one of the map's powers
         ctx.reply.note("balance", cmd.line, power=power,
                        balance=sum(e.amount for e in entries),
                        sheet=sub.text if sub else None, phase=ctx.game.phase,
                        movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
-                       accept=st.acceptance_text(power) or f"{st.map.power(power).initial}?",
+                       accept=st.acceptance_text(power) or f"{own.initial}?",
                        entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
-                                 "counterparty": (None if e.kind is LedgerKind.TRANSFER_IN and (Flag.ANON_TRANSFER in st.rules)
+                                 "counterparty": (None if e.kind is LedgerKind.TRANSFER_IN
+                                                  and Flag.ANON_TRANSFER in st.rules
                                                   else e.counterparty)} for e in entries[-12:]])
 
 
@@ -175,14 +178,14 @@ def parse_when(text: str, zone: str, now: datetime) -> datetime:
     formats = ["%Y-%m-%d %H:%M", "%Y-%m-%d", "%d %b %Y %H:%M", "%d %b %Y", "%d %b %H:%M", "%d %b"]
     for fmt in formats:
         try:
-            parsed = datetime.strptime(" ".join(words), fmt)
+            parsed = datetime.strptime(" ".join(words), fmt).replace(tzinfo=tz)
         except ValueError:
             continue
         if "%Y" not in fmt:
             parsed = parsed.replace(year=local_now.year)
-            if parsed.replace(tzinfo=tz) < local_now - timedelta(days=1):
+            if parsed < local_now - timedelta(days=1):
                 parsed = parsed.replace(year=local_now.year + 1)
-        return parsed.replace(tzinfo=tz)
+        return parsed
     raise CommandError(f"not a date: {text!r} (write e.g. 2026-12-24 18:00 or 24 DEC 18:00)")
 
 
@@ -223,8 +226,8 @@ def _announce_absence(ctx: PlayerContext, *, start: str, end: str, deadline: str
     just that the deadline moved). The Master always learns who."""
     game, rules = ctx.game, ctx.state.rules
     subject = f"Diplomacy absence {game.name}"
-    view = dict(kind="notice", game=game, game_name=game.name, start=start, end=end,
-                deadline=deadline, phase=game.phase)
+    view: dict[str, Any] = {"kind": "notice", "game": game, "game_name": game.name, "start": start, "end": end,
+                "deadline": deadline, "phase": game.phase}
     master = [game.master_address]
     others = [a for a in public_recipients(ctx.state) if a not in master]
     ctx.mailer.send(master, subject, "absence.txt.j2", power=ctx.power, **view)

@@ -7,9 +7,10 @@ built once the sign-on succeeded, whose game and power are always there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Callable, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..config import Config
 from ..rules.position import Position
@@ -114,7 +115,7 @@ class Reply:
                 continue
             end = starts[i + 1] if i + 1 < len(starts) else None
 
-            def inside(n: int | None) -> bool:
+            def inside(n: int | None, line: int = line, end: int | None = end) -> bool:
                 return n is not None and n >= line and (end is None or n < end)
 
             _, part = out.setdefault(address, (power, Reply(game=self.game)))

@@ -157,17 +157,20 @@ def seat_by_power(st: GameState, power: str) -> Seat:
 def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
     """Give up a power; an eliminated power forfeits its treasury (rule 2.4). Returns the
     amount forfeited."""
+    power = seat.power
+    if power is None:
+        raise CommandError(f"that seat in {st.game.name} has no power to resign")
     seat.status = SeatStatus.RESIGNED
     seat.address = None
     seat.password = None
     seat.wait = False
     seat.vote = None
     pos = st.position
-    forfeited = forfeit_on_resign(pos, seat.power, money.balance(st.session, st.game, seat.power)) \
+    forfeited = forfeit_on_resign(pos, power, money.balance(st.session, st.game, power)) \
         if pos is not None else 0
     if forfeited and st.turn is not None:
         turn = st.turn
-        money.record(st.session, st.game, seat.power, LedgerKind.FORFEIT, -forfeited,
+        money.record(st.session, st.game, power, LedgerKind.FORFEIT, -forfeited,
                      turn_seq=turn.seq, phase=turn.phase,
                      now=now, memo="resigned while eliminated (rule 2.4)")
     return forfeited

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..config import Config
 from ..store import Session

@@ -9,7 +9,6 @@ from ..store import Session, repo
 from ..store.models import Game, LedgerEntry
 from ..vocabulary import LedgerKind
 
-
 balances = repo.balances
 balance = repo.balance
 entries = repo.ledger_entries

@@ -8,11 +8,10 @@ templates in `templates/` do all the wording.
 
 from __future__ import annotations
 
-from ..payola.rules import Flag
-
 from datetime import datetime
 from typing import Any
 
+from ..payola.rules import Flag
 from ..payola.statement import statement_view
 from ..rules.phase import Phase
 from ..templating import render
@@ -57,8 +56,8 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
     return {
         "game_name": st.game.name,
         "phase": phase.title,
-        "powers": [{"name": p, "adjective": m.power(p).adjective.title(), "orders": sorted(
-            by_power[p], key=lambda x: x["order"])} for p in m.power_names if p in by_power],
+        "powers": [{"name": p.name, "adjective": p.adjective.title(), "orders": sorted(
+            by_power[p.name], key=lambda x: x["order"])} for p in m.powers if p.name in by_power],
         "dislodged": [{"power": p, "unit": d["unit"], "retreats": d["retreats"]}
                       for p, ds in sorted(report["dislodged"].items()) for d in ds],
         "destroyed": report.get("destroyed", []),

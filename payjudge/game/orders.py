@@ -8,9 +8,10 @@ line of the message (`text.problems.Problem`, its kind kept).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from ..rules.errors import OrderError
 from ..rules.flags import Flag

@@ -14,7 +14,7 @@ from ..vocabulary import GameStatus, SeatStatus, TurnStatus
 from . import money
 from .context import CommandError
 from .mailer import Mailer
-from .notify import broadcast, public_recipients, results_view, send_income, send_results, send_statements
+from .notify import broadcast, send_income, send_results, send_statements
 from .proposals import agreed
 from .state import GameState, turns
 from .timing import Timing, show_time
@@ -36,9 +36,9 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     send_statements(st, comp, mailer)
     send_income(st, comp, mailer)
     for power, problems in comp.rejected.items():
-        seat = st.seat(power)
-        if seat and seat.address:
-            mailer.send([seat.address], f"Offer sheet not used {st.game.name} {report['phase']}",
+        rejected_seat = st.seat(power)
+        if rejected_seat and rejected_seat.address:
+            mailer.send([rejected_seat.address], f"Offer sheet not used {st.game.name} {report['phase']}",
                         "sheet_rejected.txt.j2", kind="notice", game=st.game,
                         game_name=st.game.name, power=power, problems=problems)
     if len(comp.winners) > 1:
@@ -68,6 +68,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
     current = st.turn
     if current is None:
         raise CommandError("the game has no phase to roll back to")
+    goal: Turn | None
     if target is None:
         goal = current
     else:
@@ -123,22 +124,23 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
         if result is not None:
             end_game(st, mailer, now, result)
         return result is not None
-    if not alive or any(v is None for v in votes.values()):
+    cast = {p: v for p, v in votes.items() if v is not None}
+    if not alive or len(cast) < len(votes):
         return False
-    conceded = {v.split()[1] for v in votes.values() if v.startswith("CONCEDE ")}
+    conceded = {v.split()[1] for v in cast.values() if v.startswith("CONCEDE ")}
     if len(conceded) == 1:
         winner = next(iter(conceded))
         others = [p for p in alive if p != winner]
-        if winner in alive and all(votes[p] == f"CONCEDE {winner}" for p in others):
+        if winner in alive and all(cast[p] == f"CONCEDE {winner}" for p in others):
             end_game(st, mailer, now, {"type": "concession", "winner": winner})
             return True
-    if Flag.NO_DRAW in st.rules or any(v == "SOLO" for v in votes.values()):
+    if Flag.NO_DRAW in st.rules or any(v == "SOLO" for v in cast.values()):
         return False
     if Flag.NO_DIAS in st.rules:
-        drawers = [p for p in alive if not votes[p].startswith("CONCEDE")] or alive
+        drawers = [p for p in alive if not cast[p].startswith("CONCEDE")] or alive
     else:
         drawers = alive
-    sizes = [int(votes[p][:-3]) for p in drawers if votes[p].endswith("WAY")]
+    sizes = [int(cast[p][:-3]) for p in drawers if cast[p].endswith("WAY")]
     if all(size >= len(drawers) for size in sizes):
         end_game(st, mailer, now, {"type": "draw", "powers": sorted(drawers)})
         return True

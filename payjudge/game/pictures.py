@@ -21,9 +21,10 @@ import json
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..config import Config
 from ..render.board import board_svg
@@ -80,7 +81,7 @@ class Pictures:
     maps_dir: Path | None = None
 
     @classmethod
-    def of(cls, config: Config) -> "Pictures":
+    def of(cls, config: Config) -> Pictures:
         """Cached under the data directory, once the daemon (or a command) has made it."""
         cache = config.data_dir / "pictures" if config.data_dir.is_dir() else None
         return cls(cache, config.maps_path)

@@ -74,10 +74,14 @@ def resolve_recipients(ctx: GameContext, text: str) -> list[str]:
         if word in ("M", "MASTER"):
             out.append(MASTER)
             continue
-        letters = list(word)
-        powers = [m.power(c) if c != "M" else None for c in letters]
-        if all(c == "M" or p is not None for c, p in zip(letters, powers)):
-            out.extend(MASTER if c == "M" else p.name for c, p in zip(letters, powers))
+        names: list[str] = []
+        for c in word:
+            letter_power = None if c == "M" else m.power(c)
+            if c != "M" and letter_power is None:
+                break
+            names.append(MASTER if letter_power is None else letter_power.name)
+        else:
+            out.extend(names)
             continue
         raise CommandError(f"unknown recipient {word!r} (use initials like FG, or power names)")
     return list(dict.fromkeys(out))
@@ -125,13 +129,15 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
             allowed = touching(pos, sender, target) if near else remote(pos, sender, target)
             _refuse(not allowed, f"{target.title()} {what} (rule {flag.value})")
     if power and running and Flag.FTF_PRESS in rules:
+        # a running game with a position always has a phase
+        assert game.phase is not None
         _refuse(to_players and not game.phase.is_movement,
                 f"in {name} players may write to each other only in movement phases (rule FTF_PRESS)")
         _refuse(private and bool(late),
                 f"in {name} no private press once the deadline has passed (rule FTF_PRESS)")
     if power and running and Flag.MUST_ORDER in rules:
         _refuse(to_players and sender in required_powers(st) and not has_orders(st, sender),
-                f"send your orders for this phase before writing to players (rule MUST_ORDER)")
+                "send your orders for this phase before writing to players (rule MUST_ORDER)")
     _refuse(power and private and sender in late and Flag.LATE_SEND not in rules,
             "your orders are late: until they are in you may write only to the Master or "
             "broadcast (rule LATE_SEND would allow it)")

@@ -73,7 +73,8 @@ def summary(st: GameState) -> Summary:
                        for p in pos.map.power_names)
     return Summary(game.name, game.map_name, game.state,
                    game.phase.title if game.phase else None,
-                   show_time(game.deadline, zone) if game.deadline and game.state is GameStatus.ACTIVE else None,
+                   show_time(game.deadline, zone)
+                   if game.deadline and game.state is GameStatus.ACTIVE else None,
                    counts)
 
 
@@ -98,7 +99,10 @@ def game_page(session: Session, config: Config, name: str) -> Page | None:
     if game.state.is_over and game.result:
         ended = render("game_end.txt.j2", judge=config.judge_name, game_name=game.name,
                        **end_publication(st))
-    current = st.turn or (turns(session, game) or [None])[-1]
+    current = st.turn
+    if current is None:
+        played = turns(session, game)
+        current = played[-1] if played else None
     return Page(summary(st), current.seq if current is not None and shared else None, shared,
                 tuple(reversed(history)), ended)
 

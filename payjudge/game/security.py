@@ -6,13 +6,12 @@ From) and the tokens that stand for passwords in stored mail once it is processe
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
 import threading
 from collections import OrderedDict
-
-import base64
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 

@@ -12,8 +12,8 @@ after a deadline late powers have before civil disorder. Pure: the caller passes
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from datetime import datetime, time, timedelta, timezone
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..rules.phase import PhaseType
@@ -171,7 +171,7 @@ class Timing:
         candidate = datetime.combine(local.date(), at, tzinfo=self.tz)
         if candidate < local:
             candidate = datetime.combine(local.date() + timedelta(days=1), at, tzinfo=self.tz)
-        return candidate.astimezone(timezone.utc)
+        return candidate.astimezone(UTC)
 
     def _allowed_day(self, when: datetime) -> datetime:
         if "-" not in self.days:
@@ -182,7 +182,7 @@ class Timing:
             if self.days[index] != "-":
                 break
             local = local + timedelta(days=1)
-        return local.astimezone(timezone.utc)
+        return local.astimezone(UTC)
 
 
 def show_time(when: datetime | None, zone: str = "UTC") -> str:

@@ -8,6 +8,7 @@ transaction.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -124,12 +125,12 @@ def is_ready(st: GameState) -> bool:
 
 
 def compute_turn(st: GameState) -> TurnComputation:
-    pos = st.position
-    assert pos is not None and st.turn is not None
+    pos, turn = st.position, st.turn
+    assert pos is not None and turn is not None
     balances = money.balances(st.session, st.game)
     subs = st.submissions()
     if pos.phase.is_movement:
-        comp = _movement(st, pos, balances, subs)
+        comp = _movement(st, pos, turn.seed, balances, subs)
     else:
         texts = {p: sub.text.splitlines() for p, sub in subs.items()}
         orders, problems = read_orders(pos, texts, flags=st.rules.flags, dummies=st.dummies())
@@ -142,7 +143,7 @@ def compute_turn(st: GameState) -> TurnComputation:
         # rule 2.1: income before every spring, for the centres owned after the fall (rule
         # 6.6: with INCOME EVERY MOVEMENT, before every movement phase)
         if Flag.ZEROSUM in st.rules:
-            lines = zerosum_year_end(_year_start_centers(st, pos.phase.year), comp.next_position,
+            lines = zerosum_year_end(_year_start_centers(st, pos), comp.next_position,
                                      comp.balances_after, _accrued(st, pos.phase.year, comp), st.rules)
         else:
             lines = year_end(comp.next_position, comp.balances_after, st.rules)
@@ -166,7 +167,7 @@ def victors(st: GameState, pos: Position, nxt: Position) -> tuple[str, ...]:
     homes = Flag.VICTORY_HOMES in st.rules
     won = winners(nxt, homes=homes, shared=Flag.SHARED_VICTORY in st.rules)
     if won and Flag.HOLD_WIN in st.rules:
-        start = _year_start_centers(st, pos.phase.year)
+        start = _year_start_centers(st, pos)
         before = nxt.replace(centers={p: frozenset(cs) for p, cs in start.items()})
         held = set(winners(before, homes=homes, shared=True))
         won = tuple(p for p in won if p in held)
@@ -178,9 +179,12 @@ def _year_turns(st: GameState, year: int) -> list[Turn]:
     return [t for t in turns(st.session, st.game) if t.phase.year == year]
 
 
-def _year_start_centers(st: GameState, year: int) -> dict[str, list[str]]:
-    first = _year_turns(st, year)
-    return first[0].position.get("centers", {}) if first else dict(st.position.centers)
+def _year_start_centers(st: GameState, pos: Position) -> Mapping[str, Iterable[str]]:
+    """The centres each power owned when `pos`'s year began."""
+    first = _year_turns(st, pos.phase.year)
+    centers: Mapping[str, Iterable[str]] = first[0].position.get("centers", {}) if first \
+        else pos.centers
+    return centers
 
 
 def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
@@ -198,7 +202,8 @@ def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
     return out
 
 
-def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> TurnComputation:
+def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int],
+              subs) -> TurnComputation:
     sheets = {}
     used = {}
     rejected: dict[str, list[str]] = {}
@@ -216,10 +221,12 @@ def _movement(st: GameState, pos: Position, balances: dict[str, int], subs) -> T
         text = st.acceptance_text(power)
         if text:
             accept[power] = parse_acceptance(text, pos.map, power)
-    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, st.turn.seed)
+    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed)
     orders: dict[str, list[Order]] = {}
     for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)
+        # the auction gives orders only to provinces with a unit, and every unit has an owner
+        assert owner is not None
         orders.setdefault(owner, []).append(order)
     report, nxt = play(pos, orders, flags=st.rules.flags, dummies=dummies)
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}

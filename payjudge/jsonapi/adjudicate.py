@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from itertools import repeat
 from operator import itemgetter
+from pathlib import Path
 from typing import Any
 
 from ..rules.position import Position

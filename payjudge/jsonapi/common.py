@@ -33,7 +33,7 @@ def variant(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = 
 def power_name(m: Map, text: Any) -> str:
     if isinstance(text, str):
         # the answer depends only on the text and the map; powers have few spellings
-        cache = m.derived("jsonapi:powers", lambda _: {})
+        cache: dict[str, str] = m.derived("jsonapi:powers", lambda _: {})
         hit = cache.get(text)
         if hit is None:
             power = m.power(text)
@@ -61,7 +61,7 @@ def unit(m: Map, text: Any) -> Unit:
 def units(m: Map, texts: list) -> tuple[Unit, ...]:
     """`unit` of each text: all at once when every text is in `unit`'s cache (the cache
     holds only strings, so any other value misses it and is refused by `unit`)."""
-    cache = m.derived("jsonapi:units", lambda _: {})
+    cache: dict[str, Unit] = m.derived("jsonapi:units", lambda _: {})
     try:
         return tuple(map(cache.__getitem__, texts))
     except (KeyError, TypeError):
@@ -108,7 +108,7 @@ def centers(m: Map, texts: list) -> frozenset[str]:
     """The supply centres named by `texts`."""
     # the supply centres' names seen before: most inputs name nothing else (the cache
     # holds only strings, so any other value misses it and gets the full checks below)
-    cache = m.derived("jsonapi:centers", lambda _: {})
+    cache: dict[str, str] = m.derived("jsonapi:centers", lambda _: {})
     try:
         return frozenset(map(cache.__getitem__, texts))
     except (KeyError, TypeError):

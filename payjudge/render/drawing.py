@@ -53,7 +53,7 @@ class Drawing:
     supplies: dict[str, Point]
 
     @classmethod
-    def read(cls, text: str) -> "Drawing":
+    def read(cls, text: str) -> Drawing:
         info: dict[str, Point] = {}
         lines = text.splitlines()
         try:
@@ -84,7 +84,7 @@ def ghostscript() -> str | None:
     return shutil.which("gs")
 
 
-def _run(args: list[str], program: bytes) -> subprocess.CompletedProcess:
+def _run(args: list[str], program: bytes) -> subprocess.CompletedProcess[bytes]:
     gs = ghostscript()
     if gs is None:
         raise DrawingError("Ghostscript (gs) is not installed: apt-get install ghostscript")

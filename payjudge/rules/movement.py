@@ -15,10 +15,10 @@ and then only by convoy (no fall-back to the land route).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
-from typing import Sequence
 
 from .flags import Flag
 from .geography import Location, Map, UnitType
@@ -343,7 +343,8 @@ class _Board:
                 return False
         elif attack <= self.hold_strength(self.dest[i], i):  # type: ignore[arg-type]
             return False
-        for c in self.moves_to[self.dest[i]]:  # type: ignore[index]
+        # an explicit loop rather than all(): this is the adjudicator's innermost step
+        for c in self.moves_to[self.dest[i]]:  # type: ignore[index]  # noqa: SIM110
             if c != i and attack <= self.prevent_strength(c):
                 return False
         return True
@@ -389,9 +390,8 @@ class _Board:
             return True
         if Flag.WEAK_CONVOYS in self.flags and top >= hold:
             return False
-        if Flag.SAFE_CONVOYS in self.flags and top > hold and len(strongest) > 1:
-            return False
-        return True
+        # SAFE_CONVOYS: beleaguered (the strongest attacks stand each other off) fails
+        return not (Flag.SAFE_CONVOYS in self.flags and top > hold and len(strongest) > 1)
 
 
 def adjudicate_movement(position: Position, orders: dict[str, Order],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from .geography import Location, UnitType
 
@@ -169,10 +168,10 @@ class Waive(_Text):
         return "WAIVE"
 
 
-MovementOrder = Union[Hold, Move, SupportHold, SupportMove, Convoy]
-RetreatOrder = Union[Retreat, Disband]
-AdjustmentOrder = Union[Build, Remove, Waive]
-Order = Union[MovementOrder, RetreatOrder, AdjustmentOrder]
+MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
+RetreatOrder = Retreat | Disband
+AdjustmentOrder = Build | Remove | Waive
+Order = MovementOrder | RetreatOrder | AdjustmentOrder
 
 
 def is_move(order: Order) -> bool:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
-from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .flags import Flag
@@ -89,7 +89,7 @@ class Position:
         """The opening position. MOBILIZE: no unit on the board; FLEX_SETUP: none on the
         powers' own home centres (units elsewhere stay); both start with the adjustment
         phase before the map's first phase, so that the powers build."""
-        units = {p: tuple(Unit(t, l) for t, l in us) for p, us in game_map.start_units.items()}
+        units = {p: tuple(Unit(t, loc) for t, loc in us) for p, us in game_map.start_units.items()}
         if Flag.MOBILIZE in flags:
             units = {}
         elif Flag.FLEX_SETUP in flags:

@@ -90,9 +90,11 @@ def _validated(text: str, position: Position, power: str, remembered: _Remembere
     hit = remembered.get(text)
     if hit is not None:
         order, target, chain = hit
+        # only movement orders are remembered: each names its unit (a WAIVE would name none)
+        unit = None if isinstance(order, Waive) else order.unit
         at = position._at
-        here = at.get(order.unit.province)  # type: ignore[union-attr]
-        if here is not None and here[1] is order.unit and here[0] == power and \
+        here = at.get(unit.province) if unit is not None else None
+        if here is not None and here[1] is unit and here[0] == power and \
                 (target is None or at.get(target.province, (None, None))[1] is target) and \
                 (chain is None or fleet_chain(position, *chain)):
             return order
@@ -210,8 +212,8 @@ def advance(position: Position, texts: Mapping[str, Iterable[str]], *,
     return play(position, orders, problems, flags=flags, dummies=dummies)
 
 
-def _next_position(before: Position, units: Mapping[str, Sequence[Unit]],
-                   dislodged: Mapping[str, Sequence[Dislodged]],
+def _next_position(before: Position, units: Mapping[str, tuple[Unit, ...]],
+                   dislodged: Mapping[str, tuple[Dislodged, ...]],
                    flags: frozenset[Flag] = frozenset()
                    ) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
     """Step to the next phase that really happens, from the units after `before`'s phase."""
@@ -261,7 +263,7 @@ def winner(pos: Position) -> str | None:
 def home_victory(m: Map) -> int:
     """VICTORY_HOMES: half the home centres of the other powers, on average, plus one
     (10 on the standard map: (22 - 22/7) / 2 + 1, rounded down)."""
-    homes = sum(len(m.power(p).homes) for p in m.power_names)
+    homes = sum(len(power.homes) for power in m.powers)
     others = homes - homes / max(len(m.power_names), 1)
     return int(others / 2 + 1)
 
@@ -271,7 +273,7 @@ def victory_scores(pos: Position, *, homes: bool = False) -> dict[str, int]:
     centres of other powers it owns."""
     if not homes:
         return {p: len(pos.centers.get(p, ())) for p in pos.map.power_names}
-    home_of = {h: p for p in pos.map.power_names for h in pos.map.power(p).homes}
+    home_of = {h: power.name for power in pos.map.powers for h in power.homes}
     return {p: sum(1 for c in pos.centers.get(p, ()) if home_of.get(c, p) != p)
             for p in pos.map.power_names}
 

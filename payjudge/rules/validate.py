@@ -12,8 +12,20 @@ from .adjustments import build_sites, garrison_claims
 from .errors import AmbiguousOrder, IllegalOrder
 from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat,
-                     SupportHold, SupportMove, Unit, Waive)
+from .orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Unit,
+    Waive,
+)
 from .parse import OrderKind, ParsedOrder, UnitSpec
 from .phase import PhaseType
 from .position import Position
@@ -142,14 +154,12 @@ def chain_looked_for(order: Order, m: Map) -> tuple[str, str, str | None] | None
     cannot walk to, and for a support of one. None for any other movement order, whose
     legality depends only on the map and on the units it names (`_movement` reads the
     board nowhere else)."""
-    if type(order) is Move:
-        if order.unit.type is UnitType.ARMY and \
-                order.dest.province not in m.army_neighbours(order.unit.province):
-            return order.unit.province, order.dest.province, None
-    elif type(order) is SupportMove:
-        if order.supported.type is UnitType.ARMY and \
-                order.dest.province not in m.army_neighbours(order.supported.province):
-            return order.supported.province, order.dest.province, order.unit.province
+    if type(order) is Move and order.unit.type is UnitType.ARMY and \
+            order.dest.province not in m.army_neighbours(order.unit.province):
+        return order.unit.province, order.dest.province, None
+    if type(order) is SupportMove and order.supported.type is UnitType.ARMY and \
+            order.dest.province not in m.army_neighbours(order.supported.province):
+        return order.supported.province, order.dest.province, order.unit.province
     return None
 
 
@@ -281,7 +291,8 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
         if dest.province not in m.provinces:
             raise IllegalOrder(f"unknown province {dest.province}")
         if not m.reaches_province(unit.type, unit.location, dest.province):
-            raise IllegalOrder(f"{unit} cannot support a move to {dest.province}: it could not move there itself")
+            raise IllegalOrder(f"{unit} cannot support a move to {dest.province}: "
+                               "it could not move there itself")
         if target.type is UnitType.ARMY:
             if not _army_can_reach(position, target.province, dest.province, avoid=unit.province,
                                    flags=flags) or \
@@ -448,7 +459,8 @@ def _adjustment(parsed: ParsedOrder, position: Position, power: str | None,
         if spec.type is UnitType.ARMY:
             loc = loc.bare
         if not m.can_occupy(spec.type, loc):
-            raise IllegalOrder(f"a {'fleet' if spec.type is UnitType.FLEET else 'army'} cannot be built in {loc}")
+            kind = "fleet" if spec.type is UnitType.FLEET else "army"
+            raise IllegalOrder(f"a {kind} cannot be built in {loc}")
         return Build(Unit(spec.type, loc))
     if parsed.kind in (OrderKind.REMOVE, OrderKind.DISBAND):
         assert parsed.unit is not None

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from ..config import Config
-from ..store.db import Database
-from ..store import repo
-from ..store.models import Game
 from ..game.mailer import Mailer
 from ..game.notify import power_address
 from ..game.phases import preview_phase, process_phase
@@ -23,6 +21,8 @@ from ..game.state import GameState
 from ..game.timing import Timing, format_duration, show_time
 from ..game.turns import is_ready, late_powers
 from ..rules.flags import Flag
+from ..store import repo
+from ..store.db import Database
 from ..vocabulary import GameStatus
 
 log = logging.getLogger("payjudge.deadlines")
@@ -36,7 +36,22 @@ def due_games(db: Database) -> list[int]:
         return repo.active_game_ids(s)
 
 
-def next_wakeup(game: Game, settle: timedelta) -> datetime | None:
+class Schedule(Protocol):
+    """What `next_wakeup` reads of a game: a `Game`, or a row of `repo.schedule_rows`."""
+
+    @property
+    def state(self) -> GameStatus: ...
+    @property
+    def deadline(self) -> datetime | None: ...
+    @property
+    def ready_at(self) -> datetime | None: ...
+    @property
+    def timing(self) -> dict[str, Any]: ...
+    @property
+    def reminded(self) -> list[str] | None: ...
+
+
+def next_wakeup(game: Schedule, settle: timedelta) -> datetime | None:
     """When the clock next matters for this game (for the scheduler's one-shot jobs)."""
     if game.state is not GameStatus.ACTIVE:
         return None
@@ -144,21 +159,28 @@ def _remind(st: GameState, mailer: Mailer, timing: Timing, late: list[str], now:
     """Send each due reminder once, to the late powers. A reminder that would fall before
     the phase opened (a phase shorter than the warning) is not sent at all."""
     game = st.game
+    deadline = game.deadline
+    # the scheduler reminds only in a running game with a deadline, hence a current turn
+    assert deadline is not None
     sent = None
     for offset in sorted(timing.warn, reverse=True):
         key = format_duration(offset)
-        when = game.deadline - offset
+        when = deadline - offset
         if key in (game.reminded or []) or now < when:
             continue
         game.reminded = [*(game.reminded or []), key]
         game.version += 1
-        if when < st.turn.opened_at or not late:
+        turn = st.turn
+        assert turn is not None
+        if when < turn.opened_at or not late:
             continue
+        pos = st.position
+        assert pos is not None
         for power in late:
             mailer.send(power_address(st, power), f"Diplomacy reminder {game.name} {game.phase}",
                         "reminder.txt.j2", kind="reminder", game=game, game_name=game.name,
-                        power=power, phase=game.phase, movement=st.position.phase.is_movement,
-                        deadline=show_time(game.deadline, timing.zone))
+                        power=power, phase=game.phase, movement=pos.phase.is_movement,
+                        deadline=show_time(deadline, timing.zone))
         sent = f"{game.name} {game.phase}: reminder {key} before the deadline"
     return sent
 

@@ -6,15 +6,15 @@ message back, so a message with any error changes nothing.
 
 from __future__ import annotations
 
-from ..commands.base import MASTER as WHO_MASTER
-from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
-from ..commands.orders import submit_orders
 from dataclasses import replace
 from typing import Any
 
+from ..commands.base import MASTER as WHO_MASTER
+from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
+from ..commands.orders import submit_orders
+from ..game.context import CommandError, Context, Reply
 from ..text.commands import Command, Kind, Script
 from ..text.redaction import mask_line
-from ..game.context import CommandError, Context, Reply
 
 
 def execute(ctx: Context, script: Script) -> None:

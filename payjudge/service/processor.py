@@ -17,19 +17,19 @@ import traceback
 from datetime import datetime, timedelta
 
 from ..config import Config
-from ..ports import Clock
-from ..store.db import Database
-from ..store import repo
-from ..store.models import InboundMessage
-from ..text.commands import split_commands
-from ..text.message import InboundMail, read_message
 from ..game.context import Context, Reply
-from .execute import execute
 from ..game.mailer import Mailer
 from ..game.security import FailedSignon, password_token, record_failure, redaction_salt
 from ..game.timing import Timing
+from ..ports import Clock
+from ..store import repo
+from ..store.db import Database
+from ..store.models import InboundMessage
+from ..text.commands import split_commands
+from ..text.message import InboundMail, read_message
 from ..text.redaction import headers_only, rebuild_message, redact_body
 from ..vocabulary import InboundState
+from .execute import execute
 
 log = logging.getLogger("payjudge.processor")
 
@@ -91,11 +91,13 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
                 row.state, row.processed_at, row.error = InboundState.DONE, now, f"ignored: {reason}"
                 _redact(s, row, None)
                 return Handled.DONE
+            sender = mail.sender
+            assert sender is not None   # _ignore_reason sets aside mail without a sender
             script = split_commands([(line.number, line.text) for line in mail.lines])
-            limited = _rate_limited(s, config, mail, row, now)
+            limited = _rate_limited(s, config, sender, row, now)
             signs_on = bool(script.commands) and script.commands[0].keyword in ("SIGNON", "RESIGN")
             if limited is not None and not signs_on:
-                raise _Defer(limited, mail.sender)
+                raise _Defer(limited, sender)
             reply = Reply()
             mailer = Mailer(s, config, now)
             ctx = Context(session=s, config=config, now=now, sender=mail.sender or "",
@@ -109,7 +111,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
             execute(ctx, script)
             if limited is not None and ctx.actor is None:
                 # over the limit, only a message that signs on with its password goes on
-                raise _Defer(limited, mail.sender, ctx.signon_failure)
+                raise _Defer(limited, sender, ctx.signon_failure)
             if reply.problems:
                 raise _Undo(reply, mail, ctx.signon_failure)
             if ctx.state is not None:
@@ -120,7 +122,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
             return Handled.DONE
     except _Defer as defer:
         with db.transaction() as s:
-            row = s.get(InboundMessage, inbound_id)
+            row = _stored(s, inbound_id)
             row.not_before = defer.until
             if defer.failure is not None:
                 _record_failure(s, config, clock.now(), defer.failure, defer.sender, inbound_id)
@@ -130,7 +132,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
     except _Undo as undo:
         try:
             with db.transaction() as s:
-                row = s.get(InboundMessage, inbound_id)
+                row = _stored(s, inbound_id)
                 now = clock.now()
                 mailer = Mailer(s, config, now)
                 game = repo.game_by_name(s, undo.reply.game) if undo.reply.game else None
@@ -146,6 +148,14 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
         return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
 
 
+def _stored(s, inbound_id: int) -> InboundMessage:
+    """A stored message: the processor never deletes one, so it is there."""
+    row = s.get(InboundMessage, inbound_id)
+    if row is None:
+        raise LookupError(f"inbound message {inbound_id} is not in the store")
+    return row
+
+
 def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, error: str) -> Handled:
     """Set the message aside with its traceback, and tell its sender. The sender is the
     one stored at receipt when the message cannot even be read again (a parser that
@@ -154,7 +164,7 @@ def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, err
     log.error("message %s quarantined:\n%s", inbound_id, error)
     with db.transaction() as s:
         repo.quarantine(s, inbound_id, error, clock.now())
-        row = s.get(InboundMessage, inbound_id)
+        row = _stored(s, inbound_id)
         try:
             mail = read_message(row.raw, envelope_from=row.envelope_from)
         except Exception:   # RecursionError too: the reading itself is what crashed
@@ -208,13 +218,13 @@ def _ignore_reason(config: Config, mail: InboundMail) -> str | None:
     return None
 
 
-def _rate_limited(s, config: Config, mail: InboundMail, row: InboundMessage,
+def _rate_limited(s, config: Config, sender: str, row: InboundMessage,
                   now: datetime) -> datetime | None:
     """When the sender may be answered again, if it was answered `rate_limit_per_hour`
     times in the last hour. From can be forged, so being over the limit never drops a
     message: it waits its turn, and one that signs on with its password goes at once."""
     limit = config.rate_limit_per_hour
-    times = repo.inbound_answered_since(s, mail.sender, exclude_id=row.id,
+    times = repo.inbound_answered_since(s, sender, exclude_id=row.id,
                                         since=now - timedelta(hours=1), limit=limit)
     if len(times) < limit:
         return None

@@ -16,18 +16,18 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ..config import Config
+from ..game import money
+from ..game.state import find_game, turns
 from ..memory import FixedClock
+from ..store import repo
 from ..store.db import Database
 from ..store.mailbox import SqlInbound
-from ..store import repo
 from ..store.models import Game
 from ..text.commands import split_commands, split_identity
 from ..text.message import read_message
-from ..game import money
+from ..vocabulary import InboundState
 from .deadlines import tick_all
 from .processor import process_pending
-from ..game.state import find_game, turns
-from ..vocabulary import InboundState
 
 
 @dataclass

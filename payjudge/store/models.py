@@ -27,8 +27,15 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
 from ..rules.phase import Phase
-from ..vocabulary import (GameStatus, InboundState, LedgerKind, OutboxState, SeatStatus,
-                          SubmissionKind, TurnStatus)
+from ..vocabulary import (
+    GameStatus,
+    InboundState,
+    LedgerKind,
+    OutboxState,
+    SeatStatus,
+    SubmissionKind,
+    TurnStatus,
+)
 from .types import EnumText, PhaseText
 
 NAMING = {

@@ -18,7 +18,6 @@ from .models import (
     JudgeSetting,
     LedgerEntry,
     Observer,
-    OutboxMail,
     SignonFailure,
     Submission,
     Turn,

@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from aiohttp import web
 

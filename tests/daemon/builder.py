@@ -3,7 +3,7 @@ the daemon runs, without SMTP), for tests that need many games ready at once."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from . import script as g
 from .harness import JUDGE
@@ -14,7 +14,7 @@ class _WallClock:
     message and so date the outbox mail in the future)."""
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
 
     def advance(self, **kwargs) -> datetime:
         return self.now()
@@ -58,7 +58,8 @@ def build_ready_games(db_url: str, names: list[str], *, sheets: bool = True,
         db.dispose()
 
 
-def set_deadlines(db_url: str, names: list[str], first: datetime, spread: timedelta = timedelta(0)) -> dict[str, datetime]:
+def set_deadlines(db_url: str, names: list[str], first: datetime,
+                  spread: timedelta = timedelta(0)) -> dict[str, datetime]:
     """Move the games' deadlines: the first at `first`, the others `spread` apart."""
     from sqlalchemy import create_engine, text
     engine = create_engine(db_url)
@@ -68,7 +69,7 @@ def set_deadlines(db_url: str, names: list[str], first: datetime, spread: timede
             for i, name in enumerate(names):
                 when = first + spread * i
                 value = when if engine.dialect.name != "sqlite" else \
-                    when.astimezone(timezone.utc).replace(tzinfo=None)
+                    when.astimezone(UTC).replace(tzinfo=None)
                 conn.execute(text("UPDATE game SET deadline = :d, version = version + 1 WHERE name = :n"),
                              {"d": value, "n": name})
                 out[name] = when

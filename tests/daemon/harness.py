@@ -17,11 +17,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import ClassVar
 
 from sqlalchemy import create_engine, text
 
@@ -54,7 +55,7 @@ def wait_until(predicate: Callable[[], object], timeout: float, what: str, inter
 class JudgeProcess:
     """One `payjudge serve` process with a private data directory."""
 
-    made: list["JudgeProcess"] = []   # every one, so a fixture can stop them in time
+    made: ClassVar[list[JudgeProcess]] = []   # every one, so a fixture can stop them in time
 
     def __init__(self, *, outbound: str, db_url: str | None = None, imap_url: str | None = None,
                  settle: int = 0, sweep: int = 1, data_dir: Path | None = None,
@@ -100,7 +101,7 @@ class JudgeProcess:
         if done.returncode != 0:
             raise RuntimeError(f"payjudge db upgrade failed:\n{done.stdout}\n{done.stderr}")
 
-    def start(self, timeout: float = 30.0, *, wait: bool = True) -> "JudgeProcess":
+    def start(self, timeout: float = 30.0, *, wait: bool = True) -> JudgeProcess:
         assert self.proc is None or self.proc.poll() is not None, "already running"
         self.starts += 1
         with open(self.log_path, "ab") as log:
@@ -176,7 +177,7 @@ class JudgeProcess:
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def __enter__(self) -> "JudgeProcess":
+    def __enter__(self) -> JudgeProcess:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -28,13 +28,14 @@ class PrivatePostgres:
                                           "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8",
                                           "--no-sync"], check=True, capture_output=True, timeout=120)
 
-    def start(self) -> "PrivatePostgres":
+    def start(self) -> PrivatePostgres:
         options = []
         for key, value in {"listen_addresses": "127.0.0.1", "unix_socket_directories": str(self.dir),
                            **self.settings}.items():
             options += ["-c", f"{key}={value}"]
         with open(self.dir / "postgres.log", "ab") as log:
-            self.proc = subprocess.Popen(self.who.prefix + [str(PG_BIN / "postgres"), "-D", str(self.dir / "data"),
+            self.proc = subprocess.Popen(self.who.prefix + [str(PG_BIN / "postgres"),
+                                                            "-D", str(self.dir / "data"),
                                                             "-p", str(self.port), *options],
                                          stdout=subprocess.DEVNULL, stderr=log)
         wait_port(self.port, self.proc, what="postgres")
@@ -67,7 +68,7 @@ class PrivatePostgres:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self) -> "PrivatePostgres":
+    def __enter__(self) -> PrivatePostgres:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -7,7 +7,7 @@ import smtplib
 import threading
 import time
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -35,7 +35,7 @@ class Burst:
         self._threads = [threading.Thread(target=self._run, args=(messages[i::threads],), daemon=True)
                          for i in range(threads)]
 
-    def start(self) -> "Burst":
+    def start(self) -> Burst:
         for t in self._threads:
             t.start()
         return self
@@ -88,7 +88,7 @@ def _state(judge) -> str:
     inbound = judge.query("SELECT state, count(*) FROM inbound_message GROUP BY state")
     outbox = judge.query("SELECT state, attempts, min(next_attempt_at), max(next_attempt_at), count(*) "
                          "FROM outbox GROUP BY state, attempts")
-    return f"inbound {inbound}; outbox {outbox}; now {datetime.now(timezone.utc)}"
+    return f"inbound {inbound}; outbox {outbox}; now {datetime.now(UTC)}"
 
 
 def _quiet(judge, replies, timeout: float = 30.0) -> None:
@@ -125,7 +125,8 @@ def test_kill9_during_a_burst_loses_nothing_and_answers_once(judges, smtp_sink, 
     burst = Burst(judge.port, messages, threads=8).start()
     kills = []
     for threshold in (50, 130):
-        wait_until(lambda: len(burst.accepted) >= threshold, 60, f"{threshold} messages accepted")
+        wait_until(lambda threshold=threshold: len(burst.accepted) >= threshold, 60,
+                   f"{threshold} messages accepted")
         judge.kill()
         kills.append(len(burst.accepted))
         time.sleep(0.3)
@@ -183,7 +184,8 @@ def _kill_when(judge, sql: str, **params) -> threading.Event:
     return killed
 
 
-def _send_retrying(port_of, sender: str, body: str, message_id: str, timeout: float = 60.0) -> threading.Thread:
+def _send_retrying(port_of, sender: str, body: str, message_id: str,
+                   timeout: float = 60.0) -> threading.Thread:
     """Send in a thread as an MTA would: the same message again until it gets 250."""
     def run() -> None:
         end = time.monotonic() + timeout
@@ -245,7 +247,8 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
                             m=process_id)
         sender = _send_retrying(lambda: judge.port, g.MASTER, process_body, process_id)
         assert killed.wait(60)
-        kills.append(f"PROCESS mail {judge.scalar('SELECT state FROM inbound_message WHERE message_id = :m', m=process_id)}")
+        state = judge.scalar("SELECT state FROM inbound_message WHERE message_id = :m", m=process_id)
+        kills.append(f"PROCESS mail {state}")
         judge.start()
         sender.join(60)
     else:
@@ -297,8 +300,8 @@ def test_a_deadline_passed_while_the_daemon_was_down_is_processed_at_start(judge
     _quiet(judge, replies)   # the welcome mails; nothing is due yet
     assert processed_phases(judge) == {1: [], 2: []}
     judge.stop()
-    due = set_deadlines(judge.db_url, ["down1", "down2"], datetime.now(timezone.utc) + timedelta(seconds=1))
-    time.sleep(max(0.0, (due["down2"] - datetime.now(timezone.utc)).total_seconds()) + 0.5)
+    due = set_deadlines(judge.db_url, ["down1", "down2"], datetime.now(UTC) + timedelta(seconds=1))
+    time.sleep(max(0.0, (due["down2"] - datetime.now(UTC)).total_seconds()) + 0.5)
     started = time.monotonic()
     judge.start()
     for name in ("down1", "down2"):
@@ -322,7 +325,7 @@ def test_two_daemons_on_one_postgresql_process_each_phase_once(judges, smtp_sink
     second.start()
     _quiet(first, replies)
     welcomes = [m for m in replies.with_subject("Diplomacy game duo") if "starts: you are" in m.subject]
-    due = set_deadlines(db_url, names, datetime.now(timezone.utc) + timedelta(seconds=2),
+    due = set_deadlines(db_url, names, datetime.now(UTC) + timedelta(seconds=2),
                         timedelta(milliseconds=300))
     wait_until(lambda: len(replies.with_subject("Diplomacy results duo")) >= len(names) * len(EVERYONE), 40,
                "every game's results")
@@ -362,9 +365,9 @@ def test_database_unavailable_answers_451_then_recovers(judges, smtp_sink, repli
         replies.reply_to(send_mail(judge.port, "before@players.test", "HELP"))
         pg.stop()
         msgid, raw = make_mail("during@players.test", "LIST", "while the database is down")
-        with pytest.raises(smtplib.SMTPDataError) as refused:
-            with smtplib.SMTP("127.0.0.1", judge.port, timeout=60) as smtp:
-                smtp.sendmail("during@players.test", [JUDGE], raw)
+        with pytest.raises(smtplib.SMTPDataError) as refused, \
+                smtplib.SMTP("127.0.0.1", judge.port, timeout=60) as smtp:
+            smtp.sendmail("during@players.test", [JUDGE], raw)
         assert refused.value.smtp_code == 451
         assert b"Temporary failure" in refused.value.smtp_error
         assert b"Error" not in refused.value.smtp_error   # no exception text for the client
@@ -397,9 +400,9 @@ def test_sqlite_locked_answers_451_then_recovers(judges, smtp_sink, replies):
         locker.execute("BEGIN EXCLUSIVE")
         msgid, raw = make_mail("during@players.test", "LIST", "while the file is locked")
         started = time.monotonic()
-        with pytest.raises(smtplib.SMTPDataError) as refused:
-            with smtplib.SMTP("127.0.0.1", judge.port, timeout=120) as smtp:
-                smtp.sendmail("during@players.test", [JUDGE], raw)
+        with pytest.raises(smtplib.SMTPDataError) as refused, \
+                smtplib.SMTP("127.0.0.1", judge.port, timeout=120) as smtp:
+            smtp.sendmail("during@players.test", [JUDGE], raw)
         waited = time.monotonic() - started
         assert refused.value.smtp_code == 451
         assert judge.running

@@ -83,7 +83,7 @@ def test_a_game_by_mail(judges, smtp_sink, replies):
     ids = [m.message_id for m in everything]
     assert len(ids) == len(set(ids)), "a mail was delivered twice"
     results_per_rcpt = recipients_count(replies.with_subject("Diplomacy results"))
-    assert results_per_rcpt == {a: 4 for a in EVERYONE}
+    assert results_per_rcpt == dict.fromkeys(EVERYONE, 4)
     for mail in everything:
         text = mail.raw.decode("utf-8", "replace")
         assert g.MASTER_PASSWORD not in text

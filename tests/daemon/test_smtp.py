@@ -20,7 +20,7 @@ def test_help_and_list_are_answered_through_the_sink(judge, replies):
     assert help_reply.subject == "Re: help me"
     assert "JOIN <game> <password>" in help_reply.body and "SIGNON" in help_reply.body
     list_reply = replies.reply_to(list_id)
-    assert "Re: orders" == list_reply.subject
+    assert list_reply.subject == "Re: orders"
     assert "LIST" in list_reply.body
     # one reply each, from the judge, threaded to the message it answers
     assert [m.in_reply_to for m in replies.all()].count(help_id) == 1

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime as _dt, timezone as _tz
 import ast
+from datetime import UTC
+from datetime import datetime as _dt
 from email import message_from_bytes, policy
 from pathlib import Path
 
@@ -54,7 +55,7 @@ CASES = {
     "attachment-only.eml": ("carol@example.org", (), "picture", False, [], {ProblemKind.BODY}),
 }
 
-_T0 = _dt(2026, 1, 1, 12, 0, tzinfo=_tz.utc)
+_T0 = _dt(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def test_every_message_file_has_a_case():
@@ -113,7 +114,8 @@ def test_any_bytes_are_read_without_exception(raw):
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from([
-    b"From: a@b.example\r\n", b"From: \"x\" <a@b.example>, c@d\r\n", b"Content-Type: multipart/mixed; boundary=q\r\n",
+    b"From: a@b.example\r\n", b"From: \"x\" <a@b.example>, c@d\r\n",
+    b"Content-Type: multipart/mixed; boundary=q\r\n",
     b"Content-Type: text/plain; charset=bogus\r\n", b"Content-Transfer-Encoding: base64\r\n",
     b"Content-Transfer-Encoding: quoted-printable\r\n", b"Content-Type: text/html\r\n", b"\r\n",
     b"--q\r\n", b"--q--\r\n", b"=FF=\r\n", b"PGI+aGk8L2I+\r\n", b"<p>x</p>\r\n", b"-- \r\n", b"> q\r\n",
@@ -134,7 +136,8 @@ def test_unflow(flowed, delsp, plain):
 def test_compose_mail():
     msgid, raw = compose_mail("Payola Judge <judge@payola.test>", ["alice@example.org"],
                               "pay7:\r\n results é", "Spring 1901 – results\nline 2\n",
-                              message_id="<t1.{}@payola.test>".format(id(object())), date=_T0, in_reply_to="<sig-1@example.org>",
+                              message_id=f"<t1.{id(object())}@payola.test>", date=_T0,
+                              in_reply_to="<sig-1@example.org>",
                               references=["<a@x> <b@y>", "junk\r\nBcc: evil@x"])
     assert msgid.startswith("<") and msgid.endswith("@payola.test>")
     assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
@@ -152,12 +155,13 @@ def test_compose_mail():
 
 def test_compose_refuses_line_breaks_in_addresses():
     with pytest.raises(ValueError):
-        compose_mail("judge@payola.test", "a@b.example\r\nBcc: x@y", "s", "b", message_id="<t2.{}@payola.test>".format(id(object())), date=_T0)
+        compose_mail("judge@payola.test", "a@b.example\r\nBcc: x@y", "s", "b",
+                     message_id=f"<t2.{id(object())}@payola.test>", date=_T0)
 
 
 def test_a_composed_mail_reads_back():
     _, raw = compose_mail("judge@payola.test", "alice@example.org", "Re: x", "SIGNON Fpay7 s\n",
-                          message_id="<t3.{}@payola.test>".format(id(object())), date=_T0)
+                          message_id=f"<t3.{id(object())}@payola.test>", date=_T0)
     mail = read_message(raw)
     assert mail.sender == "judge@payola.test"
     assert mail.automated  # our own mail is never answered

@@ -24,8 +24,9 @@ def raw_message(n: int) -> bytes:
 
 
 def settings_for(account, **overrides) -> ImapSettings:
-    values = dict(host=account.host, port=account.port, user=account.user, password=account.password,
-                  timeout=10, idle_timeout=30, idle_slice=0.2, backoff_base=0.05, backoff_max=0.5)
+    values = {"host": account.host, "port": account.port, "user": account.user,
+              "password": account.password, "timeout": 10, "idle_timeout": 30, "idle_slice": 0.2,
+              "backoff_base": 0.05, "backoff_max": 0.5}
     values.update(overrides)
     return ImapSettings(**values)
 
@@ -216,7 +217,7 @@ async def test_run_polls_without_idle(imap_account):
     try:
         for n in range(3):
             imap_account.deliver(raw_message(n))
-            await eventually(lambda: len(store.messages) == n + 1)
+            await eventually(lambda n=n: len(store.messages) == n + 1)
     finally:
         stop.set()
         await asyncio.wait_for(task, 10)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime as _dt, timezone as _tz
 import asyncio
 import mailbox
 import random
@@ -10,14 +9,14 @@ import shutil
 import ssl
 import tempfile
 import time
-from datetime import timedelta
+from datetime import UTC, timedelta
+from datetime import datetime as _dt
 from email import message_from_bytes, policy
 from pathlib import Path
 
 import pytest
 
-from payjudge.mail.sender import (MaildirTransport, OutboxSender, SendResult, SmtpTransport,
-                                  transport_from_url)
+from payjudge.mail.sender import MaildirTransport, OutboxSender, SendResult, SmtpTransport, transport_from_url
 from payjudge.memory import FixedClock, MemoryOutbox
 from payjudge.text.compose import compose_mail
 from tests.servers import free_port
@@ -26,7 +25,7 @@ pytestmark = [pytest.mark.timeout(30)]
 
 JUDGE = "judge@payola.test"
 
-_T0 = _dt(2026, 1, 1, 12, 0, tzinfo=_tz.utc)
+_T0 = _dt(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def queue(outbox: MemoryOutbox, *recipients: str, when=None):
@@ -34,7 +33,7 @@ def queue(outbox: MemoryOutbox, *recipients: str, when=None):
     for rcpt in recipients:
         msgid, raw = compose_mail(f"Payola Judge <{JUDGE}>", rcpt, f"pay7 results for {rcpt}",
                                   f"Hello {rcpt},\nSpring 1901 – the results.\n",
-                                  message_id="<t1.{}@payola.test>".format(id(object())), date=_T0)
+                                  message_id=f"<t1.{id(object())}@payola.test>", date=_T0)
         mails.append(outbox.add(JUDGE, [rcpt], raw, msgid, when))
     return mails
 

@@ -21,6 +21,7 @@ from payjudge.rules.validate import validate
 from payjudge.text.sheet import parse_sheet
 
 STANDARD = load_variant("standard")
+DEFAULT_RULES = PayolaRules()   # frozen: one instance serves as every default
 MARKS = ":" * 10 + "!>@&"
 
 
@@ -154,7 +155,7 @@ def random_sheet_text(rng: random.Random, position: Position, power: str, n_offe
 
 def random_auction(rng: random.Random, *, position: Position | None = None, offers: int = 6,
                    high: int = 12, balance_high: int = 30, savings_high: int = 10,
-                   rules: PayolaRules = PayolaRules(), wildcards: bool = True,
+                   rules: PayolaRules = DEFAULT_RULES, wildcards: bool = True,
                    plateaus: bool = True, dummies: int = 0):
     """(position, sheets, balances, accept, rules, dummies) for `run_auction`."""
     position = position or rng.choice(position_pool())
@@ -180,7 +181,7 @@ def random_auction(rng: random.Random, *, position: Position | None = None, offe
     return position, sheets, balances, accept, rules, dummy
 
 
-def heavy_auction(rng: random.Random, *, rules: PayolaRules = PayolaRules(),
+def heavy_auction(rng: random.Random, *, rules: PayolaRules = DEFAULT_RULES,
                   balances: tuple[int, ...] = (20, 40, 80, 150, 300, 600),
                   offers: tuple[int, ...] = (5, 10, 20, 40), dummies: int | None = None):
     """Like `benchmarks/auction.py`'s worst case, smaller: every power offers several times

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from payjudge.payola.acceptance import (AcceptanceError, AcceptanceList, expand_all,
-                                        parse_acceptance)
-from payjudge.payola.income import (IncomeLine, income, opening_balances, year_end,
-                                    zerosum_year_end)
+from payjudge.payola.acceptance import AcceptanceError, AcceptanceList, expand_all, parse_acceptance
+from payjudge.payola.income import IncomeLine, income, opening_balances, year_end, zerosum_year_end
 from payjudge.payola.rules import Flag, PayolaRules, RulesError
-from payjudge.payola.transfers import (Transfer, apply_transfer, check_transfer,
-                                       forfeit_on_resign, giver_label)
+from payjudge.payola.transfers import Transfer, apply_transfer, check_transfer, forfeit_on_resign, giver_label
 from payjudge.rules.mapfile import load_variant
 from payjudge.rules.orders import Unit
 from payjudge.rules.phase import Phase

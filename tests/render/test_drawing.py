@@ -25,7 +25,8 @@ from tests.pngread import colour_counts, near, pixel, read_png
 
 DPJUDGE = Path("/work/shared/dpjudge-maps")
 MAPS = DPJUDGE / "maps"
-pytestmark = pytest.mark.skipif(not MAPS.is_dir(), reason="DPjudge's maps (../shared/dpjudge-maps) are not here")
+pytestmark = pytest.mark.skipif(not MAPS.is_dir(),
+                                reason="DPjudge's maps (../shared/dpjudge-maps) are not here")
 needs_gs = pytest.mark.skipif(shutil.which("gs") is None,
                               reason="Ghostscript is not installed: apt-get install ghostscript")
 DP_SEA = "#196699"     # the sea of DPjudge's drawings (25, 102, 153)
@@ -68,7 +69,7 @@ def test_a_map_installed_with_its_drawing_is_pictured_on_it(tmp_path, monkeypatc
     # no province outlines of our own: the drawing is the map
     assert not [el for el in root.iter() if (el.get("class") or "").startswith("province")]
     data = png(svg)
-    width, height, rows = read_png(data)
+    _width, _height, rows = read_png(data)
     colours = colour_counts(data)
     sea = sum(n for c, n in colours.items() if near(c, DP_SEA))
     assert sea > 0.15 * sum(colours.values())          # DPjudge's sea, not ours

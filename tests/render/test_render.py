@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from payjudge.jsonapi.common import position
-from payjudge.rules.mapfile import load_map_file, load_variant
-from payjudge.rules.position import Position
-from payjudge.rules.turn import advance
 from payjudge.render.board import board_svg, report_svg
 from payjudge.render.files import geometry_for
 from payjudge.render.raster import png
 from payjudge.render.schematic import schematic_geometry
 from payjudge.render.svg import STANDARD_COLOURS
+from payjudge.rules.mapfile import load_map_file, load_variant
+from payjudge.rules.position import Position
+from payjudge.rules.turn import advance
 
 CASE = Path(__file__).parent / "fall1901.json"
 DPJUDGE_MAPS = Path("/work/shared/dpjudge-maps/maps")
@@ -75,7 +75,7 @@ def test_fleet_on_a_coast_is_drawn_at_that_coast(picture):
     _, root = picture
     g = geometry_for(load_variant())
     fleet = next(el for el in groups(root, "fleet") if el.get("data-location") == "STP/SC")
-    x, y = g.coasts["STP/SC"].unit
+    x, _y = g.coasts["STP/SC"].unit
     assert f"M{x - 9 * 1.25:.1f}".rstrip("0").rstrip(".") in next(fleet.iter(f"{NS}path")).get("d")
     assert g.coasts["STP/SC"].unit != g.provinces["STP"].unit
 
@@ -100,7 +100,8 @@ def test_orders_and_results_are_drawn(picture):
     dislodged = {el.get("data-location") for el in groups(root, "dislodged-mark")}
     assert dislodged == {str(o.order.unit.location) for o in report.outcomes if o.dislodged} == {"GAL", "BUR"}
     options = {(el.get("data-from"), el.get("data-to")) for el in groups(root, "retreat-option")}
-    expected = {(str(d.unit.location), str(r)) for ds in report.dislodged.values() for d in ds for r in d.retreats}
+    expected = {(str(d.unit.location), str(r))
+                for ds in report.dislodged.values() for d in ds for r in d.retreats}
     assert options == expected and ("GAL", "BOH") in options
 
 

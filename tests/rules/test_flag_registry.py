@@ -192,9 +192,12 @@ def test_incompatible_pairs_are_refused_naming_both(first, second):
 
 
 @pytest.mark.parametrize("names, message", [
-    (["PAYOLA_CLASSIC", "BLIND"], "PAYOLA_CLASSIC (which brings ZERO_FOREIGN) and BLIND cannot be used together"),
-    (["CIVIL_DISORDER", "NO_LATE_CHANGES", "LATE_CHANGES"], "NO_LATE_CHANGES and LATE_CHANGES cannot be used together"),
-    (["HIDE_PROPOSER", "NO_DIAS"], "HIDE_PROPOSER (which brings PROPOSE_DIAS) and NO_DIAS cannot be used together"),
+    (["PAYOLA_CLASSIC", "BLIND"],
+     "PAYOLA_CLASSIC (which brings ZERO_FOREIGN) and BLIND cannot be used together"),
+    (["CIVIL_DISORDER", "NO_LATE_CHANGES", "LATE_CHANGES"],
+     "NO_LATE_CHANGES and LATE_CHANGES cannot be used together"),
+    (["HIDE_PROPOSER", "NO_DIAS"],
+     "HIDE_PROPOSER (which brings PROPOSE_DIAS) and NO_DIAS cannot be used together"),
     (["MYOPIC", "SEE_ALL_SCS"], "MYOPIC (which brings SEE_NO_SCS) and SEE_ALL_SCS cannot be used together"),
     (["GREEK", "TROJAN"], "GREEK (which brings UNITS_SEE_SAME) and TROJAN (which brings UNITS_SEE_OTHER) "
                           "cannot be used together"),

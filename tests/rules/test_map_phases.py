@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from payjudge.rules.mapfile import load_map_file
-from payjudge.rules.phase import STANDARD_FLOW, FlowError, Phase, flow_walk, game_start_phase, \
-    map_start_phase
+from payjudge.rules.phase import STANDARD_FLOW, FlowError, Phase, flow_walk, game_start_phase, map_start_phase
 from payjudge.rules.position import Position
 
 HUNDRED = ("NEWYEAR:5", "A.D.:MOVEMENT,RETREATS", "IFYEARDIV:10", "A.D.:ADJUSTMENTS")

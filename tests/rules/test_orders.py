@@ -18,9 +18,14 @@ from payjudge.rules.orders import Build, Convoy, Disband, Move, Remove, Retreat,
 from payjudge.rules.parse import _canonical_words, _read_canonical, parse_order, read_order_tokens
 from payjudge.rules.phase import Phase
 from payjudge.rules.position import Dislodged, Position
+from payjudge.rules.possible import (
+    all_possible_orders,
+    orderable_units,
+    orders_by_power,
+    possible_adjustments,
+    possible_orders,
+)
 from payjudge.rules.turn import read_orders
-from payjudge.rules.possible import (all_possible_orders, orderable_units, orders_by_power,
-                                     possible_adjustments, possible_orders)
 from payjudge.rules.validate import validate
 
 M = load_variant("standard")
@@ -370,7 +375,7 @@ def test_canonical_text_takes_the_fast_reader(pos, data):
 def _accepted(units: dict[str, list[Unit]], power: str, text: str) -> list:
     """The orders read_orders accepts from `text`, with the very same Unit objects."""
     pos = Position(M, Phase.parse("S1901M"), {p: tuple(us) for p, us in units.items()}, {})
-    accepted, problems = read_orders(pos, {power: [text]})
+    accepted, _problems = read_orders(pos, {power: [text]})
     return accepted.get(power, [])
 
 

@@ -27,7 +27,7 @@ def _spring_with_a_dislodgement(rules: str, database) -> tuple:
 
 
 def test_friendly_fire_and_no_retreat_destroy_the_unit(database):
-    pos, _, state, phase = _spring_with_a_dislodgement("FRIENDLY_FIRE NO_RETREAT", database)
+    pos, _, _state, phase = _spring_with_a_dislodgement("FRIENDLY_FIRE NO_RETREAT", database)
     assert phase == "F1901M"                      # no retreat phase
     assert "F VEN" in {str(u) for u in pos.units["AUSTRIA"]}
     assert {str(u) for u in pos.units["ITALY"]} == {"A ROM", "F NAP"}
@@ -35,12 +35,12 @@ def test_friendly_fire_and_no_retreat_destroy_the_unit(database):
 
 
 def test_friendly_fire_alone_lets_the_unit_retreat(database):
-    pos, _, state, phase = _spring_with_a_dislodgement("FRIENDLY_FIRE", database)
+    pos, _, _state, phase = _spring_with_a_dislodgement("FRIENDLY_FIRE", database)
     assert phase == "S1901R"
     assert {str(d.unit) for d in pos.dislodged["ITALY"]} == {"A VEN"}
 
 
 def test_without_flags_the_support_against_its_own_power_does_not_count(database):
-    pos, _, state, phase = _spring_with_a_dislodgement("", database)
+    pos, _, _state, phase = _spring_with_a_dislodgement("", database)
     assert phase == "F1901M"
     assert {str(u) for u in pos.units["ITALY"]} == {"A ROM", "A VEN", "F NAP"}

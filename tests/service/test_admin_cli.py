@@ -7,8 +7,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from payjudge.cli import main
-from payjudge.store.db import Database
 from payjudge.store import repo
+from payjudge.store.db import Database
 
 
 def _eml(folder: Path, name: str, sender: str, body: str) -> str:
@@ -22,7 +22,8 @@ def test_admin_commands(tmp_path, monkeypatch):
     monkeypatch.setenv("PAYJUDGE_SMTP_LISTEN", "")
     monkeypatch.delenv("PAYJUDGE_DB_URL", raising=False)
     run = CliRunner().invoke
-    assert run(main, ["db", "upgrade"]).output.strip().startswith("database migrated from an empty database to revision")
+    assert run(main, ["db", "upgrade"]).output.strip().startswith(
+        "database migrated from an empty database to revision")
     files = [_eml(tmp_path, "c.eml", "gm@x.org", "CREATE pay3 masterpw\nRULE POWER_CHOICE\nSIGNOFF")]
     files += [_eml(tmp_path, f"j{p}.eml", f"{p}@x.org", f"JOIN {p}@pay3 pw-{p}")
               for p in ("austria", "england", "france")]

@@ -11,8 +11,8 @@ from payjudge.rules.geography import Location, UnitType
 from payjudge.rules.orders import Unit
 
 from .judge import TestJudge
-from .test_lifecycle import _set_position
 from .test_game import GM, OBSERVER, POWERS, addr, signon, snapshot, start_game
+from .test_lifecycle import _set_position
 
 MASTER = "SIGNON Mpay7 masterpw"
 

@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from payjudge.rules.possible import possible_adjustments, possible_orders
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
+from payjudge.rules.possible import possible_adjustments, possible_orders
 
 from .judge import TestJudge
 
@@ -44,7 +44,7 @@ def start_game(judge: TestJudge, rules: str = "") -> None:
     judge.send(OBSERVER, "OBSERVE kibitz@pay7 watchpw\n")
     for p in POWERS:
         judge.send(addr(p), f"JOIN {p.lower()}@pay7 pw-{p.lower()}\n")
-    pos, balances, state, phase = snapshot(judge)
+    _pos, balances, state, phase = snapshot(judge)
     assert state == "active" and phase == "S1901M"
     assert balances == {p: (62 if p == "RUSSIA" else 48) for p in POWERS}
 
@@ -111,7 +111,7 @@ def test_seven_powers_three_years_by_mail(database):
     rng = random.Random(1901)
     start_game(judge)
     years = set()
-    for step in range(30):
+    for _ in range(30):
         pos, before, state, phase = snapshot(judge)
         if state != "active" or pos.phase.year > 1903:
             break
@@ -119,7 +119,7 @@ def test_seven_powers_three_years_by_mail(database):
         play_phase(judge, rng, phase)
         sent_before = len(judge.sent)
         judge.tick(days=3)
-        after_pos, after, state, new_phase = snapshot(judge)
+        _after_pos, after, state, new_phase = snapshot(judge)
         assert new_phase != phase, f"{phase} was not processed"
         assert all(v >= 0 for v in after.values()), after
         # money is conserved: the ledger moves exactly by what the statements say was paid

@@ -163,6 +163,7 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
 
     from payjudge.service.replay import replay
     from payjudge.store.db import Database, upgrade
+
     from .judge import TestJudge
     from .test_game import GM, addr, start_game
     judge = TestJudge(database)
@@ -176,8 +177,8 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
     judge.send(france, "SIGNON Fpay7 pw-france\nSET PASSWORD fresh-pass\nTRANSFER 2 TO ITALY\n")
     judge.send(france, "SIGNON Fpay7 fresh-pass\nTRANSFER 1 TO ITALY\n")
     judge.send(france, "SIGNON Fpay7 pw-france\nTRANSFER 1 TO ITALY\n")   # the old one: refused
-    secrets = ["guess0", "secretjoin", "wrong-one", "hidden-new", "zebra-one", "zebra-two", "quagga-a", "quagga-b",
-               "fresh-pass", "pw-france", "masterpw", "watchpw", "pw-italy"]
+    secrets = ["guess0", "secretjoin", "wrong-one", "hidden-new", "zebra-one", "zebra-two", "quagga-a",
+               "quagga-b", "fresh-pass", "pw-france", "masterpw", "watchpw", "pw-italy"]
     for mail in judge.sent:
         for word in secrets:
             assert word not in mail.body, (word, mail.body)

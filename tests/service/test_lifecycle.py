@@ -8,10 +8,10 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
+from payjudge.game.state import GameState, find_game
 from payjudge.rules.geography import Location, UnitType
 from payjudge.rules.orders import Unit
 from payjudge.rules.serial import position_from_json, position_to_json
-from payjudge.game.state import GameState, find_game
 from payjudge.store.models import InboundMessage
 
 from .judge import TestJudge

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .judge import TestJudge
-from .test_game import GM, OBSERVER, POWERS, addr, signon, snapshot, start_game
+from .test_game import GM, OBSERVER, POWERS, addr, signon, start_game
 
 MASTER = "SIGNON Mpay7 masterpw\n"
 

@@ -88,7 +88,7 @@ def test_the_picture_is_drawn_once_and_kept_under_the_data_dir(database, tmp_pat
     start_game(judge)
     judge.sent.clear()
     _process(judge)
-    (name, data), = _pictures(next(m for m in judge.sent if m.kind == "results").raw)
+    (_name, data), = _pictures(next(m for m in judge.sent if m.kind == "results").raw)
     kept = list((tmp_path / "pictures").glob("*.png"))
     assert [p.read_bytes() for p in kept] == [data]
     # the status page and `payjudge render` draw it from the stored turn: the same file

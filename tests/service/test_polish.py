@@ -30,7 +30,7 @@ def test_every_mail_names_phases_one_way(database):
     judge.send(GM, f"{MASTER}SET DEADLINE 2026-12-24 18:00\nPREVIEW\n")
     judge.send(GM, f"{MASTER}PROCESS!\n")
     judge.send(GM, f"{MASTER}ROLLBACK\n")
-    judge.send(addr("FRANCE"), f"SUMMARY pay7\nHISTORY pay7\nLIST\n")
+    judge.send(addr("FRANCE"), "SUMMARY pay7\nHISTORY pay7\nLIST\n")
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nBALANCE\n")
     bodies = [(m.subject, m.body) for m in judge.sent]
     assert any("Spring 1901 Movement" in body for _, body in bodies)

@@ -86,7 +86,7 @@ def test_a_huge_sheet_is_stored_whole_and_answered_briefly(database):
 def test_lines_after_signoff_are_cut_with_a_count(database):
     judge = TestJudge(database)
     start_game(judge)
-    reply, size = _send(judge, "BALANCE\nSIGNOFF\n" + "chatter\n" * 5000)
+    reply, _size = _send(judge, "BALANCE\nSIGNOFF\n" + "chatter\n" * 5000)
     ignored = reply.split("IGNORED", 1)[1]
     assert ignored.count("chatter") == REPLY_LIMITS.ignored
     assert f"… and {5000 - REPLY_LIMITS.ignored:,} more lines" in ignored

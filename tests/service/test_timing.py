@@ -1,13 +1,13 @@
 """TIMING: deadlines snap to a time of day, skip days off and absences, in the game's zone."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from payjudge.rules.phase import PhaseType
 from payjudge.game.timing import Timing, TimingError, show_time
+from payjudge.rules.phase import PhaseType
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def test_defaults():
@@ -26,7 +26,8 @@ def test_defaults():
     # a short phase is not snapped
     ("MOVE 6H AT 12:00", datetime(2026, 3, 2, 14, 0, tzinfo=UTC), datetime(2026, 3, 2, 20, 0, tzinfo=UTC)),
     # weekends off: Friday + 1 day lands on Saturday -> Monday
-    ("MOVE 1D DAYS -MTWTF-", datetime(2026, 3, 6, 10, 0, tzinfo=UTC), datetime(2026, 3, 9, 10, 0, tzinfo=UTC)),
+    ("MOVE 1D DAYS -MTWTF-", datetime(2026, 3, 6, 10, 0, tzinfo=UTC),
+     datetime(2026, 3, 9, 10, 0, tzinfo=UTC)),
 ])
 def test_deadlines(text, now, expected):
     assert Timing.parse(text).deadline(PhaseType.MOVEMENT, now) == expected
@@ -40,7 +41,8 @@ def test_absence_pushes_the_deadline():
 
 
 def test_round_trip_and_errors():
-    t = Timing.parse("MOVE 3D RETREAT 12H ADJUST 1D AT 18:00 DAYS -MTWTF- WARN 1D,4H GRACE 2D ZONE Europe/Paris")
+    t = Timing.parse("MOVE 3D RETREAT 12H ADJUST 1D AT 18:00 DAYS -MTWTF- WARN 1D,4H GRACE 2D "
+                     "ZONE Europe/Paris")
     assert Timing.from_json(t.to_json()) == t
     assert t.warn == (timedelta(days=1), timedelta(hours=4))
     for bad in ("MOVE 3X", "AT 25:00", "DAYS MTW", "ZONE Mars/Olympus", "SOON 1D", "MOVE"):

@@ -14,9 +14,9 @@ from payjudge.game.mailer import Mailer
 from payjudge.game.orders import Cleared, OrdersTaken, Refused, SheetTaken, clear, submit
 from payjudge.game.resignation import Resigned, resign_power
 from payjudge.game.state import GameState, find_game
-from payjudge.rules.phase import Phase
 from payjudge.game.transfer import Transferred, transfer
 from payjudge.rules.errors import ProblemKind
+from payjudge.rules.phase import Phase
 from payjudge.text.commands import Command
 from payjudge.text.problems import Problem
 

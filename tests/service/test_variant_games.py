@@ -21,7 +21,6 @@ from payjudge.cli import main
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
 from payjudge.payola.income import income, income_due
-from payjudge.payola.rules import PayolaRules
 from payjudge.rules.possible import possible_adjustments, possible_orders
 
 from .judge import TestJudge
@@ -234,7 +233,7 @@ def test_void_opening_is_half_the_income_of_its_units(database, tmp_path, monkey
     """Rule 6.2: void's 36 powers start with a unit and no centre, in Fall 1900: each gets
     half of what one centre pays (17 // 2)."""
     game = Game(database, tmp_path, monkeypatch, "void", "void1")
-    pos, balances, state, phase, _ = game.snapshot()
+    _pos, balances, state, phase, _ = game.snapshot()
     assert (state, phase, len(game.powers)) == ("active", "F1900M", 36)
     assert set(balances.values()) == {8} and len(balances) == 36
 
@@ -245,7 +244,7 @@ def test_a_power_without_an_initial_signs_on_by_name_and_is_named_in_lists(datab
     and acceptance lists write it by name, apart from the initials: `B _INDIA ?`."""
     game = Game(database, tmp_path, monkeypatch, "zeus", "zeus1")
     india = addr("_INDIA")
-    welcome = [m for m in game.judge.sent if m.kind == "welcome" and india in m.to][0]
+    welcome = next(m for m in game.judge.sent if m.kind == "welcome" and india in m.to)
     assert "SIGNON _india@zeus1" in welcome.body and "_INDIA,?" in welcome.body
     game.judge.send(india, f"{game.signon('_INDIA')}\nACCEPT B,_INDIA,?\nBALANCE\n")
     reply = game.judge.last_reply(india)

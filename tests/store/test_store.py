@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import inspect, select
 
@@ -11,7 +11,7 @@ from payjudge.ports import Stored
 from payjudge.store.mailbox import SqlInbound, SqlOutbox
 from payjudge.store.models import Base, Game, InboundMessage, LedgerEntry, OutboxMail
 
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def _mail(msgid: str | None, body: str = "HELP") -> bytes:

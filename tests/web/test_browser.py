@@ -52,7 +52,8 @@ def test_a_running_game_in_headless_chromium(tmp_path):
         assert (width, height) == (900, 1300)
         colours = colour_counts(shot, step=3)
         total = sum(colours.values())
-        share = lambda hex_colour, tol=10: sum(n for c, n in colours.items() if near(c, hex_colour, tol)) / total  # noqa: E731
+        def share(hex_colour: str, tol: int = 10) -> float:
+            return sum(n for c, n in colours.items() if near(c, hex_colour, tol)) / total
         assert share("#b7d3ec") > 0.08       # the sea of the board picture
         assert share("#f1e9d2") > 0.05       # neutral land
         assert share("#3aa0e6", 20) > 0.0001  # France's units and centres (about 50 pixels sampled)

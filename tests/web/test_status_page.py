@@ -12,7 +12,6 @@ import aiohttp
 import pytest
 
 from payjudge.config import Config, load_config
-from payjudge.store.db import Database
 from payjudge.web.app import start_http
 from tests.pngread import colour_counts, near, read_png
 
@@ -74,7 +73,7 @@ async def test_pages_and_privacy(tmp_path):
             assert "The game ends in a draw between AUSTRIA, ENGLAND" in done
             assert "Final treasuries" in done and "AgP" in done
             assert "pj.test" not in done and "pw-" not in done
-            end_mail = [m for m in judge.sent if m.kind == "game_end"][0].body
+            end_mail = next(m for m in judge.sent if m.kind == "game_end").body
             assert "Final treasuries" in end_mail
 
             for missing in ("/game/nosuch", "/game/pay7/99.png", "/game/%3Cscript%3E"):
