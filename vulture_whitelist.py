@@ -6,6 +6,7 @@ by Jinja templates, map data fields, and small APIs used by tests. Regenerate wi
 `vulture payjudge --min-confidence 60 --make-whitelist` after reading what it reports:
 anything not of these kinds is dead code to remove, not to list here.
 """
+
 # bare names that vulture counts as used: undefined (F821) and useless (B018) to ruff
 # ruff: noqa: F821, B018
 db_upgrade  # unused function (payjudge/cli.py:104)

@@ -59,8 +59,9 @@ def _children_cpu() -> float:
 def run_jsonl(path: Path, expect: int) -> float:
     """CPU time (user + system) of one `payjudge adjudicate --jsonl` run."""
     start = _children_cpu()
-    proc = subprocess.run([payjudge_script(), "adjudicate", "--jsonl", str(path)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [payjudge_script(), "adjudicate", "--jsonl", str(path)], capture_output=True, text=True
+    )
     elapsed = _children_cpu() - start
     lines = proc.stdout.splitlines()
     if proc.returncode != 0 or len(lines) != expect or any('"error"' in line[:10] for line in lines):
@@ -101,21 +102,30 @@ def main() -> int:
     records = list(random_games(args.seed, args.games, args.years))
     by_kind: dict[str, list[tuple[dict, int]]] = {k: [] for k in KINDS}
     for doc, group in phase_cases(records):
-        kind = "adjustments" if group[0].position.phase.is_adjustments else \
-            ("movement+retreats" if len(group) == 2 else "movement")
+        kind = (
+            "adjustments"
+            if group[0].position.phase.is_adjustments
+            else ("movement+retreats" if len(group) == 2 else "movement")
+        )
         by_kind[kind].append((doc, len(group)))
-    print(f"{len(records)} phases of {args.games} random games (seed {args.seed}, "
-          f"up to {args.years} years); best of {args.repeat} runs")
+    print(
+        f"{len(records)} phases of {args.games} random games (seed {args.seed}, "
+        f"up to {args.years} years); best of {args.repeat} runs"
+    )
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
-    header = f"{'cases':<19}{'cases':>6}{'phases':>7}{'payjudge':>10}" \
-             f"{'MILA process()':>16}{'ratio':>7}{'MILA with set-up':>18}{'ratio':>7}"
+    header = (
+        f"{'cases':<19}{'cases':>6}{'phases':>7}{'payjudge':>10}"
+        f"{'MILA process()':>16}{'ratio':>7}{'MILA with set-up':>18}{'ratio':>7}"
+    )
     print("ms per phase; ratio = MILA's time / payjudge's (the strict one: process() only)")
     print(header)
     print("-" * len(header))
 
     def row(label: str, cases: str, phases: str, pj: float, proc: float, mila: float) -> None:
-        print(f"{label:<19}{cases:>6}{phases:>7}{pj * 1000:>10.3f}{proc * 1000:>16.3f}"
-              f"{proc / pj:>6.1f}x{mila * 1000:>18.3f}{mila / pj:>6.1f}x")
+        print(
+            f"{label:<19}{cases:>6}{phases:>7}{pj * 1000:>10.3f}{proc * 1000:>16.3f}"
+            f"{proc / pj:>6.1f}x{mila * 1000:>18.3f}{mila / pj:>6.1f}x"
+        )
 
     totals = {"phases": 0, "pj": 0.0, "mila": 0.0, "proc": 0.0}
     with tempfile.TemporaryDirectory() as tmp:
@@ -125,15 +135,21 @@ def main() -> int:
                 continue
             long_path, short_path = Path(tmp, f"{kind}-long.jsonl"), Path(tmp, f"{kind}-short.jsonl")
             long_path.write_text("".join(json.dumps(d) + "\n" for d, _ in items))
-            short_path.write_text("".join(json.dumps(d) + "\n" for d, _ in items[:args.short]))
+            short_path.write_text("".join(json.dumps(d) + "\n" for d, _ in items[: args.short]))
             phases_long = sum(n for _, n in items)
-            phases_short = sum(n for _, n in items[:args.short])
+            phases_short = sum(n for _, n in items[: args.short])
             t_long = min(run_jsonl(long_path, len(items)) for _ in range(args.repeat))
             t_short = min(run_jsonl(short_path, args.short) for _ in range(args.repeat))
             pj = (t_long - t_short) / (phases_long - phases_short)
             mila_total, mila_process = time_mila([d for d, _ in items], args.repeat)
-            row(kind, str(len(items)), str(phases_long), pj,
-                mila_process / phases_long, mila_total / phases_long)
+            row(
+                kind,
+                str(len(items)),
+                str(phases_long),
+                pj,
+                mila_process / phases_long,
+                mila_total / phases_long,
+            )
             totals["phases"] += phases_long - phases_short
             totals["pj"] += t_long - t_short
             totals["mila"] += mila_total * (phases_long - phases_short) / phases_long
@@ -142,8 +158,10 @@ def main() -> int:
     pj, mila, proc = totals["pj"] / n, totals["mila"] / n, totals["proc"] / n
     print("-" * len(header))
     row("all phases", "", "", pj, proc, mila)
-    print(f"\npayjudge is {proc / pj:.1f}x as fast as MILA's process() alone (strict measure), "
-          f"{mila / pj:.1f}x with MILA's set-up counted")
+    print(
+        f"\npayjudge is {proc / pj:.1f}x as fast as MILA's process() alone (strict measure), "
+        f"{mila / pj:.1f}x with MILA's set-up counted"
+    )
     return 0
 
 

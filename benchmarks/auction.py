@@ -46,11 +46,13 @@ def cpu(fn, repeat: int) -> tuple[float, object]:
 
 def calibration() -> float:
     """CPU ms of a fixed pure-Python loop: how fast (and how busy) the machine is now."""
+
     def loop() -> int:
         total = 0
         for i in range(300_000):
             total += i % 7
         return total
+
     return 1000 * cpu(loop, 5)[0]
 
 
@@ -73,34 +75,42 @@ def bench_realistic(count: int) -> None:
     fast_t, lit_t, rounds = [], [], []
     for seed in range(count):
         rng = random.Random(f"real:{seed}")
-        args = random_auction(rng, offers=15, high=15, balance_high=150, savings_high=20,
-                              dummies=rng.choice([0, 0, 1]))
+        args = random_auction(
+            rng, offers=15, high=15, balance_high=150, savings_high=20, dummies=rng.choice([0, 0, 1])
+        )
         tf, a = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed), 3)
         tl, b = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="literal"), 3)
         assert a == b, f"realistic auction {seed}: fast != literal"
         fast_t.append(tf)
         lit_t.append(tl)
         rounds.append(max(a.reductions.values()))
-    print(f"realistic ({count} auctions): fast {1000 * statistics.mean(fast_t):.1f} ms, "
-          f"literal {1000 * statistics.mean(lit_t):.1f} ms per auction; "
-          f"reduction rounds: median {statistics.median(rounds)}, max {max(rounds)}; fast == literal")
+    print(
+        f"realistic ({count} auctions): fast {1000 * statistics.mean(fast_t):.1f} ms, "
+        f"literal {1000 * statistics.mean(lit_t):.1f} ms per auction; "
+        f"reduction rounds: median {statistics.median(rounds)}, max {max(rounds)}; fast == literal"
+    )
 
 
-def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
-                passes: int = 7) -> None:
-    print(f"\nworst case, {label}: 7 powers x 60 offers, offers up to balance/4 "
-          f"({seeds} sheet sets per balance)")
-    print(f"{'balance':>8} {'rounds':>7} {'fast med':>9} {'fast max':>9} {'lines med':>10} "
-          f"{'lines max':>10} {'literal':>9} {'literal/fast':>13}  fast == lines == literal")
-    cases = [(balance, seed, worst_case(balance, seed, rules))
-             for balance in balances for seed in range(seeds)]
+def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str, passes: int = 7) -> None:
+    print(
+        f"\nworst case, {label}: 7 powers x 60 offers, offers up to balance/4 "
+        f"({seeds} sheet sets per balance)"
+    )
+    print(
+        f"{'balance':>8} {'rounds':>7} {'fast med':>9} {'fast max':>9} {'lines med':>10} "
+        f"{'lines max':>10} {'literal':>9} {'literal/fast':>13}  fast == lines == literal"
+    )
+    cases = [
+        (balance, seed, worst_case(balance, seed, rules)) for balance in balances for seed in range(seeds)
+    ]
     literal, rounds = {}, {}
     for balance, seed, args in cases:
         tl, b = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="literal"), 1)
         a = run_auction(*args, seed=seed)
         assert a == b, f"balance {balance}, seed {seed}: fast != literal"
-        assert run_auction(*args, seed=seed, method="lines") == b, \
+        assert run_auction(*args, seed=seed, method="lines") == b, (
             f"balance {balance}, seed {seed}: lines != literal"
+        )
         literal[balance, seed], rounds[balance, seed] = tl, max(a.reductions.values())
     # the fast runs are short: pass over all cases several times, keep each one's best,
     # so that a burst of load on the machine does not decide the table
@@ -120,17 +130,22 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
         med_f, med_l = statistics.median(fs), statistics.median(ls)
         medians[balance] = med_f
         rs = statistics.median(rounds[balance, s] for s in range(seeds))
-        print(f"{balance:>8} {int(rs):>7} {1000 * med_f:>7.1f}ms {1000 * max(fs):>7.1f}ms "
-              f"{1000 * statistics.median(gs):>8.1f}ms {1000 * max(gs):>8.1f}ms "
-              f"{1000 * med_l:>7.0f}ms {med_l / med_f:>12.1f}x  yes")
+        print(
+            f"{balance:>8} {int(rs):>7} {1000 * med_f:>7.1f}ms {1000 * max(fs):>7.1f}ms "
+            f"{1000 * statistics.median(gs):>8.1f}ms {1000 * max(gs):>8.1f}ms "
+            f"{1000 * med_l:>7.0f}ms {med_l / med_f:>12.1f}x  yes"
+        )
     low, high = balances[0], balances[-1]
-    print(f"fast median at {high} AgP / at {low} AgP: {medians[high] / medians[low]:.2f}; "
-          f"literal: rounds grow {rounds_ratio(rounds, low, high, seeds):.0f}-fold")
+    print(
+        f"fast median at {high} AgP / at {low} AgP: {medians[high] / medians[low]:.2f}; "
+        f"literal: rounds grow {rounds_ratio(rounds, low, high, seeds):.0f}-fold"
+    )
 
 
 def rounds_ratio(rounds: dict, low: int, high: int, seeds: int) -> float:
-    return (statistics.median(rounds[high, s] for s in range(seeds)) /
-            statistics.median(rounds[low, s] for s in range(seeds)))
+    return statistics.median(rounds[high, s] for s in range(seeds)) / statistics.median(
+        rounds[low, s] for s in range(seeds)
+    )
 
 
 def main() -> None:
@@ -140,8 +155,9 @@ def main() -> None:
     opts = parser.parse_args()
     seeds = opts.seeds or (2 if opts.quick else 5)
     print(f"calibration loop: {calibration():.1f} ms; load average {os.getloadavg()[0]:.2f}")
-    balances = [100, 500, 1000, 2000, 5000] if opts.quick else \
-        [100, 250, 500, 1000, 2000, 3000, 5000, 10000, 20000]
+    balances = (
+        [100, 500, 1000, 2000, 5000] if opts.quick else [100, 250, 500, 1000, 2000, 3000, 5000, 10000, 20000]
+    )
     bench_realistic(20 if opts.quick else 100)
     bench_worst(balances, seeds, PayolaRules(), "plain rules")
     bench_worst([100, 1000, 5000], max(2, seeds // 2), PayolaRules.from_flags(["EBAYOLA"]), "EBAYOLA")

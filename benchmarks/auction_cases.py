@@ -35,13 +35,29 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DEFAULT_CASES = next((d / "shared" / "payola-cases" for d in (ROOT.parent, ROOT.parent.parent)
-                      if (d / "shared" / "payola-cases").is_dir()), ROOT / "payola-cases")
-DPJUDGE_MEAN_MS = 7.2       # recorded: DPjudge determineOrders(), Python 2.7, same 126 phases
+DEFAULT_CASES = next(
+    (
+        d / "shared" / "payola-cases"
+        for d in (ROOT.parent, ROOT.parent.parent)
+        if (d / "shared" / "payola-cases").is_dir()
+    ),
+    ROOT / "payola-cases",
+)
+DPJUDGE_MEAN_MS = 7.2  # recorded: DPjudge determineOrders(), Python 2.7, same 126 phases
 DPJUDGE_MEDIAN_MS = 1.7
 
-TRIVIAL = {"variant": "standard", "phase": "S1901M", "units": {}, "centers": {},
-           "balances": {}, "accept": {}, "sheets": {}, "rules": [], "dummies": [], "seed": 0}
+TRIVIAL = {
+    "variant": "standard",
+    "phase": "S1901M",
+    "units": {},
+    "centers": {},
+    "balances": {},
+    "accept": {},
+    "sheets": {},
+    "rules": [],
+    "dummies": [],
+    "seed": 0,
+}
 
 
 def load_cases(folder: Path) -> list[dict]:
@@ -66,8 +82,9 @@ def _children_cpu() -> float:
 def run_jsonl(path: Path, expect: int) -> float:
     """CPU time (user + system) of one `payjudge auction --jsonl` run."""
     start = _children_cpu()
-    proc = subprocess.run([payjudge_script(), "auction", "--jsonl", str(path)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [payjudge_script(), "auction", "--jsonl", str(path)], capture_output=True, text=True
+    )
     elapsed = _children_cpu() - start
     lines = proc.stdout.splitlines()
     if proc.returncode != 0 or len(lines) != expect or any(line.startswith('{"error"') for line in lines):
@@ -90,7 +107,7 @@ def measure(cases: list[dict], repeat: int) -> float:
         short.write_text(json.dumps(warm) + "\n")
         long.write_text("".join(json.dumps(d) + "\n" for d in [warm, *cases]))
         t_long, t_short = float("inf"), float("inf")
-        for _ in range(repeat):            # interleaved, so that a burst of load hits both
+        for _ in range(repeat):  # interleaved, so that a burst of load hits both
             t_short = min(t_short, run_jsonl(short, 1))
             t_long = min(t_long, run_jsonl(long, len(cases) + 1))
     return (t_long - t_short) / len(cases)
@@ -100,6 +117,7 @@ def per_case(cases: list[dict], repeat: int) -> list[float]:
     """CPU seconds of each case's `jsonapi.auction.run`, in this process (best of `repeat`)."""
     sys.path.insert(0, str(ROOT))
     from payjudge.jsonapi.auction import run
+
     run(trivial_case(cases))
     out = []
     for doc in cases:
@@ -115,8 +133,10 @@ def per_case(cases: list[dict], repeat: int) -> list[float]:
 def profile(cases: list[dict]) -> None:
     import cProfile
     import pstats
+
     sys.path.insert(0, str(ROOT))
     from payjudge.jsonapi.auction import run
+
     run(trivial_case(cases))
     lines = [json.dumps(d) for d in cases]
     prof = cProfile.Profile()
@@ -139,17 +159,25 @@ def main() -> int:
     if args.profile:
         profile(cases)
         return 0
-    print(f"{len(cases)} realistic auctions from {args.cases}; python {sys.version.split()[0]}, "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"{len(cases)} realistic auctions from {args.cases}; python {sys.version.split()[0]}, "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
     marginal = measure(cases, args.repeat)
     each = per_case(cases, max(3, args.repeat // 2))
     print(f"payjudge auction --jsonl, marginal CPU per auction: mean {marginal * 1000:.3f} ms")
-    print(f"  in-process per case (jsonapi run + JSON out): mean {statistics.mean(each) * 1000:.3f} ms, "
-          f"median {statistics.median(each) * 1000:.3f} ms, max {max(each) * 1000:.2f} ms")
-    print(f"DPjudge determineOrders() (recorded under Python 2.7, not this run): "
-          f"mean {DPJUDGE_MEAN_MS} ms, median {DPJUDGE_MEDIAN_MS} ms")
-    print(f"ratio DPjudge / payjudge (means): {DPJUDGE_MEAN_MS / (marginal * 1000):.1f}x; "
-          f"medians: {DPJUDGE_MEDIAN_MS / (statistics.median(each) * 1000):.1f}x")
+    print(
+        f"  in-process per case (jsonapi run + JSON out): mean {statistics.mean(each) * 1000:.3f} ms, "
+        f"median {statistics.median(each) * 1000:.3f} ms, max {max(each) * 1000:.2f} ms"
+    )
+    print(
+        f"DPjudge determineOrders() (recorded under Python 2.7, not this run): "
+        f"mean {DPJUDGE_MEAN_MS} ms, median {DPJUDGE_MEDIAN_MS} ms"
+    )
+    print(
+        f"ratio DPjudge / payjudge (means): {DPJUDGE_MEAN_MS / (marginal * 1000):.1f}x; "
+        f"medians: {DPJUDGE_MEDIAN_MS / (statistics.median(each) * 1000):.1f}x"
+    )
     return 0
 
 

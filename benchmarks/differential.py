@@ -49,11 +49,16 @@ def pj_state(pos: Position) -> dict:
     # MILA ends the game on a win ("COMPLETED"); payjudge reports the winner and goes on
     ended = pos.phase.is_adjustments or (pos.phase.is_movement and pos.phase.season.name == "SPRING")
     phase = "COMPLETED" if ended and winner(pos) else str(pos.phase)
-    return {"phase": phase,
-            "units": {p: {str(u) for u in us} for p, us in pos.units.items() if us},
-            "dislodged": {p: {str(d.unit): frozenset(str(r) for r in d.retreats) for d in ds}
-                          for p, ds in pos.dislodged.items() if ds},
-            "centers": {p: frozenset(cs) for p, cs in pos.centers.items() if cs}}
+    return {
+        "phase": phase,
+        "units": {p: {str(u) for u in us} for p, us in pos.units.items() if us},
+        "dislodged": {
+            p: {str(d.unit): frozenset(str(r) for r in d.retreats) for d in ds}
+            for p, ds in pos.dislodged.items()
+            if ds
+        },
+        "centers": {p: frozenset(cs) for p, cs in pos.centers.items() if cs},
+    }
 
 
 def differences(ours: dict, theirs: dict) -> list[str]:
@@ -186,10 +191,10 @@ def run_datc() -> list[str]:
 
     differ = []
     for case in read_cases():
-        centers = case.centers if case.centers is not None else \
-            {p: sorted(cs) for p, cs in m.start_centers.items()}
-        game = new_game(case.phase, {p: [canon(u) for u in us] for p, us in case.units.items()},
-                        centers)
+        centers = (
+            case.centers if case.centers is not None else {p: sorted(cs) for p, cs in m.start_centers.items()}
+        )
+        game = new_game(case.phase, {p: [canon(u) for u in us] for p, us in case.units.items()}, centers)
         for block in case.blocks:
             play(game, block.orders)
         got = state(game)
@@ -197,8 +202,10 @@ def run_datc() -> list[str]:
             want = {p: {canon(u) for u in us} for p, us in case.position.items() if us}
             if want != got["units"]:
                 differ.append(case.id)
-                print(f"DATC {case.id} ({case.title}): MILA {_show_units(got['units'])}, "
-                      f"DATC v3.1 {_show_units(want)}")
+                print(
+                    f"DATC {case.id} ({case.title}): MILA {_show_units(got['units'])}, "
+                    f"DATC v3.1 {_show_units(want)}"
+                )
     return differ
 
 

@@ -56,15 +56,16 @@ from tests.daemon.harness import JUDGE, JudgeProcess, make_mail, wait_until  # n
 from tests.servers import free_port  # noqa: E402
 
 GAME = "bench"
-SHEET_POWERS = g.POWERS[:6]   # Turkey never sends: the phase stays open
+SHEET_POWERS = g.POWERS[:6]  # Turkey never sends: the phase stays open
 
 
 # -- the SMTP sink ------------------------------------------------------------------------
 
+
 @dataclass
 class Arrival:
-    at: float            # time.monotonic()
-    wall: float          # time.time()
+    at: float  # time.monotonic()
+    wall: float  # time.time()
     in_reply_to: str | None
     subject: str
 
@@ -93,6 +94,7 @@ class SinkHandler:
 
 def start_sink():
     from aiosmtpd.controller import Controller
+
     handler = SinkHandler()
     controller = Controller(handler, hostname="127.0.0.1", port=free_port(), ready_timeout=10)
     controller.start()
@@ -100,6 +102,7 @@ def start_sink():
 
 
 # -- the message mix ----------------------------------------------------------------------
+
 
 def mix(n: int, rng: random.Random) -> list[tuple[str, str, str, bytes]]:
     """(kind, Message-ID, envelope sender, bytes) for n messages."""
@@ -112,8 +115,9 @@ def mix(n: int, rng: random.Random) -> list[tuple[str, str, str, bytes]]:
             kind, sender, body = "LIST", f"reader{rng.randrange(50)}@players.test", "LIST"
         else:
             power = rng.choice(SHEET_POWERS)
-            lines = [f"{rng.randint(1, 3)} : {line.split(':', 1)[1].strip()}"
-                     for line in g.SPRING_1901[power]]
+            lines = [
+                f"{rng.randint(1, 3)} : {line.split(':', 1)[1].strip()}" for line in g.SPRING_1901[power]
+            ]
             kind, sender, body = "SHEET", g.address(power), g.sheet_body(power, lines, GAME)
         msgid, raw = make_mail(sender, body, f"bench {i}")
         out.append((kind, msgid, sender, raw))
@@ -129,6 +133,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # -- 1. a burst ---------------------------------------------------------------------------
+
 
 def burst(port: int, sink: SinkHandler, messages, clients: int) -> dict:
     sink.clear()
@@ -160,18 +165,28 @@ def burst(port: int, sink: SinkHandler, messages, clients: int) -> dict:
     for t in threads:
         t.join()
     t_accepted = max(accepted.values())
-    wait_until(lambda: len(set(sink.replies()) & set(accepted)) >= len(accepted), 600,
-               "every reply of the burst", interval=0.2)
+    wait_until(
+        lambda: len(set(sink.replies()) & set(accepted)) >= len(accepted),
+        600,
+        "every reply of the burst",
+        interval=0.2,
+    )
     replies = sink.replies()
     t_answered = max(replies[m] for m in accepted)
     latency = [replies[m] - started[m] for m in accepted]
-    return {"n": len(messages), "failed": len(failures),
-            "accepted_per_s": len(accepted) / (t_accepted - t0),
-            "answered_per_s": len(accepted) / (t_answered - t0),
-            "p50": percentile(latency, 50), "p99": percentile(latency, 99), "max": max(latency)}
+    return {
+        "n": len(messages),
+        "failed": len(failures),
+        "accepted_per_s": len(accepted) / (t_accepted - t0),
+        "answered_per_s": len(accepted) / (t_answered - t0),
+        "p50": percentile(latency, 50),
+        "p99": percentile(latency, 99),
+        "max": max(latency),
+    }
 
 
 # -- 2. a steady rate ---------------------------------------------------------------------
+
 
 def paced(port: int, sink: SinkHandler, messages, rate: float) -> dict:
     sink.clear()
@@ -198,17 +213,28 @@ def paced(port: int, sink: SinkHandler, messages, rate: float) -> dict:
             when = t0 + i / rate
             due[item[1]] = when
             pool.submit(send, item, when)
-    wait_until(lambda: len(set(sink.replies()) & set(due)) >= len(due) - len(failures), 600,
-               "every reply at a steady rate", interval=0.2)
+    wait_until(
+        lambda: len(set(sink.replies()) & set(due)) >= len(due) - len(failures),
+        600,
+        "every reply at a steady rate",
+        interval=0.2,
+    )
     replies = sink.replies()
     latency = [replies[m] - due[m] for m in due if m in replies]
-    return {"rate": rate, "n": len(messages), "failed": len(failures),
-            "p50": percentile(latency, 50), "p99": percentile(latency, 99), "max": max(latency)}
+    return {
+        "rate": rate,
+        "n": len(messages),
+        "failed": len(failures),
+        "p50": percentile(latency, 50),
+        "p99": percentile(latency, 99),
+        "max": max(latency),
+    }
 
 
 def throughput(kind: str, db_url: str | None, sink_url: str, sink: SinkHandler, args) -> dict:
-    judge = JudgeProcess(outbound=sink_url, db_url=db_url, settle=3600, sweep=30,
-                         env={"PAYJUDGE_LOG_LEVEL": "WARNING"})
+    judge = JudgeProcess(
+        outbound=sink_url, db_url=db_url, settle=3600, sweep=30, env={"PAYJUDGE_LOG_LEVEL": "WARNING"}
+    )
     try:
         judge.upgrade()
         build_ready_games(judge.db_url, [GAME], sheets=False, cheap_hashes=False)
@@ -229,6 +255,7 @@ def throughput(kind: str, db_url: str | None, sink_url: str, sink: SinkHandler, 
 
 # -- 3. a thousand games ------------------------------------------------------------------
 
+
 def clone_games(db_url: str, template: str, count: int) -> list[str]:
     """Copy a started game `count` times, straight in SQL (as a judge with many games
     would have them): the game, its seats, turn, sheets, acceptance lists and ledger."""
@@ -245,8 +272,9 @@ def clone_games(db_url: str, template: str, count: int) -> list[str]:
             per_table = {}
             for model in (Seat, Turn, Submission, Acceptance, LedgerEntry):
                 table = model.__table__
-                per_table[model] = [dict(r) for r in conn.execute(
-                    select(table).where(table.c.game_id == gid)).mappings()]
+                per_table[model] = [
+                    dict(r) for r in conn.execute(select(table).where(table.c.game_id == gid)).mappings()
+                ]
             for i in range(count):
                 name = f"{template}{i:04d}"
                 names.append(name)
@@ -258,7 +286,8 @@ def clone_games(db_url: str, template: str, count: int) -> list[str]:
                     values = {k: v for k, v in turn.items() if k != "id"}
                     values["game_id"] = new_gid
                     turn_ids[turn["id"]] = conn.execute(
-                        insert(Turn.__table__).values(**values)).inserted_primary_key[0]
+                        insert(Turn.__table__).values(**values)
+                    ).inserted_primary_key[0]
                 for model in (Seat, Submission, Acceptance, LedgerEntry):
                     rows = []
                     for r in per_table[model]:
@@ -278,8 +307,7 @@ def clone_games(db_url: str, template: str, count: int) -> list[str]:
 def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
     from sqlalchemy import create_engine, text
 
-    judge = JudgeProcess(outbound=sink_url, settle=3600, sweep=30,
-                         env={"PAYJUDGE_LOG_LEVEL": "WARNING"})
+    judge = JudgeProcess(outbound=sink_url, settle=3600, sweep=30, env={"PAYJUDGE_LOG_LEVEL": "WARNING"})
     try:
         judge.upgrade()
         # a usual PBEM timing: the phase after the deadline is not reminded at once
@@ -293,8 +321,10 @@ def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
             for i, name in enumerate(names):
                 when = first + step * i
                 due[name] = when
-                conn.execute(text("UPDATE game SET deadline = :d WHERE name = :n"),
-                             {"d": when.replace(tzinfo=None), "n": name})
+                conn.execute(
+                    text("UPDATE game SET deadline = :d WHERE name = :n"),
+                    {"d": when.replace(tzinfo=None), "n": name},
+                )
         engine.dispose()
         sink.clear()
         samples: list[tuple[float, float]] = []
@@ -321,14 +351,24 @@ def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
             time.sleep(deadline_wall - 1)
             idle_rss = judge.rss_kib() / 1024
         total = len(names)
-        wait_until(lambda: judge.scalar("SELECT count(*) FROM turn WHERE status = 'processed'") >= total,
-                   args.spread + 300, "every deadline processed", interval=1.0)
-        wait_until(lambda: sum(1 for a in list(sink.arrivals) if a.subject.startswith("Diplomacy results"))
-                   >= total, 300, "every results mail", interval=0.5)
+        wait_until(
+            lambda: judge.scalar("SELECT count(*) FROM turn WHERE status = 'processed'") >= total,
+            args.spread + 300,
+            "every deadline processed",
+            interval=1.0,
+        )
+        wait_until(
+            lambda: sum(1 for a in list(sink.arrivals) if a.subject.startswith("Diplomacy results")) >= total,
+            300,
+            "every results mail",
+            interval=0.5,
+        )
         stop.set()
         sampler.join()
-        rows = judge.query("SELECT g.name, t.processed_at FROM turn t JOIN game g ON g.id = t.game_id "
-                           "WHERE t.status = 'processed'")
+        rows = judge.query(
+            "SELECT g.name, t.processed_at FROM turn t JOIN game g ON g.id = t.game_id "
+            "WHERE t.status = 'processed'"
+        )
         processed = []
         for name, at in rows:
             at = at if isinstance(at, datetime) else datetime.fromisoformat(str(at))
@@ -343,18 +383,26 @@ def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
         names = (n for n, _ in rows)
         worst = sorted(((late, name) for name, late in zip(names, processed)), reverse=True)[:5]
         print("latest deadlines:", ", ".join(f"{name} {late:.2f} s" for late, name in worst), flush=True)
-        return {"games": total, "startup_s": ready_after,
-                "fired_p50": percentile(processed, 50), "fired_p99": percentile(processed, 99),
-                "fired_max": max(processed),
-                "mail_p50": percentile(arrived, 50), "mail_p99": percentile(arrived, 99),
-                "mail_max": max(arrived), "duplicates": turns - 2 * total,
-                "rss_idle_mib": idle_rss, "rss_max_mib": max(r for _, r in samples)}
+        return {
+            "games": total,
+            "startup_s": ready_after,
+            "fired_p50": percentile(processed, 50),
+            "fired_p99": percentile(processed, 99),
+            "fired_max": max(processed),
+            "mail_p50": percentile(arrived, 50),
+            "mail_p99": percentile(arrived, 99),
+            "mail_max": max(arrived),
+            "duplicates": turns - 2 * total,
+            "rss_idle_mib": idle_rss,
+            "rss_max_mib": max(r for _, r in samples),
+        }
     finally:
         judge.stop()
         shutil.rmtree(judge.data_dir, ignore_errors=True)
 
 
 # -- main ---------------------------------------------------------------------------------
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -365,8 +413,9 @@ def main() -> None:
     parser.add_argument("--paced", type=int, default=300)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--spread", type=float, default=180.0)
-    parser.add_argument("--lead", type=float, default=60.0,
-                        help="seconds from the daemon's start to the first deadline")
+    parser.add_argument(
+        "--lead", type=float, default=60.0, help="seconds from the daemon's start to the first deadline"
+    )
     parser.add_argument("--skip-games", action="store_true")
     args = parser.parse_args()
     args.on_start = None
@@ -381,8 +430,10 @@ def main() -> None:
             db_url = None
             if kind == "postgresql":
                 from tests.daemon.pgserver import PrivatePostgres
-                pg = PrivatePostgres(settings={"fsync": "on", "synchronous_commit": "on",
-                                               "full_page_writes": "on"}).start()
+
+                pg = PrivatePostgres(
+                    settings={"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
+                ).start()
                 db_url = pg.create_database("bench")
             print(f"[{kind}] throughput ...", flush=True)
             results.append(throughput(kind, db_url, sink_url, sink, args))
@@ -399,32 +450,42 @@ def main() -> None:
         controller.stop()
 
     print()
-    print("| database | burst | accepted msg/s | answered msg/s | p50 latency | p99 latency |"
-          " max latency | daemon RSS |")
+    print(
+        "| database | burst | accepted msg/s | answered msg/s | p50 latency | p99 latency |"
+        " max latency | daemon RSS |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in results:
         b = r["burst"]
-        print(f"| {r['db']} | {b['n']} | {b['accepted_per_s']:.0f} | {b['answered_per_s']:.0f} |"
-              f" {b['p50'] * 1000:.0f} ms | {b['p99'] * 1000:.0f} ms | {b['max'] * 1000:.0f} ms |"
-              f" {r['rss_mib']:.0f} MiB |")
+        print(
+            f"| {r['db']} | {b['n']} | {b['accepted_per_s']:.0f} | {b['answered_per_s']:.0f} |"
+            f" {b['p50'] * 1000:.0f} ms | {b['p99'] * 1000:.0f} ms | {b['max'] * 1000:.0f} ms |"
+            f" {r['rss_mib']:.0f} MiB |"
+        )
     print()
     print("| database | steady rate | messages | p50 latency | p99 latency | max latency |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for r in results:
         for p in r["paced"]:
-            print(f"| {r['db']} | {p['rate']:.0f} msg/s | {p['n']} | {p['p50'] * 1000:.0f} ms |"
-                  f" {p['p99'] * 1000:.0f} ms | {p['max'] * 1000:.0f} ms |")
+            print(
+                f"| {r['db']} | {p['rate']:.0f} msg/s | {p['n']} | {p['p50'] * 1000:.0f} ms |"
+                f" {p['p99'] * 1000:.0f} ms | {p['max'] * 1000:.0f} ms |"
+            )
     if games:
         print()
-        print("| active games | start-up | deadline job late p50 / p99 / max |"
-              " results mail at the sink p50 / p99 / max | phases processed twice |"
-              " RSS idle / peak |")
+        print(
+            "| active games | start-up | deadline job late p50 / p99 / max |"
+            " results mail at the sink p50 / p99 / max | phases processed twice |"
+            " RSS idle / peak |"
+        )
         print("| ---: | ---: | ---: | ---: | ---: | ---: |")
-        print(f"| {games['games']} | {games['startup_s']:.1f} s |"
-              f" {games['fired_p50']:.2f} / {games['fired_p99']:.2f} / {games['fired_max']:.2f} s |"
-              f" {games['mail_p50']:.2f} / {games['mail_p99']:.2f} / {games['mail_max']:.2f} s |"
-              f" {games['duplicates']} |"
-              f" {games['rss_idle_mib'] or float('nan'):.0f} / {games['rss_max_mib']:.0f} MiB |")
+        print(
+            f"| {games['games']} | {games['startup_s']:.1f} s |"
+            f" {games['fired_p50']:.2f} / {games['fired_p99']:.2f} / {games['fired_max']:.2f} s |"
+            f" {games['mail_p50']:.2f} / {games['mail_p99']:.2f} / {games['mail_max']:.2f} s |"
+            f" {games['duplicates']} |"
+            f" {games['rss_idle_mib'] or float('nan'):.0f} / {games['rss_max_mib']:.0f} MiB |"
+        )
     for r in results:
         if r["burst"]["failed"] or r["quarantined"]:
             print(f"WARNING {r['db']}: {r['burst']['failed']} refused, {r['quarantined']} quarantined")

@@ -90,5 +90,4 @@ def state(game: Game) -> dict:
         if power.retreats:
             dislodged[name] = {u: frozenset(r) for u, r in power.retreats.items()}
     centers = {name: frozenset(p.centers) for name, p in game.powers.items() if p.centers}
-    return {"phase": game.get_current_phase(), "units": units, "dislodged": dislodged,
-            "centers": centers}
+    return {"phase": game.get_current_phase(), "units": units, "dislodged": dislodged, "centers": centers}

@@ -20,28 +20,28 @@ from payjudge.rules.position import Position
 
 CLASSES = {
     "6.B.9": "support naming a coast the supported fleet does not move to: MILA rewrites the "
-             "coast and counts the support (DATC 6.B.9, issue 4.B.4: the support is void)",
+    "coast and counts the support (DATC 6.B.9, issue 4.B.4: the support is void)",
     "6.G.8": "army ordered VIA CONVOY to an adjacent province without a complete chain of "
-             "fleets ordered to convoy it: MILA falls back to the land route (DATC v3.1 6.G.8 / "
-             "4.A.3 no longer prefers the fallback)",
+    "fleets ordered to convoy it: MILA falls back to the land route (DATC v3.1 6.G.8 / "
+    "4.A.3 no longer prefers the fallback)",
     "4.A.3": "army moving to an adjacent province convoyed by another power's fleet: MILA takes "
-             "the convoy route whoever convoys (DATC 4.A.3 v3.1: only the army's own power's "
-             "convoy orders, or VIA CONVOY, show the intent to convoy)",
+    "the convoy route whoever convoys (DATC 4.A.3 v3.1: only the army's own power's "
+    "convoy orders, or VIA CONVOY, show the intent to convoy)",
     "6.D.12": "a power's support for a convoyed attack on its own unit: MILA counts it and "
-              "the unit is dislodged (DATC 6.D.12 / 6.E.3: no help in dislodging one's own unit; "
-              "MILA enforces it for attacks over land only)",
+    "the unit is dislodged (DATC 6.D.12 / 6.E.3: no help in dislodging one's own unit; "
+    "MILA enforces it for attacks over land only)",
     "6.H.11": "retreat options of a unit dislodged by a convoyed army: MILA offers every "
-              "adjacent place, occupied and standoff ones too (an and/or precedence slip in "
-              "Game._move_results; DATC 6.H.11 lifts only the ban on the attacker's origin)",
+    "adjacent place, occupied and standoff ones too (an and/or precedence slip in "
+    "Game._move_results; DATC 6.H.11 lifts only the ban on the attacker's origin)",
     "5.B-h2h": "head-to-head battle where a power supports the move against its own unit: "
-               "MILA leaves that support out of the defence as well (it compares attack with "
-               "attack); DATC 5.B compares the attack strength with the defend strength, which "
-               "counts every support",
+    "MILA leaves that support out of the defence as well (it compares attack with "
+    "attack); DATC 5.B compares the attack strength with the defend strength, which "
+    "counts every support",
     "6.F.4": "convoying fleet attacked with the support of its own power: MILA counts that "
-             "support when it decides the convoy is disrupted (the fleet stays, the army "
-             "fails); DATC 6.D.12 / 6.F.4: the fleet is not dislodged, so the convoy holds",
+    "support when it decides the convoy is disrupted (the fleet stays, the army "
+    "fails); DATC 6.D.12 / 6.F.4: the fleet is not dislodged, so the convoy holds",
     "6.J": "civil-disorder removal: MILA removes by distance to home centres, fleets first "
-           "(pre-2023 rule); payjudge uses the 2023 rule of DATC v3.1 4.D.8 / 6.J",
+    "(pre-2023 rule); payjudge uses the 2023 rule of DATC v3.1 4.D.8 / 6.J",
 }
 
 
@@ -64,8 +64,12 @@ def _rewrite(orders: dict, change) -> dict | None:
 
 def rule_support_coast(pos: Position, orders: dict) -> dict | None:
     """6.B.9: the coast named in a support of a fleet move is ignored."""
-    return _rewrite(orders, lambda p, o: replace(o, dest=o.dest.bare)
-                    if isinstance(o, SupportMove) and o.dest.coast is not None else o)
+    return _rewrite(
+        orders,
+        lambda p, o: (
+            replace(o, dest=o.dest.bare) if isinstance(o, SupportMove) and o.dest.coast is not None else o
+        ),
+    )
 
 
 def _chain(pos: Position, army, dest: str, fleets: set[str]) -> bool:
@@ -95,15 +99,22 @@ def rule_land_fallback(pos: Position, orders: dict) -> dict | None:
     by_land: set = set()
     for power, os in orders.items():
         for o in os:
-            if not (isinstance(o, Move) and o.unit.type is UnitType.ARMY
-                    and o.dest.province in m.army_neighbours(o.unit.province)):
+            if not (
+                isinstance(o, Move)
+                and o.unit.type is UnitType.ARMY
+                and o.dest.province in m.army_neighbours(o.unit.province)
+            ):
                 continue
-            mine = [c for p, c in convoys if p == power and c.army == o.unit
-                    and c.dest.province == o.dest.province]
+            mine = [
+                c
+                for p, c in convoys
+                if p == power and c.army == o.unit and c.dest.province == o.dest.province
+            ]
             if not (o.via_convoy or mine):
                 continue
-            fleets = {c.unit.province for _, c in convoys
-                      if c.army == o.unit and c.dest.province == o.dest.province}
+            fleets = {
+                c.unit.province for _, c in convoys if c.army == o.unit and c.dest.province == o.dest.province
+            }
             if not _chain(pos, o.unit, o.dest.province, fleets):
                 by_land.add(o.unit)
 
@@ -113,6 +124,7 @@ def rule_land_fallback(pos: Position, orders: dict) -> dict | None:
         if isinstance(o, Convoy) and o.army in by_land and owner.get(o.army.province) == power:
             return Hold(o.unit)
         return o
+
     return _rewrite(orders, change) if by_land else None
 
 
@@ -122,12 +134,18 @@ def rule_foreign_convoy(pos: Position, orders: dict) -> dict | None:
     convoys = _convoy_orders(orders)
 
     def change(power, o):
-        if isinstance(o, Move) and not o.via_convoy and o.unit.type is UnitType.ARMY \
-                and o.dest.province in m.army_neighbours(o.unit.province) \
-                and any(c.army == o.unit and c.dest.province == o.dest.province and p != power
-                        for p, c in convoys):
+        if (
+            isinstance(o, Move)
+            and not o.via_convoy
+            and o.unit.type is UnitType.ARMY
+            and o.dest.province in m.army_neighbours(o.unit.province)
+            and any(
+                c.army == o.unit and c.dest.province == o.dest.province and p != power for p, c in convoys
+            )
+        ):
             return replace(o, via_convoy=True)
         return o
+
     return _rewrite(orders, change)
 
 
@@ -140,11 +158,16 @@ def rule_own_support_by_convoy():
 
     def attack_strength(self, i):
         d = self.at.get(self.dest[i])
-        if self.by_convoy[i] and d is not None and self.powers[d] != self.powers[i] \
-                and self.path(i) and not (self.h2h[i] is None and self.kind[d] == movement._MOVE
-                                          and self.resolve(d)):
+        if (
+            self.by_convoy[i]
+            and d is not None
+            and self.powers[d] != self.powers[i]
+            and self.path(i)
+            and not (self.h2h[i] is None and self.kind[d] == movement._MOVE and self.resolve(d))
+        ):
             return self._supports(self.move_support.get(i, ()))
         return original(self, i)
+
     board.attack_strength = attack_strength
     try:
         yield
@@ -164,6 +187,7 @@ def rule_retreats_after_convoy():
         if by_convoy:
             return original(m, unit, attacker_from, by_convoy, set(), set())
         return original(m, unit, attacker_from, by_convoy, occupied, contested)
+
     movement._retreats = retreats
     try:
         yield
@@ -184,6 +208,7 @@ def rule_h2h_defence():
         if other is None:
             return original(self, i)
         return self._supports(self.move_support.get(i, ()), exclude_power=self.powers[other])
+
     board.defend_strength = defend_strength
     try:
         yield
@@ -202,8 +227,12 @@ def rule_convoy_disruption():
 
     def attack_strength(self, i):
         d = self.at.get(self.dest[i])
-        if getattr(self, "_mila_all_supports", False) and d is not None \
-                and self.powers[d] != self.powers[i] and self.path(i):
+        if (
+            getattr(self, "_mila_all_supports", False)
+            and d is not None
+            and self.powers[d] != self.powers[i]
+            and self.path(i)
+        ):
             return self._supports(self.move_support.get(i, ()))
         return original_attack(self, i)
 
@@ -213,6 +242,7 @@ def rule_convoy_disruption():
             return original_convoy(self, i)
         finally:
             self._mila_all_supports = False
+
     board._convoy_holds, board.attack_strength = convoy_holds, attack_strength
     try:
         yield
@@ -220,7 +250,10 @@ def rule_convoy_disruption():
         board._convoy_holds, board.attack_strength = original_convoy, original_attack
 
 
-ORDER_RULES = {"6.B.9": rule_support_coast, "6.G.8": rule_land_fallback,
-               "4.A.3": rule_foreign_convoy}
-ENGINE_RULES = {"6.D.12": rule_own_support_by_convoy, "6.H.11": rule_retreats_after_convoy,
-                "5.B-h2h": rule_h2h_defence, "6.F.4": rule_convoy_disruption}
+ORDER_RULES = {"6.B.9": rule_support_coast, "6.G.8": rule_land_fallback, "4.A.3": rule_foreign_convoy}
+ENGINE_RULES = {
+    "6.D.12": rule_own_support_by_convoy,
+    "6.H.11": rule_retreats_after_convoy,
+    "5.B-h2h": rule_h2h_defence,
+    "6.F.4": rule_convoy_disruption,
+}

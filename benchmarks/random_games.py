@@ -64,8 +64,12 @@ def movement_orders(pos: Position, rng: random.Random) -> dict[str, list[Order]]
     for unit in units:
         if unit.type is not UnitType.ARMY or unit.province in chosen:
             continue
-        by_sea = [o for o in options[unit.province] if isinstance(o, Move) and
-                  (o.via_convoy or o.dest.province not in m.army_neighbours(unit.province))]
+        by_sea = [
+            o
+            for o in options[unit.province]
+            if isinstance(o, Move)
+            and (o.via_convoy or o.dest.province not in m.army_neighbours(unit.province))
+        ]
         if by_sea and rng.random() < 0.35:
             move = rng.choice(by_sea)
             chosen[unit.province] = move
@@ -86,9 +90,13 @@ def movement_orders(pos: Position, rng: random.Random) -> dict[str, list[Order]]
         if r < 0.12:
             chosen[unit.province] = Hold(unit)
         elif r < 0.65:
-            moves = [o for o in options[unit.province] if isinstance(o, Move)
-                     and not o.via_convoy and (unit.type is UnitType.FLEET
-                                               or o.dest.province in m.army_neighbours(unit.province))]
+            moves = [
+                o
+                for o in options[unit.province]
+                if isinstance(o, Move)
+                and not o.via_convoy
+                and (unit.type is UnitType.FLEET or o.dest.province in m.army_neighbours(unit.province))
+            ]
             chosen[unit.province] = _pick_move(pos, owner[unit.province], moves, rng) if moves else Hold(unit)
         else:
             supporters.append(unit)
@@ -127,8 +135,11 @@ def _pick_move(pos: Position, power: str, moves: list[Move], rng: random.Random)
 def _matches(support: Order, chosen: dict[str, Order]) -> bool:
     given = chosen.get(support.supported.province)  # type: ignore[union-attr]
     if isinstance(support, SupportMove):
-        return isinstance(given, Move) and given.dest.province == support.dest.province \
+        return (
+            isinstance(given, Move)
+            and given.dest.province == support.dest.province
             and (support.dest.coast is None or support.dest.coast == given.dest.coast)
+        )
     return not isinstance(given, Move)
 
 
@@ -183,8 +194,9 @@ def random_game(seed: int, years: int = 10, game: int = 0) -> Iterator[PhaseReco
     last_year = pos.phase.year + years - 1
     while pos.phase.year <= last_year:
         kind = pos.phase.type.name
-        pick = {"MOVEMENT": movement_orders, "RETREATS": retreat_orders,
-                "ADJUSTMENTS": adjustment_orders}[kind]
+        pick = {"MOVEMENT": movement_orders, "RETREATS": retreat_orders, "ADJUSTMENTS": adjustment_orders}[
+            kind
+        ]
         orders = pick(pos, rng)
         texts = {p: [str(o) for o in os] for p, os in sorted(orders.items())}
         yield PhaseRecord(game, pos, texts)
@@ -219,11 +231,19 @@ def phase_cases(records: list[PhaseRecord]) -> Iterator[tuple[dict, list[PhaseRe
         group = [first]
         if first.position.phase.is_retreats:  # pragma: no cover - never happens
             raise AssertionError("a retreat phase with no movement before it")
-        if first.position.phase.is_movement and i + 1 < len(records) \
-                and records[i + 1].game == first.game and records[i + 1].position.phase.is_retreats:
+        if (
+            first.position.phase.is_movement
+            and i + 1 < len(records)
+            and records[i + 1].game == first.game
+            and records[i + 1].position.phase.is_retreats
+        ):
             group.append(records[i + 1])
-        doc = {"variant": "standard", "phase": first.phase,
-               "units": units_json(first.position), "centers": centers_json(first.position),
-               "orders": [r.orders for r in group]}
+        doc = {
+            "variant": "standard",
+            "phase": first.phase,
+            "units": units_json(first.position),
+            "centers": centers_json(first.position),
+            "orders": [r.orders for r in group],
+        }
         yield doc, group
         i += len(group)

@@ -55,6 +55,7 @@ def main() -> None:
 def _with_maps(run: Callable[..., dict]) -> Callable[[dict], dict]:
     """`run` with the installed maps (PAYJUDGE_MAPS_DIR or the configuration's maps_dir)."""
     from .config import ConfigError, load_config
+
     try:
         maps_dir = load_config().maps_path
     except ConfigError:
@@ -69,6 +70,7 @@ def adjudicate(source: str, jsonl: bool) -> None:
     """Adjudicate order sets from a position (shared/spec/judge-json.md); the variant is
     a shipped or installed map, or the path of a .map file."""
     from .jsonapi.adjudicate import run
+
     _json_main(_with_maps(run), source, jsonl)
 
 
@@ -78,19 +80,26 @@ def adjudicate(source: str, jsonl: bool) -> None:
 def auction(source: str, jsonl: bool) -> None:
     """Run the Payola auction of one movement phase (shared/spec/judge-json.md)."""
     from .jsonapi.auction import run
+
     _json_main(_with_maps(run), source, jsonl)
 
 
 def _config(config_path: str | None):
     from .config import ConfigError, load_config
+
     try:
         return load_config(config_path)
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from None
 
 
-config_option = click.option("--config", "config_path", default=None, envvar="PAYJUDGE_CONFIG",
-                             help="A payjudge.toml file (see config/payjudge.example.toml).")
+config_option = click.option(
+    "--config",
+    "config_path",
+    default=None,
+    envvar="PAYJUDGE_CONFIG",
+    help="A payjudge.toml file (see config/payjudge.example.toml).",
+)
 
 
 @main.command()
@@ -98,6 +107,7 @@ config_option = click.option("--config", "config_path", default=None, envvar="PA
 def serve(config_path: str | None) -> None:
     """Run the judge: SMTP listener, IMAP poller, processor, outbox sender, deadlines."""
     from .daemon import serve as run
+
     run(_config(config_path))
 
 
@@ -111,20 +121,25 @@ def db() -> None:
 def db_upgrade(config_path: str | None) -> None:
     """Create or migrate the database to the current schema."""
     from .store.db import upgrade
+
     cfg = _config(config_path)
     if cfg.database_url.startswith("sqlite:///"):
         from pathlib import Path
-        Path(cfg.database_url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+
+        Path(cfg.database_url[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
     before, after = upgrade(cfg.database_url)
     if before == after:
         click.echo(f"database is up to date (revision {after})")
     else:
-        click.echo(f"database migrated from {f'revision {before}' if before else 'an empty database'} "
-                   f"to revision {after}")
+        click.echo(
+            f"database migrated from {f'revision {before}' if before else 'an empty database'} "
+            f"to revision {after}"
+        )
 
 
 def _database(config_path: str | None):
     from .store.db import Database
+
     return Database(_config(config_path).database_url)
 
 
@@ -137,6 +152,7 @@ def game() -> None:
 @config_option
 def game_list(config_path: str | None) -> None:
     from .store import repo
+
     database = _database(config_path)
     with database.transaction() as s:
         rows = repo.games(s)
@@ -155,6 +171,7 @@ def game_show(name: str, config_path: str | None) -> None:
     from .game.state import GameState, find_game
     from .game.turns import late_powers
     from .vocabulary import GameStatus
+
     database = _database(config_path)
     with database.transaction() as s:
         g = find_game(s, name)
@@ -169,9 +186,11 @@ def game_show(name: str, config_path: str | None) -> None:
             pos = st.position
             centers = len(pos.centers.get(seat.power, ())) if pos and seat.power else 0
             units = len(pos.units.get(seat.power, ())) if pos and seat.power else 0
-            click.echo(f"  {seat.power or '(seat)':10} {seat.status:9} {seat.address or '-':30} "
-                       f"{balances.get(seat.power or '', 0):5} AgP  {centers:2} centres {units:2} units"
-                       f"{'  LATE' if seat.power in late else ''}")
+            click.echo(
+                f"  {seat.power or '(seat)':10} {seat.status:9} {seat.address or '-':30} "
+                f"{balances.get(seat.power or '', 0):5} AgP  {centers:2} centres {units:2} units"
+                f"{'  LATE' if seat.power in late else ''}"
+            )
 
 
 @main.group("map")
@@ -179,8 +198,13 @@ def map_group() -> None:
     """Maps in DPjudge's .map syntax: show, check and install them."""
 
 
-search_option = click.option("--search", "search", multiple=True, type=click.Path(file_okay=False),
-                             help="Another folder where the files a map USEs may be (repeatable).")
+search_option = click.option(
+    "--search",
+    "search",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    help="Another folder where the files a map USEs may be (repeatable).",
+)
 
 
 def _load_map(name: str, search: tuple[str, ...], maps_dir):
@@ -189,6 +213,7 @@ def _load_map(name: str, search: tuple[str, ...], maps_dir):
     from pathlib import Path
 
     from .rules.mapfile import MapError, load_map_file, load_variant
+
     try:
         if Path(name).is_file():
             return load_map_file(name, [*map(Path, search), maps_dir])
@@ -198,9 +223,11 @@ def _load_map(name: str, search: tuple[str, ...], maps_dir):
 
 
 def _map_text(m) -> str:
-    lines = [f"map {m.name}: {len(m.powers)} powers, {len(m.supply_centers)} centres, "
-             f"{m.victory} to win; first phase {m.first_phase} ({m.start_phase})",
-             f"flow: {'  '.join(m.flow)}"]
+    lines = [
+        f"map {m.name}: {len(m.powers)} powers, {len(m.supply_centers)} centres, "
+        f"{m.victory} to win; first phase {m.first_phase} ({m.start_phase})",
+        f"flow: {'  '.join(m.flow)}",
+    ]
     if m.rule_flags():
         lines.append(f"rules: {' '.join(m.rule_flags())}")
     for p in m.powers:
@@ -209,8 +236,10 @@ def _map_text(m) -> str:
         if p.name in m.leagues:
             extra += f" league {' '.join(m.leagues[p.name])}"
         lines.append(f"  {p.written or p.name} ({p.adjective}, {p.initial or 'no initial'}){extra}")
-        lines.append(f"      homes {' '.join(p.homes) or '-'}; centres "
-                     f"{' '.join(sorted(m.start_centers.get(p.name, ()))) or '-'}; units {units or '-'}")
+        lines.append(
+            f"      homes {' '.join(p.homes) or '-'}; centres "
+            f"{' '.join(sorted(m.start_centers.get(p.name, ()))) or '-'}; units {units or '-'}"
+        )
     owned = {c for p in m.powers for c in p.homes} | {c for cs in m.start_centers.values() for c in cs}
     lines.append(f"  neutral centres: {' '.join(sorted(m.supply_centers - owned)) or '-'}")
     lines.append(f"{len(m.provinces)} provinces:")
@@ -235,6 +264,7 @@ def _map_text(m) -> str:
 def map_show(name: str, as_json: bool, search: tuple[str, ...], config_path: str | None) -> None:
     """Show an installed map (by NAME) or a map file (PATH)."""
     from .rules.mapview import map_json
+
     m = _load_map(name, search, _config(config_path).maps_path)
     if as_json:
         sys.stdout.write(json.dumps(map_json(m), indent=1, ensure_ascii=False) + "\n")
@@ -257,27 +287,36 @@ def map_check(files: tuple[str, ...], search: tuple[str, ...], config_path: str 
             click.echo(exc.message, err=True)
             failed += 1
             continue
-        click.echo(f"{name}: ok ({len(m.powers)} powers, {len(m.supply_centers)} centres, "
-                   f"{m.victory} to win, {m.start_phase}"
-                   f"{f', {len(m.notes)} notes' if m.notes else ''})")
+        click.echo(
+            f"{name}: ok ({len(m.powers)} powers, {len(m.supply_centers)} centres, "
+            f"{m.victory} to win, {m.start_phase}"
+            f"{f', {len(m.notes)} notes' if m.notes else ''})"
+        )
     if failed:
         raise SystemExit(1)
 
 
 @map_group.command("install")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--drawing", "drawing", default=None, type=click.Path(exists=True, dir_okay=False),
-              help="DPjudge's PostScript drawing of the map (default: the .ps beside the .map, if any).")
+@click.option(
+    "--drawing",
+    "drawing",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="DPjudge's PostScript drawing of the map (default: the .ps beside the .map, if any).",
+)
 @search_option
 @config_option
-def map_install(files: tuple[str, ...], drawing: str | None, search: tuple[str, ...],
-                config_path: str | None) -> None:
+def map_install(
+    files: tuple[str, ...], drawing: str | None, search: tuple[str, ...], config_path: str | None
+) -> None:
     """Validate maps (with the files they USE) and copy them into the maps directory,
     each with its DPjudge drawing (`.ps`) when there is one: pictures are then drawn on it."""
     import shutil
     from pathlib import Path
 
     from .rules.mapfile import MapError, find_map, load_variant, map_sources, shipped_dir
+
     if drawing and len(files) != 1:
         raise click.ClickException("--drawing goes with one map")
     maps_dir = _config(config_path).maps_path
@@ -288,18 +327,27 @@ def map_install(files: tuple[str, ...], drawing: str | None, search: tuple[str, 
         for source in sources:
             if source.parent.resolve() in (maps_dir.resolve(), shipped_dir().resolve()):
                 continue
-            if source.suffix == ".map" and source.stem != Path(name).stem \
-                    and find_map(source.stem, None) is not None:
+            if (
+                source.suffix == ".map"
+                and source.stem != Path(name).stem
+                and find_map(source.stem, None) is not None
+            ):
                 click.echo(f"note: {source.name} now stands for the shipped map of that name")
             shutil.copyfile(source, maps_dir / source.name)
         try:
             load_variant(Path(name).stem, maps_dir)
         except MapError as exc:
             raise click.ClickException("\n".join(exc.problems)) from None
-        click.echo(f"installed {Path(name).stem} in {maps_dir} ({len(m.powers)} powers, "
-                   f"{len(m.supply_centers)} centres, {m.victory} to win)")
-        _install_drawing(m, Path(drawing) if drawing else Path(name).with_suffix(".ps"),
-                         maps_dir, given=drawing is not None)
+        click.echo(
+            f"installed {Path(name).stem} in {maps_dir} ({len(m.powers)} powers, "
+            f"{len(m.supply_centers)} centres, {m.victory} to win)"
+        )
+        _install_drawing(
+            m,
+            Path(drawing) if drawing else Path(name).with_suffix(".ps"),
+            maps_dir,
+            given=drawing is not None,
+        )
 
 
 def _install_drawing(m, path, maps_dir, *, given: bool) -> None:
@@ -307,6 +355,7 @@ def _install_drawing(m, path, maps_dir, *, given: bool) -> None:
     import shutil
 
     from .render.drawing import Drawing, DrawingError, ghostscript
+
     if not path.is_file():
         return
     try:
@@ -322,8 +371,10 @@ def _install_drawing(m, path, maps_dir, *, given: bool) -> None:
     target = maps_dir / f"{m.name}.ps"
     if path.resolve() != target.resolve():
         shutil.copyfile(path, target)
-    click.echo(f"installed its drawing {target.name}: pictures of {m.name} are drawn on it"
-               + ("" if ghostscript() else " (once Ghostscript is installed: apt-get install ghostscript)"))
+    click.echo(
+        f"installed its drawing {target.name}: pictures of {m.name} are drawn on it"
+        + ("" if ghostscript() else " (once Ghostscript is installed: apt-get install ghostscript)")
+    )
 
 
 @map_group.command("list")
@@ -331,27 +382,51 @@ def _install_drawing(m, path, maps_dir, *, given: bool) -> None:
 def map_list(config_path: str | None) -> None:
     """The maps games can be created on: installed ones, then those payjudge ships."""
     from .game.lifecycle import available_maps
+
     for m in available_maps(_config(config_path).maps_path):
-        click.echo(f"{m.name:16} {len(m.powers):2} powers {m.centres:3} centres "
-                   f"{m.victory:3} to win  {m.first_phase}")
+        click.echo(
+            f"{m.name:16} {len(m.powers):2} powers {m.centres:3} centres "
+            f"{m.victory:3} to win  {m.first_phase}"
+        )
 
 
 @main.command()
 @click.argument("game_name", metavar="GAME", required=False)
 @click.argument("phase", required=False)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="The picture to write: FILE.png or FILE.svg.")
-@click.option("--json", "json_path", default=None, type=click.Path(exists=True, dir_okay=False),
-              help="Draw a judge-json case (the `payjudge adjudicate` input) instead of a game.")
-@click.option("--scale", default=1.0, type=click.FloatRange(0.1, 4.0),
-              help="Size of a PNG against the drawing's own (1000 pixels wide for the standard map).")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The picture to write: FILE.png or FILE.svg.",
+)
+@click.option(
+    "--json",
+    "json_path",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Draw a judge-json case (the `payjudge adjudicate` input) instead of a game.",
+)
+@click.option(
+    "--scale",
+    default=1.0,
+    type=click.FloatRange(0.1, 4.0),
+    help="Size of a PNG against the drawing's own (1000 pixels wide for the standard map).",
+)
 @config_option
-def render(game_name: str | None, phase: str | None, output: str, json_path: str | None,
-           scale: float, config_path: str | None) -> None:
+def render(
+    game_name: str | None,
+    phase: str | None,
+    output: str,
+    json_path: str | None,
+    scale: float,
+    config_path: str | None,
+) -> None:
     """Draw a game's board: PHASE's orders and results (default: the last phase played,
     or the board as it stands before any), as PNG or SVG."""
     from .render.board import board_svg
     from .render.files import geometry_for
+
     if not output.lower().endswith((".png", ".svg")):
         raise click.ClickException("the output must be a .png or .svg file")
     if json_path is not None:
@@ -367,6 +442,7 @@ def render(game_name: str | None, phase: str | None, output: str, json_path: str
         data = text.encode("utf-8")
     else:
         from .render.raster import png
+
         data = png(text, zoom=scale)
     with open(output, "wb") as fh:
         fh.write(data)
@@ -377,6 +453,7 @@ def _json_picture(path: str):
     """The last phase of a judge-json case: its orders and results (or its position)."""
     from .jsonapi.common import position, power_name
     from .rules.turn import advance
+
     try:
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
@@ -395,6 +472,7 @@ def _game_picture(name: str, phase: str | None, config_path: str | None):
     from .game.state import GameState, find_game, turns
     from .render.stored import stored_picture
     from .rules.phase import Phase
+
     database = _database(config_path)
     with database.transaction() as s:
         g = find_game(s, name)
@@ -409,8 +487,9 @@ def _game_picture(name: str, phase: str | None, config_path: str | None):
                 raise click.ClickException(str(exc)) from None
             chosen = [t for t in rows if t.phase == wanted]
             if not chosen:
-                raise click.ClickException(f"{name} has no phase {wanted}: "
-                                           + (" ".join(str(t.phase) for t in rows) or "none yet"))
+                raise click.ClickException(
+                    f"{name} has no phase {wanted}: " + (" ".join(str(t.phase) for t in rows) or "none yet")
+                )
         else:
             chosen = [t for t in rows if t.report] or rows
         if not chosen:
@@ -426,16 +505,17 @@ def _game_picture(name: str, phase: str | None, config_path: str | None):
 def requeue(message_ids: tuple[int, ...], all_: bool, config_path: str | None) -> None:
     """Put quarantined messages back in the queue (after fixing what crashed on them)."""
     from .store import repo
+
     database = _database(config_path)
     with database.transaction() as s:
         if not all_ and not message_ids:
-                rows = repo.quarantined(s)
-                for r in rows:
-                    first = (r.error or "").strip().splitlines()[-1:] or [""]
-                    click.echo(f"{r.id:6} {r.sender or '-':30} {first[0][:60]}")
-                if not rows:
-                    click.echo("no quarantined messages")
-                return
+            rows = repo.quarantined(s)
+            for r in rows:
+                first = (r.error or "").strip().splitlines()[-1:] or [""]
+                click.echo(f"{r.id:6} {r.sender or '-':30} {first[0][:60]}")
+            if not rows:
+                click.echo("no quarantined messages")
+            return
         ids = [r.id for r in repo.quarantined(s, None if all_ else message_ids)]
         repo.requeue(s, ids)
     click.echo(f"requeued {len(ids)} message(s)")
@@ -447,6 +527,7 @@ def requeue(message_ids: tuple[int, ...], all_: bool, config_path: str | None) -
 def inject(files: tuple[str, ...], config_path: str | None) -> None:
     """Store .eml files as inbound mail, as if they had arrived (for tests and recovery)."""
     from .store.mailbox import SqlInbound
+
     store = SqlInbound(_database(config_path))
     for name in files:
         with open(name, "rb") as fh:
@@ -462,6 +543,7 @@ def process_cmd(config_path: str | None) -> None:
     from .service.deadlines import tick_all
     from .service.processor import process_pending
     from .store.db import Database
+
     cfg = _config(config_path)
     database = Database(cfg.database_url)
     n = process_pending(database, cfg, SystemClock(), limit=10_000)
@@ -482,6 +564,7 @@ def replay(name: str, into: str | None, config_path: str | None) -> None:
 
     from .service.replay import replay as run
     from .store.db import Database, upgrade
+
     cfg = _config(config_path)
     if into is None:
         into = f"sqlite:///{Path(tempfile.mkdtemp(prefix='payjudge-replay-')) / 'replay.sqlite'}"
@@ -502,6 +585,7 @@ def replay(name: str, into: str | None, config_path: str | None) -> None:
 def rules_doc() -> None:
     """Print docs/rules.md, the table of rule flags, generated from the flag registry."""
     from .reports import render_rules_doc
+
     click.echo(render_rules_doc(), nl=False)
 
 
@@ -512,10 +596,11 @@ def health(config_path: str | None) -> None:
     import socket
 
     from .store import repo
+
     cfg = _config(config_path)
     database = _database(config_path)
     try:
-        with database.reading() as s:   # never waits for the write lock
+        with database.reading() as s:  # never waits for the write lock
             repo.ping(s)
         if cfg.listen:
             host, port = cfg.listen

@@ -21,28 +21,28 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     data_dir: Path = Path("data")
-    db_url: str = ""                       # default: sqlite:///<data_dir>/payjudge.sqlite
-    smtp_listen: str = "127.0.0.1:2525"    # host:port, or "" to disable the listener
+    db_url: str = ""  # default: sqlite:///<data_dir>/payjudge.sqlite
+    smtp_listen: str = "127.0.0.1:2525"  # host:port, or "" to disable the listener
     judge_address: str = "judge@localhost"
     judge_name: str = "payjudge"
-    local_domains: tuple[str, ...] = ()    # default: the judge address's domain
-    outbound: str = ""                     # smtp://host:port or maildir:PATH (default: <data_dir>/outbox)
-    imap_url: str = ""                     # imap://user:password@host:port/INBOX (optional)
-    settle_seconds: int = 300              # delay before early processing once all are ready
-    sweep_seconds: int = 30                # how often the scheduler re-checks every game
+    local_domains: tuple[str, ...] = ()  # default: the judge address's domain
+    outbound: str = ""  # smtp://host:port or maildir:PATH (default: <data_dir>/outbox)
+    imap_url: str = ""  # imap://user:password@host:port/INBOX (optional)
+    settle_seconds: int = 300  # delay before early processing once all are ready
+    sweep_seconds: int = 30  # how often the scheduler re-checks every game
     max_message_bytes: int = 1_000_000
-    smtp_timeout_seconds: int = 120        # an SMTP client is cut off this long after its last command
-    smtp_max_connections: int = 100        # SMTP connections served at once …
-    smtp_max_per_client: int = 10          # … and from one client address
-    create_allowed: tuple[str, ...] = ("*",)   # addresses (or *@domain) allowed to CREATE
+    smtp_timeout_seconds: int = 120  # an SMTP client is cut off this long after its last command
+    smtp_max_connections: int = 100  # SMTP connections served at once …
+    smtp_max_per_client: int = 10  # … and from one client address
+    create_allowed: tuple[str, ...] = ("*",)  # addresses (or *@domain) allowed to CREATE
     # messages answered per sender (From) per hour; more wait their turn (see README)
     rate_limit_per_hour: int = 60
-    signon_failure_limit: int = 10         # wrong passwords per seat within the window …
-    signon_window_minutes: int = 60        # … before its sign-ons are refused for a while
-    timezone: str = "UTC"                  # default zone for times shown in mail
+    signon_failure_limit: int = 10  # wrong passwords per seat within the window …
+    signon_window_minutes: int = 60  # … before its sign-ons are refused for a while
+    timezone: str = "UTC"  # default zone for times shown in mail
     log_level: str = "INFO"
-    maps_dir: str = ""                     # installed maps (default: <data_dir>/maps)
-    http_listen: str = ""                  # host:port of the read-only status page ("" = off)
+    maps_dir: str = ""  # installed maps (default: <data_dir>/maps)
+    http_listen: str = ""  # host:port of the read-only status page ("" = off)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -73,7 +73,6 @@ class Config:
             return host or "127.0.0.1", int(port)
         except ValueError:
             raise ConfigError(f"PAYJUDGE_SMTP_LISTEN must be host:port, not {self.smtp_listen!r}") from None
-
 
     @property
     def http(self) -> tuple[str, int] | None:

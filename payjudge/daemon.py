@@ -67,8 +67,8 @@ class Daemon:
     config: Config
     clock: Clock = field(default_factory=SystemClock)
     db: Database | None = None
-    listen_port: int | None = None      # the port really bound (after start)
-    http_port: int | None = None        # the status page's port (after start), if it is on
+    listen_port: int | None = None  # the port really bound (after start)
+    http_port: int | None = None  # the status page's port (after start), if it is on
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         cfg = self.config
@@ -109,16 +109,23 @@ class Daemon:
         server = None
         if cfg.listen is not None:
             host, port = cfg.listen
-            server = await start_listener(inbound, host, port, local_domains=cfg.domains,
-                                          local_addresses=(cfg.judge_address,),
-                                          size_limit=cfg.max_message_bytes, hostname="payjudge",
-                                          timeout=cfg.smtp_timeout_seconds,
-                                          max_connections=cfg.smtp_max_connections,
-                                          max_per_client=cfg.smtp_max_per_client)
+            server = await start_listener(
+                inbound,
+                host,
+                port,
+                local_domains=cfg.domains,
+                local_addresses=(cfg.judge_address,),
+                size_limit=cfg.max_message_bytes,
+                hostname="payjudge",
+                timeout=cfg.smtp_timeout_seconds,
+                max_connections=cfg.smtp_max_connections,
+                max_per_client=cfg.smtp_max_per_client,
+            )
             self.listen_port = server.sockets[0].getsockname()[1]
         http = None
         if cfg.http is not None:
             from .web.app import start_http  # aiohttp is loaded only when the page is on
+
             http, self.http_port = await start_http(db, cfg, *cfg.http)
         if cfg.imap_url:
             poller = ImapPoller(inbound, ImapSettings.from_url(cfg.imap_url))
@@ -142,7 +149,7 @@ class Daemon:
                     count = 0
                 if count:
                     sender.wake()
-                    clock.poke()   # a game made ready is processed early (not waited for)
+                    clock.poke()  # a game made ready is processed early (not waited for)
                     continue
                 try:
                     await asyncio.wait_for(inbound_wake.wait(), timeout=2.0)
@@ -152,13 +159,21 @@ class Daemon:
         async def sweep() -> None:
             await clock.refresh(tick=True)
 
-        scheduler.add_job(sweep, "interval", seconds=cfg.sweep_seconds, id="sweep",
-                          misfire_grace_time=None, coalesce=True, max_instances=1)
+        scheduler.add_job(
+            sweep,
+            "interval",
+            seconds=cfg.sweep_seconds,
+            id="sweep",
+            misfire_grace_time=None,
+            coalesce=True,
+            max_instances=1,
+        )
         scheduler.start()
         tasks.append(asyncio.create_task(processor(), name="processor"))
-        await sweep()   # deadlines that passed while the daemon was down
-        log.info("payjudge serving (database %s, outbound %s)", _safe(cfg.database_url),
-                 _safe(cfg.outbound_url))
+        await sweep()  # deadlines that passed while the daemon was down
+        log.info(
+            "payjudge serving (database %s, outbound %s)", _safe(cfg.database_url), _safe(cfg.outbound_url)
+        )
         try:
             await stop.wait()
             log.info("payjudge stopping")
@@ -195,15 +210,16 @@ class _GameClock:
     to come, so nothing spins and the deadline keeps its own job. Games with a past
     wake-up are still ticked by every sweep (late notices repeat)."""
 
-    def __init__(self, db: Database, config: Config, now: Clock, scheduler: AsyncIOScheduler,
-                 sender: OutboxSender):
+    def __init__(
+        self, db: Database, config: Config, now: Clock, scheduler: AsyncIOScheduler, sender: OutboxSender
+    ):
         self.db, self.config, self.now = db, config, now
         self.scheduler, self.sender = scheduler, sender
         self.settle = timedelta(seconds=config.settle_seconds)
-        self._lock = asyncio.Lock()           # one refresh at a time
-        self._known: dict[int, _Wake] = {}    # game → its row key and wake-ups
-        self._planned: dict[int, datetime] = {}   # game → the time its job is set for
-        self._ticked: dict[int, tuple] = {}   # game → its row key when last ticked
+        self._lock = asyncio.Lock()  # one refresh at a time
+        self._known: dict[int, _Wake] = {}  # game → its row key and wake-ups
+        self._planned: dict[int, datetime] = {}  # game → the time its job is set for
+        self._ticked: dict[int, tuple] = {}  # game → its row key when last ticked
         self._dirty = False
         self._poker: asyncio.Future | None = None
 
@@ -213,11 +229,14 @@ class _GameClock:
                 current = await asyncio.to_thread(self._read)
                 if tick:
                     now = self.now.now()
-                    todo = [gid for gid, w in current.items()
-                            if self._ticked.get(gid) != w.key or (w.due is not None and w.due <= now)]
+                    todo = [
+                        gid
+                        for gid, w in current.items()
+                        if self._ticked.get(gid) != w.key or (w.due is not None and w.due <= now)
+                    ]
                     if todo:
                         await asyncio.to_thread(self._tick, todo, now)
-                        for gid in todo:   # the key *before* the tick: a changed game is ticked once more
+                        for gid in todo:  # the key *before* the tick: a changed game is ticked once more
                             self._ticked[gid] = current[gid].key
                         current = await asyncio.to_thread(self._read)
                 self._plan(current)
@@ -257,12 +276,17 @@ class _GameClock:
         now = self.now.now()
         with self.db.reading() as s:
             keys = repo.active_game_keys(s)
-            changed = [gid for gid, key in keys.items()
-                       if gid not in self._known or self._known[gid].key != key
-                       or _passed(self._known[gid].later, now)]
+            changed = [
+                gid
+                for gid, key in keys.items()
+                if gid not in self._known
+                or self._known[gid].key != key
+                or _passed(self._known[gid].later, now)
+            ]
             for row in repo.schedule_rows(s, changed):
-                self._known[row.id] = _Wake(keys[row.id], next_wakeup(row, self.settle),
-                                            _next_after(row, self.settle, now))
+                self._known[row.id] = _Wake(
+                    keys[row.id], next_wakeup(row, self.settle), _next_after(row, self.settle, now)
+                )
         for gone in set(self._known) - set(keys):
             del self._known[gone]
         return {gid: self._known[gid] for gid in keys if gid in self._known}
@@ -272,7 +296,7 @@ class _GameClock:
         for gid in game_ids:
             try:
                 acted = bool(tick_game(self.db, self.config, gid, now)) or acted
-            except Exception:   # one game's failure never stops the others
+            except Exception:  # one game's failure never stops the others
                 log.exception("deadline handling failed for game %s", gid)
         if acted:
             self.sender.wake()
@@ -282,15 +306,21 @@ class _GameClock:
         for gid, w in current.items():
             when: datetime | None
             if w.due is not None and w.due <= now and self._ticked.get(gid) != w.key:
-                when = now   # due and not looked at yet
+                when = now  # due and not looked at yet
             else:
                 when = w.due if w.due is not None and w.due > now else w.later
             if when is None:
                 self._unplan(gid)
             elif self._planned.get(gid) != when:
-                self.scheduler.add_job(self.deadline, "date", run_date=max(when, now), args=[gid],
-                                       id=f"deadline:{gid}", replace_existing=True,
-                                       misfire_grace_time=None)
+                self.scheduler.add_job(
+                    self.deadline,
+                    "date",
+                    run_date=max(when, now),
+                    args=[gid],
+                    id=f"deadline:{gid}",
+                    replace_existing=True,
+                    misfire_grace_time=None,
+                )
                 self._planned[gid] = when
         for gid in set(self._planned) - set(current):
             self._unplan(gid)
@@ -304,9 +334,9 @@ class _GameClock:
 
 @dataclass(frozen=True)
 class _Wake:
-    key: tuple                    # (version, deadline, ready_at): the row changed if it did
-    due: datetime | None          # next_wakeup: when the clock next matters for the game
-    later: datetime | None        # the first moment of those still to come (at reading)
+    key: tuple  # (version, deadline, ready_at): the row changed if it did
+    due: datetime | None  # next_wakeup: when the clock next matters for the game
+    later: datetime | None  # the first moment of those still to come (at reading)
 
 
 def _passed(when: datetime | None, now: datetime) -> bool:
@@ -318,7 +348,7 @@ def _next_after(game, settle: timedelta, now: datetime) -> datetime | None:
     that is still to come."""
     if game.state is not GameStatus.ACTIVE:
         return None
-    if game.deadline is None:     # NO_DEADLINE: only readiness moves the game
+    if game.deadline is None:  # NO_DEADLINE: only readiness moves the game
         ready = game.ready_at + settle if game.ready_at is not None else None
         return ready if ready is not None and ready > now else None
     timing = Timing.from_json(game.timing)
@@ -336,7 +366,7 @@ def _one_daemon_per_sqlite_file(url: str) -> IO | None:
     daemon on the same file would send the same outbox mail (SqlOutbox relies on this)."""
     if not url.startswith("sqlite:///"):
         return None
-    path = Path(url[len("sqlite:///"):].split("?", 1)[0] + ".daemon-lock")
+    path = Path(url[len("sqlite:///") :].split("?", 1)[0] + ".daemon-lock")
     handle = open(path, "a+")  # noqa: SIM115 (held open, and locked, for the daemon's lifetime)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -360,8 +390,10 @@ def _safe(url: str) -> str:
 
 
 def serve(config: Config) -> None:
-    logging.basicConfig(level=getattr(logging, config.log_level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, config.log_level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     try:

@@ -16,11 +16,18 @@ class MemoryInbound:
     """Keeps raw messages in a list; dedupes by Message-ID and source key."""
 
     messages: list[dict] = field(default_factory=list)
-    fail: bool = False   # simulate a storage outage
+    fail: bool = False  # simulate a storage outage
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def store_inbound(self, raw: bytes, *, source: str, source_key: str | None = None,
-                      envelope_from: str | None = None, envelope_to: Sequence[str] = ()) -> Stored:
+    def store_inbound(
+        self,
+        raw: bytes,
+        *,
+        source: str,
+        source_key: str | None = None,
+        envelope_from: str | None = None,
+        envelope_to: Sequence[str] = (),
+    ) -> Stored:
         if self.fail:
             raise RuntimeError("storage unavailable")
         msgid = message_from_bytes(raw, policy=policy.default).get("Message-ID")
@@ -28,9 +35,16 @@ class MemoryInbound:
             for m in self.messages:
                 if (source_key and m["source_key"] == source_key) or (msgid and m["message_id"] == msgid):
                     return Stored.DUPLICATE
-            self.messages.append({"raw": raw, "source": source, "source_key": source_key,
-                                  "message_id": msgid, "envelope_from": envelope_from,
-                                  "envelope_to": list(envelope_to)})
+            self.messages.append(
+                {
+                    "raw": raw,
+                    "source": source,
+                    "source_key": source_key,
+                    "message_id": msgid,
+                    "envelope_from": envelope_from,
+                    "envelope_to": list(envelope_to),
+                }
+            )
         return Stored.STORED
 
     def has_source_key(self, source_key: str) -> bool:
@@ -47,8 +61,14 @@ class MemoryOutbox:
     _next: int = 1
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, sender: str, recipients: Sequence[str], raw: bytes, message_id: str,
-            when: datetime | None = None) -> OutgoingMail:
+    def add(
+        self,
+        sender: str,
+        recipients: Sequence[str],
+        raw: bytes,
+        message_id: str,
+        when: datetime | None = None,
+    ) -> OutgoingMail:
         with self._lock:
             mail = OutgoingMail(self._next, message_id, sender, tuple(recipients), raw)
             self.pending[mail.id] = mail

@@ -16,14 +16,20 @@ from typing import Protocol
 
 
 class Stored(enum.Enum):
-    STORED = "stored"        # committed: it is safe to acknowledge (250, \Seen)
+    STORED = "stored"  # committed: it is safe to acknowledge (250, \Seen)
     DUPLICATE = "duplicate"  # seen before (same Message-ID or same mailbox UID): acknowledge too
 
 
 class InboundStore(Protocol):
-    def store_inbound(self, raw: bytes, *, source: str, source_key: str | None = None,
-                      envelope_from: str | None = None,
-                      envelope_to: Sequence[str] = ()) -> Stored:
+    def store_inbound(
+        self,
+        raw: bytes,
+        *,
+        source: str,
+        source_key: str | None = None,
+        envelope_from: str | None = None,
+        envelope_to: Sequence[str] = (),
+    ) -> Stored:
         """Commit the raw message durably before returning. `source` is "smtp" or
         "imap"; `source_key` identifies a mailbox message (mailbox:uidvalidity:uid).
         Raises on any storage failure (the adapter then answers 451 / leaves it unseen)."""
@@ -37,10 +43,10 @@ class InboundStore(Protocol):
 @dataclass(frozen=True, slots=True)
 class OutgoingMail:
     id: int
-    message_id: str          # our own Message-ID, so a resend can be recognised
+    message_id: str  # our own Message-ID, so a resend can be recognised
     sender: str
     recipients: tuple[str, ...]
-    raw: bytes               # the complete RFC 5322 message, ready to send
+    raw: bytes  # the complete RFC 5322 message, ready to send
     attempts: int = 0
 
 

@@ -15,5 +15,10 @@ def render_statement(view: StatementView) -> str:
 
 def render_rules_doc() -> str:
     """docs/rules.md: the table of rule flags, from the registry (`templates/docs/rules.md.j2`)."""
-    return render("docs/rules.md.j2", sections=rules_table(), counts=status_counts(),
-                  total=len(REGISTRY), names=len(NAMES))
+    return render(
+        "docs/rules.md.j2",
+        sections=rules_table(),
+        counts=status_counts(),
+        total=len(REGISTRY),
+        names=len(NAMES),
+    )

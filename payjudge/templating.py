@@ -31,7 +31,7 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         undefined=jinja2.StrictUndefined,
-        autoescape=False,          # plain-text mail
+        autoescape=False,  # plain-text mail
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -68,9 +68,13 @@ def render(name: str, **context) -> str:
 @lru_cache(maxsize=1)
 def html_environment() -> jinja2.Environment:
     """The status page's templates (`templates/web/`): HTML, so every value is escaped."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
-                             undefined=jinja2.StrictUndefined, autoescape=True,
-                             trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters["phase"] = phase_name
     return env
 

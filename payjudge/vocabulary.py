@@ -18,12 +18,12 @@ import enum
 class GameStatus(enum.StrEnum):
     """The `state` of a game (`Game.state`)."""
 
-    FORMING = "forming"          # created, waiting for players to JOIN
-    ACTIVE = "active"            # phases are processed at their deadlines
-    PAUSED = "paused"            # the Master stopped the clock (PAUSE), RESUME restarts it
-    WAITING = "waiting"          # stopped, waiting for the Master (no command sets it yet)
-    COMPLETED = "completed"      # ended by a victory, a draw or a concession
-    TERMINATED = "terminated"    # ended by the Master
+    FORMING = "forming"  # created, waiting for players to JOIN
+    ACTIVE = "active"  # phases are processed at their deadlines
+    PAUSED = "paused"  # the Master stopped the clock (PAUSE), RESUME restarts it
+    WAITING = "waiting"  # stopped, waiting for the Master (no command sets it yet)
+    COMPLETED = "completed"  # ended by a victory, a draw or a concession
+    TERMINATED = "terminated"  # ended by the Master
 
     @property
     def is_over(self) -> bool:
@@ -43,11 +43,11 @@ class GameStatus(enum.StrEnum):
 class SeatStatus(enum.StrEnum):
     """The `status` of a seat (`Seat.status`)."""
 
-    OPEN = "open"                # nobody has joined it yet
+    OPEN = "open"  # nobody has joined it yet
     PLAYING = "playing"
-    RESIGNED = "resigned"        # given up: open for a TAKEOVER, its units stay as a dummy's
-    DUMMY = "dummy"              # nobody plays it (rule 4.4)
-    ELIMINATED = "eliminated"    # out of the game (no command sets it yet)
+    RESIGNED = "resigned"  # given up: open for a TAKEOVER, its units stay as a dummy's
+    DUMMY = "dummy"  # nobody plays it (rule 4.4)
+    ELIMINATED = "eliminated"  # out of the game (no command sets it yet)
 
     @property
     def is_unplayed(self) -> bool:
@@ -58,7 +58,7 @@ class SeatStatus(enum.StrEnum):
 class TurnStatus(enum.StrEnum):
     """The `status` of a turn, one phase of a game (`Turn.status`)."""
 
-    OPEN = "open"                # the current phase
+    OPEN = "open"  # the current phase
     PROCESSED = "processed"
     ROLLED_BACK = "rolled_back"  # undone by ROLLBACK: kept, but no longer part of the game
 
@@ -66,35 +66,34 @@ class TurnStatus(enum.StrEnum):
 class LedgerKind(enum.StrEnum):
     """Why money moved (`LedgerEntry.kind`)."""
 
-    OPENING = "opening"              # the opening balance (rule 2.1)
-    INCOME = "income"                # year-end income (rule 2.1)
-    BRIBES = "bribes"                # bribes paid in a movement phase
-    TRANSFER_IN = "transfer_in"      # TRANSFER from another power (rule 2.3)
-    TRANSFER_OUT = "transfer_out"    # TRANSFER to another power
-    ROLLBACK = "rollback"            # reverses an entry of a rolled-back phase
-    FORFEIT = "forfeit"              # an eliminated power's treasury on resigning (rule 2.4)
-    ADJUSTMENT = "adjustment"        # a correction by the Master
+    OPENING = "opening"  # the opening balance (rule 2.1)
+    INCOME = "income"  # year-end income (rule 2.1)
+    BRIBES = "bribes"  # bribes paid in a movement phase
+    TRANSFER_IN = "transfer_in"  # TRANSFER from another power (rule 2.3)
+    TRANSFER_OUT = "transfer_out"  # TRANSFER to another power
+    ROLLBACK = "rollback"  # reverses an entry of a rolled-back phase
+    FORFEIT = "forfeit"  # an eliminated power's treasury on resigning (rule 2.4)
+    ADJUSTMENT = "adjustment"  # a correction by the Master
 
 
 class SubmissionKind(enum.StrEnum):
     """What a power sent for a phase (`Submission.kind`)."""
 
-    SHEET = "sheet"              # an offer sheet (movement phases)
-    ORDERS = "orders"            # orders (retreats and adjustments)
+    SHEET = "sheet"  # an offer sheet (movement phases)
+    ORDERS = "orders"  # orders (retreats and adjustments)
 
 
 class InboundState(enum.StrEnum):
     """Where an inbound message is in its handling (`InboundMessage.state`)."""
 
-    NEW = "new"                  # stored, waiting to be processed (maybe deferred)
-    DONE = "done"                # processed (answered, or ignored with a reason)
+    NEW = "new"  # stored, waiting to be processed (maybe deferred)
+    DONE = "done"  # processed (answered, or ignored with a reason)
     QUARANTINED = "quarantined"  # processing failed: kept with the error for `payjudge requeue`
 
 
 class OutboxState(enum.StrEnum):
     """Where an outgoing mail is (`OutboxMail.state`)."""
 
-    PENDING = "pending"          # to be sent (again, after a temporary failure)
+    PENDING = "pending"  # to be sent (again, after a temporary failure)
     SENT = "sent"
-    FAILED = "failed"            # given up after a permanent failure or too many tries
-
+    FAILED = "failed"  # given up after a permanent failure or too many tries

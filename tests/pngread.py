@@ -13,8 +13,8 @@ def read_png(data: bytes) -> tuple[int, int, list[bytes]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, head = 8, b"", None
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             head = struct.unpack(">IIBBBBB", body)
         elif kind == b"IDAT":
@@ -28,7 +28,7 @@ def read_png(data: bytes) -> tuple[int, int, list[bytes]]:
     rows, prev = [], bytearray(stride)
     for y in range(height):
         f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b = prev[i]
@@ -65,5 +65,5 @@ def colour_counts(data: bytes, step: int = 2) -> Counter:
 
 
 def near(colour: tuple[int, int, int], hex_colour: str, tolerance: int = 12) -> bool:
-    target = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    target = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
     return all(abs(a - b) <= tolerance for a, b in zip(colour, target))

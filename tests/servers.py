@@ -51,7 +51,7 @@ def wait_port(port: int, proc: subprocess.Popen, timeout: float = 20.0, what: st
 
 @dataclass(frozen=True)
 class RunAs:
-    prefix: list[str]   # the command prefix that drops root, or []
+    prefix: list[str]  # the command prefix that drops root, or []
     uid: int
     gid: int
     user: str
@@ -61,14 +61,21 @@ class RunAs:
 def run_as() -> RunAs:
     """Root → run servers as nobody (they refuse root); anyone else → as themselves."""
     if os.geteuid() != 0:
-        return RunAs([], os.getuid(), os.getgid(), pwd.getpwuid(os.getuid()).pw_name,
-                     grp.getgrgid(os.getgid()).gr_name)
+        return RunAs(
+            [], os.getuid(), os.getgid(), pwd.getpwuid(os.getuid()).pw_name, grp.getgrgid(os.getgid()).gr_name
+        )
     if not shutil.which("setpriv"):
-        pytest.skip("tests run as root need setpriv to start servers as nobody: "
-                    "apt-get install -y util-linux")
+        pytest.skip(
+            "tests run as root need setpriv to start servers as nobody: apt-get install -y util-linux"
+        )
     pw = pwd.getpwnam("nobody")
-    return RunAs(["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups"],
-                 pw.pw_uid, pw.pw_gid, pw.pw_name, grp.getgrgid(pw.pw_gid).gr_name)
+    return RunAs(
+        ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups"],
+        pw.pw_uid,
+        pw.pw_gid,
+        pw.pw_name,
+        grp.getgrgid(pw.pw_gid).gr_name,
+    )
 
 
 def chown_tree(path: Path, uid: int, gid: int) -> None:
@@ -108,9 +115,29 @@ def make_certificate(directory: Path) -> tuple[Path, Path] | None:
     if not openssl:
         return None
     cert, key = directory / "cert.pem", directory / "key.pem"
-    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     return cert, key
 
 
@@ -121,16 +148,18 @@ _db_counter = itertools.count(1)
 
 def _pg_connect(url_or_port, dbname: str = "postgres"):
     import psycopg
+
     port = url_or_port if isinstance(url_or_port, int) else int(url_or_port.rsplit(":", 1)[1].split("/")[0])
-    return psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname=dbname,
-                           autocommit=True, connect_timeout=5)
+    return psycopg.connect(
+        host="127.0.0.1", port=port, user="postgres", dbname=dbname, autocommit=True, connect_timeout=5
+    )
 
 
 def fresh_database(pg_url: str, prefix: str = "t") -> str:
     """Create an empty database on the `pg_url` cluster and return its SQLAlchemy URL."""
     name = f"{prefix}_{os.getpid()}_{next(_db_counter)}"
     with _pg_connect(pg_url) as conn:
-        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0 ENCODING \'UTF8\'')
+        conn.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8'")
     return pg_url.rsplit("/", 1)[0] + "/" + name
 
 
@@ -152,19 +181,53 @@ def pg_url() -> Iterator[str]:
     chown_tree(d, who.uid, who.gid)
     proc = None
     try:
-        subprocess.run(who.prefix + [str(initdb), "-D", str(d / "data"), "-U", "postgres", "-A", "trust",
-                                     "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
-                       check=True, capture_output=True, timeout=120)
-        with open(d / "postgres.log", "wb") as log:   # the child keeps its own copy
+        subprocess.run(
+            who.prefix
+            + [
+                str(initdb),
+                "-D",
+                str(d / "data"),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        with open(d / "postgres.log", "wb") as log:  # the child keeps its own copy
             proc = subprocess.Popen(
-                who.prefix + [str(PG_BIN / "postgres"), "-D", str(d / "data"), "-p", str(port),
-                              "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={d}",
-                              "-c", "fsync=off", "-c", "synchronous_commit=off",
-                              "-c", "full_page_writes=off", "-c", "max_connections=200"],
-                stdout=subprocess.DEVNULL, stderr=log)
+                who.prefix
+                + [
+                    str(PG_BIN / "postgres"),
+                    "-D",
+                    str(d / "data"),
+                    "-p",
+                    str(port),
+                    "-c",
+                    "listen_addresses=127.0.0.1",
+                    "-c",
+                    f"unix_socket_directories={d}",
+                    "-c",
+                    "fsync=off",
+                    "-c",
+                    "synchronous_commit=off",
+                    "-c",
+                    "full_page_writes=off",
+                    "-c",
+                    "max_connections=200",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         wait_port(port, proc, what="postgres")
         end = time.monotonic() + 20
-        while True:   # an open port is not yet a server accepting queries
+        while True:  # an open port is not yet a server accepting queries
             try:
                 with _pg_connect(port) as conn:
                     conn.execute("CREATE DATABASE payjudge")
@@ -176,7 +239,7 @@ def pg_url() -> Iterator[str]:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/payjudge"
     finally:
         if proc is not None:
-            stop_process(proc, signal.SIGINT)   # SIGINT = fast shutdown
+            stop_process(proc, signal.SIGINT)  # SIGINT = fast shutdown
         shutil.rmtree(d, ignore_errors=True)
 
 
@@ -190,6 +253,7 @@ def pg_module_url(pg_url: str) -> Iterator[str]:
 
 # -- Dovecot ------------------------------------------------------------------------------
 
+
 @dataclass
 class ImapAccount:
     host: str
@@ -198,7 +262,7 @@ class ImapAccount:
     password: str
     maildir: Path
     owner: tuple[int, int]
-    cafile: Path | None = None   # the server's self-signed certificate, for STARTTLS
+    cafile: Path | None = None  # the server's self-signed certificate, for STARTTLS
     _seq: itertools.count = field(default_factory=itertools.count, repr=False)
 
     def deliver(self, raw: bytes) -> Path:
@@ -258,7 +322,8 @@ class DovecotServer:
         # Test-only settings: no delay or per-IP penalty after a failed login (the wrong-
         # password tests would slow every later login down to 15 s), and IDLE notices new
         # mail within a second even where inotify is unavailable.
-        (d / "dovecot.conf").write_text(textwrap.dedent(f"""\
+        (d / "dovecot.conf").write_text(
+            textwrap.dedent(f"""\
             instance_name = pj-{port}
             base_dir = {d}/run
             state_dir = {d}/state
@@ -301,16 +366,20 @@ class DovecotServer:
                 mode = 0
               }}
             }}
-            """).replace("{tls}", tls))
+            """).replace("{tls}", tls)
+        )
         chown_tree(d, who.uid, who.gid)
-        with open(d / "stderr.log", "wb") as log:   # the child keeps its own copy
-            self.proc = subprocess.Popen(who.prefix + [self.dovecot, "-F", "-c", str(d / "dovecot.conf")],
-                                         stdout=subprocess.DEVNULL, stderr=log)
+        with open(d / "stderr.log", "wb") as log:  # the child keeps its own copy
+            self.proc = subprocess.Popen(
+                who.prefix + [self.dovecot, "-F", "-c", str(d / "dovecot.conf")],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         wait_port(port, self.proc, what="dovecot")
 
     def stop(self) -> None:
         if self.proc is not None:
-            helpers = _children(self.proc.pid)   # log, anvil, config… outlive the master briefly
+            helpers = _children(self.proc.pid)  # log, anvil, config… outlive the master briefly
             stop_process(self.proc)
             _reap(helpers)
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -336,8 +405,9 @@ class DovecotServer:
         for sub in ("cur", "new", "tmp"):
             (maildir / sub).mkdir(parents=True, exist_ok=True)
         chown_tree(self.dir / "mail" / user, self.who.uid, self.who.gid)
-        return ImapAccount(self.host, self.port, user, password, maildir, (self.who.uid, self.who.gid),
-                           self.cafile)
+        return ImapAccount(
+            self.host, self.port, user, password, maildir, (self.who.uid, self.who.gid), self.cafile
+        )
 
     def kick(self) -> int:
         """Kill every IMAP session process of this server (as a dropped connection would
@@ -420,6 +490,7 @@ def imap_account(dovecot: DovecotServer) -> ImapAccount:
 
 # -- SMTP sink ----------------------------------------------------------------------------
 
+
 @dataclass
 class Received:
     mail_from: str
@@ -451,8 +522,9 @@ class SinkHandler:
         with self.arrived:
             if self.data_replies:
                 return self.data_replies.pop(0)
-            self.messages.append(Received(envelope.mail_from, list(envelope.rcpt_tos),
-                                          envelope.original_content))
+            self.messages.append(
+                Received(envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content)
+            )
             self.arrived.notify_all()
         return "250 2.0.0 OK"
 
@@ -502,9 +574,11 @@ class SmtpSink:
 @pytest.fixture(scope="session")
 def smtp_sink_server() -> Iterator[SmtpSink]:
     from aiosmtpd.controller import Controller
+
     handler = SinkHandler()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port(), ready_timeout=10,
-                            server_hostname="sink.test")
+    controller = Controller(
+        handler, hostname="127.0.0.1", port=free_port(), ready_timeout=10, server_hostname="sink.test"
+    )
     controller.start()
     try:
         yield SmtpSink(controller, handler)

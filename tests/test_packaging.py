@@ -18,14 +18,33 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.slow
 def test_wheel_ships_maps_templates_and_migrations(tmp_path):
     out = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(out), str(ROOT)], check=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
+        check=True,
+        timeout=300,
+    )
     wheel = next(out.glob("payjudge-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    for needed in ("payjudge/variants/standard.map", "payjudge/variants/standard.geometry.json",
-                   "payjudge/templates/reply.txt.j2",
-                   "payjudge/templates/statement.txt.j2", "payjudge/templates/notes/sheet.txt.j2",
-                   "payjudge/migrations/env.py", "payjudge/migrations/script.py.mako"):
+    for needed in (
+        "payjudge/variants/standard.map",
+        "payjudge/variants/standard.geometry.json",
+        "payjudge/templates/reply.txt.j2",
+        "payjudge/templates/statement.txt.j2",
+        "payjudge/templates/notes/sheet.txt.j2",
+        "payjudge/migrations/env.py",
+        "payjudge/migrations/script.py.mako",
+    ):
         assert needed in names, needed
     assert any(n.startswith("payjudge/migrations/versions/") and n.endswith(".py") for n in names)
     # unpacked on its own (no source tree around it), it finds its data and works
@@ -41,36 +60,80 @@ def test_wheel_ships_maps_templates_and_migrations(tmp_path):
         f"upgrade('sqlite:///{db}'); print('ok')"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
-    result = subprocess.run([sys.executable, "-c", code], cwd=tempfile.gettempdir(), env=env,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tempfile.gettempdir(),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.stdout.strip() == "ok", result.stderr
 
 
 LAYERS = {
-    "vocabulary": set(),   # the enums of the judge's records (payjudge/vocabulary.py)
+    "vocabulary": set(),  # the enums of the judge's records (payjudge/vocabulary.py)
     "rules": set(),
     "payola": {"rules"},
     "text": {"rules", "payola"},
 }
 # above the pure core, each package may import only what lies below it
 BELOW = {
-    "game": {"vocabulary", "rules", "payola", "text", "store", "templating", "config", "ports",
-             "memory", "render"},
+    "game": {
+        "vocabulary",
+        "rules",
+        "payola",
+        "text",
+        "store",
+        "templating",
+        "config",
+        "ports",
+        "memory",
+        "render",
+    },
     # commands never import store: queries are use cases in game/
     "commands": {"vocabulary", "rules", "payola", "text", "game", "config"},
-    "service": {"vocabulary", "rules", "payola", "text", "store", "game", "commands", "config",
-                "ports", "memory"},
+    "service": {
+        "vocabulary",
+        "rules",
+        "payola",
+        "text",
+        "store",
+        "game",
+        "commands",
+        "config",
+        "ports",
+        "memory",
+    },
     "store": {"vocabulary", "ports", "rules"},
     "mail": {"ports", "text"},
     "render": {"rules"},
     "web": {"vocabulary", "rules", "game", "store", "render", "templating", "config"},
 }
 FORBIDDEN_ANYWHERE = {
-    "sqlalchemy": "store", "alembic": "store", "aiosmtpd": "mail", "imapclient": "mail",
-    "smtplib": "mail", "imaplib": "mail", "aiohttp": "web",
+    "sqlalchemy": "store",
+    "alembic": "store",
+    "aiosmtpd": "mail",
+    "imapclient": "mail",
+    "smtplib": "mail",
+    "imaplib": "mail",
+    "aiohttp": "web",
 }
-IMPURE = {"sqlalchemy", "aiosmtpd", "imapclient", "smtplib", "socket", "asyncio", "apscheduler",
-          "jinja2", "logging", "time", "os", "subprocess", "threading"}
+IMPURE = {
+    "sqlalchemy",
+    "aiosmtpd",
+    "imapclient",
+    "smtplib",
+    "socket",
+    "asyncio",
+    "apscheduler",
+    "jinja2",
+    "logging",
+    "time",
+    "os",
+    "subprocess",
+    "threading",
+}
 
 
 def _imports(path: Path) -> set[str]:
@@ -82,7 +145,7 @@ def _imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = path.parent.relative_to(ROOT).parts[1:]
-                up = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+                up = base[: len(base) - (node.level - 1)] if node.level > 1 else base
                 out.add(".".join(("payjudge", *up, *(node.module.split(".") if node.module else ()))))
             elif node.module:
                 out.add(node.module)

@@ -30,8 +30,9 @@ MARGIN = 0.0
 OUT = Path(__file__).resolve().parent.parent / "payjudge" / "variants" / "standard.geometry.json"
 
 _phi1, _phi2, _lat0, _lon0 = map(math.radians, (40.0, 62.0, 52.0, 15.0))
-_n = math.log(math.cos(_phi1) / math.cos(_phi2)) / \
-    math.log(math.tan(math.pi / 4 + _phi2 / 2) / math.tan(math.pi / 4 + _phi1 / 2))
+_n = math.log(math.cos(_phi1) / math.cos(_phi2)) / math.log(
+    math.tan(math.pi / 4 + _phi2 / 2) / math.tan(math.pi / 4 + _phi1 / 2)
+)
 _F = math.cos(_phi1) * math.tan(math.pi / 4 + _phi1 / 2) ** _n / _n
 _rho0 = _F / math.tan(math.pi / 4 + _lat0 / 2) ** _n
 
@@ -52,7 +53,7 @@ def lens(x: float, y: float) -> tuple[float, float]:
     monotonically: a point at distance r from a centre moves to r * (1 + k e^(-r²/2σ²))."""
     for (cx, cy), k, sigma in _lenses:
         dx, dy = x - cx, y - cy
-        f = 1 + k * math.exp(-(dx * dx + dy * dy) / (2 * sigma ** 2))
+        f = 1 + k * math.exp(-(dx * dx + dy * dy) / (2 * sigma**2))
         x, y = cx + dx * f, cy + dy * f
     return x, y
 
@@ -60,7 +61,7 @@ def lens(x: float, y: float) -> tuple[float, float]:
 _raw = [lcc(*p) for p in O.FRAME]
 _span = max(x for x, _ in _raw) - min(x for x, _ in _raw)
 _lenses: list = []
-for _lon, _lat, _k, _r in LENSES:   # each lens works on the picture the ones before made
+for _lon, _lat, _k, _r in LENSES:  # each lens works on the picture the ones before made
     _lenses.append((lens(*lcc(_lon, _lat)), _k, _r * _span))
 _corners = [lens(*lcc(*p)) for p in O.FRAME]
 _x0, _y0 = min(x for x, _ in _corners), min(y for _, y in _corners)
@@ -101,8 +102,11 @@ FRAME = box(0, 0, WIDTH, HEIGHT)
 
 def rings(geom, digits: int = 1) -> list[str]:
     out = []
-    polys = [geom] if geom.geom_type == "Polygon" else \
-        [g for g in getattr(geom, "geoms", []) if g.geom_type == "Polygon"]
+    polys = (
+        [geom]
+        if geom.geom_type == "Polygon"
+        else [g for g in getattr(geom, "geoms", []) if g.geom_type == "Polygon"]
+    )
     for p in polys:
         if p.area < 4:
             continue
@@ -142,14 +146,21 @@ def main() -> None:
         elif not geom.is_empty:
             impassable.append(geom)
     sea_seeds = seed_points(O.SEA_SEEDS)
-    sea_seeds.pop("BLA")   # the Black Sea is drawn whole, not as a Voronoi cell
+    sea_seeds.pop("BLA")  # the Black Sea is drawn whole, not as a Voronoi cell
     shapes.update(voronoi(ocean, sea_seeds))
     shapes["BLA"] = black
 
     absorb_fragments(shapes)
     problems = check(m, shapes)
-    doc = {"name": "standard", "width": WIDTH, "height": HEIGHT, "provinces": {},
-           "coasts": {}, "impassable": rings(unary_union(impassable)), "lakes": rings(lakes)}
+    doc = {
+        "name": "standard",
+        "width": WIDTH,
+        "height": HEIGHT,
+        "provinces": {},
+        "coasts": {},
+        "impassable": rings(unary_union(impassable)),
+        "lakes": rings(lakes),
+    }
     for name in sorted(m.provinces):
         geom = shapes[name]
         entry = anchors(name, geom, m.provinces[name].supply_center)
@@ -160,8 +171,11 @@ def main() -> None:
         sea = unary_union([shapes[s] for s in seas.split()]).buffer(1.5)
         line = shapes[province].boundary.intersection(sea).intersection(area)
         line = shapely.line_merge(line) if line.geom_type == "MultiLineString" else line
-        lines = [line] if line.geom_type == "LineString" else \
-            [g for g in getattr(line, "geoms", []) if g.geom_type == "LineString"]
+        lines = (
+            [line]
+            if line.geom_type == "LineString"
+            else [g for g in getattr(line, "geoms", []) if g.geom_type == "LineString"]
+        )
         if not lines or line.is_empty:
             problems.append(f"{coast}: no coast line")
             continue
@@ -172,9 +186,11 @@ def main() -> None:
         d = math.hypot(dx, dy) or 1
         unit = Point(mid.x + dx / d * 9, mid.y + dy / d * 9)
         out = Point(mid.x - dx / d * 10, mid.y - dy / d * 10)
-        doc["coasts"][coast] = {"line": [" ".join(f"{x:.1f},{y:.1f}" for x, y in g.coords)
-                                         for g in lines if g.length > 2],
-                                "unit": xy(unit), "label": xy(out)}
+        doc["coasts"][coast] = {
+            "line": [" ".join(f"{x:.1f},{y:.1f}" for x, y in g.coords) for g in lines if g.length > 2],
+            "unit": xy(unit),
+            "label": xy(out),
+        }
     OUT.write_text(json.dumps(doc, indent=0, sort_keys=False) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes), {WIDTH:.0f}x{HEIGHT}")
     for p in problems:
@@ -245,7 +261,7 @@ def check(m, shapes) -> list[str]:
     names = sorted(shapes)
     touching = set()
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             shared = shapes[a].buffer(0.6).intersection(shapes[b].buffer(0.6))
             if not shared.is_empty and shared.area > 6:
                 touching.add(frozenset((a, b)))

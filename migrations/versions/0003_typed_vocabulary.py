@@ -13,6 +13,7 @@ the phase whose PREVIEW or CIVIL_PREVIEW preview was sent) move to two columns.
 Revision ID: 0003_typed_vocabulary
 Revises: 0002
 """
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,8 @@ import re
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0003_typed_vocabulary'
-down_revision = '0002'
+revision = "0003_typed_vocabulary"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
@@ -31,8 +32,16 @@ WORDS = {
     ("seat", "status"): {"open", "playing", "resigned", "dummy", "eliminated"},
     ("turn", "status"): {"open", "processed", "rolled_back"},
     ("submission", "kind"): {"sheet", "orders"},
-    ("ledger_entry", "kind"): {"opening", "income", "bribes", "transfer_in", "transfer_out",
-                               "rollback", "forfeit", "adjustment"},
+    ("ledger_entry", "kind"): {
+        "opening",
+        "income",
+        "bribes",
+        "transfer_in",
+        "transfer_out",
+        "rollback",
+        "forfeit",
+        "adjustment",
+    },
     ("inbound_message", "state"): {"new", "done", "quarantined"},
     ("outbox", "state"): {"pending", "sent", "failed"},
 }
@@ -46,26 +55,37 @@ def _check_words(conn) -> None:
         found = conn.execute(sa.text(f"SELECT DISTINCT {column} FROM {table}")).scalars().all()
         wrong = sorted(str(v) for v in found if v not in words)
         if wrong:
-            raise RuntimeError(f"{table}.{column} holds {', '.join(map(repr, wrong))}, which this "
-                               f"payjudge does not know ({', '.join(sorted(words))}): mend the rows first")
+            raise RuntimeError(
+                f"{table}.{column} holds {', '.join(map(repr, wrong))}, which this "
+                f"payjudge does not know ({', '.join(sorted(words))}): mend the rows first"
+            )
     for table, column in PHASES:
-        found = conn.execute(sa.text(f"SELECT DISTINCT {column} FROM {table} "
-                                     f"WHERE {column} IS NOT NULL")).scalars().all()
+        found = (
+            conn.execute(sa.text(f"SELECT DISTINCT {column} FROM {table} WHERE {column} IS NOT NULL"))
+            .scalars()
+            .all()
+        )
         wrong = sorted(v for v in found if not PHASE.match(v))
         if wrong:
-            raise RuntimeError(f"{table}.{column} holds {', '.join(map(repr, wrong))}, "
-                               "which are not phases (like S1901M): mend the rows first")
+            raise RuntimeError(
+                f"{table}.{column} holds {', '.join(map(repr, wrong))}, "
+                "which are not phases (like S1901M): mend the rows first"
+            )
 
 
 def _game_table():
-    return sa.table('game', sa.column('id', sa.Integer()), sa.column('settings', sa.JSON()),
-                    *(sa.column(name, sa.String(16)) for name in MARKS.values()))
+    return sa.table(
+        "game",
+        sa.column("id", sa.Integer()),
+        sa.column("settings", sa.JSON()),
+        *(sa.column(name, sa.String(16)) for name in MARKS.values()),
+    )
 
 
 def upgrade() -> None:
     conn = op.get_bind()
     _check_words(conn)
-    with op.batch_alter_table('game', schema=None) as batch_op:
+    with op.batch_alter_table("game", schema=None) as batch_op:
         for name in MARKS.values():
             batch_op.add_column(sa.Column(name, sa.String(length=16), nullable=True))
     game = _game_table()
@@ -83,14 +103,17 @@ def downgrade() -> None:
     for row in conn.execute(sa.select(game)).mappings().all():
         marks = {key: row[column] for key, column in MARKS.items() if row[column] is not None}
         if marks:
-            conn.execute(game.update().where(game.c.id == row["id"])
-                         .values(settings={**(row["settings"] or {}), **marks}))
+            conn.execute(
+                game.update()
+                .where(game.c.id == row["id"])
+                .values(settings={**(row["settings"] or {}), **marks})
+            )
     if conn.dialect.name == "sqlite":
         # SQLite (3.35 on) drops a column in place; a batch rebuild of `game` would
         # drop the table the others refer to, which enforced foreign keys forbid
         for name in MARKS.values():
             op.execute(f"ALTER TABLE game DROP COLUMN {name}")
     else:
-        with op.batch_alter_table('game', schema=None) as batch_op:
+        with op.batch_alter_table("game", schema=None) as batch_op:
             for name in reversed(list(MARKS.values())):
                 batch_op.drop_column(name)

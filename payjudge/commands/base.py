@@ -21,11 +21,11 @@ T = TypeVar("T")
 
 
 class Handler(Generic[C]):
-    keyword: ClassVar[str]         # "ACCEPT", or "SET WAIT" for a SET sub-command
+    keyword: ClassVar[str]  # "ACCEPT", or "SET WAIT" for a SET sub-command
     syntax: ClassVar[str]
     summary: ClassVar[str]
-    who: ClassVar[str]             # opener | signed (anyone signed on) | player | master
-    secret_args: ClassVar[tuple[int, ...]] = ()   # argument positions never echoed
+    who: ClassVar[str]  # opener | signed (anyone signed on) | player | master
+    secret_args: ClassVar[tuple[int, ...]] = ()  # argument positions never echoed
 
     def run(self, ctx: C, cmd: Command) -> None:
         raise NotImplementedError
@@ -72,7 +72,7 @@ def lookup(cmd: Command) -> Handler[Any] | None:
 def set_words() -> str:
     """The SET sub-commands, the players' first: `WAIT, NOWAIT, …, TIMING`."""
     handlers = [h for h in REGISTRY.values() if h.keyword.startswith("SET ")]
-    handlers.sort(key=lambda h: h.who == MASTER)   # stable: registration order otherwise
+    handlers.sort(key=lambda h: h.who == MASTER)  # stable: registration order otherwise
     return ", ".join(h.keyword.split()[1] for h in handlers)
 
 
@@ -82,8 +82,10 @@ def check_vocabulary() -> None:
     openers = {h.keyword for h in REGISTRY.values() if h.who == OPENER}
     words = {h.keyword.split()[0] for h in REGISTRY.values() if h.who != OPENER}
     if openers != set(OPENERS) or words != set(COMMANDS) or not openers >= ANYWHERE:
-        raise RuntimeError(f"text.commands and the command registry differ: openers "
-                           f"{sorted(openers ^ set(OPENERS))}, commands {sorted(words ^ COMMANDS)}")
+        raise RuntimeError(
+            f"text.commands and the command registry differ: openers "
+            f"{sorted(openers ^ set(OPENERS))}, commands {sorted(words ^ COMMANDS)}"
+        )
 
 
 def require(condition: bool, message: str) -> None:

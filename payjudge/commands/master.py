@@ -20,8 +20,10 @@ from .player import parse_when
 
 
 def _running(ctx: GameContext) -> None:
-    require(ctx.game.state.is_running and ctx.state.turn is not None,
-            f"{ctx.game.name} is {ctx.game.state}: there is no phase to process")
+    require(
+        ctx.game.state.is_running and ctx.state.turn is not None,
+        f"{ctx.game.name} is {ctx.game.state}: there is no phase to process",
+    )
 
 
 class _Process(MasterHandler):
@@ -31,12 +33,16 @@ class _Process(MasterHandler):
         _running(ctx)
         late = late_powers(ctx.state)
         if late and not self.force:
-            raise CommandError("not every power has its orders in (" + ", ".join(late) +
-                               "); use PROCESS! to process with civil-disorder defaults")
+            raise CommandError(
+                "not every power has its orders in ("
+                + ", ".join(late)
+                + "); use PROCESS! to process with civil-disorder defaults"
+            )
         phase = ctx.turn.phase
         process_phase(ctx.state, ctx.mailer, ctx.now)
-        ctx.reply.note("processed", cmd.line, phase=phase, next=ctx.game.phase, late=late,
-                       state=ctx.game.state)
+        ctx.reply.note(
+            "processed", cmd.line, phase=phase, next=ctx.game.phase, late=late, state=ctx.game.state
+        )
 
 
 @register
@@ -86,21 +92,27 @@ class Rollback(MasterHandler):
 class SetDeadline(SignedHandler):
     keyword = "SET DEADLINE"
     syntax = "SET DEADLINE <date and time>"
-    summary = ("change the deadline of the current phase (e.g. SET DEADLINE 2026-12-24 18:00); "
-               "under PLAYER_DEADLINES a player may extend it")
+    summary = (
+        "change the deadline of the current phase (e.g. SET DEADLINE 2026-12-24 18:00); "
+        "under PLAYER_DEADLINES a player may extend it"
+    )
 
     def run(self, ctx: SignedContext, cmd: Command) -> None:
         master = ctx.message.is_master
-        require(master or (Flag.PLAYER_DEADLINES in ctx.state.rules and not ctx.observer),
-                "SET DEADLINE is for the Master only (players may extend the deadline only "
-                "under PLAYER_DEADLINES)")
+        require(
+            master or (Flag.PLAYER_DEADLINES in ctx.state.rules and not ctx.observer),
+            "SET DEADLINE is for the Master only (players may extend the deadline only "
+            "under PLAYER_DEADLINES)",
+        )
         _running(ctx)
         game = ctx.game
         timing = Timing.from_json(game.timing)
         when = parse_when(" ".join(sub_args(cmd)), timing.zone, ctx.now)
         require(when > ctx.now, "that time has already passed")
-        require(master or game.deadline is None or when > game.deadline,
-                "only the Master may shorten the deadline: a player may only extend it")
+        require(
+            master or game.deadline is None or when > game.deadline,
+            "only the Master may shorten the deadline: a player may only extend it",
+        )
         game.deadline = when
         game.reminded = []
         game.late_noticed_at = None
@@ -108,18 +120,20 @@ class SetDeadline(SignedHandler):
         ctx.reply.note("deadline", cmd.line, deadline=shown)
         subject = f"Diplomacy deadline changed {game.name}"
         if master:
-            broadcast(ctx.state, ctx.mailer, subject, "deadline.txt.j2", deadline=shown,
-                      phase=game.phase)
+            broadcast(ctx.state, ctx.mailer, subject, "deadline.txt.j2", deadline=shown, phase=game.phase)
             return
         # a player extended it: HIDE_EXTENDERS tells only the Master who
-        view: dict[str, Any] = {"kind": "notice", "game": game, "game_name": game.name, "deadline": shown,
-                    "phase": game.phase}
+        view: dict[str, Any] = {
+            "kind": "notice",
+            "game": game,
+            "game_name": game.name,
+            "deadline": shown,
+            "phase": game.phase,
+        }
         others = [a for a in public_recipients(ctx.state) if a != game.master_address]
         extender = None if Flag.HIDE_EXTENDERS in ctx.state.rules else ctx.actor
-        ctx.mailer.send([game.master_address], subject, "deadline.txt.j2", extender=ctx.actor,
-                        **view)
-        ctx.mailer.send(others, subject, "deadline.txt.j2", extender=extender or "A player",
-                        **view)
+        ctx.mailer.send([game.master_address], subject, "deadline.txt.j2", extender=ctx.actor, **view)
+        ctx.mailer.send(others, subject, "deadline.txt.j2", extender=extender or "A player", **view)
 
 
 @register
@@ -155,10 +169,17 @@ class Activate(MasterHandler):
                 game.deadline = None
             elif game.deadline is None or game.deadline <= ctx.now:
                 game.deadline = timing.deadline(ctx.position.phase.type, ctx.now)
-            ctx.reply.note("state", cmd.line, state=GameStatus.ACTIVE,
-                           deadline=show_time(game.deadline, timing.zone))
-            broadcast(ctx.state, ctx.mailer, f"Diplomacy game {game.name} resumed", "state.txt.j2",
-                      state=GameStatus.ACTIVE, deadline=show_time(game.deadline, timing.zone))
+            ctx.reply.note(
+                "state", cmd.line, state=GameStatus.ACTIVE, deadline=show_time(game.deadline, timing.zone)
+            )
+            broadcast(
+                ctx.state,
+                ctx.mailer,
+                f"Diplomacy game {game.name} resumed",
+                "state.txt.j2",
+                state=GameStatus.ACTIVE,
+                deadline=show_time(game.deadline, timing.zone),
+            )
         else:
             raise CommandError(f"{game.name} is {game.state}: it cannot be activated")
 
@@ -173,8 +194,14 @@ class Pause(MasterHandler):
         require(ctx.game.state is GameStatus.ACTIVE, f"{ctx.game.name} is {ctx.game.state}")
         ctx.game.state = GameStatus.PAUSED
         ctx.reply.note("state", cmd.line, state=GameStatus.PAUSED, deadline=None)
-        broadcast(ctx.state, ctx.mailer, f"Diplomacy game {ctx.game.name} paused", "state.txt.j2",
-                  state=GameStatus.PAUSED, deadline=None)
+        broadcast(
+            ctx.state,
+            ctx.mailer,
+            f"Diplomacy game {ctx.game.name} paused",
+            "state.txt.j2",
+            state=GameStatus.PAUSED,
+            deadline=None,
+        )
 
 
 @register
@@ -198,16 +225,22 @@ class Dummy(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write DUMMY <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED),
-                f"{seat.power} is {seat.status}")
+        require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED), f"{seat.power} is {seat.status}")
         old = seat.address
         seat.status, seat.address, seat.password = SeatStatus.DUMMY, None, None
         seat.wait, seat.vote = False, None
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.DUMMY)
         if old:
-            ctx.mailer.send([old], f"Diplomacy: {seat.power} in {ctx.game.name} is now a dummy",
-                            "seat_change.txt.j2", kind="notice", game=ctx.game,
-                            game_name=ctx.game.name, power=seat.power, status="dummy")
+            ctx.mailer.send(
+                [old],
+                f"Diplomacy: {seat.power} in {ctx.game.name} is now a dummy",
+                "seat_change.txt.j2",
+                kind="notice",
+                game=ctx.game,
+                game_name=ctx.game.name,
+                power=seat.power,
+                status="dummy",
+            )
 
 
 @register
@@ -220,7 +253,7 @@ class Revive(MasterHandler):
         # No password is ever made up and mailed: the newcomer chooses one with TAKEOVER.
         require(len(cmd.args) == 1, "write REVIVE <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        assert seat.power is not None   # seat_by_power finds a seat by its power
+        assert seat.power is not None  # seat_by_power finds a seat by its power
         require(seat.status is SeatStatus.DUMMY, f"{seat.power} is {seat.status}, not a dummy")
         seat.status = SeatStatus.RESIGNED
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
@@ -237,15 +270,22 @@ class Eject(MasterHandler):
         require(len(cmd.args) == 1, "write EJECT <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
         power = seat.power
-        assert power is not None   # seat_by_power finds a seat by its power
+        assert power is not None  # seat_by_power finds a seat by its power
         require(seat.status is SeatStatus.PLAYING, f"{power} is {seat.status}")
         old = seat.address
         lifecycle.resign(ctx.state, seat, now=ctx.now)
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
         if old:
-            ctx.mailer.send([old], f"Diplomacy: you no longer play {seat.power} in {ctx.game.name}",
-                            "seat_change.txt.j2", kind="notice", game=ctx.game,
-                            game_name=ctx.game.name, power=seat.power, status="ejected")
+            ctx.mailer.send(
+                [old],
+                f"Diplomacy: you no longer play {seat.power} in {ctx.game.name}",
+                "seat_change.txt.j2",
+                kind="notice",
+                game=ctx.game,
+                game_name=ctx.game.name,
+                power=seat.power,
+                status="ejected",
+            )
         announce_open_seat(ctx.state, ctx.mailer, power, f"Diplomacy takeover wanted {ctx.game.name}")
 
 
@@ -263,5 +303,6 @@ class For(MasterHandler):
         # the power's player sees what the Master did for it (email.md: the reply goes to
         # the power's registered address too)
         seat = ctx.state.seat(p.name)
-        ctx.reply.acting_for.append((cmd.line, p.name,
-                                     seat.address if seat and seat.status is SeatStatus.PLAYING else None))
+        ctx.reply.acting_for.append(
+            (cmd.line, p.name, seat.address if seat and seat.status is SeatStatus.PLAYING else None)
+        )

@@ -35,8 +35,10 @@ def _new_password(word: str) -> str:
 
 def _game_name(word: str) -> str:
     name = word.lower()
-    require(bool(GAME_NAME.match(name)), f"{word!r} is not a valid game name "
-            "(letters, digits, - and _, at most 32)")
+    require(
+        bool(GAME_NAME.match(name)),
+        f"{word!r} is not a valid game name (letters, digits, - and _, at most 32)",
+    )
     return name
 
 
@@ -48,35 +50,48 @@ class Create(OpenerHandler):
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
-        require(len(cmd.args) in (2, 3), "write CREATE <game> <password> [payola] "
-                "(a password is one word)")
+        require(len(cmd.args) in (2, 3), "write CREATE <game> <password> [payola] (a password is one word)")
         name = _game_name(cmd.args[0])
         variant = cmd.args[2].lower() if len(cmd.args) == 3 else "payola"
         # the word is not shown: it may be the second half of a password
         require(variant == "payola", "this judge runs Payola games only: CREATE <game> <password> [payola]")
         _new_password(cmd.args[1])
         allowed = ctx.config.create_allowed
-        require("*" in allowed or ctx.sender in allowed or
-                f"*@{ctx.sender.rpartition('@')[2]}" in allowed,
-                f"{ctx.sender} may not create games on this judge")
+        require(
+            "*" in allowed or ctx.sender in allowed or f"*@{ctx.sender.rpartition('@')[2]}" in allowed,
+            f"{ctx.sender} may not create games on this judge",
+        )
         spec, problems = lifecycle.parse_settings(list(cmd.body), maps_dir=ctx.config.maps_path)
         for problem in problems:
             ctx.reply.add(problem.at(problem.line or cmd.line, problem.text))
         if spec is None:
             return
-        game = lifecycle.create_game(ctx.session, name=name, password=cmd.args[1],
-                                     master=ctx.sender, variant=variant, spec=spec, now=ctx.now,
-                                     maps_dir=ctx.config.maps_path)
+        game = lifecycle.create_game(
+            ctx.session,
+            name=name,
+            password=cmd.args[1],
+            master=ctx.sender,
+            variant=variant,
+            spec=spec,
+            now=ctx.now,
+            maps_dir=ctx.config.maps_path,
+        )
         ctx.state = GameState(ctx.session, game, ctx.config.maps_path)
         ctx.actor = MASTER
         ctx.reply.game = name
-        ctx.reply.note("created", cmd.line, game=name, rules=list(spec.rules),
-                       timing=spec.timing.describe(), map=spec.map_name,
-                       seats=len(ctx.state.map.powers), private=bool(spec.private),
-                       example=ctx.state.map.power_names[0].lower())
+        ctx.reply.note(
+            "created",
+            cmd.line,
+            game=name,
+            rules=list(spec.rules),
+            timing=spec.timing.describe(),
+            map=spec.map_name,
+            seats=len(ctx.state.map.powers),
+            private=bool(spec.private),
+            example=ctx.state.map.power_names[0].lower(),
+        )
         for flag in spec.always:
-            ctx.reply.note("rule_always", cmd.line, name=flag.value,
-                           summary=FLAG_REGISTRY[flag].summary)
+            ctx.reply.note("rule_always", cmd.line, name=flag.value, summary=FLAG_REGISTRY[flag].summary)
 
 
 @register
@@ -94,13 +109,18 @@ class Join(OpenerHandler):
             power, _, target = target.partition("@")
         st = _game(ctx, _game_name(target))
         _new_password(cmd.args[1])
-        seat = lifecycle.join(st, address=ctx.sender, password=cmd.args[1], power=power,
-                              privacy=cmd.args[2] if len(cmd.args) == 3 else None, now=ctx.now)
+        seat = lifecycle.join(
+            st,
+            address=ctx.sender,
+            password=cmd.args[1],
+            power=power,
+            privacy=cmd.args[2] if len(cmd.args) == 3 else None,
+            now=ctx.now,
+        )
         left = len(lifecycle.open_seats(st.game))
         ctx.reply.note("joined", cmd.line, game=st.game.name, power=seat.power, left=left)
         if Flag.SILENT_JOIN not in st.rules:
-            broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2",
-                      left=left)
+            broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2", left=left)
         if left == 0 and Flag.START_MASTER not in st.rules:
             begin(st, ctx.mailer, ctx.reply, ctx.now)
 
@@ -127,8 +147,9 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
 
     Wrong passwords are counted per seat (`security.locked_until`): past the limit, the
     seat's sign-ons are refused without looking at the password until the window passes."""
-    who, game_name = found(split_identity(word),
-                           f"{word!r}: write the power's initial and the game, e.g. Fpay7")
+    who, game_name = found(
+        split_identity(word), f"{word!r}: write the power's initial and the game, e.g. Fpay7"
+    )
     st = _game(ctx, game_name)
     bad = f"invalid power or password for {st.game.name}"
     if who in ("M", "MASTER"):
@@ -153,14 +174,17 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
     ctx.observer = True
 
 
-def _check(ctx: Context, st: GameState, who: str, stored: str | None, owner: str | None,
-           password: str) -> None:
+def _check(
+    ctx: Context, st: GameState, who: str, stored: str | None, owner: str | None, password: str
+) -> None:
     trusted = bool(owner) and ctx.sender == owner
     until = locked_until(ctx.session, ctx.config, st.game.id, who, trusted=trusted, now=ctx.now)
     if until is not None:
         zone = Timing.from_json(st.game.timing).zone
-        raise CommandError(f"too many failed sign-ons as {who} in {st.game.name}: "
-                           f"they are refused until {show_time(until, zone)}")
+        raise CommandError(
+            f"too many failed sign-ons as {who} in {st.game.name}: "
+            f"they are refused until {show_time(until, zone)}"
+        )
     if not check_password(stored, password):
         ctx.signon_failure = FailedSignon(st.game.id, st.game.name, who, owner, trusted)
         raise CommandError(f"invalid power or password for {st.game.name}")
@@ -176,8 +200,14 @@ class Signon(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write SIGNON <P><game> <password>, e.g. SIGNON Fpay7 secret")
         authenticate(ctx, cmd.args[0], cmd.args[1])
-        ctx.reply.note("signed_on", cmd.line, who=ctx.actor, game=ctx.game.name,
-                       phase=ctx.game.phase, state=ctx.game.state)
+        ctx.reply.note(
+            "signed_on",
+            cmd.line,
+            who=ctx.actor,
+            game=ctx.game.name,
+            phase=ctx.game.phase,
+            state=ctx.game.state,
+        )
 
 
 @register
@@ -195,8 +225,10 @@ class Resign(OpenerHandler):
             raise CommandError("only a power can resign")
 
         def apply() -> None:
-            ctx.reply.result(cmd.line, resign_power(player.state, ctx.mailer, power=player.power,
-                                                    now=ctx.now))
+            ctx.reply.result(
+                cmd.line, resign_power(player.state, ctx.mailer, power=player.power, now=ctx.now)
+            )
+
         ctx.after.append(apply)
 
 
@@ -209,18 +241,30 @@ class Takeover(OpenerHandler):
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write TAKEOVER <P><game> <password>")
-        who, game_name = found(split_identity(cmd.args[0]),
-                               "write TAKEOVER <P><game> <password>, e.g. TAKEOVER Fpay7 secret")
+        who, game_name = found(
+            split_identity(cmd.args[0]), "write TAKEOVER <P><game> <password>, e.g. TAKEOVER Fpay7 secret"
+        )
         st = _game(ctx, game_name)
         seat = lifecycle.seat_by_power(st, who)
         _new_password(cmd.args[1])
         lifecycle.takeover(st, seat, address=ctx.sender, password=cmd.args[1], now=ctx.now)
         ctx.actor = seat.power
         timing = Timing.from_json(st.game.timing)
-        ctx.reply.note("took_over", cmd.line, power=seat.power, game=st.game.name,
-                       deadline=show_time(st.game.deadline, timing.zone))
-        broadcast(st, ctx.mailer, f"Diplomacy takeover {st.game.name}", "takeover.txt.j2",
-                  power=seat.power, deadline=show_time(st.game.deadline, timing.zone))
+        ctx.reply.note(
+            "took_over",
+            cmd.line,
+            power=seat.power,
+            game=st.game.name,
+            deadline=show_time(st.game.deadline, timing.zone),
+        )
+        broadcast(
+            st,
+            ctx.mailer,
+            f"Diplomacy takeover {st.game.name}",
+            "takeover.txt.j2",
+            power=seat.power,
+            deadline=show_time(st.game.deadline, timing.zone),
+        )
 
 
 @register
@@ -232,18 +276,39 @@ class List(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         if [a.upper() for a in cmd.args] == ["MAPS"]:
             maps = lifecycle.available_maps(ctx.config.maps_path)
-            ctx.reply.note("map_list", cmd.line, maps=[
-                {"name": m.name, "powers": list(m.powers), "centres": m.centres,
-                 "victory": m.victory, "first_phase": m.first_phase.title()} for m in maps])
+            ctx.reply.note(
+                "map_list",
+                cmd.line,
+                maps=[
+                    {
+                        "name": m.name,
+                        "powers": list(m.powers),
+                        "centres": m.centres,
+                        "victory": m.victory,
+                        "first_phase": m.first_phase.title(),
+                    }
+                    for m in maps
+                ],
+            )
             return
         if cmd.args:
             Summary().run(ctx, cmd)
             return
         games = list_games(ctx.session, [state for state in GameStatus if state.is_open])
-        ctx.reply.note("game_list", cmd.line, games=[
-            {"name": g.name, "state": g.state, "phase": g.phase,
-             "open": sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
-             "private": bool(g.settings.get("private"))} for g in games])
+        ctx.reply.note(
+            "game_list",
+            cmd.line,
+            games=[
+                {
+                    "name": g.name,
+                    "state": g.state,
+                    "phase": g.phase,
+                    "open": sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
+                    "private": bool(g.settings.get("private")),
+                }
+                for g in games
+            ],
+        )
 
 
 @register
@@ -264,19 +329,34 @@ class Summary(OpenerHandler):
             seat = st.seat(p.name)
             status = seat.status if seat else SeatStatus.OPEN
             if hide_dummies and status is SeatStatus.DUMMY:
-                status = SeatStatus.PLAYING        # HIDE_DUMMIES: a dummy looks played
-            powers.append({"name": p.name, "status": status,
-                           "centers": len(pos.centers.get(p.name, ())) if pos else 0,
-                           "units": len(pos.units.get(p.name, ())) if pos else 0})
+                status = SeatStatus.PLAYING  # HIDE_DUMMIES: a dummy looks played
+            powers.append(
+                {
+                    "name": p.name,
+                    "status": status,
+                    "centers": len(pos.centers.get(p.name, ())) if pos else 0,
+                    "units": len(pos.units.get(p.name, ())) if pos else 0,
+                }
+            )
         running = g.state is GameStatus.ACTIVE and pos is not None
         # as in DPjudge, nobody is told who has ordered or who waits unless a rule says so
         late = late_powers(st) if running and Flag.LIST_UNORDERED in st.rules else []
         waiting = waiting_powers(st) if running and Flag.LIST_WAITERS in st.rules else []
-        ctx.reply.note("summary", cmd.line, game=g.name, state=g.state, phase=pos.phase.title if pos else None,
-                       deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
-                       rules=listed_rules(list(g.rules)), timing=timing.describe(), powers=powers,
-                       open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN), late=late,
-                       waiting=waiting, result=g.result)
+        ctx.reply.note(
+            "summary",
+            cmd.line,
+            game=g.name,
+            state=g.state,
+            phase=pos.phase.title if pos else None,
+            deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
+            rules=listed_rules(list(g.rules)),
+            timing=timing.describe(),
+            powers=powers,
+            open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
+            late=late,
+            waiting=waiting,
+            result=g.result,
+        )
 
 
 @register
@@ -305,6 +385,5 @@ class Help(OpenerHandler):
             return
         groups: dict[str, list[dict]] = {}
         for handler in sorted(REGISTRY.values(), key=lambda h: h.keyword):
-            groups.setdefault(handler.who, []).append({"syntax": handler.syntax,
-                                                       "summary": handler.summary})
+            groups.setdefault(handler.who, []).append({"syntax": handler.syntax, "summary": handler.summary})
         ctx.reply.note("help", cmd.line, groups=groups)

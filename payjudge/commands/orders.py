@@ -8,9 +8,14 @@ from ..text.commands import Command
 
 
 def submit_orders(ctx: PlayerContext, batch: list[Command]) -> None:
-    result = submit(ctx.state, power=ctx.power, lines=[(cmd.line, cmd.text) for cmd in batch],
-                    now=ctx.now, inbound_id=ctx.message.inbound_id,
-                    by_master=ctx.message.is_master)
+    result = submit(
+        ctx.state,
+        power=ctx.power,
+        lines=[(cmd.line, cmd.text) for cmd in batch],
+        now=ctx.now,
+        inbound_id=ctx.message.inbound_id,
+        by_master=ctx.message.is_master,
+    )
     for cmd in batch:
         ctx.reply.understood.append((cmd.line, cmd.text.strip()))
     if isinstance(result, Refused):

@@ -25,7 +25,7 @@ from ..text.problems import LineError
 from ..vocabulary import LedgerKind
 from .base import PlayerHandler, SignedHandler, found, register, require, sub_args
 
-MAX_DRAW = 99   # VOTE nWAY: more than any map has powers
+MAX_DRAW = 99  # VOTE nWAY: more than any map has powers
 
 
 def _number(text: str, maximum: int = MAX_NUMBER, *, what: str) -> int:
@@ -36,8 +36,7 @@ def _number(text: str, maximum: int = MAX_NUMBER, *, what: str) -> int:
 
 
 def _active(ctx: GameContext) -> None:
-    require(ctx.game.state.is_running,
-            f"{ctx.game.name} is {ctx.game.state}: nothing can be ordered now")
+    require(ctx.game.state.is_running, f"{ctx.game.name} is {ctx.game.state}: nothing can be ordered now")
 
 
 @register
@@ -47,8 +46,9 @@ class Clear(PlayerHandler):
     summary = "empty your offer sheet (or your orders) for this phase"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        ctx.reply.result(cmd.line, clear(ctx.state, power=ctx.power, now=ctx.now,
-                                              by_master=ctx.message.is_master))
+        ctx.reply.result(
+            cmd.line, clear(ctx.state, power=ctx.power, now=ctx.now, by_master=ctx.message.is_master)
+        )
 
 
 @register
@@ -61,9 +61,9 @@ class Accept(PlayerHandler):
         require(not ctx.game.state.is_over, f"{ctx.game.name} is over")
         require(len(cmd.args) >= 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
         # a power without an initial is written by name, apart: ACCEPT B _INDIA ?
-        ctx.reply.result(cmd.line, set_acceptance(ctx.state, power=ctx.power,
-                                                  written=" ".join(cmd.args),
-                                                  now=ctx.now))
+        ctx.reply.result(
+            cmd.line, set_acceptance(ctx.state, power=ctx.power, written=" ".join(cmd.args), now=ctx.now)
+        )
 
 
 @register
@@ -75,11 +75,14 @@ class Transfer(PlayerHandler):
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
         args = [a.upper() for a in cmd.args]
-        require(len(args) == 3 and args[1] == "TO" and is_digits(args[0]),
-                "write TRANSFER <amount> TO <power>, e.g. TRANSFER 10 TO ENGLAND")
+        require(
+            len(args) == 3 and args[1] == "TO" and is_digits(args[0]),
+            "write TRANSFER <amount> TO <power>, e.g. TRANSFER 10 TO ENGLAND",
+        )
         amount = _number(args[0], what="the amount")
-        ctx.reply.result(cmd.line, transfer(ctx.state, ctx.mailer, power=ctx.power, to=args[2],
-                                            amount=amount, now=ctx.now))
+        ctx.reply.result(
+            cmd.line, transfer(ctx.state, ctx.mailer, power=ctx.power, to=args[2], amount=amount, now=ctx.now)
+        )
 
 
 @register
@@ -98,16 +101,30 @@ class Balance(PlayerHandler):
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)
         own = st.map.power(power)
-        assert own is not None   # a player's power is one of the map's powers
-        ctx.reply.note("balance", cmd.line, power=power,
-                       balance=sum(e.amount for e in entries),
-                       sheet=sub.text if sub else None, phase=ctx.game.phase,
-                       movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
-                       accept=st.acceptance_text(power) or f"{own.initial}?",
-                       entries=[{"phase": e.phase, "kind": e.kind, "amount": e.amount,
-                                 "counterparty": (None if e.kind is LedgerKind.TRANSFER_IN
-                                                  and Flag.ANON_TRANSFER in st.rules
-                                                  else e.counterparty)} for e in entries[-12:]])
+        assert own is not None  # a player's power is one of the map's powers
+        ctx.reply.note(
+            "balance",
+            cmd.line,
+            power=power,
+            balance=sum(e.amount for e in entries),
+            sheet=sub.text if sub else None,
+            phase=ctx.game.phase,
+            movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
+            accept=st.acceptance_text(power) or f"{own.initial}?",
+            entries=[
+                {
+                    "phase": e.phase,
+                    "kind": e.kind,
+                    "amount": e.amount,
+                    "counterparty": (
+                        None
+                        if e.kind is LedgerKind.TRANSFER_IN and Flag.ANON_TRANSFER in st.rules
+                        else e.counterparty
+                    ),
+                }
+                for e in entries[-12:]
+            ],
+        )
 
 
 @register
@@ -118,7 +135,6 @@ class Status(Balance):
 
 
 class _Press(SignedHandler):
-
     def run(self, ctx: SignedContext, cmd: Command) -> None:
         body = [text for _, text in cmd.body]
         while body and not body[-1].strip():
@@ -126,8 +142,13 @@ class _Press(SignedHandler):
         require(any(line.strip() for line in body), f"{cmd.keyword} has no text (end it with ENDPRESS)")
         request = read_press(cmd.keyword, list(cmd.args))
         sender = ctx.actor
-        sent_to = send_press(ctx, sender=sender if sender != MASTER or ctx.acting_for is None else MASTER,
-                             request=request, body="\n".join(body), observer=ctx.observer)
+        sent_to = send_press(
+            ctx,
+            sender=sender if sender != MASTER or ctx.acting_for is None else MASTER,
+            request=request,
+            body="\n".join(body),
+            observer=ctx.observer,
+        )
         ctx.reply.note("press_sent", cmd.line, to=sent_to, broadcast=request.recipients is None)
 
 
@@ -172,6 +193,7 @@ class SetNoWait(SetWait):
 def parse_when(text: str, zone: str, now: datetime) -> datetime:
     """`2026-12-24 18:00`, `2026-12-24` (midnight), `24 DEC 18:00`, in the game's zone."""
     from zoneinfo import ZoneInfo
+
     words = text.upper().split()
     tz = ZoneInfo(zone)
     local_now = now.astimezone(tz)
@@ -226,15 +248,23 @@ def _announce_absence(ctx: PlayerContext, *, start: str, end: str, deadline: str
     just that the deadline moved). The Master always learns who."""
     game, rules = ctx.game, ctx.state.rules
     subject = f"Diplomacy absence {game.name}"
-    view: dict[str, Any] = {"kind": "notice", "game": game, "game_name": game.name, "start": start, "end": end,
-                "deadline": deadline, "phase": game.phase}
+    view: dict[str, Any] = {
+        "kind": "notice",
+        "game": game,
+        "game_name": game.name,
+        "start": start,
+        "end": end,
+        "deadline": deadline,
+        "phase": game.phase,
+    }
     master = [game.master_address]
     others = [a for a in public_recipients(ctx.state) if a not in master]
     ctx.mailer.send(master, subject, "absence.txt.j2", power=ctx.power, **view)
     if Flag.SILENT_ABSENCES in rules:
         if deadline is not None:
-            ctx.mailer.send(others, f"Diplomacy deadline changed {game.name}", "deadline.txt.j2",
-                            moved=True, **view)
+            ctx.mailer.send(
+                others, f"Diplomacy deadline changed {game.name}", "deadline.txt.j2", moved=True, **view
+            )
         return
     hidden = Flag.HIDE_ABSENTEES in rules
     ctx.mailer.send(others, subject, "absence.txt.j2", power=None if hidden else ctx.power, **view)
@@ -250,8 +280,10 @@ class SetAddress(PlayerHandler):
         args = sub_args(cmd)
         require(len(args) <= 1, "write SET ADDRESS followed by one mail address")
         address = args[0].lower() if args else ctx.sender
-        require(is_mail_address(address),
-                f"{address!r} is not one mail address (write e.g. SET ADDRESS name@example.org)")
+        require(
+            is_mail_address(address),
+            f"{address!r} is not one mail address (write e.g. SET ADDRESS name@example.org)",
+        )
         seat = ctx.seat
         old = seat.address
         seat.address = address
@@ -286,8 +318,10 @@ class SetPassword(PlayerHandler):
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         args = sub_args(cmd)
-        require(len(args) == 1 and len(args[0]) >= MIN_LENGTH,
-                f"write SET PASSWORD <new password> (one word, at least {MIN_LENGTH} characters)")
+        require(
+            len(args) == 1 and len(args[0]) >= MIN_LENGTH,
+            f"write SET PASSWORD <new password> (one word, at least {MIN_LENGTH} characters)",
+        )
         ctx.seat.password = hash_password(args[0])
         ctx.reply.note("password", cmd.line)
 
@@ -308,17 +342,21 @@ class Vote(PlayerHandler):
             ctx.reply.note("answered", cmd.line, what=what, answer=args[0])
             ctx.after.append(lambda: _settle(ctx, cmd))
             return
-        require(Flag.PROPOSE_DIAS not in ctx.state.rules,
-                f"{ctx.game.name} uses the rule PROPOSE_DIAS: write PROPOSE DRAW or "
-                "PROPOSE CONCEDE <power>, and answer a proposal with VOTE YES or VOTE NO")
+        require(
+            Flag.PROPOSE_DIAS not in ctx.state.rules,
+            f"{ctx.game.name} uses the rule PROPOSE_DIAS: write PROPOSE DRAW or "
+            "PROPOSE CONCEDE <power>, and answer a proposal with VOTE YES or VOTE NO",
+        )
         if args[0] == "CONCEDE":
             require(len(args) == 2, "write VOTE CONCEDE <power>")
             p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
             require(p.name != ctx.power, f"cannot concede to {args[1]}")
             vote = f"CONCEDE {p.name}"
         elif args[0] == "DRAW" or (args[0].endswith("WAY") and is_digits(args[0][:-3])):
-            require(Flag.NO_DRAW not in ctx.state.rules,
-                    f"{ctx.game.name} uses the rule NO_DRAW: it ends only in a victory or a concession")
+            require(
+                Flag.NO_DRAW not in ctx.state.rules,
+                f"{ctx.game.name} uses the rule NO_DRAW: it ends only in a victory or a concession",
+            )
             if args[0] == "DRAW":
                 vote = "DRAW"
             else:
@@ -336,6 +374,7 @@ class Vote(PlayerHandler):
 
 def _settle(ctx: PlayerContext, cmd: Command) -> None:
     from ..game.phases import check_votes
+
     if check_votes(ctx.state, ctx.mailer, ctx.now):
         ctx.reply.note("game_ended", cmd.line, game=ctx.game.name, result=ctx.game.result)
 

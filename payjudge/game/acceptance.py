@@ -18,7 +18,7 @@ class Accepted:
 
     note: ClassVar[str] = "accepted"
     power: str
-    text: str          # the list as the judge reads it (`FEG?`)
+    text: str  # the list as the judge reads it (`FEG?`)
 
 
 def set_acceptance(st: GameState, *, power: str, written: str, now: datetime) -> Accepted:

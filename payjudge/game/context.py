@@ -43,15 +43,15 @@ class ReplyLimits:
     """How much of a message a reply repeats (issue 8): a reply stays far below the
     inbound size limit whatever was sent, and says what it left out."""
 
-    understood: int = 100        # lines echoed under UNDERSTOOD
-    errors: int = 40             # problems shown under ERRORS
-    notes: int = 40              # results shown under RESULTS
-    ignored: int = 10            # lines echoed under IGNORED
-    sheet_lines: int = 200       # lines of an offer sheet shown in a result
-    line_width: int = 120        # characters of a line as the player wrote it
-    message_width: int = 300     # characters of one error message
+    understood: int = 100  # lines echoed under UNDERSTOOD
+    errors: int = 40  # problems shown under ERRORS
+    notes: int = 40  # results shown under RESULTS
+    ignored: int = 10  # lines echoed under IGNORED
+    sheet_lines: int = 200  # lines of an offer sheet shown in a result
+    line_width: int = 120  # characters of a line as the player wrote it
+    message_width: int = 300  # characters of one error message
     results_bytes: int = 80_000  # the RESULTS section (HISTORY of a long game is cut here)
-    body_bytes: int = 100_000    # the whole reply text, in UTF-8
+    body_bytes: int = 100_000  # the whole reply text, in UTF-8
 
 
 REPLY_LIMITS = ReplyLimits()
@@ -70,7 +70,7 @@ class ErrorLine:
 class ReplyView:
     """What `templates/reply.txt.j2` shows (as `v`)."""
 
-    ok: bool                                  # the message took effect
+    ok: bool  # the message took effect
     understood: list[tuple[int, str]]
     understood_more: int
     notes: list[Note]
@@ -82,7 +82,7 @@ class ReplyView:
     skipped: dict[str, int]
     limits: ReplyLimits
     game_name: str | None
-    copy_for: str | None = None               # the power a copy of the Master's reply is for
+    copy_for: str | None = None  # the power a copy of the Master's reply is for
 
 
 @dataclass
@@ -91,7 +91,7 @@ class Reply:
     notes: list[Note] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     ignored: list[tuple[int, str]] = field(default_factory=list)
-    skipped: dict[str, int] = field(default_factory=dict)   # lines never read, by why
+    skipped: dict[str, int] = field(default_factory=dict)  # lines never read, by why
     game: str | None = None
     extra_recipients: list[str] = field(default_factory=list)  # e.g. the registered address
     _texts: dict[int, str] = field(default_factory=dict, repr=False)
@@ -147,7 +147,7 @@ class Reply:
         understood = sorted(u for u in self.understood if u[0] not in bad)
         problems = sorted(self.problems, key=lambda p: p.line or 0)
         errors: list[ErrorLine] = []
-        for p in problems[:limits.errors]:
+        for p in problems[: limits.errors]:
             message = clip(p.described, limits.message_width)
             if errors and p.line is not None and errors[-1].line == p.line:
                 errors[-1].messages.append(message)
@@ -156,13 +156,18 @@ class Reply:
         ignored = sorted(self.ignored)
         return ReplyView(
             ok=ok,
-            understood=[(n, clip(t, width)) for n, t in understood[:limits.understood]],
+            understood=[(n, clip(t, width)) for n, t in understood[: limits.understood]],
             understood_more=max(0, len(understood) - limits.understood),
-            notes=self.notes[:limits.notes], notes_more=max(0, len(self.notes) - limits.notes),
-            errors=errors, errors_more=max(0, len(problems) - limits.errors),
-            ignored=[(n, clip(t, width)) for n, t in ignored[:limits.ignored]],
+            notes=self.notes[: limits.notes],
+            notes_more=max(0, len(self.notes) - limits.notes),
+            errors=errors,
+            errors_more=max(0, len(problems) - limits.errors),
+            ignored=[(n, clip(t, width)) for n, t in ignored[: limits.ignored]],
             ignored_more=max(0, len(ignored) - limits.ignored),
-            skipped=dict(self.skipped), limits=limits, game_name=self.game)
+            skipped=dict(self.skipped),
+            limits=limits,
+            game_name=self.game,
+        )
 
     def copy_view(self, power: str, *, ok: bool) -> ReplyView:
         """The view of a copy for a power's player (`copies`): nothing of the IGNORED section."""
@@ -187,12 +192,12 @@ class Context:
     reply: Reply
     mailer: Mailer
     state: GameState | None = None
-    actor: str | None = None          # a power name, MASTER, or an observer name
+    actor: str | None = None  # a power name, MASTER, or an observer name
     observer: bool = False
-    acting_for: str | None = None     # the power the Master acts for after FOR
+    acting_for: str | None = None  # the power the Master acts for after FOR
     inbound_id: int | None = None
-    after: list[Callable[[], None]] = field(default_factory=list)   # run after every command (RESIGN)
-    signon_failure: Any = None   # a security.FailedSignon: a wrong password, counted after rollback
+    after: list[Callable[[], None]] = field(default_factory=list)  # run after every command (RESIGN)
+    signon_failure: Any = None  # a security.FailedSignon: a wrong password, counted after rollback
 
     @property
     def game(self) -> Game:
@@ -311,7 +316,7 @@ class MasterContext(GameContext):
 class SignedContext(GameContext):
     """A command for anyone signed on (press): a power, the Master or an observer."""
 
-    actor: str           # a power name, MASTER, or an observer name
+    actor: str  # a power name, MASTER, or an observer name
     observer: bool
 
     @property

@@ -22,26 +22,44 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
     turn = start_game(st, now=now)
     timing = Timing.from_json(game.timing)
     position = st.position
-    assert position is not None   # start_game has just made the opening position
+    assert position is not None  # start_game has just made the opening position
     # a longer first deadline gives time for diplomacy, as on DPjudge (not without press)
     factor = 1 if Flag.NO_PRESS in st.rules else 2
-    game.deadline = (None if Flag.NO_DEADLINE in st.rules
-                     else timing.deadline(position.phase.type, now, factor=factor))
+    game.deadline = (
+        None if Flag.NO_DEADLINE in st.rules else timing.deadline(position.phase.type, now, factor=factor)
+    )
     deadline = show_time(game.deadline, timing.zone)
     balances = money.balances(st.session, game)
     for seat in game.seats:
         if seat.status is not SeatStatus.PLAYING:
             continue
         power = st.map.power(seat.power) if seat.power is not None else None
-        assert power is not None   # a playing seat holds one of the map's powers
-        mailer.send([seat.address], f"Diplomacy game {game.name} starts: you are {power.name}",
-                    "welcome.txt.j2", kind="welcome", game=game, game_name=game.name,
-                    power=power.name, initial=power.initial, balance=balances.get(power.name, 0),
-                    accept=AcceptanceList.default(power.name).text(st.map), deadline=deadline,
-                    phase=turn.phase, timing=timing.describe(), rules=listed_rules(list(game.rules)))
-    broadcast(st, mailer, f"Diplomacy game {game.name} has started", "started.txt.j2",
-              powers=[{"power": s.power, "status": _shown(st, s.status)} for s in game.seats],
-              deadline=deadline, phase=position.phase.title)
+        assert power is not None  # a playing seat holds one of the map's powers
+        mailer.send(
+            [seat.address],
+            f"Diplomacy game {game.name} starts: you are {power.name}",
+            "welcome.txt.j2",
+            kind="welcome",
+            game=game,
+            game_name=game.name,
+            power=power.name,
+            initial=power.initial,
+            balance=balances.get(power.name, 0),
+            accept=AcceptanceList.default(power.name).text(st.map),
+            deadline=deadline,
+            phase=turn.phase,
+            timing=timing.describe(),
+            rules=listed_rules(list(game.rules)),
+        )
+    broadcast(
+        st,
+        mailer,
+        f"Diplomacy game {game.name} has started",
+        "started.txt.j2",
+        powers=[{"power": s.power, "status": _shown(st, s.status)} for s in game.seats],
+        deadline=deadline,
+        phase=position.phase.title,
+    )
     reply.note("game_started", None, game=game.name, deadline=deadline)
 
 

@@ -14,8 +14,8 @@ from ..rules.flags import SECTIONS, Flag, FlagInfo, Status
 class RulesCheck:
     """CREATE's verdict on the RULE lines and money settings of a new game."""
 
-    refused: tuple[Answer, ...]       # a game with any of these would not be created
-    always: tuple[Flag, ...]          # named, accepted, and in force in every game anyway
+    refused: tuple[Answer, ...]  # a game with any of these would not be created
+    always: tuple[Flag, ...]  # named, accepted, and in force in every game anyway
     settings_problem: str | None = None
 
     @property
@@ -23,15 +23,20 @@ class RulesCheck:
         return not self.refused and self.settings_problem is None
 
 
-def check_rules(names: list[str], *, tax: int | None = None,
-                center_taxes: dict[str, int] | None = None, cap: int | None = None) -> RulesCheck:
+def check_rules(
+    names: list[str],
+    *,
+    tax: int | None = None,
+    center_taxes: dict[str, int] | None = None,
+    cap: int | None = None,
+) -> RulesCheck:
     """Everything CREATE must know before it accepts a game: a game it accepts can start."""
     answers = assess(names)
     refused = tuple(a for a in answers if a.refused)
     always = tuple(a.flags[0] for a in answers if a.verdict is Verdict.ALWAYS)
     problem = None
     if not refused:
-        try:   # the very value the game will be started with
+        try:  # the very value the game will be started with
             PayolaRules.from_flags(names, tax=tax, center_taxes=center_taxes, cap=cap)
         except RulesError as exc:
             problem = str(exc)
@@ -48,7 +53,7 @@ class FlagRow:
     status: str
     summary: str
     reason: str
-    brings: tuple[str, ...]       # "NO_LATE_CHANGES unless LATE_CHANGES" for a default
+    brings: tuple[str, ...]  # "NO_LATE_CHANGES unless LATE_CHANGES" for a default
     excludes: tuple[str, ...]
 
 
@@ -63,22 +68,31 @@ def _row(info: FlagInfo) -> FlagRow:
     order = list(Flag)
     brings = [f.value for f in sorted(info.implies, key=order.index)]
     brings += [f"{f.value} unless {unless.value}" for f, unless in info.defaults]
-    return FlagRow(info.name, info.aliases, info.sections, info.status.value, info.summary,
-                   info.reason, tuple(brings),
-                   tuple(f.value for f in sorted(info.excludes, key=order.index)))
+    return FlagRow(
+        info.name,
+        info.aliases,
+        info.sections,
+        info.status.value,
+        info.summary,
+        info.reason,
+        tuple(brings),
+        tuple(f.value for f in sorted(info.excludes, key=order.index)),
+    )
 
 
 def rules_table() -> tuple[SectionRows, ...]:
     """Every flag of the registry, by the catalog section that describes it."""
-    return tuple(SectionRows(number, title, tuple(_row(info) for info in REGISTRY.values()
-                                                  if info.section == number))
-                 for number, title in SECTIONS.items())
+    return tuple(
+        SectionRows(number, title, tuple(_row(info) for info in REGISTRY.values() if info.section == number))
+        for number, title in SECTIONS.items()
+    )
 
 
 def status_counts() -> tuple[tuple[str, int], ...]:
     """How many flags have each status, in the order of `Status`."""
-    return tuple((status.value, sum(1 for info in REGISTRY.values() if info.status is status))
-                 for status in Status)
+    return tuple(
+        (status.value, sum(1 for info in REGISTRY.values() if info.status is status)) for status in Status
+    )
 
 
 def listed_rules(names: list[str]) -> list[str]:

@@ -38,7 +38,7 @@ class GameSettings:
     map_name: str
     private: str | None
     settings: dict
-    always: tuple[Flag, ...] = ()     # named, though every Payola game plays by them
+    always: tuple[Flag, ...] = ()  # named, though every Payola game plays by them
 
 
 def new_seed(game: Game, phase: Phase) -> int:
@@ -49,15 +49,33 @@ def new_seed(game: Game, phase: Phase) -> int:
     return int(hashlib.sha256(f"{base}:{phase}".encode()).hexdigest()[:15], 16)
 
 
-def create_game(s: Session, *, name: str, password: str, master: str, variant: str,
-                spec: GameSettings, now: datetime, maps_dir: Path | None = None) -> Game:
+def create_game(
+    s: Session,
+    *,
+    name: str,
+    password: str,
+    master: str,
+    variant: str,
+    spec: GameSettings,
+    now: datetime,
+    maps_dir: Path | None = None,
+) -> Game:
     if repo.game_exists(s, name):
         raise CommandError(f"a game named {name!r} already exists")
-    game = Game(name=name, variant=variant, map_name=spec.map_name, state=GameStatus.FORMING,
-                master_address=master, master_password=hash_password(password),
-                rules=list(spec.rules), settings={**spec.settings, "seed_base": secrets.token_hex(16)},
-                timing=spec.timing.to_json(),
-                created_at=now, version=0, reminded=[])
+    game = Game(
+        name=name,
+        variant=variant,
+        map_name=spec.map_name,
+        state=GameStatus.FORMING,
+        master_address=master,
+        master_password=hash_password(password),
+        rules=list(spec.rules),
+        settings={**spec.settings, "seed_base": secrets.token_hex(16)},
+        timing=spec.timing.to_json(),
+        created_at=now,
+        version=0,
+        reminded=[],
+    )
     if spec.private:
         game.settings = {**game.settings, "private": hash_password(spec.private.lower())}
     s.add(game)
@@ -73,8 +91,9 @@ def open_seats(game: Game) -> list[Seat]:
     return [seat for seat in game.seats if seat.status is SeatStatus.OPEN]
 
 
-def join(st: GameState, *, address: str, password: str, power: str | None,
-         privacy: str | None, now: datetime) -> Seat:
+def join(
+    st: GameState, *, address: str, password: str, power: str | None, privacy: str | None, now: datetime
+) -> Seat:
     game = st.game
     if game.state is not GameStatus.FORMING:
         raise CommandError(f"game {game.name} is not forming: it cannot be joined")
@@ -88,8 +107,10 @@ def join(st: GameState, *, address: str, password: str, power: str | None,
         raise CommandError(f"game {game.name} is full")
     if power is not None:
         if Flag.POWER_CHOICE not in st.rules:
-            raise CommandError(f"game {game.name} does not let players choose their power "
-                               f"(rule POWER_CHOICE): write JOIN {game.name} <password>")
+            raise CommandError(
+                f"game {game.name} does not let players choose their power "
+                f"(rule POWER_CHOICE): write JOIN {game.name} <password>"
+            )
         p = st.map.power(power)
         if p is None:
             raise CommandError(f"there is no power {power} in {game.name}")
@@ -110,8 +131,9 @@ def observe(st: GameState, *, name: str, address: str, password: str, now: datet
         raise CommandError(f"{name} already observes {st.game.name}")
     if st.map.power(name) is not None or name == "MASTER":
         raise CommandError(f"{name} cannot be an observer's name")
-    obs = Observer(game_id=st.game.id, name=name, address=address,
-                   password=hash_password(password), joined_at=now)
+    obs = Observer(
+        game_id=st.game.id, name=name, address=address, password=hash_password(password), joined_at=now
+    )
     st.session.add(obs)
     return obs
 
@@ -125,21 +147,37 @@ def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None
     rng.shuffle(free)
     for seat in game.seats:
         if seat.status is SeatStatus.OPEN:
-            seat.status = SeatStatus.DUMMY       # nobody joined: the Master started it short
+            seat.status = SeatStatus.DUMMY  # nobody joined: the Master started it short
             seat.address = None
         if not seat.power:
             seat.power = free.pop()
-    position = Position.initial(st.map, st.rules.flags)   # MOBILIZE, FLEX_SETUP: builds first
-    turn = Turn(game_id=game.id, seq=1, phase=position.phase, position=position_to_json(position),
-                seed=new_seed(game, position.phase), status=TurnStatus.OPEN, opened_at=now)
+    position = Position.initial(st.map, st.rules.flags)  # MOBILIZE, FLEX_SETUP: builds first
+    turn = Turn(
+        game_id=game.id,
+        seq=1,
+        phase=position.phase,
+        position=position_to_json(position),
+        seed=new_seed(game, position.phase),
+        status=TurnStatus.OPEN,
+        opened_at=now,
+    )
     st.session.add(turn)
     game.state = GameStatus.ACTIVE
     game.phase = position.phase
     game.started_at = now
     rules = payola_rules(game)
     for power, amount in opening_balances(position, rules).items():
-        money.record(st.session, game, power, LedgerKind.OPENING, amount, turn_seq=0,
-                     phase=position.phase, now=now, memo="opening balance")
+        money.record(
+            st.session,
+            game,
+            power,
+            LedgerKind.OPENING,
+            amount,
+            turn_seq=0,
+            phase=position.phase,
+            now=now,
+            memo="opening balance",
+        )
     st.session.flush()
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
@@ -166,13 +204,22 @@ def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
     seat.wait = False
     seat.vote = None
     pos = st.position
-    forfeited = forfeit_on_resign(pos, power, money.balance(st.session, st.game, power)) \
-        if pos is not None else 0
+    forfeited = (
+        forfeit_on_resign(pos, power, money.balance(st.session, st.game, power)) if pos is not None else 0
+    )
     if forfeited and st.turn is not None:
         turn = st.turn
-        money.record(st.session, st.game, power, LedgerKind.FORFEIT, -forfeited,
-                     turn_seq=turn.seq, phase=turn.phase,
-                     now=now, memo="resigned while eliminated (rule 2.4)")
+        money.record(
+            st.session,
+            st.game,
+            power,
+            LedgerKind.FORFEIT,
+            -forfeited,
+            turn_seq=turn.seq,
+            phase=turn.phase,
+            now=now,
+            memo="resigned while eliminated (rule 2.4)",
+        )
     return forfeited
 
 
@@ -186,8 +233,9 @@ def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: dat
     seat.missed = 0
 
 
-def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard",
-                   maps_dir: Path | None = None) -> tuple[GameSettings | None, list[Problem]]:
+def parse_settings(
+    lines: list[tuple[int, str]], *, default_map: str = "standard", maps_dir: Path | None = None
+) -> tuple[GameSettings | None, list[Problem]]:
     """The setting lines of a CREATE block -> settings, or problems."""
     problems: list[Problem] = []
 
@@ -195,8 +243,8 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
         problems.append(Problem(number, text, None, message))
 
     flags: list[str] = []
-    where: dict[str, tuple[int, str]] = {}   # the line of each rule name
-    money_at = (lines[0][0] if lines else 0, "")   # the last TAX or CAP line
+    where: dict[str, tuple[int, str]] = {}  # the line of each rule name
+    money_at = (lines[0][0] if lines else 0, "")  # the last TAX or CAP line
     timing = Timing()
     map_name = default_map
     private = None
@@ -244,8 +292,7 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                 elif key == "TAX" and len(args) == 1:
                     settings["tax"] = whole_number(args[0], what="TAX")
                 elif key == "TAX" and len(args) == 2:
-                    settings.setdefault("center_tax", {})[args[0].upper()] = \
-                        whole_number(args[1], what="TAX")
+                    settings.setdefault("center_tax", {})[args[0].upper()] = whole_number(args[1], what="TAX")
                 else:
                     problem(number, text, usage)
             except LineError as exc:
@@ -259,21 +306,21 @@ def parse_settings(lines: list[tuple[int, str]], *, default_map: str = "standard
                 problem(number, text, "INCOME needs EVERY YEAR or EVERY MOVEMENT (rule 6.6)")
         else:
             problem(number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX, CAP or INCOME")
-    if settings.get("income") is IncomeEvery.MOVEMENT and \
-            Flag.ZEROSUM in {lookup(f) for f in flags}:
-        problem(*where["INCOME"], "a ZEROSUM game has no tax income: INCOME EVERY MOVEMENT "
-                                  "cannot be used with it")
-    check = check_rules(flags, tax=settings.get("tax"), center_taxes=settings.get("center_tax"),
-                        cap=settings.get("cap"))
-    for answer in check.refused:   # a clash is reported on the line of its second rule
+    if settings.get("income") is IncomeEvery.MOVEMENT and Flag.ZEROSUM in {lookup(f) for f in flags}:
+        problem(
+            *where["INCOME"], "a ZEROSUM game has no tax income: INCOME EVERY MOVEMENT cannot be used with it"
+        )
+    check = check_rules(
+        flags, tax=settings.get("tax"), center_taxes=settings.get("center_tax"), cap=settings.get("cap")
+    )
+    for answer in check.refused:  # a clash is reported on the line of its second rule
         problem(*where[answer.names[-1]], answer.message)
     if check.settings_problem and not problems:
         problem(*money_at, check.settings_problem)
     problems.sort(key=lambda p: p.line or 0)
     if problems:
         return None, problems
-    return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings,
-                        check.always), []
+    return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings, check.always), []
 
 
 @dataclass(frozen=True)
@@ -295,6 +342,13 @@ def available_maps(maps_dir: Path | None) -> list[MapSummary]:
             m = load_variant(name, maps_dir)
         except MapError:
             continue
-        found.append(MapSummary(name, tuple(p.written or p.name for p in m.powers),
-                                len(m.supply_centers), m.victory, m.first_phase))
+        found.append(
+            MapSummary(
+                name,
+                tuple(p.written or p.name for p in m.powers),
+                len(m.supply_centers),
+                m.victory,
+                m.first_phase,
+            )
+        )
     return found

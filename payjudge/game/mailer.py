@@ -39,16 +39,28 @@ class Mailer:
         self.now = now
         self.queued: list[OutboxMail] = []
 
-    def send(self, to: Iterable[str | None], subject: str, template: str, *,
-             kind: str, game: Game | None = None, in_reply_to: str | None = None,
-             auto: str = "auto-generated", attachments: Sequence[Attachment] = (),
-             **view: Any) -> list[OutboxMail]:
+    def send(
+        self,
+        to: Iterable[str | None],
+        subject: str,
+        template: str,
+        *,
+        kind: str,
+        game: Game | None = None,
+        in_reply_to: str | None = None,
+        auto: str = "auto-generated",
+        attachments: Sequence[Attachment] = (),
+        **view: Any,
+    ) -> list[OutboxMail]:
         """Queue one mail per distinct recipient (never the judge itself), each with
         `attachments` (the map picture of a results mail)."""
         recipients: list[str] = []
         for address in to:
-            if address and address.lower() not in recipients \
-                    and address.lower() != self.config.judge_address.lower():
+            if (
+                address
+                and address.lower() not in recipients
+                and address.lower() != self.config.judge_address.lower()
+            ):
                 recipients.append(address.lower())
         if not recipients:
             return []
@@ -57,16 +69,31 @@ class Mailer:
         rows = []
         for recipient in recipients:
             unique = f"{self.now.strftime('%Y%m%d%H%M%S')}.{secrets.token_hex(8)}.{kind}"
-            message_id, raw = compose_mail(self.config.judge_address, [recipient], subject, body,
-                                           message_id=new_message_id(domain, unique),
-                                           in_reply_to=in_reply_to,
-                                           references=(in_reply_to,) if in_reply_to else (),
-                                           auto_submitted=auto, date=self.now,
-                                           attachments=attachments)
-            row = OutboxMail(message_id=message_id, sender=self.config.judge_address,
-                             recipients=[recipient], subject=subject[:255], raw=raw,
-                             game_id=game.id if game else None, kind=kind, created_at=self.now,
-                             state=OutboxState.PENDING, attempts=0, next_attempt_at=self.now)
+            message_id, raw = compose_mail(
+                self.config.judge_address,
+                [recipient],
+                subject,
+                body,
+                message_id=new_message_id(domain, unique),
+                in_reply_to=in_reply_to,
+                references=(in_reply_to,) if in_reply_to else (),
+                auto_submitted=auto,
+                date=self.now,
+                attachments=attachments,
+            )
+            row = OutboxMail(
+                message_id=message_id,
+                sender=self.config.judge_address,
+                recipients=[recipient],
+                subject=subject[:255],
+                raw=raw,
+                game_id=game.id if game else None,
+                kind=kind,
+                created_at=self.now,
+                state=OutboxState.PENDING,
+                attempts=0,
+                next_attempt_at=self.now,
+            )
             self.session.add(row)
             rows.append(row)
         self.queued.extend(rows)

@@ -14,12 +14,32 @@ balance = repo.balance
 entries = repo.ledger_entries
 
 
-def record(s: Session, game: Game, power: str, kind: LedgerKind, amount: int, *, turn_seq: int,
-           phase: Phase, now: datetime, counterparty: str | None = None, memo: str = "",
-           reverses: int | None = None) -> LedgerEntry:
-    entry = LedgerEntry(game_id=game.id, power=power, kind=kind, amount=amount,
-                        turn_seq=turn_seq, phase=phase, counterparty=counterparty,
-                        memo=memo[:200], reverses=reverses, created_at=now)
+def record(
+    s: Session,
+    game: Game,
+    power: str,
+    kind: LedgerKind,
+    amount: int,
+    *,
+    turn_seq: int,
+    phase: Phase,
+    now: datetime,
+    counterparty: str | None = None,
+    memo: str = "",
+    reverses: int | None = None,
+) -> LedgerEntry:
+    entry = LedgerEntry(
+        game_id=game.id,
+        power=power,
+        kind=kind,
+        amount=amount,
+        turn_seq=turn_seq,
+        phase=phase,
+        counterparty=counterparty,
+        memo=memo[:200],
+        reverses=reverses,
+        created_at=now,
+    )
     s.add(entry)
     return entry
 
@@ -30,8 +50,18 @@ def roll_back(s: Session, game: Game, from_seq: int, *, phase: Phase, now: datet
     count = 0
     for e in entries(s, game):
         if e.turn_seq >= from_seq and e.kind is not LedgerKind.ROLLBACK and e.id not in done:
-            record(s, game, e.power, LedgerKind.ROLLBACK, -e.amount, turn_seq=from_seq, phase=phase,
-                   now=now, counterparty=e.counterparty, memo=f"rollback of {e.kind} ({e.phase})",
-                   reverses=e.id)
+            record(
+                s,
+                game,
+                e.power,
+                LedgerKind.ROLLBACK,
+                -e.amount,
+                turn_seq=from_seq,
+                phase=phase,
+                now=now,
+                counterparty=e.counterparty,
+                memo=f"rollback of {e.kind} ({e.phase})",
+                reverses=e.id,
+            )
             count += 1
     return count

@@ -22,8 +22,14 @@ from .state import GameState
 from .timing import Timing, show_time
 from .turns import TurnComputation, absences, chart_json
 
-_RESULT_NOTE = {"bounced": "bounce", "no convoy": "no convoy", "disrupted": "disrupted",
-                "cut": "cut", "void": "void", "dislodged": "dislodged"}
+_RESULT_NOTE = {
+    "bounced": "bounce",
+    "no convoy": "no convoy",
+    "disrupted": "disrupted",
+    "cut": "cut",
+    "void": "void",
+    "dislodged": "dislodged",
+}
 
 
 def public_recipients(st: GameState) -> list[str]:
@@ -49,21 +55,34 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
         if o["dislodged"] and o["result"] != "dislodged":
             notes.append("dislodged")
         by_power.setdefault(o["power"], []).append(
-            {"order": o["order"], "notes": notes, "default": o["default"]})
+            {"order": o["order"], "notes": notes, "default": o["default"]}
+        )
     phase = Phase.parse(report["phase"])
     nxt = Phase.parse(report["next_phase"])
     zone = Timing.from_json(st.game.timing).zone
     return {
         "game_name": st.game.name,
         "phase": phase.title,
-        "powers": [{"name": p.name, "adjective": p.adjective.title(), "orders": sorted(
-            by_power[p.name], key=lambda x: x["order"])} for p in m.powers if p.name in by_power],
-        "dislodged": [{"power": p, "unit": d["unit"], "retreats": d["retreats"]}
-                      for p, ds in sorted(report["dislodged"].items()) for d in ds],
+        "powers": [
+            {
+                "name": p.name,
+                "adjective": p.adjective.title(),
+                "orders": sorted(by_power[p.name], key=lambda x: x["order"]),
+            }
+            for p in m.powers
+            if p.name in by_power
+        ],
+        "dislodged": [
+            {"power": p, "unit": d["unit"], "retreats": d["retreats"]}
+            for p, ds in sorted(report["dislodged"].items())
+            for d in ds
+        ],
         "destroyed": report.get("destroyed", []),
         "center_changes": report.get("center_changes", []),
-        "centers": [{"power": p, "count": len(report["centers"].get(p, [])),
-                     "centers": report["centers"].get(p, [])} for p in m.power_names],
+        "centers": [
+            {"power": p, "count": len(report["centers"].get(p, [])), "centers": report["centers"].get(p, [])}
+            for p in m.power_names
+        ],
         "next_phase": nxt.title,
         "deadline": show_time(deadline, zone) if deadline and not report.get("winner") else None,
         "winner": report.get("winner"),
@@ -72,15 +91,17 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
     }
 
 
-def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], mailer: Mailer,
-                 *, preview: bool = False) -> None:
+def send_results(
+    st: GameState, comp: TurnComputation, report: dict[str, Any], mailer: Mailer, *, preview: bool = False
+) -> None:
     """The public results; a preview goes to the Master only and names two deadlines: the
     current phase's, which still holds, and the one the next phase would get if the phase
     were processed now (a processed phase has already moved the game's deadline on)."""
     zone = Timing.from_json(st.game.timing).zone
     if preview:
         would_be = Timing.from_json(st.game.timing).deadline(
-            comp.next_position.phase.type, mailer.now, absences=absences(st))
+            comp.next_position.phase.type, mailer.now, absences=absences(st)
+        )
         view = results_view(st, report, deadline=would_be)
         view["current_deadline"] = show_time(st.game.deadline, zone) if st.game.deadline else None
     else:
@@ -92,13 +113,26 @@ def send_results(st: GameState, comp: TurnComputation, report: dict[str, Any], m
         to = [a for a in to if a != st.game.master_address]
     picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
     # the players who said SET MAP OFF get the same mail without the picture
-    plain = {s.address.lower() for s in st.seats
-             if s.address and not wants_map(st.game, s.power)} if picture else set()
-    for group, attachments in (([a for a in to if a and a.lower() not in plain], picture),
-                               ([a for a in to if a and a.lower() in plain], None)):
-        mailer.send(group, subject, "results.txt.j2", kind="preview" if preview else "results",
-                    game=st.game, preview=preview, attachments=(attachments,) if attachments else (),
-                    picture=attachments.filename if attachments else None, **view)
+    plain = (
+        {s.address.lower() for s in st.seats if s.address and not wants_map(st.game, s.power)}
+        if picture
+        else set()
+    )
+    for group, attachments in (
+        ([a for a in to if a and a.lower() not in plain], picture),
+        ([a for a in to if a and a.lower() in plain], None),
+    ):
+        mailer.send(
+            group,
+            subject,
+            "results.txt.j2",
+            kind="preview" if preview else "results",
+            game=st.game,
+            preview=preview,
+            attachments=(attachments,) if attachments else (),
+            picture=attachments.filename if attachments else None,
+            **view,
+        )
 
 
 def public_totals(st: GameState, comp: TurnComputation) -> list[dict[str, Any]]:
@@ -107,9 +141,10 @@ def public_totals(st: GameState, comp: TurnComputation) -> list[dict[str, Any]]:
     if Flag.PUBLIC_TOTALS not in st.rules or comp.auction is None:
         return []
     auction = comp.auction
-    return [{"power": auction.owners[province], "unit": str(auction.units[province]), "total": total}
-            for province, total in sorted(auction.totals.items(),
-                                          key=lambda kv: (auction.owners[kv[0]], kv[0]))]
+    return [
+        {"power": auction.owners[province], "unit": str(auction.units[province]), "total": total}
+        for province, total in sorted(auction.totals.items(), key=lambda kv: (auction.owners[kv[0]], kv[0]))
+    ]
 
 
 def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, preview: bool = False) -> None:
@@ -125,19 +160,34 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
             break
         if comp.balances_before.get(power) is None and power not in comp.auction.spent:
             continue
-        view = statement_view(comp.auction, power, phase, st.rules,
-                              sheet_text=comp.sheets_used.get(power, ""))
+        view = statement_view(
+            comp.auction, power, phase, st.rules, sheet_text=comp.sheets_used.get(power, "")
+        )
         if view is None:
             continue
         views.append(view)
         if not preview:
-            mailer.send(power_address(st, power), f"Payola bribe results {st.game.name} {phase}",
-                        "statement.txt.j2", kind="statement", game=st.game, v=view)
-    mailer.send([st.game.master_address],
-                f"{'PREVIEW ' if preview else ''}Payola Master's report {st.game.name} {phase}",
-                "master_report.txt.j2", kind="master_report", game=st.game, preview=preview,
-                game_name=st.game.name, phase=phase.title, accept=comp.accept_used,
-                chart=chart_json(comp.auction), statements=views)
+            mailer.send(
+                power_address(st, power),
+                f"Payola bribe results {st.game.name} {phase}",
+                "statement.txt.j2",
+                kind="statement",
+                game=st.game,
+                v=view,
+            )
+    mailer.send(
+        [st.game.master_address],
+        f"{'PREVIEW ' if preview else ''}Payola Master's report {st.game.name} {phase}",
+        "master_report.txt.j2",
+        kind="master_report",
+        game=st.game,
+        preview=preview,
+        game_name=st.game.name,
+        phase=phase.title,
+        accept=comp.accept_used,
+        chart=chart_json(comp.auction),
+        statements=views,
+    )
 
 
 def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
@@ -153,21 +203,34 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
         to = power_address(st, power)
         if not to:
             continue
-        mailer.send(to, f"Payola income report {st.game.name} {following if within else year}",
-                    "income.txt.j2", kind="income", game=st.game, game_name=st.game.name,
-                    year=year, period=period, line=line,
-                    hoarding=(Flag.NO_HOARDING in st.rules), zerosum=(Flag.ZEROSUM in st.rules),
-                    progressive=(Flag.PROGRESSIVE in st.rules),
-                    previous=comp.balances_after.get(power, 0) - comp.income.get(power, 0),
-                    centers=len(comp.next_position.centers.get(power, ())))
+        mailer.send(
+            to,
+            f"Payola income report {st.game.name} {following if within else year}",
+            "income.txt.j2",
+            kind="income",
+            game=st.game,
+            game_name=st.game.name,
+            year=year,
+            period=period,
+            line=line,
+            hoarding=(Flag.NO_HOARDING in st.rules),
+            zerosum=(Flag.ZEROSUM in st.rules),
+            progressive=(Flag.PROGRESSIVE in st.rules),
+            previous=comp.balances_after.get(power, 0) - comp.income.get(power, 0),
+            centers=len(comp.next_position.centers.get(power, ())),
+        )
 
 
-def broadcast(st: GameState, mailer: Mailer, subject: str, template: str, *, kind: str = "notice",
-              **view: Any) -> None:
-    mailer.send(public_recipients(st), subject, template, kind=kind, game=st.game,
-                game_name=st.game.name, **view)
+def broadcast(
+    st: GameState, mailer: Mailer, subject: str, template: str, *, kind: str = "notice", **view: Any
+) -> None:
+    mailer.send(
+        public_recipients(st), subject, template, kind=kind, game=st.game, game_name=st.game.name, **view
+    )
 
 
 def render_history(st: GameState, reports: list[dict[str, Any]]) -> list[str]:
-    return [render("results.txt.j2", judge=st.game.name, preview=False,
-                   **results_view(st, r, deadline=None)) for r in reports]
+    return [
+        render("results.txt.j2", judge=st.game.name, preview=False, **results_view(st, r, deadline=None))
+        for r in reports
+    ]

@@ -35,10 +35,10 @@ class SheetTaken:
     note: ClassVar[str] = "sheet"
     power: str
     phase: str
-    sheet: str                 # the sheet as the judge understood it
-    total: int | None          # what the offers add up to, if that is one number
+    sheet: str  # the sheet as the judge understood it
+    total: int | None  # what the offers add up to, if that is one number
     balance: int
-    over: bool                 # the offers add up to more than the balance (rule 5.5)
+    over: bool  # the offers add up to more than the balance (rule 5.5)
 
 
 @dataclass(frozen=True)
@@ -83,19 +83,46 @@ def _late_change_refused(st: GameState, power: str, now: datetime, by_master: bo
         return
     sub = st.submission(power)
     if sub is not None and sub.text.strip():
-        raise CommandError(f"the deadline of {st.game.name} has passed and the game uses "
-                           "NO_LATE_CHANGES: orders already sent can no longer be changed")
+        raise CommandError(
+            f"the deadline of {st.game.name} has passed and the game uses "
+            "NO_LATE_CHANGES: orders already sent can no longer be changed"
+        )
 
 
-def _replace(st: GameState, turn: Turn, power: str, kind: SubmissionKind, text: str, *, now: datetime,
-             inbound_id: int | None) -> None:
+def _replace(
+    st: GameState,
+    turn: Turn,
+    power: str,
+    kind: SubmissionKind,
+    text: str,
+    *,
+    now: datetime,
+    inbound_id: int | None,
+) -> None:
     repo.retire_submissions(st.session, turn, power)
-    st.session.add(Submission(game_id=st.game.id, turn_id=turn.id, power=power, kind=kind,
-                              text=text, current=True, inbound_id=inbound_id, submitted_at=now))
+    st.session.add(
+        Submission(
+            game_id=st.game.id,
+            turn_id=turn.id,
+            power=power,
+            kind=kind,
+            text=text,
+            current=True,
+            inbound_id=inbound_id,
+            submitted_at=now,
+        )
+    )
 
 
-def submit(st: GameState, *, power: str, lines: Sequence[tuple[int, str]], now: datetime,
-           inbound_id: int | None, by_master: bool = False) -> SheetTaken | OrdersTaken | Refused:
+def submit(
+    st: GameState,
+    *,
+    power: str,
+    lines: Sequence[tuple[int, str]],
+    now: datetime,
+    inbound_id: int | None,
+    by_master: bool = False,
+) -> SheetTaken | OrdersTaken | Refused:
     """`lines`: the order lines of the message, with their numbers in it; `by_master`: sent
     by the Master (FOR <power>)."""
     turn = _current(st)
@@ -104,21 +131,33 @@ def submit(st: GameState, *, power: str, lines: Sequence[tuple[int, str]], now: 
     assert pos is not None
     if pos.phase.is_movement:
         balance = money.balance(st.session, st.game, power)
-        parsed = parse_sheet("\n".join(text for _, text in lines), pos, power, st.rules,
-                             balance=balance, dummies=st.dummies())
+        parsed = parse_sheet(
+            "\n".join(text for _, text in lines), pos, power, st.rules, balance=balance, dummies=st.dummies()
+        )
         if parsed.problems:
             return Refused(tuple(_placed(p, lines) for p in parsed.problems))
         _replace(st, turn, power, SubmissionKind.SHEET, parsed.normalized, now=now, inbound_id=inbound_id)
         total = parsed.sheet.offered_total if parsed.sheet else None
-        return SheetTaken(power, pos.phase.title, parsed.normalized, total, balance,
-                          over=total is not None and total > balance)
+        return SheetTaken(
+            power,
+            pos.phase.title,
+            parsed.normalized,
+            total,
+            balance,
+            over=total is not None and total > balance,
+        )
     accepted: list[str] = []
     problems: list[Problem] = []
     written = [(number, text) for number, text in lines if text.split("%", 1)[0].strip()]
     for number, text in written:
         try:
-            order = validate(parse_order(text.split("%", 1)[0], pos.map), pos, power,
-                             flags=st.rules.flags, dummies=st.dummies())
+            order = validate(
+                parse_order(text.split("%", 1)[0], pos.map),
+                pos,
+                power,
+                flags=st.rules.flags,
+                dummies=st.dummies(),
+            )
         except OrderError as exc:
             problems.append(Problem(number, text, exc.kind, str(exc)))
             continue
@@ -138,8 +177,7 @@ def _placed(problem: Problem, lines: Sequence[tuple[int, str]]) -> Problem:
     return Problem(None, "", problem.kind, f"the offer sheet: {problem.message}")
 
 
-def clear(st: GameState, *, power: str, now: datetime | None = None,
-          by_master: bool = False) -> Cleared:
+def clear(st: GameState, *, power: str, now: datetime | None = None, by_master: bool = False) -> Cleared:
     """Empty the power's offer sheet (or its orders) for this phase."""
     turn = st.turn
     if not st.game.state.is_running or turn is None:

@@ -38,15 +38,20 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     for power, problems in comp.rejected.items():
         rejected_seat = st.seat(power)
         if rejected_seat and rejected_seat.address:
-            mailer.send([rejected_seat.address], f"Offer sheet not used {st.game.name} {report['phase']}",
-                        "sheet_rejected.txt.j2", kind="notice", game=st.game,
-                        game_name=st.game.name, power=power, problems=problems)
+            mailer.send(
+                [rejected_seat.address],
+                f"Offer sheet not used {st.game.name} {report['phase']}",
+                "sheet_rejected.txt.j2",
+                kind="notice",
+                game=st.game,
+                game_name=st.game.name,
+                power=power,
+                problems=problems,
+            )
     if len(comp.winners) > 1:
-        end_game(st, mailer, now, {"type": "shared", "powers": list(comp.winners),
-                                   "phase": report["phase"]})
+        end_game(st, mailer, now, {"type": "shared", "powers": list(comp.winners), "phase": report["phase"]})
     elif comp.winner:
-        end_game(st, mailer, now, {"type": "victory", "winner": comp.winner,
-                                   "phase": report["phase"]})
+        end_game(st, mailer, now, {"type": "victory", "winner": comp.winner, "phase": report["phase"]})
     elif st.game.state is not GameStatus.COMPLETED:
         check_votes(st, mailer, now)
     return nxt
@@ -60,8 +65,7 @@ def preview_phase(st: GameState, mailer: Mailer) -> None:
     send_statements(st, comp, mailer, preview=True)
 
 
-def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
-             restore: bool) -> Turn:
+def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, restore: bool) -> Turn:
     """Return to the start of the current or of a named earlier phase, money included:
     later turns are marked rolled back and the ledger gets reversing entries."""
     game = st.game
@@ -101,9 +105,15 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None,
     game.deadline = None if Flag.NO_DEADLINE in st.rules else timing.deadline(pos.phase.type, now)
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
-    broadcast(st, mailer, f"Diplomacy rollback {game.name} {goal.phase}", "rollback.txt.j2",
-              phase=pos.phase.title, deadline=show_time(game.deadline, timing.zone),
-              restore=restore)
+    broadcast(
+        st,
+        mailer,
+        f"Diplomacy rollback {game.name} {goal.phase}",
+        "rollback.txt.j2",
+        phase=pos.phase.title,
+        deadline=show_time(game.deadline, timing.zone),
+        restore=restore,
+    )
     return goal
 
 
@@ -118,7 +128,9 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
         return False
     alive = [p for p in pos.powers_alive() if pos.centers.get(p)]
     seats = {s.power: s for s in st.seats}
-    votes = {p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None) for p in alive}
+    votes = {
+        p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None) for p in alive
+    }
     if Flag.PROPOSE_DIAS in st.rules:
         result = agreed(st, alive)
         if result is not None:
@@ -153,8 +165,14 @@ def terminate(st: GameState, mailer: Mailer, now: datetime) -> None:
     end_game(st, mailer, now, {"type": "terminated"}, state=GameStatus.TERMINATED)
 
 
-def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any], *,
-             state: GameStatus = GameStatus.COMPLETED) -> None:
+def end_game(
+    st: GameState,
+    mailer: Mailer,
+    now: datetime,
+    result: dict[str, Any],
+    *,
+    state: GameStatus = GameStatus.COMPLETED,
+) -> None:
     """End the game and publish every offer sheet, acceptance list and bid chart
     (rules 3.6 and 4.5) to everyone, with the sheets of a movement phase the game ended
     in (a draw or a concession comes between two phases). Under NO_EOG the end-of-game
@@ -164,8 +182,14 @@ def end_game(st: GameState, mailer: Mailer, now: datetime, result: dict[str, Any
     game.result = result
     game.ended_at = now
     game.deadline = None
-    broadcast(st, mailer, f"Diplomacy game {game.name} has ended", "game_end.txt.j2",
-              kind="game_end", **end_publication(st))
+    broadcast(
+        st,
+        mailer,
+        f"Diplomacy game {game.name} has ended",
+        "game_end.txt.j2",
+        kind="game_end",
+        **end_publication(st),
+    )
 
 
 def end_publication(st: GameState) -> dict[str, Any]:
@@ -179,18 +203,25 @@ def end_publication(st: GameState) -> dict[str, Any]:
     for t in turns(st.session, game) if publish else ():
         if t.status is not TurnStatus.PROCESSED or not t.chart:
             continue
-        published.append({"phase": t.phase.title,
-                          "sheets": t.chart.get("sheets", {}),
-                          "accept": t.chart.get("accept", {}),
-                          "chart": t.chart.get("chart", {})})
+        published.append(
+            {
+                "phase": t.phase.title,
+                "sheets": t.chart.get("sheets", {}),
+                "accept": t.chart.get("accept", {}),
+                "chart": t.chart.get("chart", {}),
+            }
+        )
     unfinished = _unfinished_sheets(st) if publish else None
     if unfinished:
         published.append(unfinished)
     acceptance = repo.acceptance_history(st.session, game) if publish else []
-    return {"result": game.result, "turns": published, "publish": publish,
-            "acceptance": [{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)}
-                           for a in acceptance],
-            "balances": money.balances(st.session, game)}
+    return {
+        "result": game.result,
+        "turns": published,
+        "publish": publish,
+        "acceptance": [{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)} for a in acceptance],
+        "balances": money.balances(st.session, game),
+    }
 
 
 def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:
@@ -202,5 +233,9 @@ def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:
     if not sheets:
         return None
     accept = {p: text for p in st.map.power_names if (text := st.acceptance_text(p))}
-    return {"phase": f"{pos.phase.title} (not processed: the game ended first)",
-            "sheets": sheets, "accept": accept, "chart": {}}
+    return {
+        "phase": f"{pos.phase.title} (not processed: the game ended first)",
+        "sheets": sheets,
+        "accept": accept,
+        "chart": {},
+    }

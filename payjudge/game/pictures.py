@@ -40,11 +40,11 @@ from ..text.compose import Attachment
 
 log = logging.getLogger("payjudge.pictures")
 
-VERSION = "1"          # bump when the drawing changes: cached pictures are then drawn again
-MAIL_LIMIT = 450_000   # a larger picture is attached smaller (a mail stays well under 1 MB)
-_MEMORY: OrderedDict[str, bytes] = OrderedDict()   # the last few pictures, by digest
+VERSION = "1"  # bump when the drawing changes: cached pictures are then drawn again
+MAIL_LIMIT = 450_000  # a larger picture is attached smaller (a mail stays well under 1 MB)
+_MEMORY: OrderedDict[str, bytes] = OrderedDict()  # the last few pictures, by digest
 _MEMORY_SIZE = 24
-_MEMORY_LOCK = threading.Lock()   # the processor and the status page's readers share it
+_MEMORY_LOCK = threading.Lock()  # the processor and the status page's readers share it
 
 
 def shared_pictures(game: Game) -> bool:
@@ -70,7 +70,7 @@ def set_map(game: Game, power: str, on: bool) -> None:
     settings["no_map"] = sorted(off)
     if not settings["no_map"]:
         del settings["no_map"]
-    game.settings = settings   # a new dict: the JSON column sees the change
+    game.settings = settings  # a new dict: the JSON column sees the change
 
 
 @dataclass(frozen=True)
@@ -89,8 +89,13 @@ class Pictures:
     def digest(self, game_map: Map, position: Position, report: Mapping[str, Any] | None) -> str:
         ps = drawing_path(game_map, self.maps_dir)
         drawing = f"{ps.stat().st_size}:{ps.stat().st_mtime_ns}" if ps else ""
-        doc = {"version": VERSION, "map": game_map.name, "drawing": drawing,
-               "position": position_to_json(position), "report": report}
+        doc = {
+            "version": VERSION,
+            "map": game_map.name,
+            "drawing": drawing,
+            "position": position_to_json(position),
+            "report": report,
+        }
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:32]
 
     def png(self, game_map: Map, position: Position, report: Mapping[str, Any] | None) -> bytes:
@@ -108,7 +113,7 @@ class Pictures:
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_name(f"{key}.{threading.get_ident()}.part")
             partial.write_bytes(data)
-            partial.replace(path)   # never a half-written picture under the real name
+            partial.replace(path)  # never a half-written picture under the real name
         with _MEMORY_LOCK:
             _MEMORY[key] = data
             _MEMORY.move_to_end(key)
@@ -117,8 +122,7 @@ class Pictures:
         return data
 
     def _draw(self, game_map: Map, position: Position, report: Mapping[str, Any] | None) -> bytes:
-        geometry = geometry_for(game_map, self.maps_dir,
-                                self.cache_dir / "maps" if self.cache_dir else None)
+        geometry = geometry_for(game_map, self.maps_dir, self.cache_dir / "maps" if self.cache_dir else None)
         outcomes = outcomes_from_report(position, report) if report else ()
         retreats = retreats_from_report(report) if report else {}
         text = board_svg(geometry, position, outcomes, retreats=retreats)
@@ -127,16 +131,16 @@ class Pictures:
             data = png(text, zoom=max(0.4, (MAIL_LIMIT / len(data)) ** 0.5))
         return data
 
-    def attachment(self, game: Game, game_map: Map, position: Position,
-                   report: Mapping[str, Any]) -> Attachment | None:
+    def attachment(
+        self, game: Game, game_map: Map, position: Position, report: Mapping[str, Any]
+    ) -> Attachment | None:
         """The picture of a played phase for its results mail; None when the game gets no
         shared picture, or when drawing it failed (the results go out without it)."""
         if not shared_pictures(game):
             return None
         try:
             data = self.png(game_map, position, report)
-        except Exception:   # a picture is never worth losing the results mail over
-            log.exception("game %s: the picture of %s could not be drawn", game.name,
-                          report.get("phase"))
+        except Exception:  # a picture is never worth losing the results mail over
+            log.exception("game %s: the picture of %s could not be drawn", game.name, report.get("phase"))
             return None
         return Attachment(f"{game.name}-{report['phase']}.png", "image/png", data)

@@ -25,10 +25,10 @@ _OPTION_WORDS = ("GREY", "FAKE", "CLAIM")
 class PressRequest:
     """What a PRESS or BROADCAST line asks for."""
 
-    recipients: str | None          # as written ("FG", "FRANCE GERMANY"); None: a broadcast
-    grey: bool = False              # sent without its sender (WHITE_GREY)
-    fake_as: str | None = None      # signed as this power (FAKE_PRESS)
-    claim_to: str | None = None     # shown as addressed to these (FAKE_PRESS)
+    recipients: str | None  # as written ("FG", "FRANCE GERMANY"); None: a broadcast
+    grey: bool = False  # sent without its sender (WHITE_GREY)
+    fake_as: str | None = None  # signed as this power (FAKE_PRESS)
+    claim_to: str | None = None  # shown as addressed to these (FAKE_PRESS)
 
 
 def read_press(keyword: str, args: list[str]) -> PressRequest:
@@ -38,8 +38,9 @@ def read_press(keyword: str, args: list[str]) -> PressRequest:
     recipients = None
     if keyword == "PRESS":
         if len(words) < 2 or words[0] != "TO" or words[1] in _OPTION_WORDS:
-            raise CommandError("write PRESS TO <powers> (initials like FG, or names), "
-                               "then the text, then ENDPRESS")
+            raise CommandError(
+                "write PRESS TO <powers> (initials like FG, or names), then the text, then ENDPRESS"
+            )
         end = next((i for i, w in enumerate(words) if i > 0 and w in _OPTION_WORDS), len(words))
         recipients, words = " ".join(words[1:end]), words[end:]
     grey, fake_as, claim_to = False, None, None
@@ -56,8 +57,9 @@ def read_press(keyword: str, args: list[str]) -> PressRequest:
             if not claim_to:
                 raise CommandError("write CLAIM TO <powers>")
         else:
-            raise CommandError(f"{keyword} options are GREY, FAKE AS <power> and CLAIM TO <powers> "
-                               f"(not {word})")
+            raise CommandError(
+                f"{keyword} options are GREY, FAKE AS <power> and CLAIM TO <powers> (not {word})"
+            )
     return PressRequest(recipients, grey, fake_as, claim_to)
 
 
@@ -92,8 +94,7 @@ def _refuse(condition: bool, message: str) -> None:
         raise CommandError(message)
 
 
-def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
-           targets: list[str]) -> None:
+def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest, targets: list[str]) -> None:
     """Refuse press the game's flags forbid (the Master's press is never checked)."""
     st, game, rules = ctx.state, ctx.state.game, ctx.state.rules
     name = game.name
@@ -105,54 +106,75 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
     running = game.state.is_running and st.position is not None
     overdue = running and game.deadline is not None and ctx.now > game.deadline
     late = late_powers(st) if overdue else []
-    _refuse(game.state in (GameStatus.FORMING, GameStatus.COMPLETED) and private,
-            "before and after the game only broadcasts and press to the Master are allowed")
+    _refuse(
+        game.state in (GameStatus.FORMING, GameStatus.COMPLETED) and private,
+        "before and after the game only broadcasts and press to the Master are allowed",
+    )
     _refuse(Flag.NO_PRESS in rules and to_players, f"{name} has no press between players (rule NO_PRESS)")
-    _refuse(observer and Flag.MUTE_OBSERVERS in rules and to_players,
-            f"in {name} observers may write only to the Master (rule MUTE_OBSERVERS)")
+    _refuse(
+        observer and Flag.MUTE_OBSERVERS in rules and to_players,
+        f"in {name} observers may write only to the Master (rule MUTE_OBSERVERS)",
+    )
     if Flag.BACKSEAT_PRESS in rules:
-        _refuse(power and to_players,
-                f"in {name} powers may write only to the Master (rule BACKSEAT_PRESS)")
-        _refuse(observer and private,
-                f"in {name} observers may only broadcast (rule BACKSEAT_PRESS)")
-    _refuse(Flag.PUBLIC_PRESS in rules and private,
-            f"{name} allows only broadcast press (rule PUBLIC_PRESS)")
-    for flag, near, what in ((Flag.TOUCH_PRESS, True, "has no unit next to yours"),
-                             (Flag.REMOTE_PRESS, False, "is near your units or centres")):
+        _refuse(power and to_players, f"in {name} powers may write only to the Master (rule BACKSEAT_PRESS)")
+        _refuse(observer and private, f"in {name} observers may only broadcast (rule BACKSEAT_PRESS)")
+    _refuse(Flag.PUBLIC_PRESS in rules and private, f"{name} allows only broadcast press (rule PUBLIC_PRESS)")
+    for flag, near, what in (
+        (Flag.TOUCH_PRESS, True, "has no unit next to yours"),
+        (Flag.REMOTE_PRESS, False, "is near your units or centres"),
+    ):
         if flag not in rules or not power or not running:
             continue
-        _refuse(broadcast and Flag.PUBLIC_PRESS not in rules,
-                f"{name} allows no broadcasts (rule {flag.value} without PUBLIC_PRESS)")
+        _refuse(
+            broadcast and Flag.PUBLIC_PRESS not in rules,
+            f"{name} allows no broadcasts (rule {flag.value} without PUBLIC_PRESS)",
+        )
         pos = st.position
         assert pos is not None
-        for target in ([] if broadcast else players):
+        for target in [] if broadcast else players:
             allowed = touching(pos, sender, target) if near else remote(pos, sender, target)
             _refuse(not allowed, f"{target.title()} {what} (rule {flag.value})")
     if power and running and Flag.FTF_PRESS in rules:
         # a running game with a position always has a phase
         assert game.phase is not None
-        _refuse(to_players and not game.phase.is_movement,
-                f"in {name} players may write to each other only in movement phases (rule FTF_PRESS)")
-        _refuse(private and bool(late),
-                f"in {name} no private press once the deadline has passed (rule FTF_PRESS)")
+        _refuse(
+            to_players and not game.phase.is_movement,
+            f"in {name} players may write to each other only in movement phases (rule FTF_PRESS)",
+        )
+        _refuse(
+            private and bool(late),
+            f"in {name} no private press once the deadline has passed (rule FTF_PRESS)",
+        )
     if power and running and Flag.MUST_ORDER in rules:
-        _refuse(to_players and sender in required_powers(st) and not has_orders(st, sender),
-                "send your orders for this phase before writing to players (rule MUST_ORDER)")
-    _refuse(power and private and sender in late and Flag.LATE_SEND not in rules,
-            "your orders are late: until they are in you may write only to the Master or "
-            "broadcast (rule LATE_SEND would allow it)")
+        _refuse(
+            to_players and sender in required_powers(st) and not has_orders(st, sender),
+            "send your orders for this phase before writing to players (rule MUST_ORDER)",
+        )
+    _refuse(
+        power and private and sender in late and Flag.LATE_SEND not in rules,
+        "your orders are late: until they are in you may write only to the Master or "
+        "broadcast (rule LATE_SEND would allow it)",
+    )
     if private and Flag.NO_LATE_RECEIVE in rules:
         for target in players:
-            _refuse(target in late, f"{target.title()} is late with its orders and may not be "
-                    "sent private press (rule NO_LATE_RECEIVE)")
-    _refuse(request.grey and not ({Flag.WHITE_GREY, Flag.GREY_PRESS} & set(rules.flags)),
-            f"{name} has no grey press (rule WHITE_GREY)")
-    _refuse((request.fake_as is not None or request.claim_to is not None)
-            and Flag.FAKE_PRESS not in rules, f"{name} has no fake press (rule FAKE_PRESS)")
+            _refuse(
+                target in late,
+                f"{target.title()} is late with its orders and may not be "
+                "sent private press (rule NO_LATE_RECEIVE)",
+            )
+    _refuse(
+        request.grey and not ({Flag.WHITE_GREY, Flag.GREY_PRESS} & set(rules.flags)),
+        f"{name} has no grey press (rule WHITE_GREY)",
+    )
+    _refuse(
+        (request.fake_as is not None or request.claim_to is not None) and Flag.FAKE_PRESS not in rules,
+        f"{name} has no fake press (rule FAKE_PRESS)",
+    )
 
 
-def send_press(ctx: GameContext, *, sender: str, request: PressRequest, body: str,
-               observer: bool = False) -> list[str]:
+def send_press(
+    ctx: GameContext, *, sender: str, request: PressRequest, body: str, observer: bool = False
+) -> list[str]:
     """Check and mail one message; the addressees it really went to."""
     st = ctx.state
     game = st.game
@@ -166,8 +188,10 @@ def send_press(ctx: GameContext, *, sender: str, request: PressRequest, body: st
         if not targets:
             raise CommandError("nobody to send the press to")
     if is_master:
-        _refuse(request.grey or request.fake_as is not None or request.claim_to is not None,
-                "the Master's press always shows the Master: GREY, FAKE and CLAIM are for players")
+        _refuse(
+            request.grey or request.fake_as is not None or request.claim_to is not None,
+            "the Master's press always shows the Master: GREY, FAKE and CLAIM are for players",
+        )
     else:
         _check(ctx, sender, observer, request, targets)
     shown_from = "the Master" if is_master else sender.title()
@@ -177,19 +201,32 @@ def send_press(ctx: GameContext, *, sender: str, request: PressRequest, body: st
             raise CommandError(f"FAKE AS needs a power of the game, not {request.fake_as}")
         shown_from = fake.name.title()
     players = [t for t in targets if t != MASTER]
-    if not is_master and (broadcast or players) and (
-            request.grey or Flag.GREY_PRESS in rules or (broadcast and Flag.YELLOW_PRESS in rules)):
+    if (
+        not is_master
+        and (broadcast or players)
+        and (request.grey or Flag.GREY_PRESS in rules or (broadcast and Flag.YELLOW_PRESS in rules))
+    ):
         shown_from = ANONYMOUS
-    to_names = "everyone" if broadcast else ", ".join(
-        "the Master" if t == MASTER else t.title() for t in targets)
+    to_names = (
+        "everyone" if broadcast else ", ".join("the Master" if t == MASTER else t.title() for t in targets)
+    )
     shown_to = to_names
     if request.claim_to is not None:
-        shown_to = ", ".join("the Master" if t == MASTER else t.title()
-                             for t in resolve_recipients(ctx, request.claim_to))
+        shown_to = ", ".join(
+            "the Master" if t == MASTER else t.title() for t in resolve_recipients(ctx, request.claim_to)
+        )
 
-    ctx.session.add(Press(game_id=game.id, phase=game.phase, sender=sender,
-                          recipients=[] if broadcast else targets,
-                          broadcast=broadcast, body=body, created_at=ctx.now))
+    ctx.session.add(
+        Press(
+            game_id=game.id,
+            phase=game.phase,
+            sender=sender,
+            recipients=[] if broadcast else targets,
+            broadcast=broadcast,
+            body=body,
+            created_at=ctx.now,
+        )
+    )
     addresses = []
     for target in players:
         seat = st.seat(target)
@@ -200,16 +237,35 @@ def send_press(ctx: GameContext, *, sender: str, request: PressRequest, body: st
     master_copy = not is_master and (
         MASTER in targets
         or (broadcast and Flag.PRESS_MASTER not in rules)
-        or (not broadcast and Flag.EAVESDROP in rules))
+        or (not broadcast and Flag.EAVESDROP in rules)
+    )
     subject = f"Diplomacy press from {shown_from} in {game.name}"
-    ctx.mailer.send(addresses, subject, "press.txt.j2",
-                    kind="press", game=game, game_name=game.name, sender=shown_from,
-                    recipients=shown_to, body=body, phase=game.phase)
+    ctx.mailer.send(
+        addresses,
+        subject,
+        "press.txt.j2",
+        kind="press",
+        game=game,
+        game_name=game.name,
+        sender=shown_from,
+        recipients=shown_to,
+        body=body,
+        phase=game.phase,
+    )
     if master_copy:
         real_from = sender.title() if not observer else f"observer {sender}"
         heading = real_from if shown_from == real_from else f"{real_from} (shown as {shown_from})"
         heading_to = to_names if shown_to == to_names else f"{to_names} (shown as {shown_to})"
-        ctx.mailer.send([game.master_address], f"Diplomacy press from {real_from} in {game.name}",
-                        "press.txt.j2", kind="press", game=game, game_name=game.name,
-                        sender=heading, recipients=heading_to, body=body, phase=game.phase)
+        ctx.mailer.send(
+            [game.master_address],
+            f"Diplomacy press from {real_from} in {game.name}",
+            "press.txt.j2",
+            kind="press",
+            game=game,
+            game_name=game.name,
+            sender=heading,
+            recipients=heading_to,
+            body=body,
+            phase=game.phase,
+        )
     return targets

@@ -38,20 +38,30 @@ def propose(st: GameState, mailer: Mailer, seat: Seat, proposal: str) -> str:
     """Open a proposal (DRAW or CONCEDE <power>) and tell everyone; under HIDE_PROPOSER
     without naming the proposer. Returns what was proposed, in words."""
     if Flag.PROPOSE_DIAS not in st.rules:
-        raise CommandError(f"{st.game.name} does not use the rule PROPOSE_DIAS: "
-                           "write VOTE DRAW, VOTE SOLO or VOTE CONCEDE <power>")
+        raise CommandError(
+            f"{st.game.name} does not use the rule PROPOSE_DIAS: "
+            "write VOTE DRAW, VOTE SOLO or VOTE CONCEDE <power>"
+        )
     current = open_proposal(st)
     if current is not None:
-        raise CommandError(f"{describe(current.vote or '')} is already proposed: "
-                           "answer it with VOTE YES or VOTE NO first")
+        raise CommandError(
+            f"{describe(current.vote or '')} is already proposed: answer it with VOTE YES or VOTE NO first"
+        )
     if proposal == "DRAW" and Flag.NO_DRAW in st.rules:
         raise CommandError(f"{st.game.name} uses the rule NO_DRAW: only a concession may be proposed")
     _clear(st)
     seat.vote = PROPOSE + proposal
     what = describe(seat.vote)
     proposer = None if Flag.HIDE_PROPOSER in st.rules else seat.power
-    broadcast(st, mailer, f"Diplomacy game {st.game.name}: {what} proposed", "proposal.txt.j2",
-              outcome="proposed", what=what, proposer=proposer)
+    broadcast(
+        st,
+        mailer,
+        f"Diplomacy game {st.game.name}: {what} proposed",
+        "proposal.txt.j2",
+        outcome="proposed",
+        what=what,
+        proposer=proposer,
+    )
     return what
 
 
@@ -68,8 +78,15 @@ def answer(st: GameState, mailer: Mailer, seat: Seat, yes: bool) -> str:
         seat.vote = "YES"
     else:
         _clear(st)
-        broadcast(st, mailer, f"Diplomacy game {st.game.name}: proposal vetoed", "proposal.txt.j2",
-                  outcome="vetoed", what=what, proposer=None)
+        broadcast(
+            st,
+            mailer,
+            f"Diplomacy game {st.game.name}: proposal vetoed",
+            "proposal.txt.j2",
+            outcome="vetoed",
+            what=what,
+            proposer=None,
+        )
     return what
 
 

@@ -39,7 +39,7 @@ class Summary:
     name: str
     map_name: str
     state: str
-    phase: str | None          # "Spring 1901 Movement"
+    phase: str | None  # "Spring 1901 Movement"
     deadline: str | None
     counts: tuple[Count, ...]
 
@@ -48,16 +48,16 @@ class Summary:
 class Played:
     seq: int
     phase: str
-    results: str               # the results mail's text
+    results: str  # the results mail's text
 
 
 @dataclass(frozen=True)
 class Page:
     summary: Summary
-    current_seq: int | None    # the picture of the board as it stands
-    pictures: bool             # False in a BLIND game
-    history: tuple[Played, ...]    # newest first
-    ended: str | None          # the end notice's text, once the game is over
+    current_seq: int | None  # the picture of the board as it stands
+    pictures: bool  # False in a BLIND game
+    history: tuple[Played, ...]  # newest first
+    ended: str | None  # the end notice's text, once the game is over
 
 
 def _state(session: Session, game: Game, config: Config) -> GameState:
@@ -69,13 +69,17 @@ def summary(st: GameState) -> Summary:
     zone = Timing.from_json(game.timing).zone
     counts: tuple[Count, ...] = ()
     if pos is not None:
-        counts = tuple(Count(p, len(pos.centers.get(p, ())), len(pos.units.get(p, ())))
-                       for p in pos.map.power_names)
-    return Summary(game.name, game.map_name, game.state,
-                   game.phase.title if game.phase else None,
-                   show_time(game.deadline, zone)
-                   if game.deadline and game.state is GameStatus.ACTIVE else None,
-                   counts)
+        counts = tuple(
+            Count(p, len(pos.centers.get(p, ())), len(pos.units.get(p, ()))) for p in pos.map.power_names
+        )
+    return Summary(
+        game.name,
+        game.map_name,
+        game.state,
+        game.phase.title if game.phase else None,
+        show_time(game.deadline, zone) if game.deadline and game.state is GameStatus.ACTIVE else None,
+        counts,
+    )
 
 
 def game_list(session: Session, config: Config) -> list[Summary]:
@@ -89,22 +93,30 @@ def game_page(session: Session, config: Config, name: str) -> Page | None:
     st = _state(session, game, config)
     shared = shared_pictures(game)
     history = []
-    if shared:   # a BLIND game's results are per power: none of it is public
+    if shared:  # a BLIND game's results are per power: none of it is public
         for t in turns(session, game):
             if t.status is TurnStatus.PROCESSED and t.report:
-                text = render("results.txt.j2", judge=config.judge_name, preview=False,
-                              **results_view(st, t.report, deadline=None))
+                text = render(
+                    "results.txt.j2",
+                    judge=config.judge_name,
+                    preview=False,
+                    **results_view(st, t.report, deadline=None),
+                )
                 history.append(Played(t.seq, t.phase.title, text))
     ended = None
     if game.state.is_over and game.result:
-        ended = render("game_end.txt.j2", judge=config.judge_name, game_name=game.name,
-                       **end_publication(st))
+        ended = render("game_end.txt.j2", judge=config.judge_name, game_name=game.name, **end_publication(st))
     current = st.turn
     if current is None:
         played = turns(session, game)
         current = played[-1] if played else None
-    return Page(summary(st), current.seq if current is not None and shared else None, shared,
-                tuple(reversed(history)), ended)
+    return Page(
+        summary(st),
+        current.seq if current is not None and shared else None,
+        shared,
+        tuple(reversed(history)),
+        ended,
+    )
 
 
 def picture(session: Session, config: Config, name: str, seq: int) -> bytes | None:

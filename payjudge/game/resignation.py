@@ -24,7 +24,7 @@ class Resigned:
     note: ClassVar[str] = "resigned"
     power: str
     game: str
-    forfeited: int      # AgP lost under rule 2.4 (0 unless eliminated)
+    forfeited: int  # AgP lost under rule 2.4 (0 unless eliminated)
 
 
 @dataclass(frozen=True)

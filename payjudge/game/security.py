@@ -23,7 +23,7 @@ from ..config import Config
 from ..store import Session, repo
 from .mailer import Mailer
 
-MIN_LENGTH = 4   # for every password chosen (and PRIVATE words)
+MIN_LENGTH = 4  # for every password chosen (and PRIVATE words)
 
 # OWASP's minimum argon2id settings (19 MiB, 2 passes): about 20 ms a check here.
 _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
@@ -62,7 +62,6 @@ def check_password(stored: str | None, password: str) -> bool:
     return ok
 
 
-
 # -- guessing -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class FailedSignon:
@@ -70,13 +69,14 @@ class FailedSignon:
 
     game_id: int
     game: str
-    who: str               # the power, MASTER, or the observer's name
-    owner: str | None      # the seat's registered address, told when the lock engages
-    trusted: bool          # the message came from that address
+    who: str  # the power, MASTER, or the observer's name
+    owner: str | None  # the seat's registered address, told when the lock engages
+    trusted: bool  # the message came from that address
 
 
-def locked_until(s: Session, config: Config, game_id: int, who: str, *, trusted: bool,
-                 now: datetime) -> datetime | None:
+def locked_until(
+    s: Session, config: Config, game_id: int, who: str, *, trusted: bool, now: datetime
+) -> datetime | None:
     """When sign-ons for `who` are allowed again, if too many failed within the window.
     Failures from the registered address and from anywhere else are counted apart: a
     stranger's guesses, whatever From they forge, lock strangers out, never the owner
@@ -88,24 +88,49 @@ def locked_until(s: Session, config: Config, game_id: int, who: str, *, trusted:
     return times[-config.signon_failure_limit] + window
 
 
-def record_failure(s: Session, config: Config, mailer: Mailer, failure: FailedSignon, *,
-                   sender: str, inbound_id: int | None, now: datetime, zone: str = "UTC") -> None:
+def record_failure(
+    s: Session,
+    config: Config,
+    mailer: Mailer,
+    failure: FailedSignon,
+    *,
+    sender: str,
+    inbound_id: int | None,
+    now: datetime,
+    zone: str = "UTC",
+) -> None:
     """Count a failed sign-on (once per message); the failure that engages the lock is
     reported to the registered owner."""
-    if not repo.add_signon_failure(s, game_id=failure.game_id, who=failure.who,
-                                   trusted=failure.trusted, sender=sender,
-                                   inbound_id=inbound_id, at=now):
+    if not repo.add_signon_failure(
+        s,
+        game_id=failure.game_id,
+        who=failure.who,
+        trusted=failure.trusted,
+        sender=sender,
+        inbound_id=inbound_id,
+        at=now,
+    ):
         return
     window = timedelta(minutes=config.signon_window_minutes)
-    times = repo.signon_failure_times(s, failure.game_id, failure.who, trusted=failure.trusted,
-                                      since=now - window)
+    times = repo.signon_failure_times(
+        s, failure.game_id, failure.who, trusted=failure.trusted, since=now - window
+    )
     if len(times) == config.signon_failure_limit and failure.owner:
         from .timing import show_time
-        mailer.send([failure.owner], f"Diplomacy sign-on attempts {failure.game}",
-                    "signon_locked.txt.j2", kind="security", game_name=failure.game,
-                    who=failure.who, count=len(times), minutes=config.signon_window_minutes,
-                    until=show_time(times[0] + window, zone), trusted=failure.trusted,
-                    last_sender=sender)
+
+        mailer.send(
+            [failure.owner],
+            f"Diplomacy sign-on attempts {failure.game}",
+            "signon_locked.txt.j2",
+            kind="security",
+            game_name=failure.game,
+            who=failure.who,
+            count=len(times),
+            minutes=config.signon_window_minutes,
+            until=show_time(times[0] + window, zone),
+            trusted=failure.trusted,
+            last_sender=sender,
+        )
 
 
 # -- stored mail ----------------------------------------------------------------------------
@@ -124,9 +149,15 @@ def password_token(salt: str, word: str) -> str:
         if key in _TOKENS:
             _TOKENS.move_to_end(key)
             return _TOKENS[key]
-    raw = hash_secret_raw(word.encode(), hashlib.sha256(salt.encode()).digest(),
-                          time_cost=_hasher.time_cost, memory_cost=_hasher.memory_cost,
-                          parallelism=_hasher.parallelism, hash_len=15, type=Type.ID)
+    raw = hash_secret_raw(
+        word.encode(),
+        hashlib.sha256(salt.encode()).digest(),
+        time_cost=_hasher.time_cost,
+        memory_cost=_hasher.memory_cost,
+        parallelism=_hasher.parallelism,
+        hash_len=15,
+        type=Type.ID,
+    )
     token = "redacted-" + base64.b32encode(raw).decode().lower()
     with _LOCK:
         _TOKENS[key] = token

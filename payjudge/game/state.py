@@ -22,9 +22,13 @@ def payola_rules(game: Game, game_map: Map | None = None) -> PayolaRules:
     game's map (`game_map`) take effect as if the Master had named them."""
     settings = game.settings or {}
     names = [*(game_map.rule_flags() if game_map is not None else ()), *game.rules]
-    return PayolaRules.from_flags(names, tax=settings.get("tax"),
-                                  center_taxes=settings.get("center_tax"), cap=settings.get("cap"),
-                                  income_every=settings.get("income", IncomeEvery.YEAR))
+    return PayolaRules.from_flags(
+        names,
+        tax=settings.get("tax"),
+        center_taxes=settings.get("center_tax"),
+        cap=settings.get("cap"),
+        income_every=settings.get("income", IncomeEvery.YEAR),
+    )
 
 
 find_game = repo.game_by_name
@@ -40,7 +44,7 @@ class GameState:
 
     session: Session
     game: Game
-    maps_dir: Path | None = None   # installed maps (config.maps_path), before the shipped ones
+    maps_dir: Path | None = None  # installed maps (config.maps_path), before the shipped ones
 
     @cached_property
     def map(self) -> Map:
@@ -74,8 +78,7 @@ class GameState:
 
     def dummies(self) -> frozenset[str]:
         """Powers nobody plays (rule 4.4): dummies, and resigned seats not yet taken over."""
-        return frozenset(s.power for s in self.game.seats
-                         if s.power and s.status.is_unplayed)
+        return frozenset(s.power for s in self.game.seats if s.power and s.status.is_unplayed)
 
     def acceptance_text(self, power: str) -> str | None:
         row = repo.latest_acceptance(self.session, self.game, power)

@@ -26,7 +26,7 @@ class TimingError(ValueError):
 
 
 _DUR = re.compile(r"^(?:([0-9]+)W)?(?:([0-9]+)D)?(?:([0-9]+)H)?(?:([0-9]+)M)?$")
-_MAX_DURATION = timedelta(days=3650)   # a phase longer than ten years is a typing mistake
+_MAX_DURATION = timedelta(days=3650)  # a phase longer than ten years is a typing mistake
 _DAYS = "SMTWTFS"
 
 
@@ -35,7 +35,7 @@ def parse_duration(text: str) -> timedelta:
     if not m or not any(m.groups()):
         raise TimingError(f"not a duration: {text!r} (write e.g. 3D, 12H, 1D12H, 30M)")
     try:
-        w, d, h, mi = (whole_number(g or "0", 10 ** 9, what="the duration") for g in m.groups())
+        w, d, h, mi = (whole_number(g or "0", 10**9, what="the duration") for g in m.groups())
     except LineError as exc:
         raise TimingError(exc.message) from None
     delta = timedelta(weeks=w, days=d, hours=h, minutes=mi)
@@ -89,8 +89,10 @@ class Timing:
                 values["at"] = time(int(m.group(1)), int(m.group(2)))
             elif key == "DAYS":
                 if len(value) != 7 or value.strip("-") == "":
-                    raise TimingError("TIMING DAYS needs seven letters from Sunday to Saturday, "
-                                      "a dash for a day off (e.g. -MTWTF-)")
+                    raise TimingError(
+                        "TIMING DAYS needs seven letters from Sunday to Saturday, "
+                        "a dash for a day off (e.g. -MTWTF-)"
+                    )
                 values["days"] = value.upper()
             elif key == "WARN":
                 values["warn"] = tuple(parse_duration(v) for v in value.split(",") if v)
@@ -103,32 +105,46 @@ class Timing:
                     raise TimingError(f"unknown time zone {value!r}") from None
                 values["zone"] = value
             else:
-                raise TimingError(f"unknown TIMING key {key!r} (MOVE, RETREAT, ADJUST, NEXT, AT, "
-                                  f"DAYS, WARN, GRACE, ZONE)")
+                raise TimingError(
+                    f"unknown TIMING key {key!r} (MOVE, RETREAT, ADJUST, NEXT, AT, DAYS, WARN, GRACE, ZONE)"
+                )
             i += 2
         return cls(**values)
 
     def to_json(self) -> dict:
-        return {"move": format_duration(self.move), "retreat": format_duration(self.retreat),
-                "adjust": format_duration(self.adjust),
-                "at": self.at.strftime("%H:%M") if self.at else None, "days": self.days,
-                "warn": [format_duration(w) for w in self.warn], "grace": format_duration(self.grace),
-                "zone": self.zone}
+        return {
+            "move": format_duration(self.move),
+            "retreat": format_duration(self.retreat),
+            "adjust": format_duration(self.adjust),
+            "at": self.at.strftime("%H:%M") if self.at else None,
+            "days": self.days,
+            "warn": [format_duration(w) for w in self.warn],
+            "grace": format_duration(self.grace),
+            "zone": self.zone,
+        }
 
     @classmethod
     def from_json(cls, doc: dict | None) -> Timing:
         if not doc:
             return cls()
         at = doc.get("at")
-        return cls(move=parse_duration(doc["move"]), retreat=parse_duration(doc["retreat"]),
-                   adjust=parse_duration(doc["adjust"]),
-                   at=time.fromisoformat(at) if at else None, days=doc.get("days", "SMTWTFS"),
-                   warn=tuple(parse_duration(w) for w in doc.get("warn", [])),
-                   grace=parse_duration(doc.get("grace", "0M")), zone=doc.get("zone", "UTC"))
+        return cls(
+            move=parse_duration(doc["move"]),
+            retreat=parse_duration(doc["retreat"]),
+            adjust=parse_duration(doc["adjust"]),
+            at=time.fromisoformat(at) if at else None,
+            days=doc.get("days", "SMTWTFS"),
+            warn=tuple(parse_duration(w) for w in doc.get("warn", [])),
+            grace=parse_duration(doc.get("grace", "0M")),
+            zone=doc.get("zone", "UTC"),
+        )
 
     def describe(self) -> str:
-        parts = [f"MOVE {format_duration(self.move)}", f"RETREAT {format_duration(self.retreat)}",
-                 f"ADJUST {format_duration(self.adjust)}"]
+        parts = [
+            f"MOVE {format_duration(self.move)}",
+            f"RETREAT {format_duration(self.retreat)}",
+            f"ADJUST {format_duration(self.adjust)}",
+        ]
         if self.at:
             parts.append(f"AT {self.at.strftime('%H:%M')}")
         if self.days != "SMTWTFS":
@@ -141,15 +157,24 @@ class Timing:
         return " ".join(parts)
 
     def length(self, phase_type: PhaseType) -> timedelta:
-        return {PhaseType.MOVEMENT: self.move, PhaseType.RETREATS: self.retreat,
-                PhaseType.ADJUSTMENTS: self.adjust}[phase_type]
+        return {
+            PhaseType.MOVEMENT: self.move,
+            PhaseType.RETREATS: self.retreat,
+            PhaseType.ADJUSTMENTS: self.adjust,
+        }[phase_type]
 
     @property
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.zone)
 
-    def deadline(self, phase_type: PhaseType, now: datetime, *, factor: int = 1,
-                 absences: tuple[tuple[datetime, datetime], ...] = ()) -> datetime:
+    def deadline(
+        self,
+        phase_type: PhaseType,
+        now: datetime,
+        *,
+        factor: int = 1,
+        absences: tuple[tuple[datetime, datetime], ...] = (),
+    ) -> datetime:
         """The deadline of a phase that opens `now` (timezone-aware UTC)."""
         length = self.length(phase_type) * factor
         when = now + length

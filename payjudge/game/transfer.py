@@ -36,15 +36,16 @@ class TransferMail:
     """The receiver's statement (`templates/transfer.txt.j2`)."""
 
     game_name: str
-    power: str        # the receiver
-    sender: str       # the giver, or SOMEONE under ANON_TRANSFER
+    power: str  # the receiver
+    sender: str  # the giver, or SOMEONE under ANON_TRANSFER
     amount: int
     before: int
     after: int
 
 
-def transfer(st: GameState, mailer: Mailer, *, power: str, to: str, amount: int,
-             now: datetime) -> Transferred:
+def transfer(
+    st: GameState, mailer: Mailer, *, power: str, to: str, amount: int, now: datetime
+) -> Transferred:
     """`power` gives `amount` AgP to the power named `to` (a name or an initial)."""
     target = st.map.power(to)
     if target is None:
@@ -54,23 +55,56 @@ def transfer(st: GameState, mailer: Mailer, *, power: str, to: str, amount: int,
         raise CommandError(f"{st.game.name} is {st.game.state}: nothing can be ordered now")
     game = st.game
     balance = money.balance(st.session, game, power)
-    sent_this_phase = [e.counterparty for e in money.entries(st.session, game, power)
-                       if e.kind is LedgerKind.TRANSFER_OUT and e.turn_seq == turn.seq and e.counterparty]
-    problem = check_transfer(st.rules, position, power, target.name, amount, balance,
-                             dummies=st.dummies(), sent=sent_this_phase)
+    sent_this_phase = [
+        e.counterparty
+        for e in money.entries(st.session, game, power)
+        if e.kind is LedgerKind.TRANSFER_OUT and e.turn_seq == turn.seq and e.counterparty
+    ]
+    problem = check_transfer(
+        st.rules, position, power, target.name, amount, balance, dummies=st.dummies(), sent=sent_this_phase
+    )
     if problem:
         raise CommandError(problem)
     received = money.balance(st.session, game, target.name)
-    after = apply_transfer({power: balance, target.name: received},
-                           Transfer(power, target.name, amount))
-    money.record(st.session, game, power, LedgerKind.TRANSFER_OUT, -amount, turn_seq=turn.seq,
-                 phase=turn.phase, now=now, counterparty=target.name)
-    money.record(st.session, game, target.name, LedgerKind.TRANSFER_IN, amount, turn_seq=turn.seq,
-                 phase=turn.phase, now=now, counterparty=power)
+    after = apply_transfer({power: balance, target.name: received}, Transfer(power, target.name, amount))
+    money.record(
+        st.session,
+        game,
+        power,
+        LedgerKind.TRANSFER_OUT,
+        -amount,
+        turn_seq=turn.seq,
+        phase=turn.phase,
+        now=now,
+        counterparty=target.name,
+    )
+    money.record(
+        st.session,
+        game,
+        target.name,
+        LedgerKind.TRANSFER_IN,
+        amount,
+        turn_seq=turn.seq,
+        phase=turn.phase,
+        now=now,
+        counterparty=power,
+    )
     seat = st.seat(target.name)
     if seat and seat.address:
-        mailer.send([seat.address], f"Payola funds transfer {game.name}", "transfer.txt.j2",
-                    kind="transfer", game=game, progressive=Flag.PROGRESSIVE in st.rules,
-                    v=TransferMail(game.name, target.name, giver_label(st.rules, power), amount,
-                                   before=received, after=after[target.name]))
+        mailer.send(
+            [seat.address],
+            f"Payola funds transfer {game.name}",
+            "transfer.txt.j2",
+            kind="transfer",
+            game=game,
+            progressive=Flag.PROGRESSIVE in st.rules,
+            v=TransferMail(
+                game.name,
+                target.name,
+                giver_label(st.rules, power),
+                amount,
+                before=received,
+                after=after[target.name],
+            ),
+        )
     return Transferred(amount, target.name, before=balance, after=after[power])

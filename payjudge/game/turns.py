@@ -38,13 +38,13 @@ class TurnComputation:
     report: PhaseReport
     next_position: Position
     auction: Auction | None = None
-    sheets_used: dict[str, str] = field(default_factory=dict)   # power -> normalised sheet
+    sheets_used: dict[str, str] = field(default_factory=dict)  # power -> normalised sheet
     accept_used: dict[str, str] = field(default_factory=dict)
     balances_before: dict[str, int] = field(default_factory=dict)
-    income: dict[str, int] = field(default_factory=dict)         # power -> change at year end
+    income: dict[str, int] = field(default_factory=dict)  # power -> change at year end
     income_lines: dict[str, IncomeLine] = field(default_factory=dict)
     balances_after: dict[str, int] = field(default_factory=dict)
-    winner: str | None = None       # the winner, or the winners joined with "and" (SHARED_VICTORY)
+    winner: str | None = None  # the winner, or the winners joined with "and" (SHARED_VICTORY)
     winners: tuple[str, ...] = ()
     rejected: dict[str, list[str]] = field(default_factory=dict)  # stored sheets no longer valid
 
@@ -75,9 +75,12 @@ def _needing(st: GameState, status: SeatStatus) -> list[str]:
     elif phase.is_retreats:
         need = [p for p, ds in pos.dislodged.items() if any(d.retreats for d in ds)]
     else:
-        need = [p for p in pos.map.power_names
-                if allowance(pos, p, st.rules.flags) < 0 or
-                (allowance(pos, p, st.rules.flags) > 0 and build_sites(pos, p, st.rules.flags))]
+        need = [
+            p
+            for p in pos.map.power_names
+            if allowance(pos, p, st.rules.flags) < 0
+            or (allowance(pos, p, st.rules.flags) > 0 and build_sites(pos, p, st.rules.flags))
+        ]
     return [p for p in need if p in playing]
 
 
@@ -101,8 +104,9 @@ def wait_refused(st: GameState) -> str | None:
         if flag in st.rules:
             return f"{st.game.name} uses {flag.value}: nobody may ask to wait for the deadline"
     if Flag.NO_MINOR_WAIT in st.rules and _minor_phase(st):
-        return (f"{st.game.name} uses NO_MINOR_WAIT: one may ask to wait for the deadline "
-                "only in movement phases")
+        return (
+            f"{st.game.name} uses NO_MINOR_WAIT: one may ask to wait for the deadline only in movement phases"
+        )
     return None
 
 
@@ -120,8 +124,7 @@ def always_waits(st: GameState) -> bool:
 
 def is_ready(st: GameState) -> bool:
     """Every power that must order has ordered, and nobody asked to wait."""
-    return (not late_powers(st) and not waiting_powers(st) and not always_waits(st)
-            and not waited_dummies(st))
+    return not late_powers(st) and not waiting_powers(st) and not always_waits(st) and not waited_dummies(st)
 
 
 def compute_turn(st: GameState) -> TurnComputation:
@@ -135,16 +138,20 @@ def compute_turn(st: GameState) -> TurnComputation:
         texts = {p: sub.text.splitlines() for p, sub in subs.items()}
         orders, problems = read_orders(pos, texts, flags=st.rules.flags, dummies=st.dummies())
         report, nxt = play(pos, orders, problems, flags=st.rules.flags, dummies=st.dummies())
-        comp = TurnComputation(report, nxt, balances_before=balances,
-                               balances_after=dict(balances))
+        comp = TurnComputation(report, nxt, balances_before=balances, balances_after=dict(balances))
     m = st.map
     start = game_start_phase(m.start_phase, m.first_phase, m.flow)
     if income_due(pos.phase, comp.next_position.phase, start, st.rules):
         # rule 2.1: income before every spring, for the centres owned after the fall (rule
         # 6.6: with INCOME EVERY MOVEMENT, before every movement phase)
         if Flag.ZEROSUM in st.rules:
-            lines = zerosum_year_end(_year_start_centers(st, pos), comp.next_position,
-                                     comp.balances_after, _accrued(st, pos.phase.year, comp), st.rules)
+            lines = zerosum_year_end(
+                _year_start_centers(st, pos),
+                comp.next_position,
+                comp.balances_after,
+                _accrued(st, pos.phase.year, comp),
+                st.rules,
+            )
         else:
             lines = year_end(comp.next_position, comp.balances_after, st.rules)
         for p, line in lines.items():
@@ -152,8 +159,11 @@ def compute_turn(st: GameState) -> TurnComputation:
             comp.income_lines[p] = line
             comp.income[p] = change
             comp.balances_after[p] = line.balance
-    if comp.report.center_changes or comp.next_position.phase.is_adjustments or \
-            comp.next_position.phase.year > pos.phase.year:
+    if (
+        comp.report.center_changes
+        or comp.next_position.phase.is_adjustments
+        or comp.next_position.phase.year > pos.phase.year
+    ):
         comp.winners = victors(st, pos, comp.next_position)
         comp.winner = " and ".join(comp.winners) or None
     return comp
@@ -176,14 +186,14 @@ def victors(st: GameState, pos: Position, nxt: Position) -> tuple[str, ...]:
 
 def _year_turns(st: GameState, year: int) -> list[Turn]:
     from .state import turns
+
     return [t for t in turns(st.session, st.game) if t.phase.year == year]
 
 
 def _year_start_centers(st: GameState, pos: Position) -> Mapping[str, Iterable[str]]:
     """The centres each power owned when `pos`'s year began."""
     first = _year_turns(st, pos.phase.year)
-    centers: Mapping[str, Iterable[str]] = first[0].position.get("centers", {}) if first \
-        else pos.centers
+    centers: Mapping[str, Iterable[str]] = first[0].position.get("centers", {}) if first else pos.centers
     return centers
 
 
@@ -202,15 +212,13 @@ def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
     return out
 
 
-def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int],
-              subs) -> TurnComputation:
+def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int], subs) -> TurnComputation:
     sheets = {}
     used = {}
     rejected: dict[str, list[str]] = {}
     dummies = st.dummies()
     for power, sub in subs.items():
-        parsed = parse_sheet(sub.text, pos, power, st.rules, balance=balances.get(power, 0),
-                             dummies=dummies)
+        parsed = parse_sheet(sub.text, pos, power, st.rules, balance=balances.get(power, 0), dummies=dummies)
         if parsed.sheet is None:
             rejected[power] = [f"line {p.line}: {p.message}" for p in parsed.problems]
             continue
@@ -230,10 +238,16 @@ def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int],
         orders.setdefault(owner, []).append(order)
     report, nxt = play(pos, orders, flags=st.rules.flags, dummies=dummies)
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
-    return TurnComputation(report, nxt, auction, sheets_used=used,
-                           accept_used={p: AcceptanceList(tuple(lst)).text(pos.map)
-                                        for p, lst in auction.accept_used.items()},
-                           balances_before=dict(balances), balances_after=after, rejected=rejected)
+    return TurnComputation(
+        report,
+        nxt,
+        auction,
+        sheets_used=used,
+        accept_used={p: AcceptanceList(tuple(lst)).text(pos.map) for p, lst in auction.accept_used.items()},
+        balances_before=dict(balances),
+        balances_after=after,
+        rejected=rejected,
+    )
 
 
 def _income_memo(current: Phase, following: Phase) -> str:
@@ -250,25 +264,52 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
     if comp.auction is not None:
         for power, spent in comp.auction.spent.items():
             if spent:
-                money.record(s, game, power, LedgerKind.BRIBES, -spent, turn_seq=turn.seq,
-                             phase=turn.phase, now=now, memo=f"bribes paid in {turn.phase}")
+                money.record(
+                    s,
+                    game,
+                    power,
+                    LedgerKind.BRIBES,
+                    -spent,
+                    turn_seq=turn.seq,
+                    phase=turn.phase,
+                    now=now,
+                    memo=f"bribes paid in {turn.phase}",
+                )
     for power, amount in comp.income.items():
         if amount:
-            money.record(s, game, power, LedgerKind.INCOME, amount, turn_seq=turn.seq, phase=turn.phase,
-                         now=now, memo=_income_memo(turn.phase, comp.next_position.phase))
+            money.record(
+                s,
+                game,
+                power,
+                LedgerKind.INCOME,
+                amount,
+                turn_seq=turn.seq,
+                phase=turn.phase,
+                now=now,
+                memo=_income_memo(turn.phase, comp.next_position.phase),
+            )
     turn.status = TurnStatus.PROCESSED
     turn.processed_at = now
     turn.report = report_json(comp)
     if comp.auction is not None:
-        turn.chart = {"chart": chart_json(comp.auction), "sheets": comp.sheets_used,
-                      "accept": comp.accept_used, "totals": dict(comp.auction.totals),
-                      "owners": dict(comp.auction.owners)}
+        turn.chart = {
+            "chart": chart_json(comp.auction),
+            "sheets": comp.sheets_used,
+            "accept": comp.accept_used,
+            "totals": dict(comp.auction.totals),
+            "owners": dict(comp.auction.owners),
+        }
     last_seq = repo.last_turn_seq(s, game)
     phase = comp.next_position.phase
-    nxt = Turn(game_id=game.id, seq=last_seq + 1, phase=phase,
-               position=position_to_json(comp.next_position), seed=new_seed(game, phase),
-               status=TurnStatus.OPEN,
-               opened_at=now)
+    nxt = Turn(
+        game_id=game.id,
+        seq=last_seq + 1,
+        phase=phase,
+        position=position_to_json(comp.next_position),
+        seed=new_seed(game, phase),
+        status=TurnStatus.OPEN,
+        opened_at=now,
+    )
     s.add(nxt)
     game.phase = nxt.phase
     game.reminded = []
@@ -280,8 +321,7 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
         game.deadline = None
     elif comp.winner is None:
         timing = Timing.from_json(game.timing)
-        game.deadline = timing.deadline(comp.next_position.phase.type, now,
-                                        absences=absences(st))
+        game.deadline = timing.deadline(comp.next_position.phase.type, now, absences=absences(st))
     s.flush()
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
@@ -298,9 +338,18 @@ def absences(st: GameState) -> tuple[tuple[datetime, datetime], ...]:
 
 def chart_json(auction: Auction) -> dict[str, list[dict[str, Any]]]:
     """Every candidate order of every unit with each power's offer (secret until the end)."""
-    return {str(cu.unit): [{"order": str(b.order), "total": b.total, "chosen": b.chosen,
-                            "payers": [f"{p} {amount}" for p, amount in b.offers]}
-                           for b in cu.bids] for cu in auction.chart}
+    return {
+        str(cu.unit): [
+            {
+                "order": str(b.order),
+                "total": b.total,
+                "chosen": b.chosen,
+                "payers": [f"{p} {amount}" for p, amount in b.offers],
+            }
+            for b in cu.bids
+        ]
+        for cu in auction.chart
+    }
 
 
 def report_json(comp: TurnComputation) -> dict[str, Any]:
@@ -308,10 +357,20 @@ def report_json(comp: TurnComputation) -> dict[str, Any]:
     r = comp.report
     return {
         "phase": str(r.phase),
-        "orders": [{"power": o.power, "order": str(o.order), "result": o.result.value,
-                    "dislodged": o.dislodged, "default": o.default} for o in r.outcomes],
-        "dislodged": {p: [{"unit": str(d.unit), "retreats": [str(x) for x in d.retreats]}
-                          for d in ds] for p, ds in r.dislodged.items()},
+        "orders": [
+            {
+                "power": o.power,
+                "order": str(o.order),
+                "result": o.result.value,
+                "dislodged": o.dislodged,
+                "default": o.default,
+            }
+            for o in r.outcomes
+        ],
+        "dislodged": {
+            p: [{"unit": str(d.unit), "retreats": [str(x) for x in d.retreats]} for d in ds]
+            for p, ds in r.dislodged.items()
+        },
         "destroyed": [{"power": p, "unit": str(u)} for p, u in r.destroyed],
         "center_changes": [{"center": c, "from": f, "to": t} for c, f, t in r.center_changes],
         "next_phase": str(comp.next_position.phase),

@@ -47,8 +47,10 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
 
 
 def _dislodged(pos: Position) -> dict[str, list[dict[str, Any]]]:
-    return {p: [{"unit": str(d.unit), "retreats": [str(r) for r in d.retreats]} for d in ds]
-            for p, ds in sorted(pos.dislodged.items())}
+    return {
+        p: [{"unit": str(d.unit), "retreats": [str(r) for r in d.retreats]} for d in ds]
+        for p, ds in sorted(pos.dislodged.items())
+    }
 
 
 _by_text = itemgetter("order")
@@ -72,12 +74,16 @@ def _history(report: PhaseReport) -> dict[str, Any]:
     entry = {
         "phase": str(report.phase),
         "orders": dict(sorted(orders.items())),
-        "errors": [{"power": e.power, "order": e.text, "error": e.message, "kind": e.kind.value}
-                   for e in report.errors],
+        "errors": [
+            {"power": e.power, "order": e.text, "error": e.message, "kind": e.kind.value}
+            for e in report.errors
+        ],
     }
     if report.dislodged:
-        entry["dislodged"] = {p: [{"unit": str(d.unit), "retreats": [str(r) for r in d.retreats]}
-                                  for d in ds] for p, ds in sorted(report.dislodged.items())}
+        entry["dislodged"] = {
+            p: [{"unit": str(d.unit), "retreats": [str(r) for r in d.retreats]} for d in ds]
+            for p, ds in sorted(report.dislodged.items())
+        }
     if report.center_changes:
         entry["center_changes"] = [{"center": c, "from": f, "to": t} for c, f, t in report.center_changes]
     return entry

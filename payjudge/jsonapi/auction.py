@@ -81,9 +81,15 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
     return _output(auction, pos, rules, dummies, sheets, normalized, errors)
 
 
-def _output(auction: Auction, pos, rules: PayolaRules, dummies: frozenset[str],
-            sheets: Mapping[str, Sheet], normalized: Mapping[str, str],
-            errors: Mapping[str, list[str]]) -> dict[str, Any]:
+def _output(
+    auction: Auction,
+    pos,
+    rules: PayolaRules,
+    dummies: frozenset[str],
+    sheets: Mapping[str, Sheet],
+    normalized: Mapping[str, str],
+    errors: Mapping[str, list[str]],
+) -> dict[str, Any]:
     by_unit = sorted(auction.units.items(), key=lambda item: str(item[1]))
     ledgers = {}
     for p in pos.map.power_names:
@@ -91,8 +97,7 @@ def _output(auction: Auction, pos, rules: PayolaRules, dummies: frozenset[str],
             continue
         if not (p in errors or pos.units.get(p) or auction.previous.get(p)):
             continue
-        view = statement_view(auction, p, pos.phase, rules,
-                              str(sheets[p]) if p in sheets else "")
+        view = statement_view(auction, p, pos.phase, rules, str(sheets[p]) if p in sheets else "")
         if view is not None:
             ledgers[p] = render_statement(view)
     return {
@@ -101,15 +106,27 @@ def _output(auction: Auction, pos, rules: PayolaRules, dummies: frozenset[str],
         "spent": dict(auction.spent),
         "balances": dict(auction.balances),
         "reductions": dict(auction.reductions),
-        "paid": {p: [{"unit": str(x.unit), "order": str(x.order), "amount": x.amount} for x in xs]
-                 for p, xs in auction.paid.items() if xs},
+        "paid": {
+            p: [{"unit": str(x.unit), "order": str(x.order), "amount": x.amount} for x in xs]
+            for p, xs in auction.paid.items()
+            if xs
+        },
         "errors": {p: list(es) for p, es in errors.items()},
         "ledgers": ledgers,
         "normalized": dict(normalized),
-        "accept_used": {p: "".join(pos.map.power(x).initial for x in lst)
-                        for p, lst in auction.accept_used.items()},
-        "chart": [{"unit": str(c.unit), "owner": c.owner, "total": c.total,
-                   "bids": [{"order": str(b.order), "offers": dict(b.offers), "total": b.total,
-                             "chosen": b.chosen} for b in c.bids]}
-                  for c in auction.chart],
+        "accept_used": {
+            p: "".join(pos.map.power(x).initial for x in lst) for p, lst in auction.accept_used.items()
+        },
+        "chart": [
+            {
+                "unit": str(c.unit),
+                "owner": c.owner,
+                "total": c.total,
+                "bids": [
+                    {"order": str(b.order), "offers": dict(b.offers), "total": b.total, "chosen": b.chosen}
+                    for b in c.bids
+                ],
+            }
+            for c in auction.chart
+        ],
     }

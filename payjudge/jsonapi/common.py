@@ -127,8 +127,11 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
     """The starting position: variant, phase, units, centers."""
     m = variant(doc, maps_dir, paths)
     try:
-        phase = Phase.parse(str(doc["phase"])) if "phase" in doc else \
-            game_start_phase(m.start_phase, m.first_phase, m.flow)
+        phase = (
+            Phase.parse(str(doc["phase"]))
+            if "phase" in doc
+            else game_start_phase(m.start_phase, m.first_phase, m.flow)
+        )
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     raw_units = doc.get("units")

@@ -37,8 +37,9 @@ NO_SUCH_USER = "550 5.1.1 No such user here (not a relay)"
 class InboundHandler:
     """The aiosmtpd handler: refuses foreign recipients, stores what it accepts."""
 
-    def __init__(self, store: InboundStore, *, local_domains: Iterable[str] = (),
-                 local_addresses: Iterable[str] = ()):
+    def __init__(
+        self, store: InboundStore, *, local_domains: Iterable[str] = (), local_addresses: Iterable[str] = ()
+    ):
         self.store = store
         self.local_domains = frozenset(d.lower().strip().lstrip("@") for d in local_domains)
         self.local_addresses = frozenset(a.lower().strip() for a in local_addresses)
@@ -52,8 +53,9 @@ class InboundHandler:
             return False
         return address in self.local_addresses or domain in self.local_domains
 
-    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
-                          address: str, rcpt_options: list[str]) -> str:
+    async def handle_RCPT(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
+    ) -> str:
         if not self.is_local(address):
             log.info("refused recipient %s from %s", address, session.peer)
             return NO_SUCH_USER
@@ -67,18 +69,31 @@ class InboundHandler:
         mail_from = "" if envelope.mail_from in (None, "", "<>") else envelope.mail_from
         try:
             outcome = await asyncio.to_thread(
-                self.store.store_inbound, raw, source="smtp",
-                envelope_from=mail_from, envelope_to=tuple(envelope.rcpt_tos))
+                self.store.store_inbound,
+                raw,
+                source="smtp",
+                envelope_from=mail_from,
+                envelope_to=tuple(envelope.rcpt_tos),
+            )
         except Exception:
-            log.exception("could not store a %d-byte message from %s (envelope from %r); answered 451",
-                          len(raw), session.peer, envelope.mail_from)
+            log.exception(
+                "could not store a %d-byte message from %s (envelope from %r); answered 451",
+                len(raw),
+                session.peer,
+                envelope.mail_from,
+            )
             return TEMPORARY_FAILURE
         if outcome is Stored.DUPLICATE:
-            log.info("duplicate message from %s (envelope from %r) acknowledged",
-                     session.peer, envelope.mail_from)
+            log.info(
+                "duplicate message from %s (envelope from %r) acknowledged", session.peer, envelope.mail_from
+            )
         else:
-            log.info("stored a %d-byte message from %s (envelope from %r)",
-                     len(raw), session.peer, envelope.mail_from)
+            log.info(
+                "stored a %d-byte message from %s (envelope from %r)",
+                len(raw),
+                session.peer,
+                envelope.mail_from,
+            )
         return ACCEPTED
 
 
@@ -116,7 +131,7 @@ class _BoundedSMTP(SMTP):
         self._refused = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        if self._host is None and not self._refused:   # not the STARTTLS upgrade
+        if self._host is None and not self._refused:  # not the STARTTLS upgrade
             peer = transport.get_extra_info("peername")
             host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
             if not self._connections.enter(host):
@@ -132,18 +147,26 @@ class _BoundedSMTP(SMTP):
     def connection_lost(self, error: Exception | None) -> None:
         if self._refused:
             return
-        host, self._host = self._host, None   # counted out once, even after STARTTLS
+        host, self._host = self._host, None  # counted out once, even after STARTTLS
         if host is not None:
             self._connections.leave(host)
         super().connection_lost(error)
 
 
-async def start_listener(store: InboundStore, host: str, port: int, *,
-                         local_domains: Iterable[str] = (), local_addresses: Iterable[str] = (),
-                         size_limit: int = 1_000_000, hostname: str | None = None,
-                         timeout: float = 300.0, max_connections: int = 100,
-                         max_per_client: int = 10,
-                         tls_context: ssl.SSLContext | None = None) -> asyncio.Server:
+async def start_listener(
+    store: InboundStore,
+    host: str,
+    port: int,
+    *,
+    local_domains: Iterable[str] = (),
+    local_addresses: Iterable[str] = (),
+    size_limit: int = 1_000_000,
+    hostname: str | None = None,
+    timeout: float = 300.0,
+    max_connections: int = 100,
+    max_per_client: int = 10,
+    tls_context: ssl.SSLContext | None = None,
+) -> asyncio.Server:
     """Listen on host:port on the running loop; close the returned server to stop.
 
     Mail is accepted for any address in `local_addresses` and any address at one of
@@ -159,12 +182,25 @@ async def start_listener(store: InboundStore, host: str, port: int, *,
     connections = _Connections(max_connections, max_per_client)
 
     def factory() -> SMTP:
-        return _BoundedSMTP(handler, hostname=name, data_size_limit=size_limit,
-                            enable_SMTPUTF8=True, timeout=timeout, tls_context=tls_context,
-                            loop=loop, connections=connections)
+        return _BoundedSMTP(
+            handler,
+            hostname=name,
+            data_size_limit=size_limit,
+            enable_SMTPUTF8=True,
+            timeout=timeout,
+            tls_context=tls_context,
+            loop=loop,
+            connections=connections,
+        )
 
     server = await loop.create_server(factory, host, port)
     bound = ", ".join(str(s.getsockname()) for s in server.sockets)
-    log.info("SMTP listener on %s (limit %d bytes, %d connections, %d per client, %g s idle)",
-             bound, size_limit, max_connections, max_per_client, timeout)
+    log.info(
+        "SMTP listener on %s (limit %d bytes, %d connections, %d per client, %g s idle)",
+        bound,
+        size_limit,
+        max_connections,
+        max_per_client,
+        timeout,
+    )
     return server

@@ -45,18 +45,18 @@ class ImapSettings:
     host: str
     user: str
     password: str = field(repr=False)
-    port: int | None = None            # default: 993 with ssl, else 143
+    port: int | None = None  # default: 993 with ssl, else 143
     mailbox: str = "INBOX"
     processed_folder: str = "Processed"
-    ssl: bool = False                  # implicit TLS (imaps, port 993)
-    starttls: bool = False             # STARTTLS on a plain connection
+    ssl: bool = False  # implicit TLS (imaps, port 993)
+    starttls: bool = False  # STARTTLS on a plain connection
     ssl_context: SSLContext | None = field(default=None, repr=False, compare=False)
-    timeout: float = 30.0              # every socket operation
-    idle_timeout: float = 300.0        # re-issue IDLE (and re-scan) at least this often
-    idle_slice: float = 1.0            # how often an IDLE wait checks for a stop request
-    poll_interval: float = 60.0        # without IDLE
+    timeout: float = 30.0  # every socket operation
+    idle_timeout: float = 300.0  # re-issue IDLE (and re-scan) at least this often
+    idle_slice: float = 1.0  # how often an IDLE wait checks for a stop request
+    poll_interval: float = 60.0  # without IDLE
     use_idle: bool = True
-    use_move: bool = True              # MOVE when advertised; else COPY + \\Deleted + EXPUNGE
+    use_move: bool = True  # MOVE when advertised; else COPY + \\Deleted + EXPUNGE
     backoff_base: float = 1.0
     backoff_max: float = 300.0
     fetch_batch: int = 20
@@ -72,8 +72,10 @@ class ImapSettings:
             raise ValueError("an IMAP URL needs a user and a host: imap://user:password@host/INBOX")
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         values: dict[str, Any] = {
-            "host": parts.hostname, "port": parts.port,
-            "user": unquote(parts.username), "password": unquote(parts.password or ""),
+            "host": parts.hostname,
+            "port": parts.port,
+            "user": unquote(parts.username),
+            "password": unquote(parts.password or ""),
             "ssl": parts.scheme == "imaps",
             "starttls": query.get("starttls", "").lower() in ("1", "yes", "true"),
         }
@@ -90,8 +92,8 @@ class ImapSettings:
 class PollResult:
     stored: int = 0
     duplicates: int = 0
-    already_known: int = 0   # stored before; only the move was missing
-    failed: int = 0          # left unseen for the next poll
+    already_known: int = 0  # stored before; only the move was missing
+    failed: int = 0  # left unseen for the next poll
 
     def __iadd__(self, other: PollResult) -> PollResult:
         self.stored += other.stored
@@ -102,15 +104,14 @@ class PollResult:
 
 
 class ImapPoller:
-    def __init__(self, store: InboundStore, settings: ImapSettings, *,
-                 rng: random.Random | None = None):
+    def __init__(self, store: InboundStore, settings: ImapSettings, *, rng: random.Random | None = None):
         self.store = store
         self.settings = settings
         self.rng = rng or random.Random()
         self._client: IMAPClient | None = None
         self._uidvalidity: int | None = None
         self._stopping = threading.Event()
-        self.idling = False   # inside IDLE, waiting for the server (for health checks and tests)
+        self.idling = False  # inside IDLE, waiting for the server (for health checks and tests)
         self._lock = threading.Lock()  # one IMAP conversation at a time
 
     # -- connection -------------------------------------------------------------------
@@ -122,8 +123,9 @@ class ImapPoller:
     def _connect(self) -> IMAPClient:
         s = self.settings
         context = s.ssl_context or (ssl.create_default_context() if (s.ssl or s.starttls) else None)
-        client = IMAPClient(s.host, port=s.port, ssl=s.ssl, ssl_context=context if s.ssl else None,
-                            timeout=s.timeout)
+        client = IMAPClient(
+            s.host, port=s.port, ssl=s.ssl, ssl_context=context if s.ssl else None, timeout=s.timeout
+        )
         try:
             if s.starttls:
                 client.starttls(context)
@@ -141,12 +143,22 @@ class ImapPoller:
             raise
         uidvalidity = int(selected[b"UIDVALIDITY"])
         if self._uidvalidity is not None and uidvalidity != self._uidvalidity:
-            log.warning("UIDVALIDITY of %s changed from %s to %s; Message-IDs will catch duplicates",
-                        s.mailbox, self._uidvalidity, uidvalidity)
+            log.warning(
+                "UIDVALIDITY of %s changed from %s to %s; Message-IDs will catch duplicates",
+                s.mailbox,
+                self._uidvalidity,
+                uidvalidity,
+            )
         self._uidvalidity = uidvalidity
         self._client = client
-        log.info("IMAP connected to %s:%s as %s, %s UIDVALIDITY %s",
-                 s.host, client.port, s.user, s.mailbox, uidvalidity)
+        log.info(
+            "IMAP connected to %s:%s as %s, %s UIDVALIDITY %s",
+            s.host,
+            client.port,
+            s.user,
+            s.mailbox,
+            uidvalidity,
+        )
         return client
 
     def _drop(self) -> None:
@@ -185,7 +197,7 @@ class ImapPoller:
         client.noop()
         uids = sorted(client.search(["NOT", "DELETED"]))
         for start in range(0, len(uids), s.fetch_batch):
-            batch = uids[start:start + s.fetch_batch]
+            batch = uids[start : start + s.fetch_batch]
             to_fetch = []
             for uid in batch:
                 key = self._key(uid)
@@ -289,7 +301,7 @@ class ImapPoller:
         """Poll until `stop_event` is set; reconnect with backoff on any failure."""
         self._stopping.clear()
         relay = asyncio.create_task(self._relay_stop(stop_event))
-        failures = 0        # consecutive connection failures
+        failures = 0  # consecutive connection failures
         store_failures = 0  # consecutive polls that left messages behind
         try:
             while not stop_event.is_set():
@@ -301,21 +313,33 @@ class ImapPoller:
                     if result.failed:
                         # the store is failing: retry soon rather than at the next new mail
                         store_failures += 1
-                        await _sleep_until(stop_event, backoff_delay(
-                            store_failures - 1, self.settings.backoff_base,
-                            min(self.settings.backoff_max, self.settings.poll_interval), self.rng))
+                        await _sleep_until(
+                            stop_event,
+                            backoff_delay(
+                                store_failures - 1,
+                                self.settings.backoff_base,
+                                min(self.settings.backoff_max, self.settings.poll_interval),
+                                self.rng,
+                            ),
+                        )
                         continue
                     store_failures = 0
                     if not await asyncio.to_thread(self.wait_for_mail):
                         await _sleep_until(stop_event, self.settings.poll_interval)
                 except Exception as exc:
-                    delay = backoff_delay(failures, self.settings.backoff_base,
-                                          self.settings.backoff_max, self.rng)
+                    delay = backoff_delay(
+                        failures, self.settings.backoff_base, self.settings.backoff_max, self.rng
+                    )
                     failures += 1
                     level = logging.WARNING if isinstance(exc, CONNECTION_ERRORS) else logging.ERROR
-                    log.log(level, "IMAP poller failed (%s: %s); reconnecting in %.1f s",
-                            type(exc).__name__, exc, delay,
-                            exc_info=not isinstance(exc, CONNECTION_ERRORS))
+                    log.log(
+                        level,
+                        "IMAP poller failed (%s: %s); reconnecting in %.1f s",
+                        type(exc).__name__,
+                        exc,
+                        delay,
+                        exc_info=not isinstance(exc, CONNECTION_ERRORS),
+                    )
                     self._drop()
                     await _sleep_until(stop_event, delay)
         finally:

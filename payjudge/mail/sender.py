@@ -55,10 +55,19 @@ class Transport(Protocol):
 class SmtpTransport:
     """Relays through an SMTP server with smtplib; one connection per batch."""
 
-    def __init__(self, host: str, port: int = 25, *, starttls: bool = False,
-                 ssl: bool = False, username: str | None = None, password: str | None = None,
-                 timeout: float = 30.0, ssl_context: ssl.SSLContext | None = None,
-                 local_hostname: str | None = None):
+    def __init__(
+        self,
+        host: str,
+        port: int = 25,
+        *,
+        starttls: bool = False,
+        ssl: bool = False,
+        username: str | None = None,
+        password: str | None = None,
+        timeout: float = 30.0,
+        ssl_context: ssl.SSLContext | None = None,
+        local_hostname: str | None = None,
+    ):
         self.host, self.port = host, port
         self.starttls, self.implicit_tls = starttls, ssl
         self.username, self.password = username, password
@@ -75,14 +84,21 @@ class SmtpTransport:
         conn: smtplib.SMTP
         try:
             if self.implicit_tls:
-                conn = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
-                                        context=context, local_hostname=self.local_hostname)
+                conn = smtplib.SMTP_SSL(
+                    self.host,
+                    self.port,
+                    timeout=self.timeout,
+                    context=context,
+                    local_hostname=self.local_hostname,
+                )
             else:
-                conn = smtplib.SMTP(self.host, self.port, timeout=self.timeout,
-                                    local_hostname=self.local_hostname)
+                conn = smtplib.SMTP(
+                    self.host, self.port, timeout=self.timeout, local_hostname=self.local_hostname
+                )
         except (OSError, smtplib.SMTPException) as exc:
             raise TransportUnavailable(
-                f"cannot connect to {self.host}:{self.port}: {_describe(exc)}") from exc
+                f"cannot connect to {self.host}:{self.port}: {_describe(exc)}"
+            ) from exc
         try:
             conn.ehlo()
             if self.starttls:
@@ -103,8 +119,9 @@ class SmtpTransport:
             try:
                 # an internationalised address needs the relay's SMTPUTF8 (RFC 6531)
                 utf8 = not all(a.isascii() for a in (mail.sender, *mail.recipients))
-                refused = self._conn.sendmail(mail.sender, list(mail.recipients), mail.raw,
-                                              mail_options=("SMTPUTF8",) if utf8 else ())
+                refused = self._conn.sendmail(
+                    mail.sender, list(mail.recipients), mail.raw, mail_options=("SMTPUTF8",) if utf8 else ()
+                )
             except smtplib.SMTPNotSupportedError as exc:
                 self._reset()
                 raise DeliveryError(_describe(exc), permanent=True) from exc
@@ -116,9 +133,10 @@ class SmtpTransport:
             except smtplib.SMTPRecipientsRefused as exc:
                 self._reset()
                 codes = [code for code, _ in exc.recipients.values()]
-                raise DeliveryError(f"all recipients refused: {_describe(exc)}",
-                                    permanent=all(500 <= c < 600 for c in codes)) from exc
-            except smtplib.SMTPResponseException as exc:   # MAIL FROM or DATA refused
+                raise DeliveryError(
+                    f"all recipients refused: {_describe(exc)}", permanent=all(500 <= c < 600 for c in codes)
+                ) from exc
+            except smtplib.SMTPResponseException as exc:  # MAIL FROM or DATA refused
                 self._reset()
                 raise DeliveryError(_describe(exc), permanent=500 <= exc.smtp_code < 600) from exc
             except (OSError, smtplib.SMTPException) as exc:
@@ -127,8 +145,7 @@ class SmtpTransport:
             if refused:
                 # The outbox cannot record a partial delivery; the service sends one mail
                 # per recipient where that matters.
-                log.warning("mail %s (%s): some recipients refused: %s",
-                            mail.id, mail.message_id, refused)
+                log.warning("mail %s (%s): some recipients refused: %s", mail.id, mail.message_id, refused)
             return
 
     def _reset(self) -> None:
@@ -172,8 +189,10 @@ class MaildirTransport:
             self._counter += 1
             counter = self._counter
         now = time.time()
-        name = (f"{int(now)}.M{int(now % 1 * 1e6)}P{os.getpid()}Q{counter}"
-                f"R{random.getrandbits(32):08x}.{self._host}")
+        name = (
+            f"{int(now)}.M{int(now % 1 * 1e6)}P{os.getpid()}Q{counter}"
+            f"R{random.getrandbits(32):08x}.{self._host}"
+        )
         tmp = self.path / "tmp" / name
         with open(tmp, "xb") as fh:
             fh.write(mail.raw)
@@ -190,7 +209,7 @@ def transport_from_url(url: str, *, timeout: float = 30.0) -> Transport:
     """`maildir:PATH`, or `smtp://[user:password@]host[:port][?starttls=1]`
     (`smtps://` for implicit TLS; user and password %-decoded)."""
     if url.startswith("maildir:"):
-        path = url[len("maildir:"):]
+        path = url[len("maildir:") :]
         if path.startswith("//"):
             path = urlsplit(url).path
         if not path:
@@ -201,12 +220,15 @@ def transport_from_url(url: str, *, timeout: float = 30.0) -> Transport:
         raise ValueError(f"outbound must be smtp://host:port or maildir:PATH, not {url!r}")
     query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
     implicit = parts.scheme == "smtps"
-    return SmtpTransport(parts.hostname, parts.port or (465 if implicit else 25),
-                         starttls=query.get("starttls", "").lower() in ("1", "yes", "true"),
-                         ssl=implicit,
-                         username=unquote(parts.username) if parts.username else None,
-                         password=unquote(parts.password) if parts.password else None,
-                         timeout=float(query.get("timeout", timeout)))
+    return SmtpTransport(
+        parts.hostname,
+        parts.port or (465 if implicit else 25),
+        starttls=query.get("starttls", "").lower() in ("1", "yes", "true"),
+        ssl=implicit,
+        username=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password else None,
+        timeout=float(query.get("timeout", timeout)),
+    )
 
 
 @dataclass
@@ -228,7 +250,7 @@ class OutboxSender:
     batch_limit: int = 50
     retry_base: timedelta = timedelta(minutes=1)
     retry_max: timedelta = timedelta(hours=6)
-    max_attempts: int = 15          # about three days with the defaults
+    max_attempts: int = 15  # about three days with the defaults
     rng: random.Random = field(default_factory=random.Random)
     _wake: asyncio.Event | None = field(default=None, init=False, repr=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
@@ -246,7 +268,7 @@ class OutboxSender:
                 try:
                     self.transport.send(mail)
                 except TransportUnavailable as exc:
-                    unavailable = exc   # don't wait out a dead relay once per mail
+                    unavailable = exc  # don't wait out a dead relay once per mail
                     self._failed(mail, exc, result)
                 except Exception as exc:
                     self._failed(mail, exc, result)
@@ -258,8 +280,9 @@ class OutboxSender:
             except Exception:
                 log.exception("closing %r", self.transport)
         if mails:
-            log.info("outbox: %d sent, %d to retry, %d given up",
-                     result.sent, result.retrying, result.given_up)
+            log.info(
+                "outbox: %d sent, %d to retry, %d given up", result.sent, result.retrying, result.given_up
+            )
         return result
 
     def _sent(self, mail: OutgoingMail, result: SendResult) -> None:
@@ -276,18 +299,31 @@ class OutboxSender:
         now = self.clock.now()
         retry_at = None
         if not permanent and mail.attempts + 1 < self.max_attempts:
-            delay = backoff_delay(mail.attempts, self.retry_base.total_seconds(),
-                                  self.retry_max.total_seconds(), self.rng)
+            delay = backoff_delay(
+                mail.attempts, self.retry_base.total_seconds(), self.retry_max.total_seconds(), self.rng
+            )
             retry_at = now + timedelta(seconds=delay)
         if retry_at is None:
             result.given_up += 1
-            log.error("mail %s (%s) to %s given up after %d attempts: %s",
-                      mail.id, mail.message_id, ", ".join(mail.recipients), mail.attempts + 1, error)
+            log.error(
+                "mail %s (%s) to %s given up after %d attempts: %s",
+                mail.id,
+                mail.message_id,
+                ", ".join(mail.recipients),
+                mail.attempts + 1,
+                error,
+            )
         else:
             result.retrying += 1
-            log.warning("mail %s (%s) to %s failed (attempt %d), retry at %s: %s",
-                        mail.id, mail.message_id, ", ".join(mail.recipients), mail.attempts + 1,
-                        retry_at.isoformat(timespec="seconds"), error)
+            log.warning(
+                "mail %s (%s) to %s failed (attempt %d), retry at %s: %s",
+                mail.id,
+                mail.message_id,
+                ", ".join(mail.recipients),
+                mail.attempts + 1,
+                retry_at.isoformat(timespec="seconds"),
+                error,
+            )
         try:
             self.outbox.mark_failed(mail.id, now, error, retry_at)
         except Exception:
@@ -319,12 +355,13 @@ class OutboxSender:
                     log.exception("outbox sender pass failed")
                     result = SendResult()
                 if result.total >= self.batch_limit:
-                    continue   # more may be waiting
+                    continue  # more may be waiting
                 stop_wait = asyncio.ensure_future(stop_event.wait())
                 wake_wait = asyncio.ensure_future(self._wake.wait())
                 try:
-                    await asyncio.wait({stop_wait, wake_wait}, timeout=interval,
-                                       return_when=asyncio.FIRST_COMPLETED)
+                    await asyncio.wait(
+                        {stop_wait, wake_wait}, timeout=interval, return_when=asyncio.FIRST_COMPLETED
+                    )
                 finally:
                     stop_wait.cancel()
                     wake_wait.cancel()

@@ -57,8 +57,7 @@ class AcceptanceList:
         return tuple(out)
 
 
-def parse_acceptance(text: str, game_map: Map, own_power: str, *,
-                     complete: bool = True) -> AcceptanceList:
+def parse_acceptance(text: str, game_map: Map, own_power: str, *, complete: bool = True) -> AcceptanceList:
     """Read `FEG?` (spaces and commas allowed; empty means the default `<own>?`).
 
     A power without an initial (DPjudge's `_` powers: zeus's _INDIA, vassal's minor
@@ -74,8 +73,7 @@ def parse_acceptance(text: str, game_map: Map, own_power: str, *,
         return AcceptanceList.default(own_power)
     powers = game_map.power_names
     if len(letters) > len(powers) + (WILD in letters):
-        raise AcceptanceError(f"acceptance list {text.strip()!r} is too long: "
-                              f"there are {len(powers)} powers")
+        raise AcceptanceError(f"acceptance list {text.strip()!r} is too long: there are {len(powers)} powers")
     entries: list[str | None] = []
     for letter in letters:
         if letter == WILD:
@@ -88,8 +86,7 @@ def parse_acceptance(text: str, game_map: Map, own_power: str, *,
             initials = "".join(p.initial for p in game_map.powers)
             named = " ".join(p.name for p in game_map.powers if not p.initial)
             also = f"; powers without one by name: {named}" if named else ""
-            raise AcceptanceError(f"{letter!r} is not a power initial (the initials are "
-                                  f"{initials}{also})")
+            raise AcceptanceError(f"{letter!r} is not a power initial (the initials are {initials}{also})")
         if power.name in entries:
             raise AcceptanceError(f"{letter} appears more than once in the acceptance list")
         entries.append(power.name)
@@ -100,7 +97,8 @@ def parse_acceptance(text: str, game_map: Map, own_power: str, *,
             raise AcceptanceError(
                 f"ACCEPT {written} leaves out {missing}: a list may leave powers out only "
                 f"with one '?' standing for them (rule 4.1). Write ACCEPT {written}? to "
-                f"rank them last in random order, or name every power")
+                f"rank them last in random order, or name every power"
+            )
         entries.append(None)
     return AcceptanceList(tuple(entries))
 
@@ -122,8 +120,9 @@ def phase_rng(seed: int | str, power: str) -> random.Random:
     return random.Random(f"payjudge-accept:{seed}:{power}")
 
 
-def expand_all(lists: Mapping[str, AcceptanceList], game_map: Map, seed: int | str,
-               dummies: Iterable[str] = ()) -> dict[str, tuple[str, ...]]:
+def expand_all(
+    lists: Mapping[str, AcceptanceList], game_map: Map, seed: int | str, dummies: Iterable[str] = ()
+) -> dict[str, tuple[str, ...]]:
     """Each power's list as used this phase. Dummies get a drawn list (rule 4.4); powers
     without a list on record get the default `<own>?` (rule 4.2)."""
     dummies = frozenset(dummies)

@@ -30,7 +30,7 @@ class Payment:
     unit: Unit
     order: OfferOrder
     amount: int
-    gift: bool = False      # paid by a gift (`&`) for an order the gift did not name
+    gift: bool = False  # paid by a gift (`&`) for an order the gift did not name
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ class Bid:
     """One candidate order of a unit and what each power offered for it (for the chart)."""
 
     order: OfferOrder
-    offers: tuple[tuple[str, int], ...]   # (power, AgP), every power with an entry
+    offers: tuple[tuple[str, int], ...]  # (power, AgP), every power with an entry
     total: int
     chosen: bool
 
@@ -47,8 +47,8 @@ class Bid:
 class ChartUnit:
     unit: Unit
     owner: str
-    bids: tuple[Bid, ...]                 # in tie-break order
-    total: int                            # the total the unit accepted (as reported)
+    bids: tuple[Bid, ...]  # in tie-break order
+    total: int  # the total the unit accepted (as reported)
     dummy_hold: bool
 
 
@@ -64,23 +64,22 @@ def _frozen(d: Mapping[_K, _V]) -> Mapping[_K, _V]:
 class Auction:
     """The outcome of the auction. Mappings are keyed by province (units) or power name."""
 
-    orders: Mapping[str, OfferOrder]          # every unit's order
+    orders: Mapping[str, OfferOrder]  # every unit's order
     units: Mapping[str, Unit]
     owners: Mapping[str, str]
-    totals: Mapping[str, int]                 # the total each unit accepted (rule 5.7 item 2)
-    previous: Mapping[str, int]               # balances before the auction
-    savings: Mapping[str, int]                # savings requested (rule 3.4)
-    spent: Mapping[str, int]                  # expenditure (rules 5.5, 5.6)
-    balances: Mapping[str, int]               # balances after
-    reductions: Mapping[str, int]             # reduction rounds each power went through
-    paid: Mapping[str, tuple[Payment, ...]]   # accepted offers, unit order
+    totals: Mapping[str, int]  # the total each unit accepted (rule 5.7 item 2)
+    previous: Mapping[str, int]  # balances before the auction
+    savings: Mapping[str, int]  # savings requested (rule 3.4)
+    spent: Mapping[str, int]  # expenditure (rules 5.5, 5.6)
+    balances: Mapping[str, int]  # balances after
+    reductions: Mapping[str, int]  # reduction rounds each power went through
+    paid: Mapping[str, tuple[Payment, ...]]  # accepted offers, unit order
     accept_used: Mapping[str, tuple[str, ...]]  # each power's list as expanded this phase
     chart: tuple[ChartUnit, ...]
 
     def adjudication_orders(self) -> dict[str, Order]:
         """The orders to adjudicate: a signal support is a HOLD for the rules engine."""
-        return {prov: (o.as_hold() if isinstance(o, SignalSupport) else o)
-                for prov, o in self.orders.items()}
+        return {prov: (o.as_hold() if isinstance(o, SignalSupport) else o) for prov, o in self.orders.items()}
 
     def order_of(self, unit: Unit) -> OfferOrder:
         return self.orders[unit.province]
@@ -89,10 +88,17 @@ class Auction:
 Method = Literal["fast", "events", "lines", "literal"]
 
 
-def run_auction(position: Position, sheets: Mapping[str, Sheet], balances: Mapping[str, int],
-                accept: Mapping[str, AcceptanceList], rules: PayolaRules,
-                dummies: frozenset[str] = frozenset(), seed: int = 0,
-                *, method: Method = "fast") -> Auction:
+def run_auction(
+    position: Position,
+    sheets: Mapping[str, Sheet],
+    balances: Mapping[str, int],
+    accept: Mapping[str, AcceptanceList],
+    rules: PayolaRules,
+    dummies: frozenset[str] = frozenset(),
+    seed: int = 0,
+    *,
+    method: Method = "fast",
+) -> Auction:
     """Determine every unit's order and every power's expenditure.
 
     `sheets` holds the accepted sheets only (a rejected sheet is no sheet); a power with no
@@ -129,8 +135,7 @@ def _issued(book: Book, ui: int, d: Decision) -> OfferOrder:
     return order
 
 
-def _gift_payers(book: Book, entries: tuple[int, ...], chosen: OfferOrder,
-                 amount: list[int]) -> set[int]:
+def _gift_payers(book: Book, entries: tuple[int, ...], chosen: OfferOrder, amount: list[int]) -> set[int]:
     """The powers whose gift (rule 3.2: `&` pays whatever the unit does) paid for an order
     the gift's line did not name."""
     out = set()
@@ -138,16 +143,28 @@ def _gift_payers(book: Book, entries: tuple[int, ...], chosen: OfferOrder,
         ge = book.entries[g]
         if ge.kind is not EntryKind.GIFT or not amount[g]:
             continue
-        named = {book.entries[e].order for e in entries if book.entries[e].power == ge.power
-                 and book.entries[e].line == ge.line and book.entries[e].kind is EntryKind.DIRECT}
+        named = {
+            book.entries[e].order
+            for e in entries
+            if book.entries[e].power == ge.power
+            and book.entries[e].line == ge.line
+            and book.entries[e].kind is EntryKind.DIRECT
+        }
         if chosen not in named:
             out.add(ge.power)
     return out
 
 
-def _auction(position: Position, book: Book, decisions: list[Decision], k: list[int],
-             spent: list[int], balances: Mapping[str, int], savings: Mapping[str, int],
-             accept_used: Mapping[str, tuple[str, ...]]) -> Auction:
+def _auction(
+    position: Position,
+    book: Book,
+    decisions: list[Decision],
+    k: list[int],
+    spent: list[int],
+    balances: Mapping[str, int],
+    savings: Mapping[str, int],
+    accept_used: Mapping[str, tuple[str, ...]],
+) -> Auction:
     powers = book.powers
     amount, _ = amounts_at(book, k)
     orders, units, owners, totals = {}, {}, {}, {}
@@ -159,8 +176,11 @@ def _auction(position: Position, book: Book, decisions: list[Decision], k: list[
         orders[prov], units[prov], owners[prov] = order, ub.unit, powers[ub.owner]
         totals[prov] = d.total
         if d.chosen >= 0:
-            offered = {book.entries[e].power for e in ub.candidates[d.chosen].entries
-                       if book.entries[e].kind is not EntryKind.DEFAULT_HOLD}
+            offered = {
+                book.entries[e].power
+                for e in ub.candidates[d.chosen].entries
+                if book.entries[e].kind is not EntryKind.DEFAULT_HOLD
+            }
             gifts = _gift_payers(book, ub.entries, ub.candidates[d.chosen].order, amount)
             for p, amt in d.payments:
                 if amt or p in offered:
@@ -172,10 +192,16 @@ def _auction(position: Position, book: Book, decisions: list[Decision], k: list[
         chart.append(ChartUnit(ub.unit, powers[ub.owner], tuple(bids), d.total, d.dummy_hold))
     before = {p: balances.get(p, 0) for p in powers}
     return Auction(
-        orders=_frozen(orders), units=_frozen(units), owners=_frozen(owners),
-        totals=_frozen(totals), previous=_frozen(before), savings=_frozen(savings),
+        orders=_frozen(orders),
+        units=_frozen(units),
+        owners=_frozen(owners),
+        totals=_frozen(totals),
+        previous=_frozen(before),
+        savings=_frozen(savings),
         spent=_frozen({p: spent[i] for i, p in enumerate(powers)}),
         balances=_frozen({p: before[p] - spent[i] for i, p in enumerate(powers)}),
         reductions=_frozen({p: k[i] for i, p in enumerate(powers)}),
         paid=_frozen({p: tuple(ps) for p, ps in paid.items()}),
-        accept_used=_frozen(accept_used), chart=tuple(chart))
+        accept_used=_frozen(accept_used),
+        chart=tuple(chart),
+    )

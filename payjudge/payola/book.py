@@ -33,31 +33,35 @@ from .rules import Flag, PayolaRules
 
 
 class EntryKind(enum.Enum):
-    DIRECT = "direct"          # pays for its own order
-    NEGATIVE = "negative"      # pays for every candidate but the ones named
-    MOVE = "move"              # pays for every move
-    HOLD = "hold"              # pays for every hold, support, convoy
-    GIFT = "gift"              # pays for every candidate
+    DIRECT = "direct"  # pays for its own order
+    NEGATIVE = "negative"  # pays for every candidate but the ones named
+    MOVE = "move"  # pays for every move
+    HOLD = "hold"  # pays for every hold, support, convoy
+    GIFT = "gift"  # pays for every candidate
     BUILT_HOLD = "built hold"  # the 0 AgP HOLD of a negative offer (rule 3.1)
-    DEFAULT_HOLD = "default"   # the owner's 0 AgP HOLD of rule 3.3
+    DEFAULT_HOLD = "default"  # the owner's 0 AgP HOLD of rule 3.3
 
 
-_WILDCARD = {OfferKind.NEGATIVE: EntryKind.NEGATIVE, OfferKind.MOVE: EntryKind.MOVE,
-             OfferKind.HOLD: EntryKind.HOLD, OfferKind.GIFT: EntryKind.GIFT}
+_WILDCARD = {
+    OfferKind.NEGATIVE: EntryKind.NEGATIVE,
+    OfferKind.MOVE: EntryKind.MOVE,
+    OfferKind.HOLD: EntryKind.HOLD,
+    OfferKind.GIFT: EntryKind.GIFT,
+}
 
 
 class Entry(NamedTuple):
     """One entry of the book (an immutable record: a NamedTuple, since a phase has thousands)."""
 
-    power: int                  # index into Book.powers
-    num: int                    # sequence number within the power's entries
+    power: int  # index into Book.powers
+    num: int  # sequence number within the power's entries
     kind: EntryKind
     unit: Unit
-    order: OfferOrder | None    # a direct entry's order
+    order: OfferOrder | None  # a direct entry's order
     excluded: tuple[OfferOrder, ...]  # a negative entry's orders
     amount: int
     plateau: int
-    line: int                   # sheet line (0 for a default hold)
+    line: int  # sheet line (0 for a default hold)
 
     def covers(self, order: OfferOrder) -> bool:
         k = self.kind
@@ -75,11 +79,11 @@ class Entry(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class Candidate:
     order: OfferOrder
-    entries: tuple[int, ...]                          # every entry paying for it
+    entries: tuple[int, ...]  # every entry paying for it
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
-    payers: frozenset[int]                            # powers with an entry of any amount
-    rank: tuple[tuple[float, ...], tuple[int, int]]   # the static tie-break key (lower wins)
-    paying: tuple[int, ...]                           # the entries above 0 AgP (only they move)
+    payers: frozenset[int]  # powers with an entry of any amount
+    rank: tuple[tuple[float, ...], tuple[int, int]]  # the static tie-break key (lower wins)
+    paying: tuple[int, ...]  # the entries above 0 AgP (only they move)
     paying_by_power: tuple[tuple[int, tuple[int, ...]], ...]
 
 
@@ -87,13 +91,13 @@ class Candidate:
 class UnitBook:
     unit: Unit
     owner: int
-    dummy: bool                         # an unplayed power's unit: ties between payers HOLD
-    candidates: tuple[Candidate, ...]   # in tie-break order
-    entries: tuple[int, ...]            # every entry on the unit
-    paying: tuple[int, ...]             # the entries above 0 AgP
-    paying_of: Mapping[int, tuple[int, ...]]   # per power, its entries above 0 AgP
-    hold: int                           # index of the HOLD candidate, or -1
-    signal: SignalSupport | None        # RESTRICT_SIGNAL: replaces a winning HOLD
+    dummy: bool  # an unplayed power's unit: ties between payers HOLD
+    candidates: tuple[Candidate, ...]  # in tie-break order
+    entries: tuple[int, ...]  # every entry on the unit
+    paying: tuple[int, ...]  # the entries above 0 AgP
+    paying_of: Mapping[int, tuple[int, ...]]  # per power, its entries above 0 AgP
+    hold: int  # index of the HOLD candidate, or -1
+    signal: SignalSupport | None  # RESTRICT_SIGNAL: replaces a winning HOLD
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +105,7 @@ class Book:
     powers: tuple[str, ...]
     entries: tuple[Entry, ...]
     units: tuple[UnitBook, ...]
-    flat: tuple[int, ...]               # per power: K of schedule.py
+    flat: tuple[int, ...]  # per power: K of schedule.py
     accept: Mapping[str, tuple[str, ...]]
     candidates_of: tuple[tuple[int, ...], ...]  # per entry: the candidates (of its unit) it pays for
 
@@ -114,8 +118,9 @@ class Book:
 _Raw = tuple[EntryKind, Unit, OfferOrder | None, tuple[OfferOrder, ...], int, int, int]
 
 
-def _entries_of(power: int, sheet: Sheet, restrict_signal: bool,
-                signals: dict[str, SignalSupport]) -> list[_Raw]:
+def _entries_of(
+    power: int, sheet: Sheet, restrict_signal: bool, signals: dict[str, SignalSupport]
+) -> list[_Raw]:
     """(kind, unit, order, excluded, amount, plateau, line) for each entry, in sheet order."""
     out: list[_Raw] = []
     for offer in sheet.offers:
@@ -131,8 +136,10 @@ def _entries_of(power: int, sheet: Sheet, restrict_signal: bool,
 def _expand(offer: Offer, amount: int, plateau: int) -> list[_Raw]:
     u, line = offer.unit, offer.line
     if offer.kind is OfferKind.NEGATIVE:
-        return [(EntryKind.BUILT_HOLD, u, Hold(u), (), 0, 0, line),
-                (EntryKind.NEGATIVE, u, None, offer.orders, amount, plateau, line)]
+        return [
+            (EntryKind.BUILT_HOLD, u, Hold(u), (), 0, 0, line),
+            (EntryKind.NEGATIVE, u, None, offer.orders, amount, plateau, line),
+        ]
     out: list[_Raw] = []
     for order in offer.orders:
         if offer.kind is OfferKind.DIRECT:
@@ -143,16 +150,19 @@ def _expand(offer: Offer, amount: int, plateau: int) -> list[_Raw]:
             paid = is_move(order)
         else:
             paid = False
-        out.append((EntryKind.DIRECT, u, order, (), amount if paid else 0,
-                    plateau if paid else 0, line))
+        out.append((EntryKind.DIRECT, u, order, (), amount if paid else 0, plateau if paid else 0, line))
     if offer.kind is not OfferKind.DIRECT:
         out.append((_WILDCARD[offer.kind], u, None, (), amount, plateau, line))
     return out
 
 
-def compile_book(position: Position, sheets: Mapping[str, Sheet],
-                 accept: Mapping[str, tuple[str, ...]], rules: PayolaRules,
-                 dummies: frozenset[str] = frozenset()) -> Book:
+def compile_book(
+    position: Position,
+    sheets: Mapping[str, Sheet],
+    accept: Mapping[str, tuple[str, ...]],
+    rules: PayolaRules,
+    dummies: frozenset[str] = frozenset(),
+) -> Book:
     """Number every entry and gather each unit's candidates, in tie-break order.
 
     `accept` is each power's acceptance list as used this phase (every power, expanded).
@@ -161,7 +171,7 @@ def compile_book(position: Position, sheets: Mapping[str, Sheet],
     pindex = {p: i for i, p in enumerate(powers)}
     restrict = Flag.RESTRICT_SIGNAL in rules
     signals: dict[str, SignalSupport] = {}
-    raw: list[tuple[int, *_Raw]] = []     # (power index, *entry)
+    raw: list[tuple[int, *_Raw]] = []  # (power index, *entry)
     for p in powers:
         sheet = sheets.get(p)
         own = _entries_of(pindex[p], sheet, restrict, signals) if sheet else []
@@ -180,16 +190,24 @@ def compile_book(position: Position, sheets: Mapping[str, Sheet],
     for e in entries:
         if e.amount - e.plateau > flat_of[e.power]:
             flat_of[e.power] = e.amount - e.plateau
-    flat = tuple(flat_of)          # K of schedule.py, per power
+    flat = tuple(flat_of)  # K of schedule.py, per power
     on_unit: dict[str, list[int]] = {}
     for i, e in enumerate(entries):
         on_unit.setdefault(e.unit.province, []).append(i)
     units = []
     for owner, unit in position.all_units():
         ids = on_unit.get(unit.province, [])
-        units.append(_unit_book(unit, pindex[owner], owner in dummies, ids, entries,
-                                [pindex[x] for x in accept[owner]],
-                                signals.get(unit.province) if restrict else None))
+        units.append(
+            _unit_book(
+                unit,
+                pindex[owner],
+                owner in dummies,
+                ids,
+                entries,
+                [pindex[x] for x in accept[owner]],
+                signals.get(unit.province) if restrict else None,
+            )
+        )
     units.sort(key=lambda ub: ub.unit.province)
     candidates_of: list[tuple[int, ...]] = [()] * len(entries)
     for ub in units:
@@ -202,13 +220,19 @@ def compile_book(position: Position, sheets: Mapping[str, Sheet],
     return Book(powers, tuple(entries), tuple(units), flat, dict(accept), tuple(candidates_of))
 
 
-def _unit_book(unit: Unit, owner: int, dummy: bool, ids: list[int], entries: list[Entry],
-               accept: list[int], signal: SignalSupport | None) -> UnitBook:
+def _unit_book(
+    unit: Unit,
+    owner: int,
+    dummy: bool,
+    ids: list[int],
+    entries: list[Entry],
+    accept: list[int],
+    signal: SignalSupport | None,
+) -> UnitBook:
     orders: dict[OfferOrder, list[int]] = {}
     for i in ids:
         e = entries[i]
-        if e.order is not None and e.kind in (EntryKind.DIRECT, EntryKind.BUILT_HOLD,
-                                              EntryKind.DEFAULT_HOLD):
+        if e.order is not None and e.kind in (EntryKind.DIRECT, EntryKind.BUILT_HOLD, EntryKind.DEFAULT_HOLD):
             orders.setdefault(e.order, []).append(i)
     wild = [i for i in ids if entries[i].order is None]
     position_of = {p: n for n, p in enumerate(accept)}
@@ -222,12 +246,22 @@ def _unit_book(unit: Unit, owner: int, dummy: bool, ids: list[int], entries: lis
     paying_of: dict[int, list[int]] = {}
     for i in paying_on_unit:
         paying_of.setdefault(entries[i].power, []).append(i)
-    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying_on_unit,
-                    {p: tuple(es) for p, es in paying_of.items()}, hold, signal)
+    return UnitBook(
+        unit,
+        owner,
+        dummy,
+        tuple(cands),
+        tuple(ids),
+        paying_on_unit,
+        {p: tuple(es) for p, es in paying_of.items()},
+        hold,
+        signal,
+    )
 
 
-def _candidate(order: OfferOrder, paying: list[int], direct: list[int], entries: list[Entry],
-               position_of: dict[int, int]) -> Candidate:
+def _candidate(
+    order: OfferOrder, paying: list[int], direct: list[int], entries: list[Entry], position_of: dict[int, int]
+) -> Candidate:
     inf = float("inf")
     seqs = [inf] * len(position_of)
     groups: dict[int, list[int]] = {}
@@ -248,5 +282,6 @@ def _candidate(order: OfferOrder, paying: list[int], direct: list[int], entries:
         if es:
             live_groups.append((p, es))
     live = tuple(i for i in paying if entries[i].amount > 0)
-    return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback),
-                     live, tuple(live_groups))
+    return Candidate(
+        order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback), live, tuple(live_groups)
+    )

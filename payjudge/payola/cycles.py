@@ -22,11 +22,19 @@ from .book import Book
 from .schedule import INF
 from .sweep import Sweep
 
-MAX_PERIOD = 32     # longer periods are left to the round-by-round events
+MAX_PERIOD = 32  # longer periods are left to the round-by-round events
 
 
-def departure(book: Book, start: Sequence[int], direction: Sequence[int], expected: list[bool],
-              limits: Sequence[int], horizon: float, ebayola: bool, public_totals: bool) -> float:
+def departure(
+    book: Book,
+    start: Sequence[int],
+    direction: Sequence[int],
+    expected: list[bool],
+    limits: Sequence[int],
+    horizon: float,
+    ebayola: bool,
+    public_totals: bool,
+) -> float:
     """The first step q along start + q*direction at which the overspending set is not
     `expected` (or `horizon`, if that comes first)."""
     sweep = Sweep(book, limits, ebayola, public_totals, start, 0, direction)
@@ -43,8 +51,14 @@ def departure(book: Book, start: Sequence[int], direction: Sequence[int], expect
             return t
 
 
-def periods_valid(book: Book, k0: Sequence[int], schedule: Sequence[tuple[tuple[bool, ...], int]],
-                  limits: Sequence[int], ebayola: bool, public_totals: bool) -> float:
+def periods_valid(
+    book: Book,
+    k0: Sequence[int],
+    schedule: Sequence[tuple[tuple[bool, ...], int]],
+    limits: Sequence[int],
+    ebayola: bool,
+    public_totals: bool,
+) -> float:
     """How many whole periods of `schedule` the rounds follow from state k0 (0: not one)."""
     n = len(book.powers)
     if sum(length for _, length in schedule) > MAX_PERIOD:
@@ -55,8 +69,9 @@ def periods_valid(book: Book, k0: Sequence[int], schedule: Sequence[tuple[tuple[
     for over, length in schedule:
         for _ in range(length):
             start = [k0[p] + off[p] for p in range(n)]
-            best = min(best, departure(book, start, direction, list(over), limits, best,
-                                       ebayola, public_totals))
+            best = min(
+                best, departure(book, start, direction, list(over), limits, best, ebayola, public_totals)
+            )
             if best < 3:
                 return best
             off = [off[p] + (1 if over[p] else 0) for p in range(n)]

@@ -26,31 +26,29 @@ class Decision:
     """What a unit does: `chosen` indexes its candidates (-1: a HOLD nobody offered)."""
 
     chosen: int
-    best: int                              # the candidate that won on money and tie-breaks
-    total: int                             # the total reported to the owner (rule 5.7 item 2)
+    best: int  # the candidate that won on money and tie-breaks
+    total: int  # the total reported to the owner (rule 5.7 item 2)
     payments: tuple[tuple[int, int], ...]  # (power index, AgP) for the issued order
-    dummy_hold: bool = False               # rule 4.4: a tie between payers made it HOLD
+    dummy_hold: bool = False  # rule 4.4: a tie between payers made it HOLD
 
 
-def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool,
-           public_totals: bool) -> Decision:
+def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, public_totals: bool) -> Decision:
     """Decide one unit, given each entry's current amount and plateau."""
     cands = ub.candidates
     totals = [sum(amount[e] for e in c.entries) for c in cands]
     best_total = max(totals)
-    w = totals.index(best_total)           # candidates are in tie-break order
+    w = totals.index(best_total)  # candidates are in tie-break order
     if ub.dummy:
         payers = cands[w].payers
         if any(t == best_total and cands[i].payers != payers for i, t in enumerate(totals)):
             h = ub.hold
-            pay = () if h < 0 else tuple((p, sum(amount[e] for e in es))
-                                         for p, es in cands[h].by_power)
+            pay = () if h < 0 else tuple((p, sum(amount[e] for e in es)) for p, es in cands[h].by_power)
             return Decision(h, w, best_total + 1, pay, True)
     costs = [(p, sum(amount[e] for e in es)) for p, es in cands[w].by_power]
     total = best_total
     if ebayola:
         second = max((t for i, t in enumerate(totals) if i != w), default=0)
-        over = best_total - 1 - second     # on a tie: nothing to save (rule 6.4)
+        over = best_total - 1 - second  # on a tie: nothing to save (rule 6.4)
         if over > 0:
             rebated = []
             for (p, cost), (_, es) in zip(costs, cands[w].by_power):
@@ -100,7 +98,7 @@ class Spender:
         flat = book.flat
         amount: list[int] = []
         add = amount.append
-        for a, pl, p in self.rows:          # schedule.value, inlined
+        for a, pl, p in self.rows:  # schedule.value, inlined
             kp = k[p]
             if kp <= flat[p]:
                 v = a - kp
@@ -110,7 +108,7 @@ class Spender:
                 add(v if v > 0 else 0)
         get = amount.__getitem__
         ebayola = self.ebayola
-        plateau: list[int] = []             # read only for a rebate that keeps plateaus
+        plateau: list[int] = []  # read only for a rebate that keeps plateaus
         if ebayola and not self.public:
             plateau = [pl if k[p] <= flat[p] else 0 for _, pl, p in self.rows]
         out = [0] * len(book.powers)
@@ -122,13 +120,13 @@ class Spender:
             if ub.dummy:
                 payers = cands[w].payers
                 if any(t == top and cands[i].payers != payers for i, t in enumerate(totals)):
-                    h = ub.hold             # rule 4.4: a tie between payers makes it HOLD
+                    h = ub.hold  # rule 4.4: a tie between payers makes it HOLD
                     if h >= 0:
                         for p, es in cands[h].by_power:
                             out[p] += sum(map(get, es))
                     continue
             over = 0
-            if ebayola:                     # rule 6.4, as in `decide`
+            if ebayola:  # rule 6.4, as in `decide`
                 over = top - 1 - max((t for i, t in enumerate(totals) if i != w), default=0)
             for p, es in cands[w].by_power:
                 cost = sum(map(get, es))

@@ -24,7 +24,7 @@ from ..rules.phase import Phase
 from ..rules.position import Position
 from .rules import Flag, IncomeEvery, PayolaRules
 
-ZEROSUM_RATE = 10          # AgP per centre at the start, and for a neutral centre captured
+ZEROSUM_RATE = 10  # AgP per centre at the start, and for a neutral centre captured
 
 
 def tax(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:
@@ -90,11 +90,11 @@ class IncomeLine:
     """One power's income statement at the end of a year."""
 
     power: str
-    forward: int                                 # the balance brought forward
-    tax: int                                     # tax income (ZEROSUM: bribe profits)
-    captures: tuple[tuple[str, int], ...] = ()   # ZEROSUM: (centre, AgP received)
-    losses: tuple[tuple[str, int], ...] = ()     # ZEROSUM: (centre, AgP paid)
-    balance: int = 0                             # the new balance
+    forward: int  # the balance brought forward
+    tax: int  # tax income (ZEROSUM: bribe profits)
+    captures: tuple[tuple[str, int], ...] = ()  # ZEROSUM: (centre, AgP received)
+    losses: tuple[tuple[str, int], ...] = ()  # ZEROSUM: (centre, AgP paid)
+    balance: int = 0  # the new balance
 
 
 def year_end(position: Position, balances: Mapping[str, int], rules: PayolaRules) -> dict[str, IncomeLine]:
@@ -109,9 +109,13 @@ def year_end(position: Position, balances: Mapping[str, int], rules: PayolaRules
     return out
 
 
-def zerosum_year_end(start_centers: Mapping[str, Iterable[str]], position: Position,
-                     balances: Mapping[str, int], accrued: Mapping[str, int],
-                     rules: PayolaRules) -> dict[str, IncomeLine]:
+def zerosum_year_end(
+    start_centers: Mapping[str, Iterable[str]],
+    position: Position,
+    balances: Mapping[str, int],
+    accrued: Mapping[str, int],
+    rules: PayolaRules,
+) -> dict[str, IncomeLine]:
     """ZEROSUM (rule 6.7): each power receives the bribes its units accepted during the
     year (`accrued`); a neutral centre captured pays 10 AgP; a centre taken from a power
     moves that power's treasury (with its accrued profits) divided by the number of

@@ -43,14 +43,15 @@ from .losers import loser_window
 from .rebates import ebayola_plan
 from .schedule import INF, piece
 
-Pays = list[tuple[int, int, Grad]]     # (payer, AgP at the plan's step, gradient)
+Pays = list[tuple[int, int, Grad]]  # (payer, AgP at the plan's step, gradient)
 
 
 class Planner:
     """Unit plans (see the module docstring)."""
 
-    def __init__(self, book: Book, ebayola: bool, public_totals: bool,
-                 k: Sequence[int], t: int, rate: Sequence[int]):
+    def __init__(
+        self, book: Book, ebayola: bool, public_totals: bool, k: Sequence[int], t: int, rate: Sequence[int]
+    ):
         self.book = book
         self.ebayola = ebayola
         self.public = public_totals
@@ -65,10 +66,10 @@ class Planner:
         self.kend: list[float] = [INF] * len(es)
         self.plat = [0] * len(es)
         nunits = len(book.units)
-        self.t0 = [0] * nunits                          # step of each unit's last plan
-        self.k0: list[list[int]] = [[] for _ in range(nunits)]   # everyone's rounds then
-        self.T: list[list[int]] = [[] for _ in range(nunits)]    # candidate totals then
-        self.G: list[list[Grad]] = [[] for _ in range(nunits)]   # and their gradients
+        self.t0 = [0] * nunits  # step of each unit's last plan
+        self.k0: list[list[int]] = [[] for _ in range(nunits)]  # everyone's rounds then
+        self.T: list[list[int]] = [[] for _ in range(nunits)]  # candidate totals then
+        self.G: list[list[Grad]] = [[] for _ in range(nunits)]  # and their gradients
         self.end: list[float] = [INF] * nunits
         self.mk: list[dict[int, float]] = [{} for _ in range(nunits)]
         n = len(book.powers)
@@ -77,7 +78,7 @@ class Planner:
         self.rate = list(rate)
         self.volatile = [False] * n
         self.chosen = [-2] * nunits  # each unit's decision in its last plan
-        self.hold: list[float] = [-INF] * nunits   # and until when its winner keeps winning
+        self.hold: list[float] = [-INF] * nunits  # and until when its winner keeps winning
 
     # -- the line -----------------------------------------------------------------------
     def rounds(self, p: int, t: int) -> int:
@@ -188,8 +189,9 @@ class Planner:
         if t < self.hold[ui]:
             w = self.chosen[ui]
             if not self.update(ui, t, w):
-                end = min(self.hold[ui], self._first_step(
-                    self.book.units[ui].candidates[w].paying_by_power, t))
+                end = min(
+                    self.hold[ui], self._first_step(self.book.units[ui].candidates[w].paying_by_power, t)
+                )
                 self.end[ui] = end
                 return end, self._pays(ui, w)
             return self._outcome(ui, t)
@@ -213,7 +215,7 @@ class Planner:
         kend = self.kend
         cands_of = self.book.candidates_of
         steeper = False
-        mk = self.mk[ui]            # per power, the first end of a piece of its offers here
+        mk = self.mk[ui]  # per power, the first end of a piece of its offers here
         for p, es in ub.paying_of.items():
             k = ks[p]
             if mk[p] > k:
@@ -251,7 +253,7 @@ class Planner:
                     if vol[p]:
                         x = t0 + first - (kb[p] + (t0 - tb[p]) * r)
                     else:
-                        x = tb[p] - (-(first - kb[p]) // r)    # first step with k_p >= first
+                        x = tb[p] - (-(first - kb[p]) // r)  # first step with k_p >= first
                     if x < end:
                         end = x
         return end
@@ -281,22 +283,22 @@ class Planner:
         sec = -1
         if self.ebayola and len(T) > 1:
             sec = max((i for i in range(len(T)) if i != w), key=lambda i: (T[i], S[i]))
-        fall = 0            # (read only for a loser's loose bound: never when exact)
+        fall = 0  # (read only for a loser's loose bound: never when exact)
         if exact:
             end = self._first_step(ub.paying_of.items(), t0)
         else:
             end = self._first_step(cands[w].paying_by_power, t0)
             if sec >= 0:
                 end = min(end, self._first_step(cands[sec].paying_by_power, t0))
-            fall = sw + sum(min(gw.get(q, 0), 0) for q in moving)   # the winner's fastest fall
-        hold = INF          # how long the decision holds (the winner's pieces aside)
+            fall = sw + sum(min(gw.get(q, 0), 0) for q in moving)  # the winner's fastest fall
+        hold = INF  # how long the decision holds (the winner's pieces aside)
         # the closest losers first: the bound below only grows from one to the next
         for i in sorted(range(len(T)), key=T.__getitem__, reverse=True):
             if i == w:
                 continue
             # the winner's lead over candidate i (never negative) must keep its sign
             d0 = tw - T[i]
-            strict = i < w      # w beats on a tie the candidates after it (tie-break order)
+            strict = i < w  # w beats on a tie the candidates after it (tie-break order)
             loose = not exact and i != sec
             if loose:
                 # a loser's total never rises: the winner's fall bounds the lead (and holds
@@ -304,7 +306,7 @@ class Planner:
                 bound = t0 + steps_positive(d0, fall, strict)
                 if bound >= hold:
                     if sec < 0:
-                        break           # and so for every loser after this one
+                        break  # and so for every loser after this one
                     continue
                 # w keeps winning while its lead stays > 0 (>= 0 if not strict)
                 window = loser_window(self, cands[i].paying_by_power, t0, d0, fall, strict, hold)
@@ -325,11 +327,11 @@ class Planner:
                 # a dummy's unit: a tie decides, so every sign must stay as it is
                 if d0 > 0:
                     ds += lo
-                    window = t0 - (d0 // ds) if ds < 0 else INF      # t0 + ceil(d0 / -ds)
+                    window = t0 - (d0 // ds) if ds < 0 else INF  # t0 + ceil(d0 / -ds)
                 else:
                     window = t0 + 1 if (ds or lo or hi) else INF
             else:
-                window = t0 + steps_positive(d0, ds + lo, strict)     # the runner-up
+                window = t0 + steps_positive(d0, ds + lo, strict)  # the runner-up
             if window < hold:
                 hold = window
         if hold < end:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .schedule import INF
 
-Grad = dict[int, int]                  # AgP per round, by power (only the nonzero ones)
+Grad = dict[int, int]  # AgP per round, by power (only the nonzero ones)
 
 
 def steps_positive(d0: int, slope: int, strict: bool) -> float:

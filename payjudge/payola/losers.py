@@ -13,8 +13,15 @@ if TYPE_CHECKING:
     from .kinetic import Planner
 
 
-def loser_window(self: Planner, groups: Iterable[tuple[int, tuple[int, ...]]], t0: int, d0: int,
-                 fall: int, strict: bool, hold: float) -> float:
+def loser_window(
+    self: Planner,
+    groups: Iterable[tuple[int, tuple[int, ...]]],
+    t0: int,
+    d0: int,
+    fall: int,
+    strict: bool,
+    hold: float,
+) -> float:
     """The first step at which the winner's lead d0 over a losing candidate (its
     offers: groups) may stop being > 0 (>= 0 if not strict), the winner falling by
     `fall` per step. Each of the loser's offers that slopes falls with its power until

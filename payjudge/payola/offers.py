@@ -16,11 +16,11 @@ from ..rules.orders import Hold, Move, Order, Unit, Waive
 class OfferKind(enum.Enum):
     """The five offer types of rule 3.1 item 5, by their mark."""
 
-    DIRECT = ":"     # pays if the unit issues one of the orders
-    NEGATIVE = "!"   # a 0 AgP HOLD offer, and pays if the unit issues none of the orders
-    MOVE = ">"       # as direct, and pays for any move
-    HOLD = "@"       # as direct, and pays for any hold, support or convoy
-    GIFT = "&"       # as direct, and pays whatever the unit does
+    DIRECT = ":"  # pays if the unit issues one of the orders
+    NEGATIVE = "!"  # a 0 AgP HOLD offer, and pays if the unit issues none of the orders
+    MOVE = ">"  # as direct, and pays for any move
+    HOLD = "@"  # as direct, and pays for any hold, support or convoy
+    GIFT = "&"  # as direct, and pays whatever the unit does
 
     @property
     def mark(self) -> str:
@@ -39,7 +39,7 @@ class SignalSupport:
     """
 
     unit: Unit
-    text: str            # the support as written, normalised: "S A VEN - SWI"
+    text: str  # the support as written, normalised: "S A VEN - SWI"
 
     def as_hold(self) -> Hold:
         return Hold(self.unit)
@@ -58,9 +58,9 @@ def is_move(order: OfferOrder) -> bool:
 
 def order_body(order: OfferOrder) -> str:
     """The order without its unit, as written after a `|`: `- PIC`, `S F BRE - GAS`, `H`."""
-    if isinstance(order, Waive):    # (names no unit)
+    if isinstance(order, Waive):  # (names no unit)
         return str(order)
-    return str(order)[len(str(order.unit)) + 1:]
+    return str(order)[len(str(order.unit)) + 1 :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ class Term:
 
     amount: int
     repeat: int = 1
-    plateau: int = 0        # 0: reduces to zero; == amount: `8#`
+    plateau: int = 0  # 0: reduces to zero; == amount: `8#`
 
     def __str__(self) -> str:
         text = f"{self.repeat}*" if self.repeat != 1 else ""

@@ -18,8 +18,18 @@ if TYPE_CHECKING:
     from .kinetic import Pays, Planner
 
 
-def ebayola_plan(self: Planner, ui: int, t0: int, end: float, w: int, sec: int, pays: Pays,
-                 S: list[int], moving: list[int], exact: bool) -> tuple[float, Pays]:
+def ebayola_plan(
+    self: Planner,
+    ui: int,
+    t0: int,
+    end: float,
+    w: int,
+    sec: int,
+    pays: Pays,
+    S: list[int],
+    moving: list[int],
+    exact: bool,
+) -> tuple[float, Pays]:
     """Rule 6.4: the winner costs the runner-up's total + 1; the saving is split among the
     payers in the owner's list order, down to their plateaus. (sec: the runner-up; S: each
     candidate's exact change per step; moving: the volatile powers.)"""
@@ -27,7 +37,7 @@ def ebayola_plan(self: Planner, ui: int, t0: int, end: float, w: int, sec: int, 
     T, G = self.T[ui], self.G[ui]
     if sec >= 0:
         t2, g2, s2 = T[sec], G[sec], S[sec]
-        fall = s2 + sum(min(g2.get(q, 0), 0) for q in moving)   # its fastest fall
+        fall = s2 + sum(min(g2.get(q, 0), 0) for q in moving)  # its fastest fall
         for i in range(len(T)):
             if i != w and i != sec:
                 # the runner-up must stay the highest of the others
@@ -44,8 +54,7 @@ def ebayola_plan(self: Planner, ui: int, t0: int, end: float, w: int, sec: int, 
                     if bound >= min(window, end):
                         window = bound
                     else:
-                        window = max(min(window, self._first_step(cands[i].paying_by_power, t0)),
-                                     bound)
+                        window = max(min(window, self._first_step(cands[i].paying_by_power, t0)), bound)
                 if window < end:
                     end = window
     else:
@@ -64,14 +73,14 @@ def ebayola_plan(self: Planner, ui: int, t0: int, end: float, w: int, sec: int, 
     for (p, v, g), (_, es) in zip(pays, cands[w].paying_by_power):
         floor = 0 if self.public else sum(self.plat[e] for e in es)
         cap0, cap_g = v - floor, g
-        left0, left_g = over0 - given0, sub_grad(over_g, given_g)      # still to give back
+        left0, left_g = over0 - given0, sub_grad(over_g, given_g)  # still to give back
         beyond0, beyond_g = left0 - cap0, sub_grad(left_g, cap_g)
         s1, lo1, hi1 = _slopes(self, left_g)
         s2, lo2, hi2 = _slopes(self, beyond_g)
         regimes = (
-            (keeps_le0(left0, s1 + hi1), 0),                                    # nothing
+            (keeps_le0(left0, s1 + hi1), 0),  # nothing
             (min(keeps_ge0(left0, s1 + lo1), keeps_le0(beyond0, s2 + hi2)), 1),  # part
-            (keeps_ge0(beyond0, s2 + lo2), 2),                                  # all of it
+            (keeps_ge0(beyond0, s2 + lo2), 2),  # all of it
         )
         window, regime = max(regimes)
         end = min(end, t0 + window)

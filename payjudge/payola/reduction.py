@@ -34,15 +34,15 @@ from .decide import Spender, evaluate, spending
 from .schedule import INF
 from .sweep import Sweep
 
-LITERAL_LIMIT = 64         # when no more rounds than this are possible, take them one by one
-LITERAL_ROUNDS = 3         # rounds taken one by one before the events take over
-PATTERN_REPEATS = 3        # a pattern seen this many times in a row is checked (cycles.py)
-VOLATILE_SWITCHES = 3      # this many starts or stops of overspending …
-VOLATILE_WINDOW = 32       # … within this many rounds make a power volatile (kinetic.py)
-VOLATILE_IDLE = 64         # … and one that has not switched for this long is no more
-WOBBLE_WINDOW = 4          # a unit that flips back within this many steps wobbles (tugs.py)
-TUG_WINDOW = 32            # units that flipped twice within this many steps: a tug of war?
-TUG_BACKOFF = 8            # after a vain look for one, wait 8, 16, … steps
+LITERAL_LIMIT = 64  # when no more rounds than this are possible, take them one by one
+LITERAL_ROUNDS = 3  # rounds taken one by one before the events take over
+PATTERN_REPEATS = 3  # a pattern seen this many times in a row is checked (cycles.py)
+VOLATILE_SWITCHES = 3  # this many starts or stops of overspending …
+VOLATILE_WINDOW = 32  # … within this many rounds make a power volatile (kinetic.py)
+VOLATILE_IDLE = 64  # … and one that has not switched for this long is no more
+WOBBLE_WINDOW = 4  # a unit that flips back within this many steps wobbles (tugs.py)
+TUG_WINDOW = 32  # units that flipped twice within this many steps: a tug of war?
+TUG_BACKOFF = 8  # after a vain look for one, wait 8, 16, … steps
 TUG_BACKOFF_MAX = 256
 
 
@@ -50,8 +50,9 @@ class ReductionError(RuntimeError):
     """The reduction did not settle (a bug: every round lowers some offer)."""
 
 
-def reduce_literal(book: Book, limits: Sequence[int], ebayola: bool = False,
-                   public_totals: bool = False) -> list[int]:
+def reduce_literal(
+    book: Book, limits: Sequence[int], ebayola: bool = False, public_totals: bool = False
+) -> list[int]:
     """The rounds per power, one round at a time (the reference procedure)."""
     n = len(book.powers)
     k = [0] * n
@@ -66,8 +67,9 @@ def reduce_literal(book: Book, limits: Sequence[int], ebayola: bool = False,
     raise ReductionError("the reduction rounds did not settle")
 
 
-def _pattern(history: list[tuple[int, tuple[bool, ...]]], longest: int = 16, repeats: int = 2
-             ) -> list[tuple[tuple[bool, ...], int]] | None:
+def _pattern(
+    history: list[tuple[int, tuple[bool, ...]]], longest: int = 16, repeats: int = 2
+) -> list[tuple[tuple[bool, ...], int]] | None:
     """The last period, if the last `repeats` periods of sub-steps were identical: a schedule
     of (who overspends, rounds) ending just before the sub-step that has just begun."""
     steps = [(o, history[i + 1][0] - t) for i, (t, o) in enumerate(history[:-1])]
@@ -76,8 +78,9 @@ def _pattern(history: list[tuple[int, tuple[bool, ...]]], longest: int = 16, rep
         if repeats * size > len(steps):
             break
         last = steps[-size:]
-        if last[0][0] == current and all(steps[-(r + 1) * size:-r * size] == last
-                                         for r in range(1, repeats)):
+        if last[0][0] == current and all(
+            steps[-(r + 1) * size : -r * size] == last for r in range(1, repeats)
+        ):
             return last
     return None
 
@@ -90,9 +93,15 @@ def most_rounds(book: Book) -> int:
     return max(top, default=0)
 
 
-def reduce_fast(book: Book, limits: Sequence[int], ebayola: bool = False,
-                public_totals: bool = False, *, shortcuts: bool = True,
-                tugs: bool = True) -> list[int]:
+def reduce_fast(
+    book: Book,
+    limits: Sequence[int],
+    ebayola: bool = False,
+    public_totals: bool = False,
+    *,
+    shortcuts: bool = True,
+    tugs: bool = True,
+) -> list[int]:
     """The same rounds per power as `reduce_literal`, jumping from event to event, and over
     whole periods of a repeating pattern (`cycles.py`). With `shortcuts`, small auctions
     (few rounds possible) and the first rounds of any are taken one by one, which is
@@ -126,11 +135,11 @@ def reduce_fast(book: Book, limits: Sequence[int], ebayola: bool = False,
     switches: list[list[int]] = [[] for _ in range(n)]
     tau = 0
     history = [(0, tuple(over))]
-    wait = 2                   # membership changes before the next look for a pattern
+    wait = 2  # membership changes before the next look for a pattern
     patience = 2
     # a safety net only: every event moves some offer, decision or power along
     guard = (sum(e.amount for e in book.entries) + n + 2) * (len(book.units) + 2) + 1000
-    flip_log: dict[int, list[tuple[int, int, int]]] = {}    # unit: its recent flips
+    flip_log: dict[int, list[tuple[int, int, int]]] = {}  # unit: its recent flips
     next_try, backoff = 0, TUG_BACKOFF
     while True:
         guard -= 1
@@ -152,8 +161,7 @@ def reduce_fast(book: Book, limits: Sequence[int], ebayola: bool = False,
                 # stopping to overspend because of it, wobbles with it
                 for ui, old, new in flips:
                     log = flip_log[ui]
-                    if len(log) > 1 and log[-2][0] >= tau - WOBBLE_WINDOW and \
-                            log[-2][1:] == (new, old):
+                    if len(log) > 1 and log[-2][0] >= tau - WOBBLE_WINDOW and log[-2][1:] == (new, old):
                         sweep.wobble(ui, tuple(sorted((old, new))), tau)
                 sweep.flush(tau)
             continue
@@ -186,7 +194,7 @@ def reduce_fast(book: Book, limits: Sequence[int], ebayola: bool = False,
                 sweep.set_volatile(p, True, tau)
         for p in range(n):
             if sweep.planner.volatile[p] and switches[p] and switches[p][-1] <= tau - VOLATILE_IDLE:
-                sweep.planner.volatile[p] = False     # its plans stay valid, only cautious
+                sweep.planner.volatile[p] = False  # its plans stay valid, only cautious
         sweep.take()
         sweep.flush(tau)
         if sweep.schedule is not None:

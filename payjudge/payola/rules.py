@@ -22,8 +22,8 @@ class IncomeEvery(enum.StrEnum):
     """When a game pays its tax income (rule 6.6; the game setting `income`, CREATE's
     `INCOME EVERY YEAR|MOVEMENT`)."""
 
-    YEAR = "year"                # at the year's end, before the first movement of the next
-    MOVEMENT = "movement"        # before every movement phase (twice a year on most maps)
+    YEAR = "year"  # at the year's end, before the first movement of the next
+    MOVEMENT = "movement"  # before every movement phase (twice a year on most maps)
 
 
 class RulesError(ValueError):
@@ -59,9 +59,15 @@ class PayolaRules:
             raise RulesError("a centre's TAX must not be negative")
 
     @classmethod
-    def from_flags(cls, names: Iterable[str] = (), *, tax: int | None = None,
-                   center_taxes: Mapping[str, int] | None = None, cap: int | None = None,
-                   income_every: IncomeEvery | str = IncomeEvery.YEAR) -> PayolaRules:
+    def from_flags(
+        cls,
+        names: Iterable[str] = (),
+        *,
+        tax: int | None = None,
+        center_taxes: Mapping[str, int] | None = None,
+        cap: int | None = None,
+        income_every: IncomeEvery | str = IncomeEvery.YEAR,
+    ) -> PayolaRules:
         """Read flag names (any case, aliases included) and add what they bring with them.
 
         Only flags payjudge implements are kept: one the registry marks `not yet` (say
@@ -81,8 +87,7 @@ class PayolaRules:
         flags = frozenset(f for f in closure(named) if REGISTRY[f].status is Status.SUPPORTED)
         if Flag.PAYOLA_CLASSIC in flags and tax is None and not center_taxes:
             tax = CLASSIC_RATE
-        return cls(flags, tax, dict(center_taxes or {}), cap, frozenset(other),
-                   IncomeEvery(income_every))
+        return cls(flags, tax, dict(center_taxes or {}), cap, frozenset(other), IncomeEvery(income_every))
 
     def __contains__(self, flag: object) -> bool:
         """A flag in force: one of `flags`, or one every Payola game plays by (ORDER_ANY…)."""

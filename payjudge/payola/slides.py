@@ -26,13 +26,14 @@ from .schedule import INF
 class SlidingPlanner(Planner):
     """`kinetic.Planner`, with powers that may follow a repeating pattern of rounds."""
 
-    def __init__(self, book: Book, ebayola: bool, public_totals: bool,
-                 k: Sequence[int], t: int, rate: Sequence[int]):
+    def __init__(
+        self, book: Book, ebayola: bool, public_totals: bool, k: Sequence[int], t: int, rate: Sequence[int]
+    ):
         super().__init__(book, ebayola, public_totals, k, t, rate)
-        self.L = 1                             # the pattern's period (1: none)
-        self.cum: dict[int, list[int]] = {}    # each patterned power's rounds in a period
+        self.L = 1  # the pattern's period (1: none)
+        self.cum: dict[int, list[int]] = {}  # each patterned power's rounds in a period
         self._cls_t: float = -1
-        self._skipped = False            # _lead_window went no further than the bound
+        self._skipped = False  # _lead_window went no further than the bound
         self.kkT: list[list[int]] = []
         self.inc: list[int] = []
 
@@ -64,7 +65,7 @@ class SlidingPlanner(Planner):
         assert not self.cum or period == self.L
         self.kb[p] = self.rounds(p, t)
         self.tb[p] = t
-        self.rate[p] = 0                # (not a straight line: see cum)
+        self.rate[p] = 0  # (not a straight line: see cum)
         self.L = period
         self.cum[p] = cum
         self._cls_t = -1
@@ -87,7 +88,7 @@ class SlidingPlanner(Planner):
                 # planned for any pattern of its rounds: as if it moved from t0 on
                 x = t0 + first - self.rounds(p, t0)
             elif c is None:
-                x = tb[p] - (-(first - kb[p]) // r)        # first step with k_p >= first
+                x = tb[p] - (-(first - kb[p]) // r)  # first step with k_p >= first
             elif c[L]:
                 # the first s (steps since tb) with (s // L)*c[L] + c[s % L] >= first - kb
                 need = first - kb[p]
@@ -102,7 +103,7 @@ class SlidingPlanner(Planner):
     def _outcome(self, ui: int, t0: int) -> tuple[float, Pays]:
         cums = self.cum
         if not cums or not any(p in cums for p in self.book.units[ui].paying_of):
-            return super()._outcome(ui, t0)     # every power here moves in a straight line
+            return super()._outcome(ui, t0)  # every power here moves in a straight line
         return self._outcome_sliding(ui, t0)
 
     # -- classes ---------------------------------------------------------------------------
@@ -121,8 +122,7 @@ class SlidingPlanner(Planner):
                 else:
                     f = (t - self.tb[p]) % L
                     b = c[f]
-                    kkT.append([c[f + j] - b for j in range(L - f)] +
-                               [c[L] + c[j] - b for j in range(f)])
+                    kkT.append([c[f + j] - b for j in range(L - f)] + [c[L] + c[j] - b for j in range(f)])
                     inc.append(c[L])
             self.kkT, self.inc = kkT, inc
         return self.L
@@ -257,7 +257,7 @@ class SlidingPlanner(Planner):
                         end = window
         self.end[ui] = end
         self.hold[ui] = -INF
-        self.chosen[ui] = -3           # no one decision: see the tug of war
+        self.chosen[ui] = -3  # no one decision: see the tug of war
         return end
 
 

@@ -20,8 +20,8 @@ from .rules import Flag, PayolaRules
 class UnitLine:
     unit: str
     order: str
-    total: int | None          # None under HIDE_COST
-    unpaid: bool               # none of the power's money went to this order
+    total: int | None  # None under HIDE_COST
+    unpaid: bool  # none of the power's money went to this order
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,31 +29,32 @@ class BribeLine:
     unit: str
     order: str
     amount: int
-    gift: bool = False         # a gift paid for an order it did not name (rule 3.2)
+    gift: bool = False  # a gift paid for an order it did not name (rule 3.2)
 
 
 @dataclass(frozen=True, slots=True)
 class StatementView:
-    phase: str                 # "Spring 1901 Movement"
+    phase: str  # "Spring 1901 Movement"
     power: str
-    show_units: bool           # not under PAY_DUMMIES (own units are ordered, not bribed)
-    show_totals: bool          # not under HIDE_COST
-    show_offers: bool          # not under HIDE_OFFERS
+    show_units: bool  # not under PAY_DUMMIES (own units are ordered, not bribed)
+    show_totals: bool  # not under HIDE_COST
+    show_offers: bool  # not under HIDE_OFFERS
     units: tuple[UnitLine, ...]
     zerosum_income: int | None  # ZEROSUM: the bribes the power's units accepted
-    offered: bool              # the power offered anything this phase
+    offered: bool  # the power offered anything this phase
     bribes: tuple[BribeLine, ...]
-    sheet: tuple[str, ...]     # the sheet as processed (normalised)
+    sheet: tuple[str, ...]  # the sheet as processed (normalised)
     previous: int
     savings: int
     reductions: int
-    saved_everything: bool     # the savings asked for took the whole balance: nothing spent
+    saved_everything: bool  # the savings asked for took the whole balance: nothing spent
     cost: int
     balance: int
 
 
-def statement_view(auction: Auction, power: str, phase: Phase, rules: PayolaRules,
-                   sheet_text: str = "") -> StatementView | None:
+def statement_view(
+    auction: Auction, power: str, phase: Phase, rules: PayolaRules, sheet_text: str = ""
+) -> StatementView | None:
     """The statement `power` receives after the auction; None under NO_LEDGERS."""
     if Flag.NO_LEDGERS in rules:
         return None
@@ -61,29 +62,42 @@ def statement_view(auction: Auction, power: str, phase: Phase, rules: PayolaRule
     show_totals = Flag.HIDE_COST not in rules
     # a unit's order is "unpaid" when the power had no offer at all (not even its own
     # automatic HOLD) for it: DPjudge's '*'
-    offered = {c.unit.province: {p for b in c.bids if b.chosen for p, _ in b.offers}
-               for c in auction.chart}
+    offered = {c.unit.province: {p for b in c.bids if b.chosen for p, _ in b.offers} for c in auction.chart}
     units = []
     for prov in sorted(auction.units):
         if auction.owners[prov] != power:
             continue
-        units.append(UnitLine(str(auction.units[prov]), str(auction.orders[prov]),
-                              auction.totals[prov] if show_totals else None,
-                              power not in offered.get(prov, ()) and not hide_offers))
+        units.append(
+            UnitLine(
+                str(auction.units[prov]),
+                str(auction.orders[prov]),
+                auction.totals[prov] if show_totals else None,
+                power not in offered.get(prov, ()) and not hide_offers,
+            )
+        )
     zerosum = None
     if Flag.ZEROSUM in rules:
         zerosum = sum(auction.totals[p] for p in auction.units if auction.owners[p] == power)
-    bribes = tuple(BribeLine(str(p.unit), str(p.order), p.amount, p.gift)
-                   for p in auction.paid.get(power, ()))
+    bribes = tuple(
+        BribeLine(str(p.unit), str(p.order), p.amount, p.gift) for p in auction.paid.get(power, ())
+    )
     previous, savings = auction.previous.get(power, 0), auction.savings.get(power, 0)
     sheet = tuple(line for line in sheet_text.splitlines() if line.strip())
     return StatementView(
-        phase=phase.title, power=power,
+        phase=phase.title,
+        power=power,
         show_units=Flag.PAY_DUMMIES not in rules and bool(units),
-        show_totals=show_totals, show_offers=not hide_offers,
-        units=tuple(units), zerosum_income=zerosum, offered=bool(sheet),
-        bribes=bribes, sheet=sheet,
-        previous=previous, savings=savings,
-        reductions=auction.reductions.get(power, 0), cost=auction.spent.get(power, 0),
+        show_totals=show_totals,
+        show_offers=not hide_offers,
+        units=tuple(units),
+        zerosum_income=zerosum,
+        offered=bool(sheet),
+        bribes=bribes,
+        sheet=sheet,
+        previous=previous,
+        savings=savings,
+        reductions=auction.reductions.get(power, 0),
+        cost=auction.spent.get(power, 0),
         saved_everything=savings > 0 and savings >= previous,
-        balance=auction.balances.get(power, 0))
+        balance=auction.balances.get(power, 0),
+    )

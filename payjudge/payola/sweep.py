@@ -22,8 +22,16 @@ from .tugs import Schedule, Tugs, Wobble
 class Sweep(Tugs):
     """Every unit's plan and every power's spending along the line, from step `t` on."""
 
-    def __init__(self, book: Book, limits: Sequence[int], ebayola: bool, public_totals: bool,
-                 k: Sequence[int], t: int, rate: Sequence[int]):
+    def __init__(
+        self,
+        book: Book,
+        limits: Sequence[int],
+        ebayola: bool,
+        public_totals: bool,
+        k: Sequence[int],
+        t: int,
+        rate: Sequence[int],
+    ):
         self.book = book
         self.limits = limits
         self.n = n = len(book.powers)
@@ -36,13 +44,13 @@ class Sweep(Tugs):
         self.plans: list[list[tuple[int, int, Grad]]] = [[] for _ in range(nunits)]
         self.version = [0] * nunits
         self.heap: list[tuple[float, int, int]] = []
-        self.choice = [-2] * nunits             # each unit's decision, as last planned
-        self.flips: list[tuple[int, int, int]] = []   # (unit, old, new) since last taken
-        self.schedule: Schedule | None = None   # the pattern followed, if any
-        self.wobbles: dict[int, Wobble] = {}    # by unit
-        self.pending: set[int] = set()          # units to plan again (`flush`)
-        self.dirty: set[int] = set(range(n))    # powers whose spending changed (`tugs.py`)
-        self.until: list[float] = [0] * n       # and for the others, their windows
+        self.choice = [-2] * nunits  # each unit's decision, as last planned
+        self.flips: list[tuple[int, int, int]] = []  # (unit, old, new) since last taken
+        self.schedule: Schedule | None = None  # the pattern followed, if any
+        self.wobbles: dict[int, Wobble] = {}  # by unit
+        self.pending: set[int] = set()  # units to plan again (`flush`)
+        self.dirty: set[int] = set(range(n))  # powers whose spending changed (`tugs.py`)
+        self.until: list[float] = [0] * n  # and for the others, their windows
         for ui in range(nunits):
             self._install(ui, *self.planner.plan(ui, t))
 
@@ -149,7 +157,7 @@ class Sweep(Tugs):
             joining = rate > planner.rate[p]
             if not planner.volatile[p]:
                 stale.update(ui for ui in units if planner.affected(ui, p, t, joining))
-            planner.set_rate(p, t, rate)      # a volatile power's plans hold for any rate
+            planner.set_rate(p, t, rate)  # a volatile power's plans hold for any rate
         self._replan(stale, t)
 
     def take(self) -> list[tuple[int, int, int]]:
@@ -164,8 +172,7 @@ class Sweep(Tugs):
         if planner.volatile[p] == volatile:
             return
         planner.volatile[p] = volatile
-        self._replan([ui for ui in range(len(self.plans))
-                      if p in self.book.units[ui].paying_of], t)
+        self._replan([ui for ui in range(len(self.plans)) if p in self.book.units[ui].paying_of], t)
 
     def rounds(self, t: int) -> list[int]:
         return [self.planner.rounds(p, t) for p in range(self.n)]

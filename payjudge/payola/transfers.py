@@ -27,9 +27,17 @@ def is_eliminated(position: Position, power: str) -> bool:
     return not position.centers.get(power)
 
 
-def check_transfer(rules: PayolaRules, position: Position, sender: str, recipient: str,
-                   amount: int, balance: int, *, dummies: Iterable[str] = (),
-                   sent: Iterable[str] = ()) -> str | None:
+def check_transfer(
+    rules: PayolaRules,
+    position: Position,
+    sender: str,
+    recipient: str,
+    amount: int,
+    balance: int,
+    *,
+    dummies: Iterable[str] = (),
+    sent: Iterable[str] = (),
+) -> str | None:
     """Why this transfer may not be made, or None if it may.
 
     `balance` is the sender's balance now; `sent` the powers the sender has already sent
@@ -44,7 +52,7 @@ def check_transfer(rules: PayolaRules, position: Position, sender: str, recipien
         return f"unknown power {sender!r}"
     if sender == recipient:
         return "a power cannot transfer money to itself"
-    if type(amount) is not int or amount <= 0:     # (not a bool either: callers may be untyped)
+    if type(amount) is not int or amount <= 0:  # (not a bool either: callers may be untyped)
         return "the amount must be a whole number of AgP, at least 1"
     if amount > balance:
         return f"the treasury holds only {balance} AgP"

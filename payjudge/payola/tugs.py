@@ -44,10 +44,10 @@ if TYPE_CHECKING:
     from .kinetic import Pays
     from .slides import SlidingPlanner
 
-SIM_MAX = 48           # the longest pattern looked for (and so the most classes)
-GROUP_MAX = 6          # the most candidates a unit may go back and forth among
+SIM_MAX = 48  # the longest pattern looked for (and so the most classes)
+GROUP_MAX = 6  # the most candidates a unit may go back and forth among
 
-Line = tuple[int, Grad]      # a payment: AgP at zero rounds, and AgP per round by power
+Line = tuple[int, Grad]  # a payment: AgP at zero rounds, and AgP per round by power
 # a unit's candidates, their totals and gradients, and what each decision pays (`_group`)
 Group = tuple[tuple[int, ...], list[int], list[Grad], list[dict[int, Line]]]
 
@@ -59,7 +59,7 @@ class Schedule:
     tau: int
     period: int
     over: list[tuple[bool, ...]]
-    powers: list[int]            # the powers whose overspending varies within a period
+    powers: list[int]  # the powers whose overspending varies within a period
 
 
 @dataclass
@@ -69,15 +69,16 @@ class Wobble:
 
     unit: int
     members: tuple[int, ...]
-    totals: list[int]            # each member's total at rounds k0
-    grads: list[Grad]            # and its gradient
+    totals: list[int]  # each member's total at rounds k0
+    grads: list[Grad]  # and its gradient
     k0: list[int]
     pays: list[dict[int, Line]]  # what each decision pays
 
     def decide(self, ks: list[int]) -> int:
         """The index (in `members`) of the winner at rounds ks."""
-        vals = [v + sum(c * (ks[q] - self.k0[q]) for q, c in g.items())
-                for v, g in zip(self.totals, self.grads)]
+        vals = [
+            v + sum(c * (ks[q] - self.k0[q]) for q, c in g.items()) for v, g in zip(self.totals, self.grads)
+        ]
         return vals.index(max(vals))
 
 
@@ -100,6 +101,7 @@ class Tugs:
     until: list[float]
 
     if TYPE_CHECKING:
+
         def _install(self, ui: int, end: float, pays: Pays) -> None: ...
         def _line(self, p: int, t: int) -> tuple[int, int]: ...
         def _replan(self, units: Iterable[int], t: int) -> None: ...
@@ -152,10 +154,12 @@ class Tugs:
 
         wins = {}
         for wb in self.wobbles.values():
-            by_member = [along(v - sum(x * wb.k0[q] for q, x in g.items()), g)[0]
-                         for v, g in zip(wb.totals, wb.grads)]
-            wins[wb.unit] = [max(range(len(by_member)), key=lambda m: (by_member[m][j], -m))
-                             for j in range(L)]
+            by_member = [
+                along(v - sum(x * wb.k0[q] for q, x in g.items()), g)[0] for v, g in zip(wb.totals, wb.grads)
+            ]
+            wins[wb.unit] = [
+                max(range(len(by_member)), key=lambda m: (by_member[m][j], -m)) for j in range(L)
+            ]
         s = self.schedule
         assert s is not None, "the windows are those of a pattern"
         needs = [s.over[(t + j - s.tau) % s.period] for j in range(L)]
@@ -163,9 +167,13 @@ class Tugs:
         for p in powers:
             nxt = INF
             # p's spending: a line of the plans, and one for each decision of a wobble
-            lines = [(wins[wb.unit], m, line)
-                     for wb in self.wobbles.values() for m in range(len(wb.members))
-                     for line in (wb.pays[m].get(p),) if line]
+            lines = [
+                (wins[wb.unit], m, line)
+                for wb in self.wobbles.values()
+                for m in range(len(wb.members))
+                for line in (wb.pays[m].get(p),)
+                if line
+            ]
             if not lines and p not in cums and not any(q in cums for q in self.coef[p]):
                 # a straight line, as in `sweep.Sweep.next_step`
                 v, slope = self._line(p, t)
@@ -187,9 +195,9 @@ class Tugs:
             for j in range(L):
                 q0 = 1 if j == 0 else 0
                 if needs[j][p] if fixed is None else fixed:
-                    q = first_q(vals[j], drifts[j], True, q0)          # spending > limit
+                    q = first_q(vals[j], drifts[j], True, q0)  # spending > limit
                 else:
-                    q = first_q(-vals[j], -drifts[j], False, q0)       # spending <= limit
+                    q = first_q(-vals[j], -drifts[j], False, q0)  # spending <= limit
                 if t + q * L + j < nxt:
                     nxt = t + q * L + j
             self.until[p] = nxt
@@ -206,8 +214,9 @@ class Tugs:
         while True:
             low = min(T[z] for z in members)
             last = max(z for z in members if T[z] == low)
-            more = [i for i in range(len(T)) if i not in members and
-                    (T[i] > low or (T[i] == low and i < last))]
+            more = [
+                i for i in range(len(T)) if i not in members and (T[i] > low or (T[i] == low and i < last))
+            ]
             if not more:
                 break
             members = tuple(sorted(members + tuple(more)))
@@ -216,8 +225,7 @@ class Tugs:
         ks = planner.k0[u]
         pays = []
         for z in members:
-            pays.append({p: (v - sum(c * ks[q] for q, c in g.items()), g)
-                         for p, v, g in planner._pays(u, z)})
+            pays.append({p: (v - sum(c * ks[q] for q, c in g.items()), g) for p, v, g in planner._pays(u, z)})
         return members, [T[z] for z in members], [dict(G[z]) for z in members], pays
 
     def wobble(self, u: int, members: tuple[int, ...], t: int) -> bool:
@@ -240,8 +248,9 @@ class Tugs:
             q0 = 1 if j == 0 else 0
             for m in range(len(members)):
                 if m != w:
-                    drift = sum(c * inc[q] for q, c in grads[w].items()) - \
-                        sum(c * inc[q] for q, c in grads[m].items())
+                    drift = sum(c * inc[q] for q, c in grads[w].items()) - sum(
+                        c * inc[q] for q, c in grads[m].items()
+                    )
                     q = first_q(vals[w] - vals[m], drift, m < w, q0)
                     if t + q * L + j < end:
                         end = t + q * L + j
@@ -251,8 +260,9 @@ class Tugs:
         self._install(u, end, [])
         return True
 
-    def establish(self, groups: dict[int, tuple[int, ...]], t: int, now: list[bool]
-                  ) -> tuple[Schedule, dict[int, tuple[int, ...]]] | None:
+    def establish(
+        self, groups: dict[int, tuple[int, ...]], t: int, now: list[bool]
+    ) -> tuple[Schedule, dict[int, tuple[int, ...]]] | None:
         """Look for a repeating pattern from step t on, where `now` overspends, among the
         units of `groups` (each: the candidates it went back and forth among) and those that
         wobble: simulate their totals and everyone's spending, all linear in the rounds,
@@ -280,7 +290,7 @@ class Tugs:
                     coef[p][q] -= c
         for u in self.wobbles:
             if all(u != v for v, _ in sims):
-                return None             # (cannot be: every wobble is simulated)
+                return None  # (cannot be: every wobble is simulated)
         seen: dict[tuple[int, ...], int] = {}
         overs: list[tuple[bool, ...]] = []
         # per round: the decisions, who overspends
@@ -301,7 +311,7 @@ class Tugs:
             key = tuple(state)
             if key in seen:
                 if seen[key] == 0:
-                    period = r              # back to where it started
+                    period = r  # back to where it started
                 break
             seen[key] = r
             over = tuple(spent[p] > lim[p] for p in range(n))
@@ -312,18 +322,25 @@ class Tugs:
         if not period:
             # a candidate drifting away keeps the state from coming back exactly: do the
             # decisions and who overspends repeat, three times at least? (the plans check)
-            period = next((L for L in range(2, len(steps) // 3 + 1)
-                           if all(steps[i] == steps[i - L] for i in range(L, 3 * L))), 0)
+            period = next(
+                (
+                    L
+                    for L in range(2, len(steps) // 3 + 1)
+                    if all(steps[i] == steps[i - L] for i in range(L, 3 * L))
+                ),
+                0,
+            )
             overs = overs[:period]
         if period < 2 or list(overs[0]) != now:
-            return None             # not back to the start (yet), or nothing repeats
+            return None  # not back to the start (yet), or nothing repeats
         powers = [p for p in range(n) if len({o[p] for o in overs}) == 2]
         if not powers:
             return None
         return Schedule(t, period, overs, powers), {u: g[0] for u, g in sims}
 
-    def set_course(self, t: int, now: list[bool],
-                   found: tuple[Schedule, dict[int, tuple[int, ...]]] | None = None) -> None:
+    def set_course(
+        self, t: int, now: list[bool], found: tuple[Schedule, dict[int, tuple[int, ...]]] | None = None
+    ) -> None:
         """From step t on, where `now` overspends: every power at its rate of now, or along
         the pattern `found` by `establish`; the plans that counted on another course are
         made again (at the next `flush`), once."""
@@ -341,15 +358,14 @@ class Tugs:
                 # from a line to a pattern: moving less than at 1 round a step, more than at 0
                 ways = [True, False] if p in planner.cum else [planner.rate[p] == 0]
             elif p in planner.cum:
-                ways = [rate > 0]       # from a pattern to a line: more at 1, less at 0
+                ways = [rate > 0]  # from a pattern to a line: more at 1, less at 0
             elif rate != planner.rate[p]:
                 ways = [rate > planner.rate[p]]
             else:
                 continue
             if not planner.volatile[p]:
                 for joining in ways:
-                    stale.update(ui for ui in range(len(self.plans))
-                                 if planner.affected(ui, p, t, joining))
+                    stale.update(ui for ui in range(len(self.plans)) if planner.affected(ui, p, t, joining))
             moves.append((p, rate))
         for p, rate in moves:
             planner.set_rate(p, t, rate)
@@ -370,7 +386,7 @@ class Tugs:
                 else:
                     stale.add(u)
         for u in old:
-            if u not in self.wobbles:   # its payments are not in the sums: plan it now
+            if u not in self.wobbles:  # its payments are not in the sums: plan it now
                 self._install(u, *planner.refresh(u, t))
                 stale.discard(u)
                 self.pending.discard(u)

@@ -29,14 +29,15 @@ from pathlib import Path
 from ..rules.geography import Map
 from .geometry import CoastPlace, Geometry, Place, Point
 
-WIDTH = 1000.0          # the picture's width, as our own standard map's
-_FAR = 2000             # where the drawing is moved while it is measured (no clipping)
+WIDTH = 1000.0  # the picture's width, as our own standard map's
+_FAR = 2000  # where the drawing is moved while it is measured (no clipping)
 _NUMBER = r"-?\d+(?:\.\d+)?"
 _INFO = re.compile(rf"^%\s+({_NUMBER})\s+({_NUMBER})\s+(\S+)")
 _SUPPLY = re.compile(rf"/([A-Za-z0-9_/]+)\s+({_NUMBER})\s+({_NUMBER})\s+s\b")
 _MATRIX = re.compile(r"\[\s*((?:" + _NUMBER + r"(?:e-?\d+)?\s*){6})\]")
-_BBOX = re.compile(r"%%HiResBoundingBox:\s+(" + _NUMBER + r")\s+(" + _NUMBER + r")\s+("
-                   + _NUMBER + r")\s+(" + _NUMBER + r")")
+_BBOX = re.compile(
+    r"%%HiResBoundingBox:\s+(" + _NUMBER + r")\s+(" + _NUMBER + r")\s+(" + _NUMBER + r")\s+(" + _NUMBER + r")"
+)
 TIMEOUT = 60
 
 
@@ -60,11 +61,11 @@ class Drawing:
             start = next(i for i, line in enumerate(lines) if line.strip() == "% INFO")
         except StopIteration:
             raise DrawingError("no % INFO block (not a DPjudge map drawing)") from None
-        for line in lines[start + 1:]:
+        for line in lines[start + 1 :]:
             if not line.startswith("%") or line.strip() in ("% MAP", "% LANG"):
                 break
             m = _INFO.match(line)
-            if m:   # other lines (classical's `(R) (RHODES)`, translations) name nothing we know
+            if m:  # other lines (classical's `(R) (RHODES)`, translations) name nothing we know
                 info.setdefault(m.group(3).upper(), (float(m.group(1)), float(m.group(2))))
         supplies: dict[str, Point] = {}
         visit = re.search(r"/VisitSupplies\s*\{(.*?)\}\s*bd", text, re.S)
@@ -76,8 +77,11 @@ class Drawing:
     def problems(self, game_map: Map) -> list[str]:
         """The map's provinces this drawing has no point for (empty when it fits; a coast
         without a point of its own is drawn at its province)."""
-        return [f"the drawing has no point for {p}" for p in sorted(game_map.provinces)
-                if p.upper() not in self.info]
+        return [
+            f"the drawing has no point for {p}"
+            for p in sorted(game_map.provinces)
+            if p.upper() not in self.info
+        ]
 
 
 def ghostscript() -> str | None:
@@ -90,23 +94,36 @@ def _run(args: list[str], program: bytes) -> subprocess.CompletedProcess[bytes]:
         raise DrawingError("Ghostscript (gs) is not installed: apt-get install ghostscript")
     # -dSAFER: the drawing may not open, write or delete files; it reads its program from stdin
     try:
-        return subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dNOINTERPOLATE",
-                               *args, "-"], input=program, capture_output=True, timeout=TIMEOUT)
+        return subprocess.run(
+            [gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dNOINTERPOLATE", *args, "-"],
+            input=program,
+            capture_output=True,
+            timeout=TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         raise DrawingError(f"Ghostscript took more than {TIMEOUT} s on the drawing") from None
 
 
 def _program(ps: bytes, prelude: str) -> bytes:
     """The drawing, then one page: its base map, where its coordinates land, the page."""
-    return (ps + b"\n%%Page: 1 1\n" + prelude.encode() + b"\nDrawMap\n"
-            b"(MATRIX ) print matrix currentmatrix matrix defaultmatrix matrix invertmatrix "
-            b"matrix concatmatrix == flush\nShowPage\n")
+    return (
+        ps + b"\n%%Page: 1 1\n" + prelude.encode() + b"\nDrawMap\n"
+        b"(MATRIX ) print matrix currentmatrix matrix defaultmatrix matrix invertmatrix "
+        b"matrix concatmatrix == flush\nShowPage\n"
+    )
 
 
 def _measure(ps: bytes, prelude: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The drawing's matrix (from its coordinates to the default page) and bounding box."""
-    done = _run(["-sDEVICE=bbox", f"-dDEVICEWIDTHPOINTS={2 * _FAR}",
-                 f"-dDEVICEHEIGHTPOINTS={2 * _FAR}", "-dFIXEDMEDIA"], _program(ps, prelude))
+    done = _run(
+        [
+            "-sDEVICE=bbox",
+            f"-dDEVICEWIDTHPOINTS={2 * _FAR}",
+            f"-dDEVICEHEIGHTPOINTS={2 * _FAR}",
+            "-dFIXEDMEDIA",
+        ],
+        _program(ps, prelude),
+    )
     out, err = done.stdout.decode("latin-1"), done.stderr.decode("latin-1")
     matrix, box = _MATRIX.search(out.partition("MATRIX")[2]), _BBOX.search(err)
     if done.returncode != 0 or matrix is None or box is None:
@@ -123,7 +140,7 @@ class Rendered:
     png: bytes
     width: float
     height: float
-    matrix: tuple[float, ...]     # drawing coordinates -> picture units (a b c d e f)
+    matrix: tuple[float, ...]  # drawing coordinates -> picture units (a b c d e f)
 
     def point(self, p: Point) -> Point:
         a, b, c, d, e, f = self.matrix
@@ -141,10 +158,20 @@ def render_drawing(ps: bytes, width: float = WIDTH) -> Rendered:
     if x1 - x0 < 10 or y1 - y0 < 10:
         raise DrawingError("the drawing's DrawMap draws nothing")
     k = width / (x1 - x0)
-    done = _run(["-sDEVICE=png16m", f"-r{72 * k:.4f}", f"-dDEVICEWIDTHPOINTS={x1 - x0}",
-                 f"-dDEVICEHEIGHTPOINTS={y1 - y0}", "-dFIXEDMEDIA", "-dTextAlphaBits=4",
-                 "-dGraphicsAlphaBits=4", "-sstdout=%stderr", "-sOutputFile=%stdout"],
-                _program(ps, f"{-x0} {-y0} translate {turn}"))
+    done = _run(
+        [
+            "-sDEVICE=png16m",
+            f"-r{72 * k:.4f}",
+            f"-dDEVICEWIDTHPOINTS={x1 - x0}",
+            f"-dDEVICEHEIGHTPOINTS={y1 - y0}",
+            "-dFIXEDMEDIA",
+            "-dTextAlphaBits=4",
+            "-dGraphicsAlphaBits=4",
+            "-sstdout=%stderr",
+            "-sOutputFile=%stdout",
+        ],
+        _program(ps, f"{-x0} {-y0} translate {turn}"),
+    )
     if done.returncode != 0 or not done.stdout.startswith(b"\x89PNG"):
         raise DrawingError("Ghostscript could not render the drawing")
     png = done.stdout
@@ -170,8 +197,7 @@ def drawing_geometry(game_map: Map, drawing: Drawing, rendered: Rendered) -> Geo
                 unit = rendered.point(point) if point else at
                 coasts[f"{name}/{coast}"] = CoastPlace((), unit, unit)
     href = "data:image/png;base64," + base64.b64encode(rendered.png).decode("ascii")
-    return Geometry(game_map.name, rendered.width, rendered.height, places, coasts,
-                    background=href)
+    return Geometry(game_map.name, rendered.width, rendered.height, places, coasts, background=href)
 
 
 def load_drawing(path: Path, game_map: Map, cache_dir: Path | None = None) -> Geometry:
@@ -181,20 +207,25 @@ def load_drawing(path: Path, game_map: Map, cache_dir: Path | None = None) -> Ge
     drawing = Drawing.read(ps.decode("latin-1"))
     problems = drawing.problems(game_map)
     if problems:
-        raise DrawingError(f"{path.name}: " + "; ".join(problems[:5])
-                           + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""))
+        raise DrawingError(
+            f"{path.name}: "
+            + "; ".join(problems[:5])
+            + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+        )
     digest = hashlib.sha256(ps).hexdigest()[:16]
     cached = cache_dir / f"{path.stem}-{digest}" if cache_dir else None
     rendered = None
     if cached and cached.with_suffix(".json").is_file() and cached.with_suffix(".png").is_file():
         meta = json.loads(cached.with_suffix(".json").read_text())
-        rendered = Rendered(cached.with_suffix(".png").read_bytes(), meta["width"],
-                            meta["height"], tuple(meta["matrix"]))
+        rendered = Rendered(
+            cached.with_suffix(".png").read_bytes(), meta["width"], meta["height"], tuple(meta["matrix"])
+        )
     if rendered is None:
         rendered = render_drawing(ps)
         if cached:
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.with_suffix(".png").write_bytes(rendered.png)
-            cached.with_suffix(".json").write_text(json.dumps(
-                {"width": rendered.width, "height": rendered.height, "matrix": rendered.matrix}))
+            cached.with_suffix(".json").write_text(
+                json.dumps({"width": rendered.width, "height": rendered.height, "matrix": rendered.matrix})
+            )
     return drawing_geometry(game_map, drawing, rendered)

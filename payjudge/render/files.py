@@ -40,8 +40,7 @@ def drawing_path(game_map: Map, maps_dir: Path | None) -> Path | None:
     return path if path.is_file() else None
 
 
-def geometry_for(game_map: Map, maps_dir: Path | None = None,
-                 cache_dir: Path | None = None) -> Geometry:
+def geometry_for(game_map: Map, maps_dir: Path | None = None, cache_dir: Path | None = None) -> Geometry:
     """The picture's geometry for a map, computed once per map: the DPjudge drawing
     installed with it (rendered by Ghostscript, the result kept in `cache_dir`), else our
     own drawing (`<map>.geometry.json`, installed or shipped), else a schematic. A drawing
@@ -57,4 +56,5 @@ def geometry_for(game_map: Map, maps_dir: Path | None = None,
                 log.warning("map %s: its drawing %s is not used: %s", m.name, ps, exc)
         installed = drawn_geometry(m, Path(maps_dir)) if maps_dir else None
         return installed or drawn_geometry(m) or schematic_geometry(m)
+
     return game_map.derived(f"render:geometry:{ps}:{ps.stat().st_mtime_ns if ps else ''}", compute)

@@ -21,7 +21,7 @@ class Place:
     label: Point
     unit: Point
     center: Point | None = None
-    radius: float | None = None   # a schematic province is a circle of this radius
+    radius: float | None = None  # a schematic province is a circle of this radius
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class Geometry:
     height: float
     provinces: Mapping[str, Place]
     coasts: Mapping[str, CoastPlace] = field(default_factory=dict)
-    impassable: tuple[Ring, ...] = ()        # land that belongs to no province
+    impassable: tuple[Ring, ...] = ()  # land that belongs to no province
     lakes: tuple[Ring, ...] = ()
     edges: tuple[tuple[str, str], ...] = ()  # adjacencies drawn as lines (schematic pictures)
     schematic: bool = False
@@ -58,18 +58,21 @@ class Geometry:
 
     def problems(self, game_map: Map) -> list[str]:
         """What a map needs and this geometry lacks (empty when it fits the map)."""
-        out = [f"no place for province {p}" for p in sorted(game_map.provinces)
-               if p not in self.provinces]
+        out = [f"no place for province {p}" for p in sorted(game_map.provinces) if p not in self.provinces]
         for name, prov in sorted(game_map.provinces.items()):
             if len(prov.coasts) > 1:
-                out += [f"no place for coast {name}/{c}" for c in prov.coasts
-                        if f"{name}/{c}" not in self.coasts]
+                out += [
+                    f"no place for coast {name}/{c}" for c in prov.coasts if f"{name}/{c}" not in self.coasts
+                ]
         return out
 
 
 def _point(value: Any, what: str) -> Point:
-    if not (isinstance(value, (list, tuple)) and len(value) == 2
-            and all(isinstance(v, (int, float)) for v in value)):
+    if not (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) for v in value)
+    ):
         raise ValueError(f"{what}: a point is [x, y], not {value!r}")
     return float(value[0]), float(value[1])
 
@@ -94,16 +97,27 @@ def parse_geometry(doc: Mapping[str, Any]) -> Geometry:
         where = f"province {name}"
         provinces[name] = Place(
             tuple(_ring(r, where) for r in entry.get("outline", [])),
-            _point(entry.get("label"), where), _point(entry.get("unit"), where),
-            _point(entry["center"], where) if entry.get("center") is not None else None)
+            _point(entry.get("label"), where),
+            _point(entry.get("unit"), where),
+            _point(entry["center"], where) if entry.get("center") is not None else None,
+        )
     coasts = {}
     for name, entry in dict(doc.get("coasts", {})).items():
         where = f"coast {name}"
-        coasts[name] = CoastPlace(tuple(_ring(r, where) for r in entry.get("line", [])),
-                                  _point(entry.get("unit"), where), _point(entry.get("label"), where))
+        coasts[name] = CoastPlace(
+            tuple(_ring(r, where) for r in entry.get("line", [])),
+            _point(entry.get("unit"), where),
+            _point(entry.get("label"), where),
+        )
     width, height = doc.get("width"), doc.get("height")
     if not isinstance(width, (int, float)) or not isinstance(height, (int, float)):
         raise ValueError("width and height must be numbers")
-    return Geometry(str(doc.get("name", "")), float(width), float(height), provinces, coasts,
-                    tuple(_ring(r, "impassable") for r in doc.get("impassable", [])),
-                    tuple(_ring(r, "lakes") for r in doc.get("lakes", [])))
+    return Geometry(
+        str(doc.get("name", "")),
+        float(width),
+        float(height),
+        provinces,
+        coasts,
+        tuple(_ring(r, "impassable") for r in doc.get("impassable", [])),
+        tuple(_ring(r, "lakes") for r in doc.get("lakes", [])),
+    )

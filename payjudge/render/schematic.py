@@ -31,8 +31,9 @@ def _edges(m: Map) -> list[tuple[str, str]]:
     return sorted(p for p in pairs if p[0] in m.provinces and p[1] in m.provinces)
 
 
-def layout(names: list[str], edges: list[tuple[str, str]], iterations: int | None = None
-           ) -> dict[str, tuple[float, float]]:
+def layout(
+    names: list[str], edges: list[tuple[str, str]], iterations: int | None = None
+) -> dict[str, tuple[float, float]]:
     """Positions in the unit square, deterministic for the same names and edges."""
     n = len(names)
     if n == 0:
@@ -52,7 +53,7 @@ def layout(names: list[str], edges: list[tuple[str, str]], iterations: int | Non
             for j in range(i + 1, n):
                 dx, dy = xi - pos[j][0], yi - pos[j][1]
                 d2 = dx * dx + dy * dy or 1e-9
-                f = k * k / d2                      # repulsion k²/d, along (dx, dy)/d
+                f = k * k / d2  # repulsion k²/d, along (dx, dy)/d
                 di[0] += dx * f
                 di[1] += dy * f
                 disp[j][0] -= dx * f
@@ -60,12 +61,12 @@ def layout(names: list[str], edges: list[tuple[str, str]], iterations: int | Non
         for i, j in links:
             dx, dy = pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]
             d = math.hypot(dx, dy) or 1e-9
-            f = d / k                               # attraction d²/k, along (dx, dy)/d
+            f = d / k  # attraction d²/k, along (dx, dy)/d
             disp[i][0] -= dx * f
             disp[i][1] -= dy * f
             disp[j][0] += dx * f
             disp[j][1] += dy * f
-        for i in range(n):   # a little gravity: provinces with no neighbour (impassable ones) stay near
+        for i in range(n):  # a little gravity: provinces with no neighbour (impassable ones) stay near
             disp[i][0] += (0.5 - pos[i][0]) * GRAVITY
             disp[i][1] += (0.5 - pos[i][1]) * GRAVITY
         for i in range(n):
@@ -77,13 +78,17 @@ def layout(names: list[str], edges: list[tuple[str, str]], iterations: int | Non
         temperature = 0.1 * (1 - (step + 1) / steps) + 0.002
     xs, ys = [p[0] for p in pos], [p[1] for p in pos]
     span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
-    return {name: ((pos[i][0] - min(xs)) / span, (pos[i][1] - min(ys)) / span)
-            for name, i in index.items()}
+    return {name: ((pos[i][0] - min(xs)) / span, (pos[i][1] - min(ys)) / span) for name, i in index.items()}
 
 
 def _circle(x: float, y: float, r: float, sides: int = 24) -> tuple[tuple[float, float], ...]:
-    return tuple((round(x + r * math.cos(2 * math.pi * s / sides), 1),
-                  round(y + r * math.sin(2 * math.pi * s / sides), 1)) for s in range(sides))
+    return tuple(
+        (
+            round(x + r * math.cos(2 * math.pi * s / sides), 1),
+            round(y + r * math.sin(2 * math.pi * s / sides), 1),
+        )
+        for s in range(sides)
+    )
 
 
 def schematic_geometry(m: Map) -> Geometry:
@@ -102,19 +107,24 @@ def schematic_geometry(m: Map) -> Geometry:
         x, y = at[name]
         prov = m.provinces[name]
         center = (round(x + r * 0.75, 1), round(y + r * 0.7, 1)) if prov.supply_center else None
-        places[name] = Place((_circle(x, y, r),), (round(x, 1), round(y - r - 5, 1)),
-                             (round(x, 1), round(y, 1)), center, r)
+        places[name] = Place(
+            (_circle(x, y, r),), (round(x, 1), round(y - r - 5, 1)), (round(x, 1), round(y, 1)), center, r
+        )
         if len(prov.coasts) > 1:
             for coast in prov.coasts:
-                seas = [at[n.province] for n in m.fleet_adjacency.get(Location(name, coast), ())
-                        if m.provinces[n.province].terrain is Terrain.WATER]
+                seas = [
+                    at[n.province]
+                    for n in m.fleet_adjacency.get(Location(name, coast), ())
+                    if m.provinces[n.province].terrain is Terrain.WATER
+                ]
                 seas = seas or [at[n.province] for n in m.fleet_adjacency.get(Location(name, coast), ())]
                 dx = sum(s[0] for s in seas) / len(seas) - x if seas else 0.0
                 dy = sum(s[1] for s in seas) / len(seas) - y if seas else 1.0
                 d = math.hypot(dx, dy) or 1.0
                 ux, uy = x + dx / d * r * 0.7, y + dy / d * r * 0.7
                 coasts[f"{name}/{coast}"] = CoastPlace(
-                    (), (round(ux, 1), round(uy, 1)),
-                    (round(x + dx / d * (r + 9), 1), round(y + dy / d * (r + 9), 1)))
+                    (),
+                    (round(ux, 1), round(uy, 1)),
+                    (round(x + dx / d * (r + 9), 1), round(y + dy / d * (r + 9), 1)),
+                )
     return Geometry(m.name, WIDTH, HEIGHT, places, coasts, edges=tuple(edges), schematic=True)
-

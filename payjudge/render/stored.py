@@ -21,23 +21,35 @@ def outcomes_from_report(before: Position, report: Mapping[str, Any]) -> tuple[O
     out = []
     for entry in report.get("orders", []):
         try:
-            order = validate(parse_order(entry["order"], before.map), before, entry["power"],
-                             check_owner=False)
+            order = validate(
+                parse_order(entry["order"], before.map), before, entry["power"], check_owner=False
+            )
         except (OrderError, KeyError, ValueError):
-            continue   # a record this version cannot read: the picture shows the rest
-        out.append(OrderOutcome(entry["power"], order, Result(entry["result"]),
-                                bool(entry.get("dislodged")), bool(entry.get("default"))))
+            continue  # a record this version cannot read: the picture shows the rest
+        out.append(
+            OrderOutcome(
+                entry["power"],
+                order,
+                Result(entry["result"]),
+                bool(entry.get("dislodged")),
+                bool(entry.get("default")),
+            )
+        )
     return tuple(out)
 
 
 def retreats_from_report(report: Mapping[str, Any]) -> dict[str, tuple[Dislodged, ...]]:
-    return {power: tuple(Dislodged(Unit.parse(d["unit"]), "", tuple(Location.parse(r) for r in d["retreats"]))
-                         for d in ds)
-            for power, ds in dict(report.get("dislodged") or {}).items()}
+    return {
+        power: tuple(
+            Dislodged(Unit.parse(d["unit"]), "", tuple(Location.parse(r) for r in d["retreats"])) for d in ds
+        )
+        for power, ds in dict(report.get("dislodged") or {}).items()
+    }
 
 
-def stored_picture(game_map: Map, position: Mapping[str, Any], report: Mapping[str, Any] | None
-                   ) -> tuple[Position, tuple[OrderOutcome, ...], dict[str, tuple[Dislodged, ...]]]:
+def stored_picture(
+    game_map: Map, position: Mapping[str, Any], report: Mapping[str, Any] | None
+) -> tuple[Position, tuple[OrderOutcome, ...], dict[str, tuple[Dislodged, ...]]]:
     """Position, outcomes and retreat options of a stored turn (no report: not played yet)."""
     before = position_from_json(game_map, dict(position))
     if not report:

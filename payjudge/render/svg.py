@@ -16,11 +16,30 @@ IMPASSABLE = "#cfcabd"
 BORDER = "#8c7f66"
 
 STANDARD_COLOURS = {
-    "AUSTRIA": "#d7263d", "ENGLAND": "#2b3f9e", "FRANCE": "#3aa0e6", "GERMANY": "#5b5b5b",
-    "ITALY": "#2e9d3a", "RUSSIA": "#8e44ad", "TURKEY": "#e8b10f",
+    "AUSTRIA": "#d7263d",
+    "ENGLAND": "#2b3f9e",
+    "FRANCE": "#3aa0e6",
+    "GERMANY": "#5b5b5b",
+    "ITALY": "#2e9d3a",
+    "RUSSIA": "#8e44ad",
+    "TURKEY": "#e8b10f",
 }
-PALETTE = ("#d7263d", "#2b3f9e", "#3aa0e6", "#5b5b5b", "#2e9d3a", "#8e44ad", "#e8b10f",
-           "#e0771b", "#1fa39a", "#a0522d", "#d63fa0", "#7a8b1c", "#4b2e83", "#0f6b6b")
+PALETTE = (
+    "#d7263d",
+    "#2b3f9e",
+    "#3aa0e6",
+    "#5b5b5b",
+    "#2e9d3a",
+    "#8e44ad",
+    "#e8b10f",
+    "#e0771b",
+    "#1fa39a",
+    "#a0522d",
+    "#d63fa0",
+    "#7a8b1c",
+    "#4b2e83",
+    "#0f6b6b",
+)
 
 
 def colours(powers: tuple[str, ...]) -> dict[str, str]:
@@ -32,7 +51,7 @@ def colours(powers: tuple[str, ...]) -> dict[str, str]:
 
 def tint(colour: str, share: float = 0.3) -> str:
     """`colour` mixed with white: `share` of the colour."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
 
     def mix(c: int) -> int:
         return round(255 - (255 - c) * share)
@@ -87,26 +106,32 @@ def arrow_head(a: Point, b: Point, size: float = 9.0) -> str:
     ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
     px, py = -uy, ux
     base = (b[0] - ux * size, b[1] - uy * size)
-    pts = [b, (base[0] + px * size * 0.5, base[1] + py * size * 0.5),
-           (base[0] - px * size * 0.5, base[1] - py * size * 0.5)]
+    pts = [
+        b,
+        (base[0] + px * size * 0.5, base[1] + py * size * 0.5),
+        (base[0] - px * size * 0.5, base[1] - py * size * 0.5),
+    ]
     return " ".join(f"{num(x)},{num(y)}" for x, y in pts)
 
 
 def cross(at: Point, size: float = 6.0, **kw: object) -> str:
     """A red ✕: an order that failed."""
     x, y = at
-    d = (f"M{num(x - size)},{num(y - size)} L{num(x + size)},{num(y + size)} "
-         f"M{num(x - size)},{num(y + size)} L{num(x + size)},{num(y - size)}")
-    return element("path", d=d, stroke=FAILED, stroke_width=3.0, stroke_linecap="round",
-                   fill="none", **kw)
+    d = (
+        f"M{num(x - size)},{num(y - size)} L{num(x + size)},{num(y + size)} "
+        f"M{num(x - size)},{num(y + size)} L{num(x + size)},{num(y - size)}"
+    )
+    return element("path", d=d, stroke=FAILED, stroke_width=3.0, stroke_linecap="round", fill="none", **kw)
 
 
 def army(at: Point, fill: str, size: float = 9.0) -> str:
     """An army: a round token with a flat base, like a helmet seen from the side."""
     x, y = at
     s = size
-    d = (f"M{num(x - s)},{num(y + s * 0.55)} L{num(x - s)},{num(y)} "
-         f"A{num(s)},{num(s)} 0 0 1 {num(x + s)},{num(y)} L{num(x + s)},{num(y + s * 0.55)} Z")
+    d = (
+        f"M{num(x - s)},{num(y + s * 0.55)} L{num(x - s)},{num(y)} "
+        f"A{num(s)},{num(s)} 0 0 1 {num(x + s)},{num(y)} L{num(x + s)},{num(y + s * 0.55)} Z"
+    )
     return element("path", d=d, fill=fill, stroke=INK, stroke_width=1.5)
 
 
@@ -114,8 +139,10 @@ def fleet(at: Point, fill: str, size: float = 9.0) -> str:
     """A fleet: a hull with a bow and a little superstructure."""
     x, y = at
     s = size
-    d = (f"M{num(x - s * 1.25)},{num(y)} L{num(x + s * 1.25)},{num(y)} "
-         f"L{num(x + s * 0.8)},{num(y + s * 0.6)} L{num(x - s * 0.9)},{num(y + s * 0.6)} Z "
-         f"M{num(x - s * 0.45)},{num(y)} L{num(x - s * 0.45)},{num(y - s * 0.6)} "
-         f"L{num(x + s * 0.35)},{num(y - s * 0.6)} L{num(x + s * 0.35)},{num(y)} Z")
+    d = (
+        f"M{num(x - s * 1.25)},{num(y)} L{num(x + s * 1.25)},{num(y)} "
+        f"L{num(x + s * 0.8)},{num(y + s * 0.6)} L{num(x - s * 0.9)},{num(y + s * 0.6)} Z "
+        f"M{num(x - s * 0.45)},{num(y)} L{num(x - s * 0.45)},{num(y - s * 0.6)} "
+        f"L{num(x + s * 0.35)},{num(y - s * 0.6)} L{num(x + s * 0.35)},{num(y)} Z"
+    )
     return element("path", d=d, fill=fill, stroke=INK, stroke_width=1.5, stroke_linejoin="round")

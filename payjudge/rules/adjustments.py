@@ -50,8 +50,9 @@ def distance_table(m: Map) -> dict[str, dict[str, int]]:
     return {p: distances(graph, frozenset((p,))) for p in graph}
 
 
-def civil_disorder_removals(position: Position, power: str, count: int,
-                            exclude: AbstractSet[str] = frozenset()) -> list[Unit]:
+def civil_disorder_removals(
+    position: Position, power: str, count: int, exclude: AbstractSet[str] = frozenset()
+) -> list[Unit]:
     m = position.map
     table = m.derived("distance_table", distance_table)
     owned = position.centers.get(power, frozenset())
@@ -63,15 +64,18 @@ def civil_disorder_removals(position: Position, power: str, count: int,
         return min((from_here[c] for c in owned if c in from_here), default=far)
 
     candidates = [u for u in position.units.get(power, ()) if u.province not in exclude]
-    candidates.sort(key=lambda u: (m.provinces[u.province].supply_center,
-                                   -distance(u.province),
-                                   u.type is not UnitType.FLEET,
-                                   m.provinces[u.province].full_name.upper()))
+    candidates.sort(
+        key=lambda u: (
+            m.provinces[u.province].supply_center,
+            -distance(u.province),
+            u.type is not UnitType.FLEET,
+            m.provinces[u.province].full_name.upper(),
+        )
+    )
     return candidates[:count]
 
 
-def garrison_claims(position: Position, flags: frozenset[Flag] = frozenset()
-                    ) -> dict[str, tuple[str, ...]]:
+def garrison_claims(position: Position, flags: frozenset[Flag] = frozenset()) -> dict[str, tuple[str, ...]]:
     """GARRISON: each eliminated power (no centre) none of whose home centres is occupied ->
     those home centres. Such a power may build one unit in one of them (not owning it), and
     nobody else may build there."""
@@ -79,8 +83,7 @@ def garrison_claims(position: Position, flags: frozenset[Flag] = frozenset()
         return {}
     claims: dict[str, tuple[str, ...]] = {}
     for p in position.map.powers:
-        if p.homes and not position.centers.get(p.name) and \
-                all(position.unit_at(h) is None for h in p.homes):
+        if p.homes and not position.centers.get(p.name) and all(position.unit_at(h) is None for h in p.homes):
             claims[p.name] = tuple(p.homes)
     return claims
 
@@ -94,8 +97,7 @@ def allowance(position: Position, power: str, flags: frozenset[Flag] = frozenset
     return min(delta, 1) if delta > 0 and mobilizing(position, flags) else delta
 
 
-def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozenset()
-                ) -> tuple[str, ...]:
+def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozenset()) -> tuple[str, ...]:
     """The unoccupied centres `power` owns and may build in, by the flags in force:
     its home centres; any owned centre (BUILD_ANY); any owned centre that is some power's
     home (HOME_BUILDS); REMOTE_BUILDS only while it still owns one of its own homes; and
@@ -121,8 +123,7 @@ def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozens
     return tuple(c for c in sites if position.unit_at(c) is None)
 
 
-def _disorder_builds(position: Position, power: str, count: int, flags: frozenset[Flag]
-                     ) -> list[Unit]:
+def _disorder_builds(position: Position, power: str, count: int, flags: frozenset[Flag]) -> list[Unit]:
     """CD_BUILDS: the builds of a power in civil disorder. The judge's choice is fixed, not
     random: the sites in alphabetical order, an army where one can stand, else a fleet (on
     the first coast in alphabetical order)."""
@@ -139,9 +140,9 @@ def _disorder_builds(position: Position, power: str, count: int, flags: frozense
     return out
 
 
-def adjudicate_adjustments(position: Position, orders: Mapping[str, Sequence[Order]], *,
-                           flags: frozenset[Flag] = frozenset()
-                           ) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
+def adjudicate_adjustments(
+    position: Position, orders: Mapping[str, Sequence[Order]], *, flags: frozenset[Flag] = frozenset()
+) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
     """Validated orders per power, in the order given -> outcomes and the new units.
 
     A power that gave no order at all is in civil disorder: it waives its builds, or

@@ -7,8 +7,8 @@ import enum
 
 
 class ProblemKind(enum.Enum):
-    INVALID = "invalid"      # not understood
-    ILLEGAL = "illegal"      # understood, not allowed (the message names the unit and why)
+    INVALID = "invalid"  # not understood
+    ILLEGAL = "illegal"  # understood, not allowed (the message names the unit and why)
     AMBIGUOUS = "ambiguous"  # understood, but could mean more than one order
 
 

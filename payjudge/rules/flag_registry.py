@@ -19,238 +19,536 @@ S, ALWAYS, NO, NOT_YET = Status.SUPPORTED, Status.ALWAYS, Status.NOT_ALLOWED, St
 
 _BLIND_MODIFIER = "BLIND modifier: "
 # the flags that let players write to each other in some way (NO_PRESS forbids all of them)
-_PRESS_KINDS = (F.PUBLIC_PRESS, F.LATE_SEND, F.GREY_PRESS, F.YELLOW_PRESS, F.WHITE_GREY,
-                F.FAKE_PRESS, F.TOUCH_PRESS, F.REMOTE_PRESS, F.BACKSEAT_PRESS)
+_PRESS_KINDS = (
+    F.PUBLIC_PRESS,
+    F.LATE_SEND,
+    F.GREY_PRESS,
+    F.YELLOW_PRESS,
+    F.WHITE_GREY,
+    F.FAKE_PRESS,
+    F.TOUCH_PRESS,
+    F.REMOTE_PRESS,
+    F.BACKSEAT_PRESS,
+)
 
 
-def _d(flag: F, section: str, status: Status, summary: str, *, reason: str = "",
-       aliases: tuple[str, ...] = (), implies: tuple[F, ...] = (),
-       defaults: tuple[tuple[F, F], ...] = (), excludes: tuple[F, ...] = (),
-       also: tuple[str, ...] = ()) -> FlagInfo:
-    return FlagInfo(flag, (section, *also), status, summary, reason, aliases,
-                    frozenset(implies), defaults, frozenset(excludes))
+def _d(
+    flag: F,
+    section: str,
+    status: Status,
+    summary: str,
+    *,
+    reason: str = "",
+    aliases: tuple[str, ...] = (),
+    implies: tuple[F, ...] = (),
+    defaults: tuple[tuple[F, F], ...] = (),
+    excludes: tuple[F, ...] = (),
+    also: tuple[str, ...] = (),
+) -> FlagInfo:
+    return FlagInfo(
+        flag,
+        (section, *also),
+        status,
+        summary,
+        reason,
+        aliases,
+        frozenset(implies),
+        defaults,
+        frozenset(excludes),
+    )
 
 
 _DECLARATIONS = (
     # 1.1 game start
     _d(F.POWER_CHOICE, "1.1", S, "players may pick a free power when they join (JOIN <power>@<game>)"),
-    _d(F.MOBILIZE, "1.1", S,
-       "no units at the start; the game begins with an adjustment phase in which each power "
-       "builds one unit in a home centre"),
-    _d(F.FLEX_SETUP, "1.1", S, "home-centre units are left off the board; each power chooses "
-       "what to build there", aliases=("BLANK_BOARD",)),
+    _d(
+        F.MOBILIZE,
+        "1.1",
+        S,
+        "no units at the start; the game begins with an adjustment phase in which each power "
+        "builds one unit in a home centre",
+    ),
+    _d(
+        F.FLEX_SETUP,
+        "1.1",
+        S,
+        "home-centre units are left off the board; each power chooses what to build there",
+        aliases=("BLANK_BOARD",),
+    ),
     _d(F.SILENT_JOIN, "1.1", S, "nobody is told when a player joins the forming game"),
-    _d(F.START_MASTER, "1.1", S,
-       "a full game waits for the Master's ACTIVATE instead of starting by itself"),
+    _d(F.START_MASTER, "1.1", S, "a full game waits for the Master's ACTIVATE instead of starting by itself"),
     # 1.2 press
-    _d(F.NO_PRESS, "1.2", S, "no press between players: they write to the Master, and the Master to anyone",
-       implies=(F.SILENT_ABSENCES,), excludes=_PRESS_KINDS),
-    _d(F.PUBLIC_PRESS, "1.2", S, "players may broadcast or write to the Master, nothing private",
-       aliases=("NO_PARTIAL",)),
-    _d(F.MUST_ORDER, "1.2", S,
-       "a power may write to players only once it has sent orders this phase"),
-    _d(F.LATE_SEND, "1.2", S, "a power late with its orders may still send private press "
-       "(without it, a late power may only broadcast or write to the Master)"),
-    _d(F.NO_LATE_RECEIVE, "1.2", S,
-       "nobody may send private press to a power late with its orders"),
-    _d(F.FTF_PRESS, "1.2", S, "press between players only in movement phases, and none "
-       "privately once the deadline has passed"),
+    _d(
+        F.NO_PRESS,
+        "1.2",
+        S,
+        "no press between players: they write to the Master, and the Master to anyone",
+        implies=(F.SILENT_ABSENCES,),
+        excludes=_PRESS_KINDS,
+    ),
+    _d(
+        F.PUBLIC_PRESS,
+        "1.2",
+        S,
+        "players may broadcast or write to the Master, nothing private",
+        aliases=("NO_PARTIAL",),
+    ),
+    _d(F.MUST_ORDER, "1.2", S, "a power may write to players only once it has sent orders this phase"),
+    _d(
+        F.LATE_SEND,
+        "1.2",
+        S,
+        "a power late with its orders may still send private press "
+        "(without it, a late power may only broadcast or write to the Master)",
+    ),
+    _d(F.NO_LATE_RECEIVE, "1.2", S, "nobody may send private press to a power late with its orders"),
+    _d(
+        F.FTF_PRESS,
+        "1.2",
+        S,
+        "press between players only in movement phases, and none privately once the deadline has passed",
+    ),
     _d(F.GREY_PRESS, "1.2", S, "every message between players arrives without its sender"),
     _d(F.YELLOW_PRESS, "1.2", S, "every broadcast arrives without its sender"),
     _d(F.WHITE_GREY, "1.2", S, "a player may choose to send a message without its sender"),
-    _d(F.FAKE_PRESS, "1.2", S,
-       "a player may sign a message as another power and show other addressees"),
+    _d(F.FAKE_PRESS, "1.2", S, "a player may sign a message as another power and show other addressees"),
     _d(F.MUTE_OBSERVERS, "1.2", S, "observers may write only to the Master"),
-    _d(F.TOUCH_PRESS, "1.2", S,
-       "private press only to powers with a unit that could support a hold of one of the sender's, "
-       "or the other way round; broadcasts only with PUBLIC_PRESS"),
-    _d(F.REMOTE_PRESS, "1.2", S, "private press only to powers with nothing next to the sender's "
-       "units or centres; broadcasts only with PUBLIC_PRESS"),
-    _d(F.BACKSEAT_PRESS, "1.2", S, "powers on the board may not write to each other; observers "
-       "may broadcast"),
-    _d(F.EAVESDROP, "1.2", S, "every private message is secretly copied to the Master; "
-       "game listings show the rule only when written EAVESDROP!",
-       aliases=("EAVESDROP!",)),
+    _d(
+        F.TOUCH_PRESS,
+        "1.2",
+        S,
+        "private press only to powers with a unit that could support a hold of one of the sender's, "
+        "or the other way round; broadcasts only with PUBLIC_PRESS",
+    ),
+    _d(
+        F.REMOTE_PRESS,
+        "1.2",
+        S,
+        "private press only to powers with nothing next to the sender's "
+        "units or centres; broadcasts only with PUBLIC_PRESS",
+    ),
+    _d(
+        F.BACKSEAT_PRESS, "1.2", S, "powers on the board may not write to each other; observers may broadcast"
+    ),
+    _d(
+        F.EAVESDROP,
+        "1.2",
+        S,
+        "every private message is secretly copied to the Master; "
+        "game listings show the rule only when written EAVESDROP!",
+        aliases=("EAVESDROP!",),
+    ),
     _d(F.PRESS_MASTER, "1.2", S, "the Master gets broadcasts only when addressed"),
-    _d(F.IGNORE_RESULTS, "1.2", S, "the Master is not mailed the public results of each phase "
-       "(previews and the Master's report of the bids still come)"),
+    _d(
+        F.IGNORE_RESULTS,
+        "1.2",
+        S,
+        "the Master is not mailed the public results of each phase "
+        "(previews and the Master's report of the bids still come)",
+    ),
     # 1.3 movement orders
-    _d(F.ALWAYS_CONFIRM, "1.3", ALWAYS,
-       "every message is answered with what was understood and recorded"),
-    _d(F.NEED_MOVE_MARKS, "1.3", ALWAYS, "a move must be written with a mark (A VEN - TRI); "
-       "Payola needs it to keep offers unambiguous", also=("3.1",)),
-    _d(F.BROADCAST_ORDERS, "1.3", NO, "orders would be shown to everyone as they arrive",
-       reason="offer sheets are secret in Payola until the end of the game",
-       implies=(F.ALWAYS_CONFIRM,)),
+    _d(F.ALWAYS_CONFIRM, "1.3", ALWAYS, "every message is answered with what was understood and recorded"),
+    _d(
+        F.NEED_MOVE_MARKS,
+        "1.3",
+        ALWAYS,
+        "a move must be written with a mark (A VEN - TRI); Payola needs it to keep offers unambiguous",
+        also=("3.1",),
+    ),
+    _d(
+        F.BROADCAST_ORDERS,
+        "1.3",
+        NO,
+        "orders would be shown to everyone as they arrive",
+        reason="offer sheets are secret in Payola until the end of the game",
+        implies=(F.ALWAYS_CONFIRM,),
+    ),
     _d(F.SIGNAL_SUPPORT, "1.3", S, "a unit may be offered a void support as a signal (written with ?)"),
-    _d(F.FICTIONAL_OK, "1.3", NO, "orders to units that do not exist would be accepted",
-       reason="Payola accepts offers only to units on the board (only BLIND would bring this rule)",
-       also=("3.1",)),
-    _d(F.SHOW_PHANTOM, "1.3", NOT_YET, "supports and convoys of units that do not exist are shown "
-       "in the results", implies=(F.FICTIONAL_OK,)),
-    _d(F.ORDER_ANY, "1.3", ALWAYS,
-       "any power may make offers to any unit (that is Payola)", also=("3.1",)),
-    _d(F.PROXY_OK, "1.3", NO, "a power would hand one of its units to another power for a phase",
-       reason="Payola has no proxy orders, since every unit already obeys the best offer",
-       implies=(F.ORDER_ANY,), also=("3.1",)),
+    _d(
+        F.FICTIONAL_OK,
+        "1.3",
+        NO,
+        "orders to units that do not exist would be accepted",
+        reason="Payola accepts offers only to units on the board (only BLIND would bring this rule)",
+        also=("3.1",),
+    ),
+    _d(
+        F.SHOW_PHANTOM,
+        "1.3",
+        NOT_YET,
+        "supports and convoys of units that do not exist are shown in the results",
+        implies=(F.FICTIONAL_OK,),
+    ),
+    _d(F.ORDER_ANY, "1.3", ALWAYS, "any power may make offers to any unit (that is Payola)", also=("3.1",)),
+    _d(
+        F.PROXY_OK,
+        "1.3",
+        NO,
+        "a power would hand one of its units to another power for a phase",
+        reason="Payola has no proxy orders, since every unit already obeys the best offer",
+        implies=(F.ORDER_ANY,),
+        also=("3.1",),
+    ),
     _d(F.NO_PROXY, "1.3", ALWAYS, "there are no proxy orders"),
     _d(F.COASTAL_CRAWL, "1.3", S, "fleets may swap along the coasts of a two-coast province"),
     _d(F.FRIENDLY_FIRE, "1.3", S, "a power may dislodge its own units and cut its own supports"),
-    _d(F.WEAK_BOUNCES, "1.3", S,
-       "a unit whose move fails has no strength to hold its place (Key's rule)"),
-    _d(F.DEFAULT_UNORDERED, "1.3", S,
-       "own units left without an order hold (matters under PAY_DUMMIES)", also=("3.1",)),
+    _d(F.WEAK_BOUNCES, "1.3", S, "a unit whose move fails has no strength to hold its place (Key's rule)"),
+    _d(
+        F.DEFAULT_UNORDERED,
+        "1.3",
+        S,
+        "own units left without an order hold (matters under PAY_DUMMIES)",
+        also=("3.1",),
+    ),
     _d(F.UNITS_ADAPT, "1.3", NOT_YET, "units change type when the map's terrain changes under them"),
     _d(F.HIBERNATE, "1.3", NOT_YET, "units on spaces that become impassable stay, and may only hold"),
     _d(F.IMMOBILE_DUMMIES, "1.3", S, "units of dummy powers may not move"),
-    _d(F.SUBMIT_MASTER, "1.3", ALWAYS, "the Master may send orders and offers for any power "
-       "(FOR <power> after SIGNON M<game>)"),
+    _d(
+        F.SUBMIT_MASTER,
+        "1.3",
+        ALWAYS,
+        "the Master may send orders and offers for any power (FOR <power> after SIGNON M<game>)",
+    ),
     # 1.4 convoys
     _d(F.COASTAL_CONVOY, "1.4", S, "fleets on coasts may convoy as well as fleets at sea"),
-    _d(F.PORTAGE_CONVOY, "1.4", S, "armies may carry fleets overland between coasts (not yet between "
-       "two coasts of one province)"),
-    _d(F.MULTI_COAST_PORTAGE, "1.4", NOT_YET, "portage only between the coasts of one province",
-       implies=(F.PORTAGE_CONVOY,)),
+    _d(
+        F.PORTAGE_CONVOY,
+        "1.4",
+        S,
+        "armies may carry fleets overland between coasts (not yet between two coasts of one province)",
+    ),
+    _d(
+        F.MULTI_COAST_PORTAGE,
+        "1.4",
+        NOT_YET,
+        "portage only between the coasts of one province",
+        implies=(F.PORTAGE_CONVOY,),
+    ),
     _d(F.SAFE_CONVOYS, "1.4", S, "a beleaguered fleet cannot convoy"),
     _d(F.WEAK_CONVOYS, "1.4", S, "a convoying fleet must out-support every attack on it"),
     _d(F.CONVOY_BACK, "1.4", S, "a convoy route may pass a sea twice or come back to its start"),
-    _d(F.NO_RETURN, "1.4", NOT_YET, "the old name of the opposite of CONVOY_BACK: no route passes "
-       "a sea twice", excludes=(F.CONVOY_BACK,)),
+    _d(
+        F.NO_RETURN,
+        "1.4",
+        NOT_YET,
+        "the old name of the opposite of CONVOY_BACK: no route passes a sea twice",
+        excludes=(F.CONVOY_BACK,),
+    ),
     # 1.5 retreats and adjustments
     _d(F.NO_RETREAT, "1.5", S, "dislodged units are destroyed without a retreat"),
     _d(F.BUILD_ANY, "1.5", S, "builds in any owned centre"),
     _d(F.HOME_BUILDS, "1.5", S, "builds in any owned centre that was some power's home centre"),
-    _d(F.REMOTE_BUILDS, "1.5", S, "a power builds only while it still owns one of its home "
-       "centres", defaults=((F.BUILD_ANY, F.HOME_BUILDS),)),
+    _d(
+        F.REMOTE_BUILDS,
+        "1.5",
+        S,
+        "a power builds only while it still owns one of its home centres",
+        defaults=((F.BUILD_ANY, F.HOME_BUILDS),),
+    ),
     _d(F.GARRISON, "1.5", S, "an eliminated power may build again in an unoccupied home centre"),
     _d(F.NO_RESERVES, "1.5", NOT_YET, "the map's reserves are ignored"),
     _d(F.NO_MILITIA, "1.5", NOT_YET, "the map's militia are ignored"),
     _d(F.NO_FACTORIES, "1.5", NOT_YET, "the map's factory sites are ignored"),
     _d(F.NO_PARTISANS, "1.5", NOT_YET, "the map's partisan sites are ignored"),
-    _d(F.TEXT_INPUT, "1.5", ALWAYS,
-       "retreats and adjustments are written as text: by mail they always are"),
+    _d(F.TEXT_INPUT, "1.5", ALWAYS, "retreats and adjustments are written as text: by mail they always are"),
     # 1.6 secrecy
-    _d(F.BLIND, "1.6", NOT_YET, "each power sees only what is near its units and home centres "
-       "(Tin Cup in Payola)", also=("3.4",),
-       implies=(F.FICTIONAL_OK, F.HIDE_ABSENTEES, F.HIDE_DUMMIES, F.HIDE_LATE_POWERS,
-                F.SHOW_PHANTOM, F.SILENT_ABSENCES),
-       excludes=(F.ZERO_FOREIGN, F.PUBLIC_TOTALS, F.NO_DIAS)),
-    _d(F.OWN_SCS_SEE, "1.6", NOT_YET, _BLIND_MODIFIER + "owned centres see, instead of home centres",
-       implies=(F.BLIND,), excludes=(F.NO_SCS_SEE,)),
+    _d(
+        F.BLIND,
+        "1.6",
+        NOT_YET,
+        "each power sees only what is near its units and home centres (Tin Cup in Payola)",
+        also=("3.4",),
+        implies=(
+            F.FICTIONAL_OK,
+            F.HIDE_ABSENTEES,
+            F.HIDE_DUMMIES,
+            F.HIDE_LATE_POWERS,
+            F.SHOW_PHANTOM,
+            F.SILENT_ABSENCES,
+        ),
+        excludes=(F.ZERO_FOREIGN, F.PUBLIC_TOTALS, F.NO_DIAS),
+    ),
+    _d(
+        F.OWN_SCS_SEE,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "owned centres see, instead of home centres",
+        implies=(F.BLIND,),
+        excludes=(F.NO_SCS_SEE,),
+    ),
     _d(F.NO_SCS_SEE, "1.6", NOT_YET, _BLIND_MODIFIER + "centres see nothing", implies=(F.BLIND,)),
     _d(F.NO_UNITS_SEE, "1.6", NOT_YET, _BLIND_MODIFIER + "units see nothing", implies=(F.BLIND,)),
-    _d(F.SEE_NO_SCS, "1.6", NOT_YET, _BLIND_MODIFIER + "nobody learns who owns other centres",
-       implies=(F.BLIND,), excludes=(F.SEE_ALL_SCS,)),
-    _d(F.SEE_ALL_SCS, "1.6", NOT_YET, _BLIND_MODIFIER + "everyone sees who owns every centre",
-       implies=(F.BLIND,)),
-    _d(F.SEE_NO_UNITS, "1.6", NOT_YET, _BLIND_MODIFIER + "nobody sees other powers' units",
-       implies=(F.BLIND,)),
-    _d(F.UNITS_SEE_OTHER, "1.6", NOT_YET, _BLIND_MODIFIER + "armies see only fleets and fleets only "
-       "armies", implies=(F.BLIND,), excludes=(F.UNITS_SEE_SAME,)),
-    _d(F.UNITS_SEE_SAME, "1.6", NOT_YET, _BLIND_MODIFIER + "armies see only armies and fleets only "
-       "fleets", implies=(F.BLIND,)),
-    _d(F.MYOPIC, "1.6", NOT_YET, _BLIND_MODIFIER + "only one's own units and centres are seen",
-       implies=(F.BLIND, F.SEE_NO_SCS, F.SEE_NO_UNITS)),
-    _d(F.VENETIAN, "1.6", NOT_YET,
-       _BLIND_MODIFIER + "owned centres see; other centres' owners stay hidden",
-       implies=(F.BLIND, F.OWN_SCS_SEE, F.SEE_NO_SCS)),
-    _d(F.GREEK, "1.6", NOT_YET, _BLIND_MODIFIER + "units see their own type only; centres see nothing",
-       implies=(F.BLIND, F.UNITS_SEE_SAME, F.NO_SCS_SEE)),
-    _d(F.TROJAN, "1.6", NOT_YET, _BLIND_MODIFIER + "units see the other type only; centres see nothing",
-       implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE)),
-    _d(F.HIDE_BUILDS, "1.6", NOT_YET,
-       "the results of an adjustment phase give only the number of builds"),
-    _d(F.HIDE_DUMMIES, "1.6", S, "dummy powers look like played ones (SUMMARY lists them as "
-       "playing)",
-       implies=(F.HIDE_LATE_POWERS, F.HIDE_ABSENTEES)),
-    _d(F.HIDE_EXTENDERS, "1.6", S, "only the Master learns who extended a deadline "
-       "(PLAYER_DEADLINES)"),
-    _d(F.HIDE_LATE_POWERS, "1.6", S, "a late power is told only of itself; only the Master "
-       "gets the list"),
+    _d(
+        F.SEE_NO_SCS,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "nobody learns who owns other centres",
+        implies=(F.BLIND,),
+        excludes=(F.SEE_ALL_SCS,),
+    ),
+    _d(
+        F.SEE_ALL_SCS,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "everyone sees who owns every centre",
+        implies=(F.BLIND,),
+    ),
+    _d(
+        F.SEE_NO_UNITS,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "nobody sees other powers' units",
+        implies=(F.BLIND,),
+    ),
+    _d(
+        F.UNITS_SEE_OTHER,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "armies see only fleets and fleets only armies",
+        implies=(F.BLIND,),
+        excludes=(F.UNITS_SEE_SAME,),
+    ),
+    _d(
+        F.UNITS_SEE_SAME,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "armies see only armies and fleets only fleets",
+        implies=(F.BLIND,),
+    ),
+    _d(
+        F.MYOPIC,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "only one's own units and centres are seen",
+        implies=(F.BLIND, F.SEE_NO_SCS, F.SEE_NO_UNITS),
+    ),
+    _d(
+        F.VENETIAN,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "owned centres see; other centres' owners stay hidden",
+        implies=(F.BLIND, F.OWN_SCS_SEE, F.SEE_NO_SCS),
+    ),
+    _d(
+        F.GREEK,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "units see their own type only; centres see nothing",
+        implies=(F.BLIND, F.UNITS_SEE_SAME, F.NO_SCS_SEE),
+    ),
+    _d(
+        F.TROJAN,
+        "1.6",
+        NOT_YET,
+        _BLIND_MODIFIER + "units see the other type only; centres see nothing",
+        implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE),
+    ),
+    _d(F.HIDE_BUILDS, "1.6", NOT_YET, "the results of an adjustment phase give only the number of builds"),
+    _d(
+        F.HIDE_DUMMIES,
+        "1.6",
+        S,
+        "dummy powers look like played ones (SUMMARY lists them as playing)",
+        implies=(F.HIDE_LATE_POWERS, F.HIDE_ABSENTEES),
+    ),
+    _d(F.HIDE_EXTENDERS, "1.6", S, "only the Master learns who extended a deadline (PLAYER_DEADLINES)"),
+    _d(F.HIDE_LATE_POWERS, "1.6", S, "a late power is told only of itself; only the Master gets the list"),
     _d(F.LIST_WAITERS, "1.6", S, "SUMMARY shows anyone which powers asked to wait for the deadline"),
-    _d(F.LIST_UNORDERED, "1.6", S, "SUMMARY shows anyone which powers have not sent orders yet "
-       "(without it nobody is told)"),
-    _d(F.NO_REVEAL, "1.6", S, "players' identities stay secret after the game: payjudge never "
-       "publishes who plays a power, so this brings only HIDE_ABSENTEES (there is no REVEAL)",
-       implies=(F.HIDE_ABSENTEES,)),
+    _d(
+        F.LIST_UNORDERED,
+        "1.6",
+        S,
+        "SUMMARY shows anyone which powers have not sent orders yet (without it nobody is told)",
+    ),
+    _d(
+        F.NO_REVEAL,
+        "1.6",
+        S,
+        "players' identities stay secret after the game: payjudge never "
+        "publishes who plays a power, so this brings only HIDE_ABSENTEES (there is no REVEAL)",
+        implies=(F.HIDE_ABSENTEES,),
+    ),
     # 1.7 late and vacant powers
-    _d(F.CIVIL_DISORDER, "1.7", S, "after the grace period the phase is processed with the late "
-       "powers in civil disorder", defaults=((F.NO_LATE_CHANGES, F.LATE_CHANGES),),
-       excludes=(F.CIVIL_PREVIEW,)),
-    _d(F.CIVIL_PREVIEW, "1.7", S, "after the grace period the Master gets a preview and releases it "
-       "with PROCESS!"),
-    _d(F.CD_DUMMIES, "1.7", S,
-       "dummy powers are in civil disorder at once: a phase is processed as soon as every "
-       "played power is ready (without it, a dummy with units keeps it waiting for the "
-       "deadline); their units take offers from anyone under TOUCH_BRIBE / REMOTE_BRIBE"),
+    _d(
+        F.CIVIL_DISORDER,
+        "1.7",
+        S,
+        "after the grace period the phase is processed with the late powers in civil disorder",
+        defaults=((F.NO_LATE_CHANGES, F.LATE_CHANGES),),
+        excludes=(F.CIVIL_PREVIEW,),
+    ),
+    _d(
+        F.CIVIL_PREVIEW,
+        "1.7",
+        S,
+        "after the grace period the Master gets a preview and releases it with PROCESS!",
+    ),
+    _d(
+        F.CD_DUMMIES,
+        "1.7",
+        S,
+        "dummy powers are in civil disorder at once: a phase is processed as soon as every "
+        "played power is ready (without it, a dummy with units keeps it waiting for the "
+        "deadline); their units take offers from anyone under TOUCH_BRIBE / REMOTE_BRIBE",
+    ),
     _d(F.DUMMY_FIRE, "1.7", S, "FRIENDLY_FIRE for dummy powers only"),
-    _d(F.CD_BUILDS, "1.7", S, "a power in civil disorder (no order sent) builds, by the "
-       "judge's fixed choice, instead of waiving"),
-    _d(F.CD_RETREATS, "1.7", S,
-       "a power in civil disorder (no order sent) retreats, by the judge's fixed choice, "
-       "instead of disbanding"),
-    _d(F.SMART_CD, "1.7", S, "CD_BUILDS and CD_RETREATS together",
-       implies=(F.CD_BUILDS, F.CD_RETREATS)),
-    _d(F.CD_SUPPORTS, "1.7", NO, "units in civil disorder would support each other",
-       reason="a rule of standard Diplomacy only; in Payola a unit follows the offers it receives",
-       also=("3.1",)),
+    _d(
+        F.CD_BUILDS,
+        "1.7",
+        S,
+        "a power in civil disorder (no order sent) builds, by the judge's fixed choice, instead of waiving",
+    ),
+    _d(
+        F.CD_RETREATS,
+        "1.7",
+        S,
+        "a power in civil disorder (no order sent) retreats, by the judge's fixed choice, "
+        "instead of disbanding",
+    ),
+    _d(F.SMART_CD, "1.7", S, "CD_BUILDS and CD_RETREATS together", implies=(F.CD_BUILDS, F.CD_RETREATS)),
+    _d(
+        F.CD_SUPPORTS,
+        "1.7",
+        NO,
+        "units in civil disorder would support each other",
+        reason="a rule of standard Diplomacy only; in Payola a unit follows the offers it receives",
+        also=("3.1",),
+    ),
     # 1.8 power control
-    _d(F.VASSAL_DUMMIES, "1.8", NOT_YET, "a dummy whose home centres are all occupied by one power "
-       "becomes its vassal", also=("3.2",), implies=(F.TEAM_VICTORY,)),
+    _d(
+        F.VASSAL_DUMMIES,
+        "1.8",
+        NOT_YET,
+        "a dummy whose home centres are all occupied by one power becomes its vassal",
+        also=("3.2",),
+        implies=(F.TEAM_VICTORY,),
+    ),
     _d(F.TORN_ALLEGIANCE, "1.8", NOT_YET, "a vassal's unit on a centre not its master's is destroyed"),
     # 1.9 deadlines and processing
-    _d(F.NO_DEADLINE, "1.9", S, "no deadlines: a phase is processed when every power has "
-       "ordered and nobody waits, or by the Master's PROCESS"),
-    _d(F.NO_QUARTER, "1.9", NOT_YET,
-       "NO_RETREAT and NO_DRAW together", implies=(F.NO_RETREAT, F.NO_DRAW)),
-    _d(F.NO_LATE_CHANGES, "1.9", S, "once the deadline has passed, orders on record may not be "
-       "changed or cleared (a power that sent none may still send them; the Master may)",
-       excludes=(F.LATE_CHANGES,)),
-    _d(F.LATE_CHANGES, "1.9", S,
-       "orders may be changed after the deadline until the phase is processed"),
-    _d(F.REAL_TIME, "1.9", S, "a phase is processed the moment the last orders arrive (no "
-       "delay for second thoughts) and nobody may SET WAIT",
-       excludes=(F.ALWAYS_WAIT,)),
-    _d(F.NO_MINOR_WAIT, "1.9", S, "players may SET WAIT only in movement phases, and "
-       "ALWAYS_WAIT holds only for them"),
-    _d(F.ALWAYS_WAIT, "1.9", S,
-       "a phase is never processed before its deadline, even when all are ready"),
-    _d(F.PLAYER_DEADLINES, "1.9", S, "players may extend the deadline with SET DEADLINE (only the "
-       "Master may shorten it); everyone is told who extended it"),
-    _d(F.SILENT_ABSENCES, "1.9", S, "absences are told to the Master only, not broadcast (the "
-       "others learn only that the deadline moved)"),
-    _d(F.HIDE_ABSENTEES, "1.9", S, "absences are broadcast without who asked for them; only the "
-       "Master learns who"),
+    _d(
+        F.NO_DEADLINE,
+        "1.9",
+        S,
+        "no deadlines: a phase is processed when every power has "
+        "ordered and nobody waits, or by the Master's PROCESS",
+    ),
+    _d(F.NO_QUARTER, "1.9", NOT_YET, "NO_RETREAT and NO_DRAW together", implies=(F.NO_RETREAT, F.NO_DRAW)),
+    _d(
+        F.NO_LATE_CHANGES,
+        "1.9",
+        S,
+        "once the deadline has passed, orders on record may not be "
+        "changed or cleared (a power that sent none may still send them; the Master may)",
+        excludes=(F.LATE_CHANGES,),
+    ),
+    _d(F.LATE_CHANGES, "1.9", S, "orders may be changed after the deadline until the phase is processed"),
+    _d(
+        F.REAL_TIME,
+        "1.9",
+        S,
+        "a phase is processed the moment the last orders arrive (no "
+        "delay for second thoughts) and nobody may SET WAIT",
+        excludes=(F.ALWAYS_WAIT,),
+    ),
+    _d(
+        F.NO_MINOR_WAIT,
+        "1.9",
+        S,
+        "players may SET WAIT only in movement phases, and ALWAYS_WAIT holds only for them",
+    ),
+    _d(F.ALWAYS_WAIT, "1.9", S, "a phase is never processed before its deadline, even when all are ready"),
+    _d(
+        F.PLAYER_DEADLINES,
+        "1.9",
+        S,
+        "players may extend the deadline with SET DEADLINE (only the "
+        "Master may shorten it); everyone is told who extended it",
+    ),
+    _d(
+        F.SILENT_ABSENCES,
+        "1.9",
+        S,
+        "absences are told to the Master only, not broadcast (the others learn only that the deadline moved)",
+    ),
+    _d(
+        F.HIDE_ABSENTEES,
+        "1.9",
+        S,
+        "absences are broadcast without who asked for them; only the Master learns who",
+    ),
     _d(F.NO_ABSENCES, "1.9", S, "only the Master may SET ABSENCE"),
-    _d(F.PROGRESSIVE, "1.9", S, "no all-caps headings: payjudge's results are always in mixed "
-       "case; this rule also writes the income and transfer statements' headings so"),
+    _d(
+        F.PROGRESSIVE,
+        "1.9",
+        S,
+        "no all-caps headings: payjudge's results are always in mixed "
+        "case; this rule also writes the income and transfer statements' headings so",
+    ),
     _d(F.PREVIEW, "1.9", S, "every phase is previewed to the Master, who releases it with PROCESS"),
-    _d(F.NO_WAIT, "1.9", S, "players may not SET WAIT: a phase is processed once every power "
-       "has ordered"),
+    _d(F.NO_WAIT, "1.9", S, "players may not SET WAIT: a phase is processed once every power has ordered"),
     # 1.10 end of the game
-    _d(F.NO_DRAW, "1.10", S, "no draws: VOTE DRAW and VOTE <n>WAY are refused; the game ends "
-       "in a victory or a concession"),
-    _d(F.PROPOSE_DIAS, "1.10", S, "a player proposes a draw of every survivor or a concession "
-       "(PROPOSE DRAW, PROPOSE CONCEDE <power>), everyone is told, and the survivors answer "
-       "VOTE YES or VOTE NO; one NO vetoes it", excludes=(F.NO_DIAS,)),
-    _d(F.HIDE_PROPOSER, "1.10", S, "a proposal is announced without its proposer",
-       implies=(F.PROPOSE_DIAS,)),
-    _d(F.NO_DIAS, "1.10", S, "draws may leave survivors out: the powers not conceding draw among "
-       "themselves when each accepts a draw of that size (VOTE <n>WAY); by default a draw "
-       "includes every survivor"),
-    _d(F.HOLD_WIN, "1.10", S, "a victory must be held for two years running: the winner must "
-       "also have met the condition at the end of the previous year"),
-    _d(F.SHARED_VICTORY, "1.10", S, "powers that reach the victory condition together share it "
-       "(without it a tie goes on until it is broken)"),
+    _d(
+        F.NO_DRAW,
+        "1.10",
+        S,
+        "no draws: VOTE DRAW and VOTE <n>WAY are refused; the game ends in a victory or a concession",
+    ),
+    _d(
+        F.PROPOSE_DIAS,
+        "1.10",
+        S,
+        "a player proposes a draw of every survivor or a concession "
+        "(PROPOSE DRAW, PROPOSE CONCEDE <power>), everyone is told, and the survivors answer "
+        "VOTE YES or VOTE NO; one NO vetoes it",
+        excludes=(F.NO_DIAS,),
+    ),
+    _d(F.HIDE_PROPOSER, "1.10", S, "a proposal is announced without its proposer", implies=(F.PROPOSE_DIAS,)),
+    _d(
+        F.NO_DIAS,
+        "1.10",
+        S,
+        "draws may leave survivors out: the powers not conceding draw among "
+        "themselves when each accepts a draw of that size (VOTE <n>WAY); by default a draw "
+        "includes every survivor",
+    ),
+    _d(
+        F.HOLD_WIN,
+        "1.10",
+        S,
+        "a victory must be held for two years running: the winner must "
+        "also have met the condition at the end of the previous year",
+    ),
+    _d(
+        F.SHARED_VICTORY,
+        "1.10",
+        S,
+        "powers that reach the victory condition together share it "
+        "(without it a tie goes on until it is broken)",
+    ),
     _d(F.TEAM_VICTORY, "1.10", NOT_YET, "a power counts the centres of the dummies it controls"),
-    _d(F.VICTORY_HOMES, "1.10", S, "victory is counted in other powers' home centres: half the "
-       "other powers' homes on average, plus one (10 on the standard map); a tie goes on"),
-    _d(F.NO_EOG, "1.10", S, "no end-of-game publication: when the game ends, the result and the "
-       "treasuries are mailed, but the offer sheets, acceptance lists and bids of rules 3.6 and "
-       "4.5 stay secret"),
+    _d(
+        F.VICTORY_HOMES,
+        "1.10",
+        S,
+        "victory is counted in other powers' home centres: half the "
+        "other powers' homes on average, plus one (10 on the standard map); a tie goes on",
+    ),
+    _d(
+        F.NO_EOG,
+        "1.10",
+        S,
+        "no end-of-game publication: when the game ends, the result and the "
+        "treasuries are mailed, but the offer sheets, acceptance lists and bids of rules 3.6 and "
+        "4.5 stay secret",
+    ),
     # 3.1 rules Payola includes or forbids
-    _d(F.NO_CHECK, "3.1", NO, "orders would be accepted unchecked and judged only at processing",
-       reason="a rule of standard Diplomacy only; a Payola sheet is checked as it arrives"),
+    _d(
+        F.NO_CHECK,
+        "3.1",
+        NO,
+        "orders would be accepted unchecked and judged only at processing",
+        reason="a rule of standard Diplomacy only; a Payola sheet is checked as it arrives",
+    ),
     # 3.2 transfers
     _d(F.ANON_TRANSFER, "3.2", S, "the receiver of a TRANSFER is not told who sent it"),
     _d(F.NO_DONATIONS, "3.2", S, "eliminated powers may not transfer money", excludes=(F.GARRISON,)),
@@ -258,35 +556,74 @@ _DECLARATIONS = (
     _d(F.ONE_TRANSFER, "3.2", S, "at most one TRANSFER to each power per phase"),
     _d(F.NO_LOOTING, "3.2", S, "dummy powers' money may not be transferred"),
     # 3.3 income
-    _d(F.EXCHANGE, "3.3", NOT_YET,
-       "players are investors trading shares in the powers (Exchange Payola)"),
+    _d(F.EXCHANGE, "3.3", NOT_YET, "players are investors trading shares in the powers (Exchange Payola)"),
     _d(F.FLAT_TAX, "3.3", S, "each centre pays as many AgP as the game has powers"),
     _d(F.NO_HOARDING, "3.3", S, "unspent money is lost before the year's income is paid"),
     _d(F.ZEROSUM, "3.3", S, "no income: a captured centre brings a share of the loser's treasury"),
     # 3.4 secrecy
-    _d(F.EBAYOLA, "3.4", S, "the winning offer pays one AgP more than the best losing one; "
-       "the savings go back"),
+    _d(
+        F.EBAYOLA,
+        "3.4",
+        S,
+        "the winning offer pays one AgP more than the best losing one; the savings go back",
+    ),
     _d(F.HIDE_COST, "3.4", S, "statements do not show what each of your units was paid"),
     _d(F.HIDE_OFFERS, "3.4", S, "statements do not repeat your offers or which were accepted"),
-    _d(F.PUBLIC_TOTALS, "3.4", S, "the results of each movement phase give the total every unit "
-       "accepted (never who paid it); eBayola rebates are not limited by plateaus"),
+    _d(
+        F.PUBLIC_TOTALS,
+        "3.4",
+        S,
+        "the results of each movement phase give the total every unit "
+        "accepted (never who paid it); eBayola rebates are not limited by plateaus",
+    ),
     _d(F.NO_LEDGERS, "3.4", S, "no statement of spending and balance after each phase"),
     # 3.5 offers
     _d(F.DIRECT_ONLY, "3.5", S, "one plain (:) offer per unit and power; no wildcards"),
-    _d(F.RESTRICT_SIGNAL, "3.5", S, "only the owner may signal, at 0 AgP, in place of a winning HOLD",
-       implies=(F.SIGNAL_SUPPORT,)),
-    _d(F.PAY_DUMMIES, "3.5", S, "powers order their own units; offers go to dummies' units only",
-       implies=(F.CD_DUMMIES,)),
+    _d(
+        F.RESTRICT_SIGNAL,
+        "3.5",
+        S,
+        "only the owner may signal, at 0 AgP, in place of a winning HOLD",
+        implies=(F.SIGNAL_SUPPORT,),
+    ),
+    _d(
+        F.PAY_DUMMIES,
+        "3.5",
+        S,
+        "powers order their own units; offers go to dummies' units only",
+        implies=(F.CD_DUMMIES,),
+    ),
     _d(F.NO_SAVINGS, "3.5", S, "no savings requests ($) and no plateaus (#)"),
     _d(F.NO_PLATEAU, "3.5", S, "no plateaus (#)"),
-    _d(F.PAYOLA_CLASSIC, "3.5", S, "the original Payola rules: 7 AgP a centre, direct offers only",
-       implies=(F.NO_SAVINGS, F.DIRECT_ONLY, F.FLAT_TAX, F.ZERO_FOREIGN)),
-    _d(F.LIMIT_OFFERS, "3.5", S, "a sheet's offers may not add up to more than the balance "
-       "(brings DIRECT_ONLY, as in DPjudge)", implies=(F.DIRECT_ONLY,)),
-    _d(F.REMOTE_BRIBE, "3.5", S, "offers to foreign units only if none of your units is next to them",
-       aliases=("REMOTE_OFFER",), excludes=(F.TOUCH_BRIBE,)),
-    _d(F.TOUCH_BRIBE, "3.5", S, "offers to foreign units only if one of your units is next to them",
-       aliases=("TOUCH_OFFER",)),
+    _d(
+        F.PAYOLA_CLASSIC,
+        "3.5",
+        S,
+        "the original Payola rules: 7 AgP a centre, direct offers only",
+        implies=(F.NO_SAVINGS, F.DIRECT_ONLY, F.FLAT_TAX, F.ZERO_FOREIGN),
+    ),
+    _d(
+        F.LIMIT_OFFERS,
+        "3.5",
+        S,
+        "a sheet's offers may not add up to more than the balance (brings DIRECT_ONLY, as in DPjudge)",
+        implies=(F.DIRECT_ONLY,),
+    ),
+    _d(
+        F.REMOTE_BRIBE,
+        "3.5",
+        S,
+        "offers to foreign units only if none of your units is next to them",
+        aliases=("REMOTE_OFFER",),
+        excludes=(F.TOUCH_BRIBE,),
+    ),
+    _d(
+        F.TOUCH_BRIBE,
+        "3.5",
+        S,
+        "offers to foreign units only if one of your units is next to them",
+        aliases=("TOUCH_OFFER",),
+    ),
     _d(F.ZERO_FOREIGN, "3.5", S, "offers of 0 AgP to foreign units are allowed"),
 )
 
@@ -299,16 +636,26 @@ def _symmetric(declarations: tuple[FlagInfo, ...]) -> dict[F, FlagInfo]:
             others[other].add(d.flag)
     out = {}
     for d in declarations:
-        out[d.flag] = FlagInfo(d.flag, d.sections, d.status, d.summary, d.reason, d.aliases,
-                               d.implies, d.defaults, frozenset(others[d.flag]))
+        out[d.flag] = FlagInfo(
+            d.flag,
+            d.sections,
+            d.status,
+            d.summary,
+            d.reason,
+            d.aliases,
+            d.implies,
+            d.defaults,
+            frozenset(others[d.flag]),
+        )
     return out
 
 
 REGISTRY: Mapping[F, FlagInfo] = MappingProxyType(_symmetric(_DECLARATIONS))
 
 # every name a Master may write, canonical and alias, upper case
-NAMES: Mapping[str, F] = MappingProxyType({
-    **{f.value: f for f in REGISTRY}, **{a: d.flag for d in REGISTRY.values() for a in d.aliases}})
+NAMES: Mapping[str, F] = MappingProxyType(
+    {**{f.value: f for f in REGISTRY}, **{a: d.flag for d in REGISTRY.values() for a in d.aliases}}
+)
 
 
 def lookup(name: str) -> F | None:
@@ -333,7 +680,7 @@ def closure(flags: Iterable[F]) -> frozenset[F]:
     """The flags in force when `flags` are named: with those they imply, again and again, and
     their defaults unless a flag in force countermands them (LATE_CHANGES for CIVIL_DISORDER)."""
     named = frozenset(flags)
-    hard = _expand(named, frozenset(REGISTRY))   # implications only: every default dropped
+    hard = _expand(named, frozenset(REGISTRY))  # implications only: every default dropped
     return _expand(named, hard)
 
 
@@ -371,8 +718,10 @@ class Answer:
             return f"RULE {self.names[0]} is not allowed: {info.reason}"
         if self.verdict is Verdict.ALWAYS:
             return f"RULE {self.names[0]} is always in force in a Payola game ({info.summary})"
-        sides = [name if lookup(name) is flag else f"{name} (which brings {flag.value})"
-                 for name, flag in zip(self.names, self.flags)]
+        sides = [
+            name if lookup(name) is flag else f"{name} (which brings {flag.value})"
+            for name, flag in zip(self.names, self.flags)
+        ]
         return f"{sides[0]} and {sides[1]} cannot be used together"
 
 
@@ -394,8 +743,11 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
         written[flag] = name
         status = REGISTRY[flag].status
         if status is not Status.SUPPORTED:
-            verdict = {Status.NOT_YET: Verdict.NOT_YET, Status.NOT_ALLOWED: Verdict.NOT_ALLOWED,
-                       Status.ALWAYS: Verdict.ALWAYS}[status]
+            verdict = {
+                Status.NOT_YET: Verdict.NOT_YET,
+                Status.NOT_ALLOWED: Verdict.NOT_ALLOWED,
+                Status.ALWAYS: Verdict.ALWAYS,
+            }[status]
             answers.append(Answer(verdict, (name,), (flag,)))
     in_force = closure(written)
     reach = {flag: _expand({flag}, in_force) for flag in written}
@@ -404,13 +756,15 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
     for a in sorted(in_force, key=_ORDER.__getitem__):
         for b in sorted(REGISTRY[a].excludes & in_force, key=_ORDER.__getitem__):
             if _ORDER[b] < _ORDER[a]:
-                continue                      # each pair once
+                continue  # each pair once
             by_a = next(f for f in order if a in reach[f])
-            by_b = next((f for f in order if b in reach[f] and f is not by_a),
-                        next(f for f in order if b in reach[f]))
+            by_b = next(
+                (f for f in order if b in reach[f] and f is not by_a), next(f for f in order if b in reach[f])
+            )
             sides = sorted([(order.index(by_a), a), (order.index(by_b), b)], key=lambda s: s[0])
-            answer = Answer(Verdict.CONFLICT, tuple(written[order[i]] for i, _ in sides),
-                            tuple(f for _, f in sides))
+            answer = Answer(
+                Verdict.CONFLICT, tuple(written[order[i]] for i, _ in sides), tuple(f for _, f in sides)
+            )
             clashes.append((sides[0][0], sides[1][0], answer))
     answers.extend(answer for *_, answer in sorted(clashes, key=lambda c: (c[0], c[1])))
     return tuple(answers)

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 class Status(enum.Enum):
     """What payjudge does with a flag a Master asks for."""
 
-    SUPPORTED = "supported"           # accepted, and does what the catalog says
-    ALWAYS = "always in force"        # accepted; Payola games always play this way
-    NOT_ALLOWED = "not allowed"       # refused, with the reason
-    NOT_YET = "not yet"               # refused: payjudge does not implement it yet
+    SUPPORTED = "supported"  # accepted, and does what the catalog says
+    ALWAYS = "always in force"  # accepted; Payola games always play this way
+    NOT_ALLOWED = "not allowed"  # refused, with the reason
+    NOT_YET = "not yet"  # refused: payjudge does not implement it yet
 
 
 class Flag(enum.Enum):

@@ -70,15 +70,15 @@ class Province:
 
 @dataclass(frozen=True, slots=True)
 class Power:
-    name: str          # ENGLAND (DPjudge's key: `U+S+A` is USA, `_India` is _INDIA)
-    adjective: str     # ENGLISH
-    initial: str       # E; "" for a power without one (DPjudge's `_` powers)
+    name: str  # ENGLAND (DPjudge's key: `U+S+A` is USA, `_India` is _INDIA)
+    adjective: str  # ENGLISH
+    initial: str  # E; "" for a power without one (DPjudge's `_` powers)
     homes: tuple[str, ...]
     written: str = ""  # the name as the map spells it, `+` as a blank (U S A)
-    hidden_homes: tuple[str, ...] = ()        # `~X`: a build there is not announced
+    hidden_homes: tuple[str, ...] = ()  # `~X`: a build there is not announced
     alternative_homes: tuple[tuple[str, tuple[str, ...]], ...] = ()  # `@X(A,B)`
-    partisan_sites: tuple[str, ...] = ()      # `*X`: build sites that are no centres
-    factory_sites: tuple[str, ...] = ()       # `+X`
+    partisan_sites: tuple[str, ...] = ()  # `*X`: build sites that are no centres
+    factory_sites: tuple[str, ...] = ()  # `+X`
 
     def __str__(self) -> str:
         return self.name
@@ -111,8 +111,7 @@ class Map:
     # the year's FLOW, variant-only RULE lines, dummies, leagues, special adjacencies, and
     # the lines that apply only in some phases (IN)
     first_phase: str = "SPRING 1901 MOVEMENT"
-    flow: tuple[str, ...] = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS",
-                             "WINTER:ADJUSTMENTS")
+    flow: tuple[str, ...] = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
     victory_steps: tuple[int, ...] = ()
     directives: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     dummies: tuple[str, ...] = ()
@@ -121,9 +120,9 @@ class Map:
     reserves: Mapping[str, int] = field(default_factory=dict)
     militia: Mapping[str, int] = field(default_factory=dict)
     home_years: tuple[str, ...] = ()
-    special_adjacency: tuple[tuple[str, str, str], ...] = ()   # (code, from, to): `*MAO`
+    special_adjacency: tuple[tuple[str, str, str], ...] = ()  # (code, from, to): `*MAO`
     phase_lines: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (IN phase, its lines)
-    notes: tuple[str, ...] = ()     # ambiguities DPjudge only reported, and how they were read
+    notes: tuple[str, ...] = ()  # ambiguities DPjudge only reported, and how they were read
     files: tuple[str, ...] = ()
     # the board of one phase (set by mapfile when the map has IN lines)
     _in_phase: Callable[[str], Map] | None = field(default=None, repr=False, compare=False)
@@ -134,18 +133,20 @@ class Map:
     # lookup tables keyed by plain tuples and strings: the adjudicator asks them often,
     # and hashing a tuple is much cheaper than hashing a Location
     _fleet_nb: dict[tuple[str, str | None], frozenset[Location]] = field(
-        init=False, repr=False, compare=False)
+        init=False, repr=False, compare=False
+    )
     _fleet_keys: dict[tuple[str, str | None], frozenset[tuple[str, str | None]]] = field(
-        init=False, repr=False, compare=False)
+        init=False, repr=False, compare=False
+    )
     _fleet_provinces: dict[tuple[str, str | None], frozenset[str]] = field(
-        init=False, repr=False, compare=False)
+        init=False, repr=False, compare=False
+    )
     _seas_of: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     _terrain: dict[str, Terrain] = field(init=False, repr=False, compare=False)
     _convoy_cache: dict[tuple[str, str], frozenset[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_initial", _freeze({p.initial: p for p in self.powers
-                                                         if p.initial}))
+        object.__setattr__(self, "_by_initial", _freeze({p.initial: p for p in self.powers if p.initial}))
         names: dict[str, Power] = {}
         for p in self.powers:
             names[p.name] = p
@@ -153,10 +154,14 @@ class Map:
         object.__setattr__(self, "_by_name", _freeze(names))
         fleet_nb = {(loc.province, loc.coast): ns for loc, ns in self.fleet_adjacency.items()}
         object.__setattr__(self, "_fleet_nb", fleet_nb)
-        object.__setattr__(self, "_fleet_keys", {k: frozenset((n.province, n.coast) for n in ns)
-                                                 for k, ns in fleet_nb.items()})
-        object.__setattr__(self, "_fleet_provinces", {k: frozenset(n.province for n in ns)
-                                                      for k, ns in fleet_nb.items()})
+        object.__setattr__(
+            self,
+            "_fleet_keys",
+            {k: frozenset((n.province, n.coast) for n in ns) for k, ns in fleet_nb.items()},
+        )
+        object.__setattr__(
+            self, "_fleet_provinces", {k: frozenset(n.province for n in ns) for k, ns in fleet_nb.items()}
+        )
         object.__setattr__(self, "_terrain", {name: p.terrain for name, p in self.provinces.items()})
         seas_of: dict[str, tuple[str, ...]] = {}
         for name, prov in self.provinces.items():
@@ -277,8 +282,12 @@ class Map:
         key = (origin, dest)
         hit = self._convoy_cache.get(key)
         if hit is None:
-            if origin == dest or origin not in self.provinces or dest not in self.provinces \
-                    or not (self.is_coastal(origin) and self.is_coastal(dest)):
+            if (
+                origin == dest
+                or origin not in self.provinces
+                or dest not in self.provinces
+                or not (self.is_coastal(origin) and self.is_coastal(dest))
+            ):
                 hit = frozenset()
             else:
                 hit = self._irreducible_chains(origin, dest)
@@ -287,8 +296,9 @@ class Map:
 
     def _irreducible_chains(self, origin: str, dest: str) -> frozenset[str]:
         # the seas next to each province as sets, made once (this search asks them often)
-        seas_of = self.derived("geography:sea sets", lambda m: {
-            p: frozenset(seas) for p, seas in m._seas_of.items()}).__getitem__
+        seas_of = self.derived(
+            "geography:sea sets", lambda m: {p: frozenset(seas) for p, seas in m._seas_of.items()}
+        ).__getitem__
         at_origin, at_dest = seas_of(origin), seas_of(dest)
         found: set[str] = set()
         path: list[str] = []

@@ -39,8 +39,13 @@ class MapError(ValueError):
         super().__init__("\n".join(problems))
 
 
-_TERRAINS = {"LAND": Terrain.LAND, "COAST": Terrain.COAST, "PORT": Terrain.COAST,
-             "WATER": Terrain.WATER, "SHUT": Terrain.SHUT}
+_TERRAINS = {
+    "LAND": Terrain.LAND,
+    "COAST": Terrain.COAST,
+    "PORT": Terrain.COAST,
+    "WATER": Terrain.WATER,
+    "SHUT": Terrain.SHUT,
+}
 _STANDARD_FLOW = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
 _PHASE_TYPES = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
 
@@ -61,18 +66,19 @@ def _finder(search: list[Path], paths: list[Path]) -> Callable[[str], tuple[str,
                 data = candidate.read_bytes()
                 try:
                     text = data.decode("utf-8")
-                except UnicodeDecodeError:   # DPjudge's maps are latin-1
+                except UnicodeDecodeError:  # DPjudge's maps are latin-1
                     text = data.decode("latin-1")
                 paths.append(candidate)
                 return candidate.name, text
         return None
+
     return find
 
 
 def _read(path: Path, search: Sequence[Path | None]) -> tuple[Model, list[Path]]:
     model, paths = Model(), list[Path]()
     beside = [path.parent]
-    if path.parent.name == "trials":   # DPjudge's trial maps use the maps beside them
+    if path.parent.name == "trials":  # DPjudge's trial maps use the maps beside them
         beside.append(path.parent.parent / "maps")
     reader = Reader(model, _finder([*beside, *(s for s in search if s is not None)], paths))
     if not path.is_file():
@@ -153,10 +159,16 @@ class _Builder:
         if self.errors:
             raise MapError(self.errors)
 
-        provinces = {name: Province(p.name, p.full_name, p.terrain, p.coasts, name in centers)
-                     for name, p in provinces.items()}
-        owned = {p: tuple(h for h in (m.centers[p] if p in m.owns else m.homes[p])
-                          if h not in ("SC!", "SC?", "&SC")) for p in powers}
+        provinces = {
+            name: Province(p.name, p.full_name, p.terrain, p.coasts, name in centers)
+            for name, p in provinces.items()
+        }
+        owned = {
+            p: tuple(
+                h for h in (m.centers[p] if p in m.owns else m.homes[p]) if h not in ("SC!", "SC?", "&SC")
+            )
+            for p in powers
+        }
         victory = m.victory[0] if m.victory else [len(centers) // 2 + 1]
         return Map(
             name=self.name,
@@ -180,16 +192,17 @@ class _Builder:
             reserves=_freeze({p: m.reserves.count(p) for p in powers if p in m.reserves}),
             militia=_freeze({p: m.militia.count(p) for p in powers if p in m.militia}),
             home_years=tuple(m.home_years),
-            special_adjacency=tuple(sorted({(code, a, b) for code, pairs in m.abut_rules.items()
-                                            for a, b, _ in pairs})),
-            phase_lines=tuple((when, tuple(text for text, _ in lines))
-                              for when, lines in m.dynamic.items()),
+            special_adjacency=tuple(
+                sorted({(code, a, b) for code, pairs in m.abut_rules.items() for a, b, _ in pairs})
+            ),
+            phase_lines=tuple((when, tuple(text for text, _ in lines)) for when, lines in m.dynamic.items()),
             notes=tuple(self.notes),
             files=tuple(m.files),
         )
 
-    def board(self, abbrevs: dict[str, Where]
-              ) -> tuple[dict[str, Province], dict[str, set[str]], dict[Location, set[Location]]]:
+    def board(
+        self, abbrevs: dict[str, Where]
+    ) -> tuple[dict[str, Province], dict[str, set[str]], dict[Location, set[Location]]]:
         m = self.m
         by_province: dict[str, list[str]] = {}
         for site in m.loc_where:
@@ -207,10 +220,16 @@ class _Builder:
             if coasts and terrain is not Terrain.COAST:
                 self.error(where, f"{name} has coasts but is not COAST")
             if coasts and bare[0].isupper() and terrain.fleet_can_enter:
-                self.error(where, f"{name} has coasts, so fleets stand on them: write it as "
-                                  f"{bare[0].lower()}")
-            if not coasts and bare[0].lower() == bare[0] and bare[0] in m.loc_abut \
-                    and terrain.fleet_can_enter and not bare[0].isdigit():
+                self.error(
+                    where, f"{name} has coasts, so fleets stand on them: write it as {bare[0].lower()}"
+                )
+            if (
+                not coasts
+                and bare[0].lower() == bare[0]
+                and bare[0] in m.loc_abut
+                and terrain.fleet_can_enter
+                and not bare[0].isdigit()
+            ):
                 self.notes.append(f"{where}: {bare[0]} is written in lower case: no fleet may stand there")
             for site in sites:
                 if site.upper() not in abbrevs and site in m.loc_abut:
@@ -234,10 +253,18 @@ class _Builder:
                     for dest in dict.fromkeys((entry.upper(), province_of(entry))):
                         if self.fleet_can_stand(dest) and self.abuts("F", site, dest):
                             fleet.setdefault(Location.parse(site), set()).add(Location.parse(dest))
-                if "SHUT" not in (m.areatype(site), m.areatype(entry)) \
-                        and not self.abuts("A", entry, site) and not self.abuts("F", entry, site):
-                    kind = "for armies" if self.abuts("A", site, entry) else \
-                        "for fleets" if self.abuts("F", site, entry) else "with no border"
+                if (
+                    "SHUT" not in (m.areatype(site), m.areatype(entry))
+                    and not self.abuts("A", entry, site)
+                    and not self.abuts("F", entry, site)
+                ):
+                    kind = (
+                        "for armies"
+                        if self.abuts("A", site, entry)
+                        else "for fleets"
+                        if self.abuts("F", site, entry)
+                        else "with no border"
+                    )
                     self.error(where, f"one-way adjacency {kind}: {site.upper()} -> {entry.upper()}")
         return provinces, army, fleet
 
@@ -266,8 +293,7 @@ class _Builder:
                     if not m.areatype(c):
                         self.error(m.center_where.get(c), f"bad initial owned centre for {power}: {c}")
                 if c in owner and owner[c] != power:
-                    self.error(m.center_where.get(c) or m.pow_where.get(power),
-                               f"centre owned twice: {c}")
+                    self.error(m.center_where.get(c) or m.pow_where.get(power), f"centre owned twice: {c}")
                 owner[c] = power
         for table, kind in ((m.factory, "factory"), (m.partisan, "partisan site")):
             for power, sites in table.items():
@@ -279,9 +305,11 @@ class _Builder:
             for alt, *limits in alternatives:
                 for home in limits:
                     if home not in m.homes.get(power, []) or home in alts:
-                        self.error(m.pow_where.get(power),
-                                   f"alternative home {alt} of {power} is limited by {home}, "
-                                   "which is not one of its other homes")
+                        self.error(
+                            m.pow_where.get(power),
+                            f"alternative home {alt} of {power} is limited by {home}, "
+                            "which is not one of its other homes",
+                        )
         return {c for c in centers if province_of(c) in provinces}
 
     def units(self, powers: list[str]) -> dict[str, tuple[tuple[UnitType, Location], ...]]:
@@ -319,7 +347,7 @@ class _Builder:
         flow = tuple(item for item, _ in m.flow) or _STANDARD_FLOW
         where = dict(m.flow)
         kinds = dict(_PHASE_TYPES)
-        seen: set[tuple[str, str]] = set()   # (season, phase type)
+        seen: set[tuple[str, str]] = set()  # (season, phase type)
         sign = 0
         for item in flow:
             at = where.get(item)
@@ -337,12 +365,14 @@ class _Builder:
                         raise ValueError
                     sign = 1 if years > 0 else -1
                 except ValueError:
-                    self.error(at, f"FLOW {item}: NEWYEAR takes one number of years, not 0, "
-                                   "all of one sign")
+                    self.error(at, f"FLOW {item}: NEWYEAR takes one number of years, not 0, all of one sign")
             elif season == "IFYEARDIV":
                 div, _, mod = phases.partition("=")
-                if not div.isdigit() or int(div) <= 0 or (mod and not (mod.isdigit()
-                                                                         and int(mod) < int(div))):
+                if (
+                    not div.isdigit()
+                    or int(div) <= 0
+                    or (mod and not (mod.isdigit() and int(mod) < int(div)))
+                ):
                     self.error(at, f"FLOW {item}: IFYEARDIV takes a divisor, or divisor=remainder")
             else:
                 for phase in phases.split(","):
@@ -358,8 +388,7 @@ class _Builder:
         if len(words) != 3 or not words[1].lstrip("-").isdigit():
             self.error(m.begin[1] if m.begin else None, f"bad BEGIN phase: {first}")
         elif (words[0], words[2]) not in seen:
-            self.error(m.begin[1] if m.begin else None,
-                       f"BEGIN phase {first} is not in the map's FLOW")
+            self.error(m.begin[1] if m.begin else None, f"BEGIN phase {first} is not in the map's FLOW")
         return flow, first
 
     def power(self, key: str) -> Power:
@@ -396,11 +425,13 @@ class _Builder:
     def check_initials(self, powers: tuple[Power, ...]) -> None:
         seen: dict[str, str] = {}
         for p in powers:
-            if p.initial in ("M", "?"):   # the Master's initial, and DPjudge's wildcard
+            if p.initial in ("M", "?"):  # the Master's initial, and DPjudge's wildcard
                 self.error(self.m.pow_where.get(p.name), f"illegal initial {p.initial!r} for {p.name}")
             if p.initial in seen:
-                self.error(self.m.pow_where.get(p.name),
-                           f"initial {p.initial} used by two powers ({seen[p.initial]}, {p.name})")
+                self.error(
+                    self.m.pow_where.get(p.name),
+                    f"initial {p.initial} used by two powers ({seen[p.initial]}, {p.name})",
+                )
             if p.initial:
                 seen[p.initial] = p.name
 
@@ -424,9 +455,12 @@ def _phase_maps(name: str, source: Model, plain: Map) -> Callable[[str], Map]:
         words = phase.upper().split()
         long = " ".join(words)
         short = phase_abbreviation(long) if len(words) == 3 else long
-        lines = [(when, entries) for when, entries in source.dynamic.items()
-                 if (when.isupper() and (long.startswith(when) or short.startswith(when)))
-                 or (when.islower() and when.upper() in (long, short))]
+        lines = [
+            (when, entries)
+            for when, entries in source.dynamic.items()
+            if (when.isupper() and (long.startswith(when) or short.startswith(when)))
+            or (when.islower() and when.upper() in (long, short))
+        ]
         key = "|".join(when for when, _ in lines)
         if not lines:
             return plain
@@ -439,6 +473,7 @@ def _phase_maps(name: str, source: Model, plain: Map) -> Callable[[str], Map]:
             object.__setattr__(changed, "_in_phase", in_phase)
             cache[key] = changed
         return cache[key]
+
     return in_phase
 
 

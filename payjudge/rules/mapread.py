@@ -24,18 +24,74 @@ UNOWNED = "UNOWNED"
 # DPjudge's one-word keywords of the order language, and what each becomes; a name made
 # only of them normalizes to nothing, and a power or location named after one is ambiguous
 KEYWORDS = {
-    ">": "", "-": "-", "ARMY": "A", "FLEET": "F", "WING": "W", "THE": "", "NC": "/NC",
-    "SC": "/SC", "EC": "/EC", "WC": "/WC", "MOVE": "", "MOVES": "", "MOVING": "",
-    "ATTACK": "", "ATTACKS": "", "ATTACKING": "", "RETREAT": "R", "RETREATS": "R",
-    "RETREATING": "R", "SUPPORT": "S", "SUPPORTS": "S", "SUPPORTING": "S", "CONVOY": "C",
-    "CONVOYS": "C", "CONVOYING": "C", "HOLD": "H", "HOLDS": "H", "HOLDING": "H",
-    "BUILD": "B", "BUILDS": "B", "BUILDING": "B", "DISBAND": "D", "DISBANDS": "D",
-    "DISBANDING": "D", "REMOVE": "D", "REMOVES": "D", "REMOVING": "D", "WAIVE": "V",
-    "WAIVES": "V", "WAIVING": "V", "WAIVED": "V", "KEEP": "K", "KEEPS": "K", "KEEPING": "K",
-    "PROXY": "P", "PROXIES": "P", "PROXYING": "P", "IS": "", "WILL": "", "IN": "", "AT": "",
-    "ON": "", "TO": "", "OF": "\\", "FROM": "\\", "WITH": "?", "TSR": "=", "VIA": "~",
-    "THROUGH": "~", "OVER": "~", "BY": "~", "AND": "", "OR": "|", "BOUNCE": "|", "CUT": "|",
-    "VOID": "?", "DISLODGED": "~", "DESTROYED": "*",
+    ">": "",
+    "-": "-",
+    "ARMY": "A",
+    "FLEET": "F",
+    "WING": "W",
+    "THE": "",
+    "NC": "/NC",
+    "SC": "/SC",
+    "EC": "/EC",
+    "WC": "/WC",
+    "MOVE": "",
+    "MOVES": "",
+    "MOVING": "",
+    "ATTACK": "",
+    "ATTACKS": "",
+    "ATTACKING": "",
+    "RETREAT": "R",
+    "RETREATS": "R",
+    "RETREATING": "R",
+    "SUPPORT": "S",
+    "SUPPORTS": "S",
+    "SUPPORTING": "S",
+    "CONVOY": "C",
+    "CONVOYS": "C",
+    "CONVOYING": "C",
+    "HOLD": "H",
+    "HOLDS": "H",
+    "HOLDING": "H",
+    "BUILD": "B",
+    "BUILDS": "B",
+    "BUILDING": "B",
+    "DISBAND": "D",
+    "DISBANDS": "D",
+    "DISBANDING": "D",
+    "REMOVE": "D",
+    "REMOVES": "D",
+    "REMOVING": "D",
+    "WAIVE": "V",
+    "WAIVES": "V",
+    "WAIVING": "V",
+    "WAIVED": "V",
+    "KEEP": "K",
+    "KEEPS": "K",
+    "KEEPING": "K",
+    "PROXY": "P",
+    "PROXIES": "P",
+    "PROXYING": "P",
+    "IS": "",
+    "WILL": "",
+    "IN": "",
+    "AT": "",
+    "ON": "",
+    "TO": "",
+    "OF": "\\",
+    "FROM": "\\",
+    "WITH": "?",
+    "TSR": "=",
+    "VIA": "~",
+    "THROUGH": "~",
+    "OVER": "~",
+    "BY": "~",
+    "AND": "",
+    "OR": "|",
+    "BOUNCE": "|",
+    "CUT": "|",
+    "VOID": "?",
+    "DISLODGED": "~",
+    "DESTROYED": "*",
 }
 
 
@@ -88,20 +144,20 @@ class Model:
     """DPjudge's tables while the files are read (names as DPjudge keys them)."""
 
     files: list[str] = field(default_factory=list)
-    loc_where: dict[str, Where] = field(default_factory=dict)      # site as written -> line
+    loc_where: dict[str, Where] = field(default_factory=dict)  # site as written -> line
     loc_type: dict[str, str] = field(default_factory=dict)
     loc_abut: dict[str, list[tuple[str, Where]]] = field(default_factory=dict)
     abut_rules: dict[str, list[tuple[str, str, Where]]] = field(default_factory=dict)
     loc_name: dict[str, tuple[str, Where]] = field(default_factory=dict)  # FULL NAME -> abbrev
-    aliases: dict[str, tuple[str, Where]] = field(default_factory=dict)   # alias -> abbrev/power
+    aliases: dict[str, tuple[str, Where]] = field(default_factory=dict)  # alias -> abbrev/power
     unclear: dict[str, str] = field(default_factory=dict)
-    display: dict[str, str] = field(default_factory=dict)   # FULL NAME -> Full name
+    display: dict[str, str] = field(default_factory=dict)  # FULL NAME -> Full name
     written: dict[str, tuple[str, Where]] = field(default_factory=dict)  # payjudge's alias keys
-    pow_name: dict[str, str] = field(default_factory=dict)          # key -> name as written
+    pow_name: dict[str, str] = field(default_factory=dict)  # key -> name as written
     pow_where: dict[str, Where] = field(default_factory=dict)
     own_word: dict[str, str] = field(default_factory=dict)
     initial: dict[str, str] = field(default_factory=dict)
-    homes: dict[str, list[str]] = field(default_factory=dict)       # and UNOWNED's centres
+    homes: dict[str, list[str]] = field(default_factory=dict)  # and UNOWNED's centres
     home_where: dict[tuple[str, str], Where] = field(default_factory=dict)
     hidden: dict[str, list[str]] = field(default_factory=dict)
     alternative: dict[str, list[list[str]]] = field(default_factory=dict)
@@ -127,7 +183,7 @@ class Model:
     home_years: list[str] = field(default_factory=list)
     root_map: str | None = None
     errors: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)   # ambiguities DPjudge reports and plays on
+    notes: list[str] = field(default_factory=list)  # ambiguities DPjudge reports and plays on
 
     def copy(self) -> Model:
         return copy.deepcopy(self)
@@ -147,7 +203,7 @@ class Reader:
 
     def __init__(self, model: Model, find: Callable[[str], tuple[str, str] | None]):
         self.m = model
-        self.find = find   # file name -> (display name, text) or None
+        self.find = find  # file name -> (display name, text) or None
 
     def error(self, where: Where, message: str) -> None:
         self.m.errors.append(f"{where}: {message}")
@@ -168,9 +224,9 @@ class Reader:
 
     def read_lines(self, lines: list[tuple[str, Where]], power: str | None = None) -> None:
         variant: str | None = None
-        section: str | None = None   # inside `IN <phase>`: the lines wait for that phase
+        section: str | None = None  # inside `IN <phase>`: the lines wait for that phase
         for raw, where in lines:
-            line = raw.split("#", 1)[0]   # DPjudge's own maps have no comment after data
+            line = raw.split("#", 1)[0]  # DPjudge's own maps have no comment after data
             words = line.split()
             if not words:
                 continue
@@ -355,8 +411,11 @@ class Reader:
             self.error(where, f"invalid location abbreviation: {abbrev}")
             return
         if abbrev != dp_norm(abbrev).replace(" ", ""):
-            self.note(where, f"abbreviation {abbrev} is a word of the order language "
-                             "(DPjudge reads it as an order word); payjudge reads it as the location")
+            self.note(
+                where,
+                f"abbreviation {abbrev} is a word of the order language "
+                "(DPjudge reads it as an order word); payjudge reads it as the location",
+            )
         if old:
             self.rename(old, abbrev, where)
         normed = name if name in KEYWORDS else dp_norm(name)
@@ -417,8 +476,7 @@ class Reader:
                 if entry in swap:
                     entries[i] = (swap[entry], w)
         for rule, pairs in m.abut_rules.items():
-            m.abut_rules[rule] = [(new if a == old else a, new if b == old else b, w)
-                                  for a, b, w in pairs]
+            m.abut_rules[rule] = [(new if a == old else a, new if b == old else b, w) for a, b, w in pairs]
 
     # -- terrain and adjacency -------------------------------------------------------------
     def terrain(self, up: str, words: list[str], where: Where) -> None:
@@ -432,7 +490,7 @@ class Reader:
                 m.loc_abut[place] = m.loc_abut.get(other, [])
             m.loc_type.pop(other, None)
             m.loc_abut.pop(other, None)
-            if place.isupper():   # the coasts of a province now written in upper case go
+            if place.isupper():  # the coasts of a province now written in upper case go
                 for site in [s for s in m.loc_where if s.startswith(place + "/")]:
                     self.drop(site, decoast=True)
         if up == "AMEND":
@@ -454,8 +512,7 @@ class Reader:
                 gone = dest[1:].upper()
                 entries[:] = [(e, w) for e, w in entries if not e.upper().startswith(gone)]
                 for rule in list(m.abut_rules):
-                    m.abut_rules[rule] = [t for t in m.abut_rules[rule]
-                                          if province_of(gone) not in t[:2]]
+                    m.abut_rules[rule] = [t for t in m.abut_rules[rule] if province_of(gone) not in t[:2]]
                     if not m.abut_rules[rule]:
                         del m.abut_rules[rule]
                 continue
@@ -482,6 +539,7 @@ class Reader:
     def drop(self, place: str, decoast: bool = False) -> None:
         """`DROP X`: X and everything on or about it leave the map."""
         m = self.m
+
         def starts(site: str) -> bool:
             return site.upper().startswith(place)
 
@@ -502,8 +560,7 @@ class Reader:
                 kept.append((bare, next(w for e, w in entries if starts(e))))
             entries[:] = kept
         for rule in list(m.abut_rules):
-            m.abut_rules[rule] = [t for t in m.abut_rules[rule]
-                                  if not (starts(t[0]) or starts(t[1]))]
+            m.abut_rules[rule] = [t for t in m.abut_rules[rule] if not (starts(t[0]) or starts(t[1]))]
             if not m.abut_rules[rule]:
                 del m.abut_rules[rule]
         by_site: tuple[dict[str, Any], ...] = (m.loc_type, m.loc_abut)
@@ -538,8 +595,11 @@ class Reader:
             m.pow_name[power] = up
             m.pow_where[power] = where
             if power in m.aliases and m.aliases[power][0] != power:
-                self.note(where, f"power {power} is also the name of location {m.aliases[power][0]}; "
-                                 "payjudge keeps powers and locations apart")
+                self.note(
+                    where,
+                    f"power {power} is also the name of location {m.aliases[power][0]}; "
+                    "payjudge keeps powers and locations apart",
+                )
             elif len(power.split("/")[0]) in (1, 3) and power not in m.aliases:
                 self.note(where, f"power name {power} looks like a location or order abbreviation")
             m.aliases.setdefault(power, (power, where))
@@ -619,8 +679,18 @@ class Reader:
         if old == new:
             return
         by_power: tuple[dict[str, Any], ...] = (
-            m.homes, m.units, m.centers, m.factory, m.partisan, m.alternative,
-            m.hidden, m.flags, m.leagues, m.controls, m.pow_where)
+            m.homes,
+            m.units,
+            m.centers,
+            m.factory,
+            m.partisan,
+            m.alternative,
+            m.hidden,
+            m.flags,
+            m.leagues,
+            m.controls,
+            m.pow_where,
+        )
         for table in by_power:
             if old in table:
                 table[new] = table.pop(old)
@@ -638,7 +708,7 @@ class Reader:
             self.error(where, f"invalid unit: {' '.join(words)}")
         else:
             site = words[1].upper()
-            for units in self.m.units.values():   # a later unit replaces one in the province
+            for units in self.m.units.values():  # a later unit replaces one in the province
                 units[:] = [u for u in units if province_of(u[1]) != province_of(site)]
             self.m.units.setdefault(power, []).append((kind, site, where))
 
@@ -740,9 +810,21 @@ class Reader:
                 self.error(where, f"no such power to remove: {goner}")
                 continue
             by_power: tuple[dict[str, Any], ...] = (
-                m.pow_name, m.own_word, m.homes, m.centers, m.initial, m.factory,
-                m.partisan, m.hidden, m.alternative, m.units, m.leagues, m.controls,
-                m.flags, m.pow_where)
+                m.pow_name,
+                m.own_word,
+                m.homes,
+                m.centers,
+                m.initial,
+                m.factory,
+                m.partisan,
+                m.hidden,
+                m.alternative,
+                m.units,
+                m.leagues,
+                m.controls,
+                m.flags,
+                m.pow_where,
+            )
             for table in by_power:
                 table.pop(goner, None)
             for powers in (m.dummies, m.inhabits, m.owns, m.reserves, m.militia):

@@ -24,25 +24,26 @@ def map_json(m: Map) -> dict[str, Any]:
     location has an empty list of moves there."""
     adjacency = {}
     for loc in locations(m):
-        army = sorted(m.army_neighbours(loc.province)) \
-            if m.can_occupy(UnitType.ARMY, loc) else []
-        fleet = sorted(str(n) for n in m.fleet_neighbours(loc)) \
-            if m.can_occupy(UnitType.FLEET, loc) else []
+        army = sorted(m.army_neighbours(loc.province)) if m.can_occupy(UnitType.ARMY, loc) else []
+        fleet = sorted(str(n) for n in m.fleet_neighbours(loc)) if m.can_occupy(UnitType.FLEET, loc) else []
         adjacency[str(loc)] = {"army": army, "fleet": fleet}
     homes = {h for p in m.powers for h in p.homes}
     owned = {c for cs in m.start_centers.values() for c in cs}
     return {
         "name": m.name,
-        "powers": {p.name: {
-            "initial": p.initial,
-            "adjective": p.adjective,
-            "written": p.written or p.name,
-            "homes": sorted(p.homes),
-            "centres": sorted(m.start_centers.get(p.name, ())),
-            "units": sorted(f"{t.value} {loc}" for t, loc in m.start_units.get(p.name, ())),
-            "dummy": p.name in m.dummies,
-            "league": list(m.leagues.get(p.name, ())),
-        } for p in sorted(m.powers, key=lambda p: p.name)},
+        "powers": {
+            p.name: {
+                "initial": p.initial,
+                "adjective": p.adjective,
+                "written": p.written or p.name,
+                "homes": sorted(p.homes),
+                "centres": sorted(m.start_centers.get(p.name, ())),
+                "units": sorted(f"{t.value} {loc}" for t, loc in m.start_units.get(p.name, ())),
+                "dummy": p.name in m.dummies,
+                "league": list(m.leagues.get(p.name, ())),
+            }
+            for p in sorted(m.powers, key=lambda p: p.name)
+        },
         "centres": sorted(m.supply_centers),
         "neutral_centres": sorted(m.supply_centers - homes - owned),
         "locations": [str(loc) for loc in locations(m)],

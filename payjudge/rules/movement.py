@@ -42,21 +42,29 @@ def _touching(m: Map) -> dict[str, frozenset[str]]:
 @dataclass(frozen=True)
 class MovementResult:
     outcomes: tuple[OrderOutcome, ...]
-    units: dict[str, tuple[Unit, ...]]          # after the moves, without the dislodged
+    units: dict[str, tuple[Unit, ...]]  # after the moves, without the dislodged
     dislodged: dict[str, tuple[Dislodged, ...]]
-    contested: frozenset[str]                   # provinces left empty by a standoff
+    contested: frozenset[str]  # provinces left empty by a standoff
 
 
 class _Board:
     """Index-based working state for one adjudication."""
 
-    def __init__(self, position: Position, orders: dict[str, Order],
-                 flags: frozenset[Flag] = frozenset(), dummies: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        position: Position,
+        orders: dict[str, Order],
+        flags: frozenset[Flag] = frozenset(),
+        dummies: frozenset[str] = frozenset(),
+    ):
         m = position.map
         self.flags = flags
         # the powers that may dislodge their own units (FRIENDLY_FIRE; DUMMY_FIRE: dummies)
-        self.fire: frozenset[str] = frozenset(position.units) if Flag.FRIENDLY_FIRE in flags \
+        self.fire: frozenset[str] = (
+            frozenset(position.units)
+            if Flag.FRIENDLY_FIRE in flags
             else (dummies if Flag.DUMMY_FIRE in flags else frozenset())
+        )
         self.map = m
         self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
         powers = sorted(position.units)
@@ -67,7 +75,7 @@ class _Board:
         self.at: dict[str, int] = dict(zip(self.prov, range(n)))
         self.orders: list[Order] = [orders.get(p) or u.hold for p, u in zip(self.prov, self.units)]
         self.kind = [_HOLD] * n
-        self.dest: list[str | None] = [None] * n          # move destination province
+        self.dest: list[str | None] = [None] * n  # move destination province
         self.moves_to: dict[str, list[int]] = {}
         self.by_convoy = [False] * n
         self.h2h: list[int | None] = [None] * n
@@ -76,8 +84,8 @@ class _Board:
         self.move_support: dict[int, list[int]] = {}
         self.hold_support: dict[int, list[int]] = {}
         self.convoyers: dict[int, list[int]] = {}
-        self.support_target = [-1] * n       # for a support: the unit it supports (valid only)
-        self.convoy_target = [-1] * n        # for a convoy: the move it serves (valid only)
+        self.support_target = [-1] * n  # for a support: the unit it supports (valid only)
+        self.convoy_target = [-1] * n  # for a convoy: the move it serves (valid only)
         self.state = [_UNRESOLVED] * n
         self.resolution = [False] * n
         self.dep: list[int] = []
@@ -108,25 +116,28 @@ class _Board:
                 kind[i] = _CONVOY
                 convoys.append(i)
         # which army moves go by convoy (DATC 4.A.3, v3.1 preference)
-        own_convoy = {(powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
-                      for i in convoys}
+        own_convoy = {
+            (powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
+            for i in convoys
+        }
         army = UnitType.ARMY
         portage = Flag.PORTAGE_CONVOY in self.flags
         for i in moves:
             if units[i].type is army:
                 walk = dest[i] in m.army_neighbours(prov[i])
-                by_convoy[i] = (not walk or orders[i].via_convoy or  # type: ignore[union-attr]
-                                (powers[i], prov[i], dest[i]) in own_convoy)
+                by_convoy[i] = (
+                    not walk
+                    or orders[i].via_convoy  # type: ignore[union-attr]
+                    or (powers[i], prov[i], dest[i]) in own_convoy
+                )
             elif portage:  # a fleet carried overland by armies
-                by_convoy[i] = not m.reaches_province(UnitType.FLEET, units[i].location,
-                                                      dest[i])  # type: ignore[arg-type]
+                by_convoy[i] = not m.reaches_province(UnitType.FLEET, units[i].location, dest[i])  # type: ignore[arg-type]
         # convoys, supports and head-to-head battles that match
         convoyed: dict[int, None] = {}  # the armies with convoys, in a fixed order
         for i in convoys:
             order = orders[i]
             j = at.get(order.army.province)  # type: ignore[union-attr]
-            if j is not None and kind[j] == _MOVE and by_convoy[j] \
-                    and dest[j] == order.dest.province:  # type: ignore[union-attr]
+            if j is not None and kind[j] == _MOVE and by_convoy[j] and dest[j] == order.dest.province:  # type: ignore[union-attr]
                 self.convoyers.setdefault(j, []).append(i)
                 convoyed[j] = None
         for i in supports:
@@ -146,8 +157,13 @@ class _Board:
         for i in moves:
             if not by_convoy[i]:
                 j = at.get(dest[i])  # type: ignore[arg-type]
-                if j is not None and kind[j] == _MOVE and not by_convoy[j] \
-                        and dest[j] == prov[i] and not self._crawl(i, j):
+                if (
+                    j is not None
+                    and kind[j] == _MOVE
+                    and not by_convoy[j]
+                    and dest[j] == prov[i]
+                    and not self._crawl(i, j)
+                ):
                     self.h2h[i] = j
         # a convoy counts only if its fleet can be part of a complete chain of convoying fleets
         for j in convoyed:
@@ -164,8 +180,12 @@ class _Board:
         for a, b in ((i, j), (j, i)):
             here = self.units[a].location
             there = self.orders[b].dest  # type: ignore[union-attr]
-            if here.coast is not None and there.coast is not None and here.coast != there.coast \
-                    and self.units[b].type is UnitType.FLEET:
+            if (
+                here.coast is not None
+                and there.coast is not None
+                and here.coast != there.coast
+                and self.units[b].type is UnitType.FLEET
+            ):
                 return True
         return False
 
@@ -247,7 +267,7 @@ class _Board:
                 self.resolution[k] = False
                 self.state[k] = _RESOLVED
                 self.szykman.add(k)
-        else:        # circular movement (or, on other maps, anything else: it fails)
+        else:  # circular movement (or, on other maps, anything else: it fails)
             moves_only = all(self.kind[k] == _MOVE for k in cycle)
             for k in cycle:
                 self.resolution[k] = moves_only
@@ -328,8 +348,9 @@ class _Board:
                 return 0
             # WEAK_BOUNCES (Key's rule): a unit whose move failed does not hold against
             # a foreign attack (against any attack, where friendly fire is allowed)
-            weak = Flag.WEAK_BOUNCES in self.flags and \
-                (self.powers[attacker] != self.powers[d] or self.powers[d] in self.fire)
+            weak = Flag.WEAK_BOUNCES in self.flags and (
+                self.powers[attacker] != self.powers[d] or self.powers[d] in self.fire
+            )
             return 0 if weak else 1
         return self._supports(self.hold_support.get(d, ()))
 
@@ -394,10 +415,14 @@ class _Board:
         return not (Flag.SAFE_CONVOYS in self.flags and top > hold and len(strongest) > 1)
 
 
-def adjudicate_movement(position: Position, orders: dict[str, Order],
-                        defaults: frozenset[str] = frozenset(), *,
-                        flags: frozenset[Flag] = frozenset(),
-                        dummies: frozenset[str] = frozenset()) -> MovementResult:
+def adjudicate_movement(
+    position: Position,
+    orders: dict[str, Order],
+    defaults: frozenset[str] = frozenset(),
+    *,
+    flags: frozenset[Flag] = frozenset(),
+    dummies: frozenset[str] = frozenset(),
+) -> MovementResult:
     """Adjudicate validated orders, keyed by the province of the ordered unit.
 
     Units without an order hold. `defaults` are provinces whose order was given by the
@@ -444,8 +469,9 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
             else:
                 result = Result.BOUNCED
         elif kind == _SUPPORT:
-            result = Result.VOID if b.support_target[i] < 0 else \
-                (Result.SUCCEEDS if resolution[i] else Result.CUT)
+            result = (
+                Result.VOID if b.support_target[i] < 0 else (Result.SUCCEEDS if resolution[i] else Result.CUT)
+            )
         elif kind == _CONVOY:
             if b.convoy_target[i] < 0:
                 result = Result.VOID
@@ -462,19 +488,28 @@ def adjudicate_movement(position: Position, orders: dict[str, Order],
             attacker = dislodged_by[i]
             came_by_convoy = b.by_convoy[attacker]
             dislodged.setdefault(power, []).append(
-                Dislodged(unit, prov[attacker],
-                          _retreats(m, unit, prov[attacker], came_by_convoy, occupied, contested)))
+                Dislodged(
+                    unit,
+                    prov[attacker],
+                    _retreats(m, unit, prov[attacker], came_by_convoy, occupied, contested),
+                )
+            )
         else:
             mine = new_units.get(power)
             if mine is None:
                 mine = new_units[power] = []
             mine.append(order.arrived if moved[i] else unit)  # type: ignore[union-attr]
-    return MovementResult(tuple(outcomes), {p: tuple(us) for p, us in new_units.items()},
-                          {p: tuple(ds) for p, ds in dislodged.items()}, frozenset(contested))
+    return MovementResult(
+        tuple(outcomes),
+        {p: tuple(us) for p, us in new_units.items()},
+        {p: tuple(ds) for p, ds in dislodged.items()},
+        frozenset(contested),
+    )
 
 
-def _retreats(m: Map, unit: Unit, attacker_from: str, by_convoy: bool,
-              occupied: set[str], contested: set[str]) -> tuple[Location, ...]:
+def _retreats(
+    m: Map, unit: Unit, attacker_from: str, by_convoy: bool, occupied: set[str], contested: set[str]
+) -> tuple[Location, ...]:
     if unit.type is UnitType.ARMY:
         options = [Location(p) for p in m.army_neighbours(unit.province)]
     else:

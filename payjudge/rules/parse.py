@@ -45,10 +45,10 @@ class UnitSpec:
 class ParsedOrder:
     kind: OrderKind
     unit: UnitSpec | None
-    target: UnitSpec | None = None          # the supported or convoyed unit
-    dest: Location | None = None            # move/retreat destination, or the supported move's
-    via_convoy: bool = False                # `VIA CONVOY`, or a DPjudge route was written
-    route: tuple[Location, ...] = ()        # the seas of a DPjudge route
+    target: UnitSpec | None = None  # the supported or convoyed unit
+    dest: Location | None = None  # move/retreat destination, or the supported move's
+    via_convoy: bool = False  # `VIA CONVOY`, or a DPjudge route was written
+    route: tuple[Location, ...] = ()  # the seas of a DPjudge route
 
     def __str__(self) -> str:
         u = str(self.unit) if self.unit else ""
@@ -75,26 +75,61 @@ class ParsedOrder:
 
 # Keyword tokens, after upper-casing.
 _WORDS = {
-    "A": "A", "ARMY": "A", "F": "F", "FLEET": "F",
-    "-": "-", "TO": "-", "MOVE": "-", "MOVES": "-", "M": "-",
-    "H": "H", "HOLD": "H", "HOLDS": "H", "STAND": "H", "STANDS": "H",
-    "S": "S", "SUP": "S", "SUPP": "S", "SUPPORT": "S", "SUPPORTS": "S",
-    "C": "C", "CONVOY": "C", "CONVOYS": "C", "CVY": "C",
-    "VIA": "VIA", "BY": "VIA",
-    "R": "R", "RETREAT": "R", "RETREATS": "R",
-    "D": "D", "DISBAND": "D", "DISBANDS": "D",
-    "B": "BUILD", "BUILD": "BUILD", "BUILDS": "BUILD",
-    "REMOVE": "REMOVE", "REMOVES": "REMOVE",
-    "WAIVE": "WAIVE", "WAIVES": "WAIVE",
+    "A": "A",
+    "ARMY": "A",
+    "F": "F",
+    "FLEET": "F",
+    "-": "-",
+    "TO": "-",
+    "MOVE": "-",
+    "MOVES": "-",
+    "M": "-",
+    "H": "H",
+    "HOLD": "H",
+    "HOLDS": "H",
+    "STAND": "H",
+    "STANDS": "H",
+    "S": "S",
+    "SUP": "S",
+    "SUPP": "S",
+    "SUPPORT": "S",
+    "SUPPORTS": "S",
+    "C": "C",
+    "CONVOY": "C",
+    "CONVOYS": "C",
+    "CVY": "C",
+    "VIA": "VIA",
+    "BY": "VIA",
+    "R": "R",
+    "RETREAT": "R",
+    "RETREATS": "R",
+    "D": "D",
+    "DISBAND": "D",
+    "DISBANDS": "D",
+    "B": "BUILD",
+    "BUILD": "BUILD",
+    "BUILDS": "BUILD",
+    "REMOVE": "REMOVE",
+    "REMOVES": "REMOVE",
+    "WAIVE": "WAIVE",
+    "WAIVES": "WAIVE",
 }
-_COASTS = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
-           "NORTH": "NC", "SOUTH": "SC", "EAST": "EC", "WEST": "WC"}
+_COASTS = {
+    "NC": "NC",
+    "SC": "SC",
+    "EC": "EC",
+    "WC": "WC",
+    "NORTH": "NC",
+    "SOUTH": "SC",
+    "EAST": "EC",
+    "WEST": "WC",
+}
 _ANY = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]|[^\s]")
 
 
 @dataclass(frozen=True, slots=True)
 class _Tok:
-    kind: str                 # a keyword ("A", "-", "S", …), "LOC" or "?"
+    kind: str  # a keyword ("A", "-", "S", …), "LOC" or "?"
     loc: Location | None = None
     text: str = ""
 
@@ -335,9 +370,21 @@ def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
 # begins with one. The shapes below are those `_body` reads from the same tokens.
 # `tests/rules/test_orders.py` checks the two readers against each other.
 
-_KEYWORD_TOKENS = {"A": "A", "F": "F", "H": "H", "-": "-", "S": "S", "C": "C", "R": "R",
-                   "D": "D", "VIA": "VIA", "CONVOY": "C", "BUILD": "BUILD",
-                   "REMOVE": "REMOVE", "WAIVE": "WAIVE"}
+_KEYWORD_TOKENS = {
+    "A": "A",
+    "F": "F",
+    "H": "H",
+    "-": "-",
+    "S": "S",
+    "C": "C",
+    "R": "R",
+    "D": "D",
+    "VIA": "VIA",
+    "CONVOY": "C",
+    "BUILD": "BUILD",
+    "REMOVE": "REMOVE",
+    "WAIVE": "WAIVE",
+}
 _UNIT_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
 
@@ -352,16 +399,17 @@ def _canonical_words(game_map: Map) -> dict[str, Location] | None:
     def reaches_beyond(raw: list[str]) -> bool:
         for k in range(len(raw)):
             rest = tuple(raw[k:])
-            if any(len(key) > len(rest) and key[:len(rest)] == rest and key[len(rest)] in starts
-                   for key in table):
+            if any(
+                len(key) > len(rest) and key[: len(rest)] == rest and key[len(rest)] in starts
+                for key in table
+            ):
                 return True
         return False
 
     def alone(word: str) -> list[tuple[str, Location | None]]:
         """The tokens `word` is read as, or [] if it cannot be read alone."""
         raw = _raw_tokens(word)
-        if not raw or word != word.upper() or "." in word or len(word.split()) != 1 \
-                or reaches_beyond(raw):
+        if not raw or word != word.upper() or "." in word or len(word.split()) != 1 or reaches_beyond(raw):
             return []
         try:
             toks = tokenize(word, game_map)
@@ -380,8 +428,11 @@ def _canonical_units(game_map: Map) -> dict[tuple[str, str], UnitSpec] | None:
     locations = game_map.derived("parse:canonical", _canonical_words)
     if locations is None:
         return None
-    return {(word, name): UnitSpec(utype, loc)
-            for word, utype in _UNIT_TYPES.items() for name, loc in locations.items()}
+    return {
+        (word, name): UnitSpec(utype, loc)
+        for word, utype in _UNIT_TYPES.items()
+        for name, loc in locations.items()
+    }
 
 
 def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:

@@ -20,12 +20,16 @@ class PhaseType(enum.Enum):
     ADJUSTMENTS = "A"
 
 
-_SEASON_WORDS = {"SPRING": Season.SPRING, "FALL": Season.FALL, "AUTUMN": Season.FALL,
-                 "WINTER": Season.WINTER}
-_TYPE_WORDS = {"MOVEMENT": PhaseType.MOVEMENT, "MOVES": PhaseType.MOVEMENT,
-               "RETREAT": PhaseType.RETREATS, "RETREATS": PhaseType.RETREATS,
-               "ADJUSTMENT": PhaseType.ADJUSTMENTS, "ADJUSTMENTS": PhaseType.ADJUSTMENTS,
-               "BUILDS": PhaseType.ADJUSTMENTS}
+_SEASON_WORDS = {"SPRING": Season.SPRING, "FALL": Season.FALL, "AUTUMN": Season.FALL, "WINTER": Season.WINTER}
+_TYPE_WORDS = {
+    "MOVEMENT": PhaseType.MOVEMENT,
+    "MOVES": PhaseType.MOVEMENT,
+    "RETREAT": PhaseType.RETREATS,
+    "RETREATS": PhaseType.RETREATS,
+    "ADJUSTMENT": PhaseType.ADJUSTMENTS,
+    "ADJUSTMENTS": PhaseType.ADJUSTMENTS,
+    "BUILDS": PhaseType.ADJUSTMENTS,
+}
 _SHORT = re.compile(r"^([SFW])([0-9]{1,5})([MRA])$")
 _YEAR = re.compile(r"[0-9]{1,5}")
 
@@ -46,8 +50,12 @@ class Phase:
             phase = cls(int(m.group(2)), Season(m.group(1)), PhaseType(m.group(3)))
         else:
             words = raw.replace(",", " ").split()
-            if len(words) != 3 or words[0] not in _SEASON_WORDS or words[2] not in _TYPE_WORDS \
-                    or not _YEAR.fullmatch(words[1]):
+            if (
+                len(words) != 3
+                or words[0] not in _SEASON_WORDS
+                or words[2] not in _TYPE_WORDS
+                or not _YEAR.fullmatch(words[1])
+            ):
                 raise ValueError(f"not a phase: {text!r}")
             phase = cls(int(words[1]), _SEASON_WORDS[words[0]], _TYPE_WORDS[words[2]])
         if (phase.season is Season.WINTER) != (phase.type is PhaseType.ADJUSTMENTS):
@@ -116,12 +124,21 @@ class Phase:
 # BEGIN phase and, when the movements, retreats and adjustments come in the standard cycle,
 # says where in it the game starts; the years are then counted on from the first one.
 
-_CYCLE = (PhaseType.MOVEMENT, PhaseType.RETREATS, PhaseType.MOVEMENT, PhaseType.RETREATS,
-          PhaseType.ADJUSTMENTS)
-_CYCLE_PHASES = ((Season.SPRING, PhaseType.MOVEMENT), (Season.SPRING, PhaseType.RETREATS),
-                 (Season.FALL, PhaseType.MOVEMENT), (Season.FALL, PhaseType.RETREATS),
-                 (Season.WINTER, PhaseType.ADJUSTMENTS))
-_WALK = 15                 # phases walked: three cycles
+_CYCLE = (
+    PhaseType.MOVEMENT,
+    PhaseType.RETREATS,
+    PhaseType.MOVEMENT,
+    PhaseType.RETREATS,
+    PhaseType.ADJUSTMENTS,
+)
+_CYCLE_PHASES = (
+    (Season.SPRING, PhaseType.MOVEMENT),
+    (Season.SPRING, PhaseType.RETREATS),
+    (Season.FALL, PhaseType.MOVEMENT),
+    (Season.FALL, PhaseType.RETREATS),
+    (Season.WINTER, PhaseType.ADJUSTMENTS),
+)
+_WALK = 15  # phases walked: three cycles
 
 
 class FlowError(ValueError):
@@ -145,13 +162,19 @@ def _kind(word: str) -> PhaseType | None:
     return _KINDS.get(word)
 
 
-_KINDS = {"M": PhaseType.MOVEMENT, "MOVEMENT": PhaseType.MOVEMENT,
-          "R": PhaseType.RETREATS, "RETREATS": PhaseType.RETREATS,
-          "A": PhaseType.ADJUSTMENTS, "ADJUSTMENTS": PhaseType.ADJUSTMENTS}
+_KINDS = {
+    "M": PhaseType.MOVEMENT,
+    "MOVEMENT": PhaseType.MOVEMENT,
+    "R": PhaseType.RETREATS,
+    "RETREATS": PhaseType.RETREATS,
+    "A": PhaseType.ADJUSTMENTS,
+    "ADJUSTMENTS": PhaseType.ADJUSTMENTS,
+}
 
 
-def flow_walk(first_phase: str, flow: tuple[str, ...] | list[str],
-              steps: int = _WALK) -> list[tuple[str, int, str]]:
+def flow_walk(
+    first_phase: str, flow: tuple[str, ...] | list[str], steps: int = _WALK
+) -> list[tuple[str, int, str]]:
     """The map's phases from its first one, as DPjudge's FLOW gives them: (season, year,
     phase word). `NEWYEAR:n` adds n to the year where it stands (without one, the year
     goes up by one at the end of the FLOW); an `IFYEARDIV:d[=r]` whose year does not
@@ -183,7 +206,7 @@ def flow_walk(first_phase: str, flow: tuple[str, ...] | list[str],
         elif s == "IFYEARDIV":
             div, _, mod = p.partition("=")
             if year % int(div) != int(mod or 0):
-                i = len(items) - 1          # skip to the end of the FLOW
+                i = len(items) - 1  # skip to the end of the FLOW
         else:
             out.append((s, year, p))
     return out
@@ -195,15 +218,16 @@ def map_start_phase(first_phase: str, flow: tuple[str, ...] | list[str]) -> Phas
     walk = flow_walk(first_phase, flow, _WALK + 5)
     kinds = [k for k in (_kind(p) for _, _, p in walk) if k is not None]
     if not kinds or _kind(walk[0][2]) is None:
-        raise FlowError(f"the first phase {first_phase!r} is not a movement, retreat or "
-                        "adjustment phase")
+        raise FlowError(f"the first phase {first_phase!r} is not a movement, retreat or adjustment phase")
     for offset in range(len(_CYCLE)):
         if all(k is _CYCLE[(offset + n) % len(_CYCLE)] for n, k in enumerate(kinds[:_WALK])):
             season, kind = _CYCLE_PHASES[offset]
             return Phase(walk[0][1], season, kind)
     shown = " ".join(f"{s} {y} {p[:1]}" for s, y, p in walk[:8])
-    raise FlowError(f"the map's phases ({shown} …) do not follow the cycle payjudge plays "
-                    "(movement, retreats, movement, retreats, adjustments)")
+    raise FlowError(
+        f"the map's phases ({shown} …) do not follow the cycle payjudge plays "
+        "(movement, retreats, movement, retreats, adjustments)"
+    )
 
 
 STANDARD_FLOW = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")

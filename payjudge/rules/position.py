@@ -34,7 +34,7 @@ class Dislodged:
     """A unit dislodged in the movement phase, waiting for its retreat order."""
 
     unit: Unit
-    attacker_from: str          # the province the dislodging attack came from
+    attacker_from: str  # the province the dislodging attack came from
     retreats: tuple[Location, ...]
 
     def __str__(self) -> str:
@@ -64,8 +64,8 @@ def _two_units(units: Mapping[str, tuple[Unit, ...]]) -> str:
 class Position:
     map: Map
     phase: Phase
-    units: Mapping[str, tuple[Unit, ...]]              # power -> its units on the board
-    centers: Mapping[str, frozenset[str]]              # power -> the centres it owns
+    units: Mapping[str, tuple[Unit, ...]]  # power -> its units on the board
+    centers: Mapping[str, frozenset[str]]  # power -> the centres it owns
     dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
     _at: Mapping[str, tuple[str, Unit]] = field(init=False, repr=False, compare=False)
 
@@ -94,8 +94,7 @@ class Position:
             units = {}
         elif Flag.FLEX_SETUP in flags:
             homes = {p.name: set(p.homes) for p in game_map.powers}
-            units = {p: tuple(u for u in us if u.province not in homes.get(p, ()))
-                     for p, us in units.items()}
+            units = {p: tuple(u for u in us if u.province not in homes.get(p, ())) for p, us in units.items()}
         return cls(game_map, opening_phase(game_map, flags), units, dict(game_map.start_centers))
 
     # -- queries ---------------------------------------------------------------------
@@ -142,7 +141,12 @@ class Position:
         return tuple(p for p in self.map.power_names if self.units.get(p) or self.centers.get(p))
 
     def replace(self, **changes: Any) -> Position:
-        fields: dict[str, Any] = {"map": self.map, "phase": self.phase, "units": self.units,
-                  "centers": self.centers, "dislodged": self.dislodged}
+        fields: dict[str, Any] = {
+            "map": self.map,
+            "phase": self.phase,
+            "units": self.units,
+            "centers": self.centers,
+            "dislodged": self.dislodged,
+        }
         fields.update(changes)
         return Position(**fields)

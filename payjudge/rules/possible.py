@@ -43,8 +43,7 @@ def possible_orders(position: Position, unit: Unit | str, power: str | None = No
     return _Orders(position).of_unit(unit, power)
 
 
-def possible_adjustments(position: Position, power: str,
-                         flags: frozenset[Flag] = frozenset()) -> list[Order]:
+def possible_adjustments(position: Position, power: str, flags: frozenset[Flag] = frozenset()) -> list[Order]:
     """The legal adjustment orders of `power`: each build and `WAIVE` when it may build,
     each removal when it must remove, nothing otherwise (build sites by `flags`)."""
     if position.phase.type is not PhaseType.ADJUSTMENTS:
@@ -88,7 +87,7 @@ class _Neighbours(NamedTuple):
     army: dict[str, tuple[str, ...]]
     fleet: dict[Location, tuple[Location, ...]]
     fleet_provinces: dict[Location, tuple[str, ...]]
-    around: dict[str, tuple[str, ...]]   # provinces next to a province, by land or sea
+    around: dict[str, tuple[str, ...]]  # provinces next to a province, by land or sea
     seas: dict[str, tuple[str, ...]]
 
 
@@ -100,10 +99,12 @@ def _sorted_neighbours(m: Map) -> _Neighbours:
     around: dict[str, set[str]] = {p: set(ns) for p, ns in army.items()}
     for loc, ns in fleet.items():
         around.setdefault(loc.province, set()).update(n.province for n in ns)
-    seas = {p: tuple(sorted(m.sea_neighbours(p))) for p in m.provinces
-            if m.provinces[p].terrain is not Terrain.SHUT}
-    return _Neighbours(army, fleet, fleet_provinces,
-                       {p: tuple(sorted(ns)) for p, ns in around.items()}, seas)
+    seas = {
+        p: tuple(sorted(m.sea_neighbours(p)))
+        for p in m.provinces
+        if m.provinces[p].terrain is not Terrain.SHUT
+    }
+    return _Neighbours(army, fleet, fleet_provinces, {p: tuple(sorted(ns)) for p, ns in around.items()}, seas)
 
 
 def _convoy_table(m: Map) -> dict[str, dict[str, tuple[str, ...]]]:
@@ -156,9 +157,11 @@ class _Orders:
         m, pos, seas_of = self.map, self.position, self.nb.seas
         result: set[str] = set()
         if m.is_coastal(origin):
+
             def fleet_at(sea: str) -> bool:
                 u = pos.unit_at(sea)
                 return u is not None and u.type is UnitType.FLEET and sea != avoid
+
             frontier = [s for s in seas_of[origin] if fleet_at(s)]
             seen = set(frontier)
             while frontier:
@@ -178,8 +181,11 @@ class _Orders:
     def coastal_armies(self) -> list[Unit]:
         if self._coastal_armies is None:
             m = self.map
-            self._coastal_armies = [u for _, u in self.position.all_units()
-                                    if u.type is UnitType.ARMY and m.is_coastal(u.province)]
+            self._coastal_armies = [
+                u
+                for _, u in self.position.all_units()
+                if u.type is UnitType.ARMY and m.is_coastal(u.province)
+            ]
         return self._coastal_armies
 
     def _reachable(self, unit: Unit) -> tuple[str, ...]:
@@ -233,8 +239,9 @@ class _Orders:
             if other.type is UnitType.ARMY:
                 if not prov.terrain.army_can_enter:
                     continue
-                if dest in m.army_neighbours(other.province) or \
-                        dest in self.convoy_reach(other.province, avoid):
+                if dest in m.army_neighbours(other.province) or dest in self.convoy_reach(
+                    other.province, avoid
+                ):
                     yield SupportMove(unit, other, Location(dest))
             elif m.reaches_province(UnitType.FLEET, other.location, dest):
                 yield SupportMove(unit, other, Location(dest))
@@ -248,5 +255,6 @@ def orders_by_power(position: Position) -> dict[str, list[Order]]:
     if position.phase.type is PhaseType.ADJUSTMENTS:
         lists = {p: possible_adjustments(position, p) for p in position.map.power_names}
         return {p: os for p, os in lists.items() if os}
-    return {p: [o for os in by_unit.values() for o in os]
-            for p, by_unit in all_possible_orders(position).items()}
+    return {
+        p: [o for os in by_unit.values() for o in os] for p, by_unit in all_possible_orders(position).items()
+    }

@@ -12,15 +12,17 @@ from .position import Position
 def _reaches_unit(pos: Position, mover: str, other: str) -> bool:
     """Some unit of `mover` could move into the province of some unit of `other`."""
     targets = {u.province for u in pos.units.get(other, ())}
-    return any(pos.map.reaches_province(u.type, u.location, p)
-               for u in pos.units.get(mover, ()) for p in targets)
+    return any(
+        pos.map.reaches_province(u.type, u.location, p) for u in pos.units.get(mover, ()) for p in targets
+    )
 
 
 def _reaches_centre(pos: Position, mover: str, owner: str) -> bool:
     """Some unit of `mover` could move into a supply centre `owner` owns."""
     centres = pos.centers.get(owner, ())
-    return any(pos.map.reaches_province(u.type, u.location, c)
-               for u in pos.units.get(mover, ()) for c in centres)
+    return any(
+        pos.map.reaches_province(u.type, u.location, c) for u in pos.units.get(mover, ()) for c in centres
+    )
 
 
 def touching(pos: Position, a: str, b: str) -> bool:

@@ -10,8 +10,9 @@ from .outcome import OrderOutcome, Result
 from .position import Position
 
 
-def _disorder_retreats(position: Position, orders: dict[str, Order],
-                       in_disorder: frozenset[str]) -> dict[str, Order]:
+def _disorder_retreats(
+    position: Position, orders: dict[str, Order], in_disorder: frozenset[str]
+) -> dict[str, Order]:
     """CD_RETREATS: a retreat for each dislodged unit of a power in civil disorder. The
     judge's choice is fixed, not random: a supply centre first, then any place, each in
     alphabetical order, and never where another retreat already goes (so that the judge's
@@ -29,11 +30,14 @@ def _disorder_retreats(position: Position, orders: dict[str, Order],
     return chosen
 
 
-def adjudicate_retreats(position: Position, orders: dict[str, Order],
-                        defaults: frozenset[str] = frozenset(), *,
-                        flags: frozenset[Flag] = frozenset(),
-                        in_disorder: frozenset[str] = frozenset()
-                        ) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
+def adjudicate_retreats(
+    position: Position,
+    orders: dict[str, Order],
+    defaults: frozenset[str] = frozenset(),
+    *,
+    flags: frozenset[Flag] = frozenset(),
+    in_disorder: frozenset[str] = frozenset(),
+) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
     """Validated retreat orders keyed by the dislodged unit's province -> outcomes, units.
 
     The units of the powers `in_disorder` (they gave no order) disband, or retreat by
@@ -52,11 +56,18 @@ def adjudicate_retreats(position: Position, orders: dict[str, Order],
                 if targets[order.dest.province] > 1:
                     outcomes.append(OrderOutcome(power, order, Result.BOUNCED))
                 else:
-                    outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS,
-                                                 default=d.unit.province in defaults))
+                    outcomes.append(
+                        OrderOutcome(power, order, Result.SUCCEEDS, default=d.unit.province in defaults)
+                    )
                     units.setdefault(power, []).append(order.arrived)
             else:
                 # a disband, or no order at all: the unit is disbanded
-                outcomes.append(OrderOutcome(power, Disband(d.unit), Result.SUCCEEDS,
-                                             default=order is None or d.unit.province in defaults))
+                outcomes.append(
+                    OrderOutcome(
+                        power,
+                        Disband(d.unit),
+                        Result.SUCCEEDS,
+                        default=order is None or d.unit.province in defaults,
+                    )
+                )
     return tuple(outcomes), {p: tuple(us) for p, us in units.items()}

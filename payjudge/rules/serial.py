@@ -16,9 +16,17 @@ def position_to_json(pos: Position) -> dict[str, Any]:
         "phase": str(pos.phase),
         "units": {p: [str(u) for u in us] for p, us in sorted(pos.units.items())},
         "centers": {p: sorted(cs) for p, cs in sorted(pos.centers.items())},
-        "dislodged": {p: [{"unit": str(d.unit), "attacker_from": d.attacker_from,
-                           "retreats": [str(r) for r in d.retreats]} for d in ds]
-                      for p, ds in sorted(pos.dislodged.items())},
+        "dislodged": {
+            p: [
+                {
+                    "unit": str(d.unit),
+                    "attacker_from": d.attacker_from,
+                    "retreats": [str(r) for r in d.retreats],
+                }
+                for d in ds
+            ]
+            for p, ds in sorted(pos.dislodged.items())
+        },
     }
 
 
@@ -28,7 +36,13 @@ def position_from_json(m: Map, doc: dict[str, Any]) -> Position:
         Phase.parse(doc["phase"]),
         {p: tuple(Unit.parse(u) for u in us) for p, us in doc.get("units", {}).items()},
         {p: frozenset(cs) for p, cs in doc.get("centers", {}).items()},
-        {p: tuple(Dislodged(Unit.parse(d["unit"]), d["attacker_from"],
-                            tuple(Location.parse(r) for r in d["retreats"])) for d in ds)
-         for p, ds in doc.get("dislodged", {}).items()},
+        {
+            p: tuple(
+                Dislodged(
+                    Unit.parse(d["unit"]), d["attacker_from"], tuple(Location.parse(r) for r in d["retreats"])
+                )
+                for d in ds
+            )
+            for p, ds in doc.get("dislodged", {}).items()
+        },
     )

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from .geography import Map
 
-_LONGEST = 24        # longer words get no suggestion (no province name is that long)
-_MAX = 3             # suggestions offered
+_LONGEST = 24  # longer words get no suggestion (no province name is that long)
+_MAX = 3  # suggestions offered
 
 
-def _tables(game_map: Map) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]],
-                                    dict[str, str]]:
+def _tables(game_map: Map) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], dict[str, str]]:
     prefixes: dict[str, set[str]] = {}
     deletes: dict[str, set[str]] = {}
-    names: dict[str, str] = {}          # spelled name -> province
+    names: dict[str, str] = {}  # spelled name -> province
     for alias, loc in game_map.aliases.items():
         name = "".join(c for c in alias.upper() if c.isalnum())
         if not name or "/" in alias or "(" in alias:
@@ -28,10 +27,13 @@ def _tables(game_map: Map) -> tuple[dict[str, frozenset[str]], dict[str, frozens
         names.setdefault(name, loc.province)
         for n in range(3, len(name) + 1):
             prefixes.setdefault(name[:n], set()).add(loc.province)
-        for variant in {name, *(name[:i] + name[i + 1:] for i in range(len(name)))}:
+        for variant in {name, *(name[:i] + name[i + 1 :] for i in range(len(name)))}:
             deletes.setdefault(variant, set()).add(name)
-    return ({k: frozenset(v) for k, v in prefixes.items()},
-            {k: frozenset(v) for k, v in deletes.items()}, names)
+    return (
+        {k: frozenset(v) for k, v in prefixes.items()},
+        {k: frozenset(v) for k, v in deletes.items()},
+        names,
+    )
 
 
 def _distance(a: str, b: str) -> int:
@@ -59,7 +61,7 @@ def suggest_provinces(word: str, game_map: Map) -> list[str]:
         ranked[province] = (0, province)
     limit = 1 if len(w) <= 4 else 2
     near: set[str] = set()
-    for variant in {w, *(w[:i] + w[i + 1:] for i in range(len(w)))}:
+    for variant in {w, *(w[:i] + w[i + 1 :] for i in range(len(w)))}:
         near |= deletes.get(variant, frozenset())
     for name in near:
         d = _distance(w, name)

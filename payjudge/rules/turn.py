@@ -47,7 +47,7 @@ class PhaseReport:
     outcomes: tuple[OrderOutcome, ...]
     errors: tuple[OrderProblem, ...] = ()
     dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
-    destroyed: tuple[tuple[str, Unit], ...] = ()       # dislodged with nowhere to go
+    destroyed: tuple[tuple[str, Unit], ...] = ()  # dislodged with nowhere to go
     center_changes: tuple[tuple[str, str | None, str], ...] = ()  # (centre, from, to)
 
 
@@ -94,23 +94,36 @@ def _validated(text: str, position: Position, power: str, remembered: _Remembere
         unit = None if isinstance(order, Waive) else order.unit
         at = position._at
         here = at.get(unit.province) if unit is not None else None
-        if here is not None and here[1] is unit and here[0] == power and \
-                (target is None or at.get(target.province, (None, None))[1] is target) and \
-                (chain is None or fleet_chain(position, *chain)):
+        if (
+            here is not None
+            and here[1] is unit
+            and here[0] == power
+            and (target is None or at.get(target.province, (None, None))[1] is target)
+            and (chain is None or fleet_chain(position, *chain))
+        ):
             return order
     order = validate(_parsed(text, position.map), position, power)
     if len(remembered) >= _PARSED_CACHE_SIZE:
         remembered.clear()
-    target = order.supported if isinstance(order, (SupportHold, SupportMove)) else \
-        order.army if isinstance(order, Convoy) else None
+    target = (
+        order.supported
+        if isinstance(order, (SupportHold, SupportMove))
+        else order.army
+        if isinstance(order, Convoy)
+        else None
+    )
     remembered[text] = (order, target, chain_looked_for(order, position.map))
     return order
 
 
-def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
-                *, check_owner: bool = True, flags: frozenset[Flag] = frozenset(),
-                dummies: frozenset[str] = frozenset()
-                ) -> tuple[dict[str, list[Order]], list[OrderProblem]]:
+def read_orders(
+    position: Position,
+    texts: Mapping[str, Iterable[str]],
+    *,
+    check_owner: bool = True,
+    flags: frozenset[Flag] = frozenset(),
+    dummies: frozenset[str] = frozenset(),
+) -> tuple[dict[str, list[Order]], list[OrderProblem]]:
     """Parse and check each power's order texts, keeping the order they were given in."""
     accepted: dict[str, list[Order]] = {}
     problems: list[OrderProblem] = []
@@ -126,8 +139,14 @@ def read_orders(position: Position, texts: Mapping[str, Iterable[str]],
                 if remembered is not None:
                     order = _validated(text, position, power, remembered)
                 else:
-                    order = validate(_parsed(text, game_map), position, power,
-                                     check_owner=check_owner, flags=flags, dummies=dummies)
+                    order = validate(
+                        _parsed(text, game_map),
+                        position,
+                        power,
+                        check_owner=check_owner,
+                        flags=flags,
+                        dummies=dummies,
+                    )
             except OrderError as exc:
                 problems.append(OrderProblem(power, text, str(exc), exc.kind))
                 continue
@@ -148,22 +167,37 @@ def _by_unit(orders: Mapping[str, Sequence[Order]], problems: list[OrderProblem]
             province = order.unit.province
             if province in chosen and chosen[province] != order:
                 clashing[province] = order.unit
-                problems.append(OrderProblem(power, str(order),
-                                             f"{order.unit} was given two different orders",
-                                             ProblemKind.AMBIGUOUS))
+                problems.append(
+                    OrderProblem(
+                        power,
+                        str(order),
+                        f"{order.unit} was given two different orders",
+                        ProblemKind.AMBIGUOUS,
+                    )
+                )
             chosen.setdefault(province, order)
             owner[province] = power
     for province, unit in clashing.items():
-        problems.append(OrderProblem(owner[province], str(chosen[province]),
-                                     f"{unit} was given two different orders",
-                                     ProblemKind.AMBIGUOUS))
+        problems.append(
+            OrderProblem(
+                owner[province],
+                str(chosen[province]),
+                f"{unit} was given two different orders",
+                ProblemKind.AMBIGUOUS,
+            )
+        )
         del chosen[province]
     return chosen
 
 
-def play(position: Position, orders: Mapping[str, Sequence[Order]],
-         problems: Sequence[OrderProblem] = (), *, flags: frozenset[Flag] = frozenset(),
-         dummies: frozenset[str] = frozenset()) -> tuple[PhaseReport, Position]:
+def play(
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    problems: Sequence[OrderProblem] = (),
+    *,
+    flags: frozenset[Flag] = frozenset(),
+    dummies: frozenset[str] = frozenset(),
+) -> tuple[PhaseReport, Position]:
     """Adjudicate validated orders (per power, in the order given) and advance.
 
     `flags` are the rule flags in force (all of them, implied ones included), `dummies`
@@ -178,44 +212,58 @@ def play(position: Position, orders: Mapping[str, Sequence[Order]],
         unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
         result = adjudicate_movement(position, by_unit, unordered, flags=flags, dummies=dummies)
         keep = Flag.NO_RETREAT not in flags  # NO_RETREAT: every dislodged unit is destroyed
-        stranded = {p: tuple(d for d in ds if d.retreats and keep)
-                    for p, ds in result.dislodged.items()}
-        destroyed = tuple((p, d.unit) for p, ds in result.dislodged.items() for d in ds
-                          if not (d.retreats and keep))
+        stranded = {p: tuple(d for d in ds if d.retreats and keep) for p, ds in result.dislodged.items()}
+        destroyed = tuple(
+            (p, d.unit) for p, ds in result.dislodged.items() for d in ds if not (d.retreats and keep)
+        )
         units, dislodged = result.units, stranded
-        report = PhaseReport(position.phase, position, result.outcomes, tuple(problems),
-                             result.dislodged, destroyed)
+        report = PhaseReport(
+            position.phase, position, result.outcomes, tuple(problems), result.dislodged, destroyed
+        )
     elif kind is PhaseType.RETREATS:
         by_unit = _by_unit(orders, problems)
         in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
-        outcomes, units = adjudicate_retreats(position, by_unit, flags=flags,
-                                              in_disorder=in_disorder)
+        outcomes, units = adjudicate_retreats(position, by_unit, flags=flags, in_disorder=in_disorder)
         dislodged = {}
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
     else:
         outcomes, units = adjudicate_adjustments(
-            position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags)
+            position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
+        )
         dislodged = position.dislodged
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
     nxt, changes = _next_position(position, units, dislodged, flags)
     if changes:
-        report = PhaseReport(report.phase, report.before, report.outcomes, report.errors,
-                             report.dislodged, report.destroyed, changes)
+        report = PhaseReport(
+            report.phase,
+            report.before,
+            report.outcomes,
+            report.errors,
+            report.dislodged,
+            report.destroyed,
+            changes,
+        )
     return report, nxt
 
 
-def advance(position: Position, texts: Mapping[str, Iterable[str]], *,
-            flags: frozenset[Flag] = frozenset(), dummies: frozenset[str] = frozenset()
-            ) -> tuple[PhaseReport, Position]:
+def advance(
+    position: Position,
+    texts: Mapping[str, Iterable[str]],
+    *,
+    flags: frozenset[Flag] = frozenset(),
+    dummies: frozenset[str] = frozenset(),
+) -> tuple[PhaseReport, Position]:
     """Read order texts, adjudicate the phase, and return the next position."""
     orders, problems = read_orders(position, texts, flags=flags, dummies=dummies)
     return play(position, orders, problems, flags=flags, dummies=dummies)
 
 
-def _next_position(before: Position, units: Mapping[str, tuple[Unit, ...]],
-                   dislodged: Mapping[str, tuple[Dislodged, ...]],
-                   flags: frozenset[Flag] = frozenset()
-                   ) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
+def _next_position(
+    before: Position,
+    units: Mapping[str, tuple[Unit, ...]],
+    dislodged: Mapping[str, tuple[Dislodged, ...]],
+    flags: frozenset[Flag] = frozenset(),
+) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
     """Step to the next phase that really happens, from the units after `before`'s phase."""
     m, centers, phase = before.map, before.centers, before.phase
     changes: tuple[tuple[str, str | None, str], ...] = ()
@@ -234,8 +282,9 @@ def _next_position(before: Position, units: Mapping[str, tuple[Unit, ...]],
         return Position(m, phase, units, centers, dislodged), changes
 
 
-def _captured(m: Map, units: Mapping[str, Sequence[Unit]], centers: Mapping[str, frozenset[str]]
-              ) -> tuple[Mapping[str, frozenset[str]], tuple[tuple[str, str | None, str], ...]]:
+def _captured(
+    m: Map, units: Mapping[str, Sequence[Unit]], centers: Mapping[str, frozenset[str]]
+) -> tuple[Mapping[str, frozenset[str]], tuple[tuple[str, str | None, str], ...]]:
     """Centre ownership once each supply centre belongs to the power whose unit stands on it."""
     owner = {c: p for p, cs in centers.items() for c in cs}
     changes = []
@@ -274,8 +323,7 @@ def victory_scores(pos: Position, *, homes: bool = False) -> dict[str, int]:
     if not homes:
         return {p: len(pos.centers.get(p, ())) for p in pos.map.power_names}
     home_of = {h: power.name for power in pos.map.powers for h in power.homes}
-    return {p: sum(1 for c in pos.centers.get(p, ()) if home_of.get(c, p) != p)
-            for p in pos.map.power_names}
+    return {p: sum(1 for c in pos.centers.get(p, ()) if home_of.get(c, p) != p) for p in pos.map.power_names}
 
 
 def winners(pos: Position, *, homes: bool = False, shared: bool = False) -> tuple[str, ...]:
@@ -290,4 +338,3 @@ def winners(pos: Position, *, homes: bool = False, shared: bool = False) -> tupl
     best = max(score[p] for p in reached)
     top = [p for p in reached if score[p] == best]
     return tuple(top) if len(top) == 1 else ()
-

@@ -30,15 +30,28 @@ from .parse import OrderKind, ParsedOrder, UnitSpec
 from .phase import PhaseType
 from .position import Position
 
-_KIND_NAMES = {OrderKind.HOLD: "hold", OrderKind.MOVE: "move", OrderKind.SUPPORT: "support",
-               OrderKind.CONVOY: "convoy", OrderKind.RETREAT: "retreat",
-               OrderKind.DISBAND: "disband", OrderKind.BUILD: "build",
-               OrderKind.REMOVE: "removal", OrderKind.WAIVE: "waive"}
+_KIND_NAMES = {
+    OrderKind.HOLD: "hold",
+    OrderKind.MOVE: "move",
+    OrderKind.SUPPORT: "support",
+    OrderKind.CONVOY: "convoy",
+    OrderKind.RETREAT: "retreat",
+    OrderKind.DISBAND: "disband",
+    OrderKind.BUILD: "build",
+    OrderKind.REMOVE: "removal",
+    OrderKind.WAIVE: "waive",
+}
 
 
-def validate(parsed: ParsedOrder, position: Position, power: str | None = None,
-             *, check_owner: bool = True, flags: frozenset[Flag] = frozenset(),
-             dummies: frozenset[str] = frozenset()) -> Order:
+def validate(
+    parsed: ParsedOrder,
+    position: Position,
+    power: str | None = None,
+    *,
+    check_owner: bool = True,
+    flags: frozenset[Flag] = frozenset(),
+    dummies: frozenset[str] = frozenset(),
+) -> Order:
     """The legal order `parsed` stands for, in `position`, given by `power`.
 
     `check_owner=False` is for Payola offers, which may be made to any unit. `flags` are
@@ -53,8 +66,11 @@ def validate(parsed: ParsedOrder, position: Position, power: str | None = None,
 
 
 def _wrong_phase(parsed: ParsedOrder, position: Position) -> IllegalOrder:
-    kind = {PhaseType.MOVEMENT: "a movement", PhaseType.RETREATS: "a retreat",
-            PhaseType.ADJUSTMENTS: "an adjustment"}[position.phase.type]
+    kind = {
+        PhaseType.MOVEMENT: "a movement",
+        PhaseType.RETREATS: "a retreat",
+        PhaseType.ADJUSTMENTS: "an adjustment",
+    }[position.phase.type]
     return IllegalOrder(f"a {_KIND_NAMES[parsed.kind]} order is not possible in {kind} phase")
 
 
@@ -79,12 +95,16 @@ def _check_owner(owner: str, unit: Unit, power: str | None, check: bool) -> None
 def _portage_dest(m: Map, unit: Unit, dest: Location, position: Position) -> Location:
     """PORTAGE_CONVOY: a fleet carried overland to `dest`, on any of its coasts."""
     if not army_chain(position, unit.province, dest.province):
-        raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no chain "
-                           f"of armies could carry it there")
+        raise IllegalOrder(
+            f"{unit} cannot move to {dest.province}: not adjacent, and no chain "
+            f"of armies could carry it there"
+        )
     coasts = m.provinces[dest.province].coasts
     if dest.coast is None and len(coasts) > 1:
-        raise AmbiguousOrder(f"{unit} - {dest.province}: say which coast "
-                             f"({' or '.join(f'{dest.province}/{c}' for c in coasts)})")
+        raise AmbiguousOrder(
+            f"{unit} - {dest.province}: say which coast "
+            f"({' or '.join(f'{dest.province}/{c}' for c in coasts)})"
+        )
     if dest.coast is not None and dest.coast not in coasts:
         raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
     if dest.coast is None and coasts:
@@ -117,8 +137,9 @@ def _fleet_dest(m: Map, unit: Unit, dest: Location) -> Location:
     return dest
 
 
-def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = None,
-                flags: frozenset[Flag] = frozenset()) -> bool:
+def fleet_chain(
+    position: Position, origin: str, dest: str, avoid: str | None = None, flags: frozenset[Flag] = frozenset()
+) -> bool:
     """Is there a chain of seas, each holding a fleet, from `origin` to `dest`?
 
     A move that needs a convoy is legal only if such a chain is on the board now
@@ -131,9 +152,11 @@ def fleet_chain(position: Position, origin: str, dest: str, avoid: str | None = 
     seas = set(m.convoy_seas(origin, dest)) if m.convoy_path_possible(origin, dest) else set()
     if not seas:
         return False
+
     def has_fleet(sea: str) -> bool:
         unit = position.unit_at(sea)
         return unit is not None and unit.type is UnitType.FLEET and sea != avoid
+
     goal = set(m.sea_neighbours(dest))
     frontier = [s for s in m.sea_neighbours(origin) if has_fleet(s)]
     seen = set(frontier)
@@ -154,11 +177,17 @@ def chain_looked_for(order: Order, m: Map) -> tuple[str, str, str | None] | None
     cannot walk to, and for a support of one. None for any other movement order, whose
     legality depends only on the map and on the units it names (`_movement` reads the
     board nowhere else)."""
-    if type(order) is Move and order.unit.type is UnitType.ARMY and \
-            order.dest.province not in m.army_neighbours(order.unit.province):
+    if (
+        type(order) is Move
+        and order.unit.type is UnitType.ARMY
+        and order.dest.province not in m.army_neighbours(order.unit.province)
+    ):
         return order.unit.province, order.dest.province, None
-    if type(order) is SupportMove and order.supported.type is UnitType.ARMY and \
-            order.dest.province not in m.army_neighbours(order.supported.province):
+    if (
+        type(order) is SupportMove
+        and order.supported.type is UnitType.ARMY
+        and order.dest.province not in m.army_neighbours(order.supported.province)
+    ):
         return order.supported.province, order.dest.province, order.unit.province
     return None
 
@@ -196,10 +225,17 @@ def _coastal_chain(position: Position, origin: str, dest: str, avoid: str | None
         return False
     links = m.derived("validate:fleet_links", _fleet_links)
     flags = frozenset({Flag.COASTAL_CONVOY})
+
     def has_fleet(p: str) -> bool:
         unit = position.unit_at(p)
-        return unit is not None and unit.type is UnitType.FLEET and p != avoid \
-            and p not in (origin, dest) and _carrier(m, p, flags)
+        return (
+            unit is not None
+            and unit.type is UnitType.FLEET
+            and p != avoid
+            and p not in (origin, dest)
+            and _carrier(m, p, flags)
+        )
+
     goal = links.get(dest, frozenset())
     frontier = [p for p in links.get(origin, ()) if has_fleet(p)]
     seen = set(frontier)
@@ -214,8 +250,9 @@ def _coastal_chain(position: Position, origin: str, dest: str, avoid: str | None
     return False
 
 
-def _army_can_reach(position: Position, origin: str, dest: str, avoid: str | None = None,
-                    flags: frozenset[Flag] = frozenset()) -> bool:
+def _army_can_reach(
+    position: Position, origin: str, dest: str, avoid: str | None = None, flags: frozenset[Flag] = frozenset()
+) -> bool:
     m = position.map
     return dest in m.army_neighbours(origin) or fleet_chain(position, origin, dest, avoid, flags)
 
@@ -226,8 +263,7 @@ def _convoy_possible(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> 
     return m.convoy_path_possible(origin, dest)
 
 
-def _move(parsed: ParsedOrder, unit: Unit, position: Position,
-          flags: frozenset[Flag] = frozenset()) -> Move:
+def _move(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[Flag] = frozenset()) -> Move:
     m = position.map
     dest = parsed.dest
     assert dest is not None
@@ -237,8 +273,11 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position,
     if prov is None or prov.terrain is Terrain.SHUT:
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: impassable")
     if unit.type is UnitType.FLEET:
-        if Flag.PORTAGE_CONVOY in flags and prov.terrain is Terrain.COAST and \
-                not m.reaches_province(UnitType.FLEET, unit.location, dest.province):
+        if (
+            Flag.PORTAGE_CONVOY in flags
+            and prov.terrain is Terrain.COAST
+            and not m.reaches_province(UnitType.FLEET, unit.location, dest.province)
+        ):
             return Move(unit, _portage_dest(m, unit, dest, position))
         if parsed.via_convoy:
             raise IllegalOrder(f"{unit} is a fleet and cannot be convoyed")
@@ -253,15 +292,25 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position,
     if parsed.via_convoy and not _convoy_possible(m, unit.province, dest.province, flags):
         raise IllegalOrder(f"{unit} cannot go to {dest.province} by convoy: no sea route links them")
     if not adjacent and not _convoy_possible(m, unit.province, dest.province, flags):
-        raise IllegalOrder(f"{unit} cannot move to {dest.province}: not adjacent, and no convoy could take it there")
+        raise IllegalOrder(
+            f"{unit} cannot move to {dest.province}: not adjacent, and no convoy could take it there"
+        )
     if not adjacent and not fleet_chain(position, unit.province, dest.province, flags=flags):
-        raise IllegalOrder(f"{unit} cannot move to {dest.province}: it would need a convoy, "
-                           f"and no chain of fleets links them")
+        raise IllegalOrder(
+            f"{unit} cannot move to {dest.province}: it would need a convoy, "
+            f"and no chain of fleets links them"
+        )
     return Move(unit, dest, via_convoy=parsed.via_convoy and adjacent)
 
 
-def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool,
-              flags: frozenset[Flag], dummies: frozenset[str]) -> Order:
+def _movement(
+    parsed: ParsedOrder,
+    position: Position,
+    power: str | None,
+    check_owner: bool,
+    flags: frozenset[Flag],
+    dummies: frozenset[str],
+) -> Order:
     m = position.map
     if parsed.kind not in (OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY):
         raise _wrong_phase(parsed, position)
@@ -291,18 +340,23 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
         if dest.province not in m.provinces:
             raise IllegalOrder(f"unknown province {dest.province}")
         if not m.reaches_province(unit.type, unit.location, dest.province):
-            raise IllegalOrder(f"{unit} cannot support a move to {dest.province}: "
-                               "it could not move there itself")
+            raise IllegalOrder(
+                f"{unit} cannot support a move to {dest.province}: it could not move there itself"
+            )
         if target.type is UnitType.ARMY:
-            if not _army_can_reach(position, target.province, dest.province, avoid=unit.province,
-                                   flags=flags) or \
-                    not m.provinces[dest.province].terrain.army_can_enter:
+            if (
+                not _army_can_reach(
+                    position, target.province, dest.province, avoid=unit.province, flags=flags
+                )
+                or not m.provinces[dest.province].terrain.army_can_enter
+            ):
                 raise IllegalOrder(f"{target} cannot move to {dest.province}")
             dest = dest.bare
         else:
-            if not m.reaches_province(UnitType.FLEET, target.location, dest.province) and \
-                    not (Flag.PORTAGE_CONVOY in flags and
-                         army_chain(position, target.province, dest.province, avoid=unit.province)):
+            if not m.reaches_province(UnitType.FLEET, target.location, dest.province) and not (
+                Flag.PORTAGE_CONVOY in flags
+                and army_chain(position, target.province, dest.province, avoid=unit.province)
+            ):
                 raise IllegalOrder(f"{target} cannot move to {dest.province}")
             if dest.coast is not None and dest.coast not in m.provinces[dest.province].coasts:
                 raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
@@ -323,8 +377,10 @@ def _movement(parsed: ParsedOrder, position: Position, power: str | None, check_
     if not (m.is_coastal(army.province) and m.is_coastal(dest.province)):
         raise IllegalOrder(f"{unit} cannot convoy {army} to {dest.province}: both ends must be on a coast")
     if unit.province not in _convoy_seas(m, army.province, dest.province, flags):
-        raise IllegalOrder(f"{unit} cannot convoy {army} to {dest.province}: "
-                           f"{unit.province} is not on a convoy route that needs it")
+        raise IllegalOrder(
+            f"{unit} cannot convoy {army} to {dest.province}: "
+            f"{unit.province} is not on a convoy route that needs it"
+        )
     return Convoy(unit, army, dest)
 
 
@@ -358,10 +414,11 @@ def army_chain(position: Position, origin: str, dest: str, avoid: str | None = N
     m = position.map
     if origin == dest or not (m.is_coastal(origin) and m.is_coastal(dest)):
         return False
+
     def has_army(p: str) -> bool:
         unit = position.unit_at(p)
-        return unit is not None and unit.type is UnitType.ARMY and p != avoid \
-            and p not in (origin, dest)
+        return unit is not None and unit.type is UnitType.ARMY and p != avoid and p not in (origin, dest)
+
     goal = set(m.army_neighbours(dest))
     frontier = [p for p in m.army_neighbours(origin) if has_army(p)]
     seen = set(frontier)
@@ -392,8 +449,10 @@ def _portage(parsed: ParsedOrder, unit: Unit, position: Position) -> Convoy:
         raise IllegalOrder(f"{unit} cannot carry {fleet} to {dest.province}: both ends must be on a coast")
     ends = frozenset({fleet.province, dest.province})
     if unit.province not in _land_linked(m, fleet.province, ends) & _land_linked(m, dest.province, ends):
-        raise IllegalOrder(f"{unit} cannot carry {fleet} to {dest.province}: "
-                           f"{unit.province} is not on a way overland between them")
+        raise IllegalOrder(
+            f"{unit} cannot carry {fleet} to {dest.province}: "
+            f"{unit.province} is not on a way overland between them"
+        )
     return Convoy(unit, fleet, dest)
 
 
@@ -426,8 +485,7 @@ def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_o
     return Retreat(unit, dest)
 
 
-def _adjustment(parsed: ParsedOrder, position: Position, power: str | None,
-                flags: frozenset[Flag]) -> Order:
+def _adjustment(parsed: ParsedOrder, position: Position, power: str | None, flags: frozenset[Flag]) -> Order:
     m = position.map
     if parsed.kind is OrderKind.WAIVE:
         return Waive()
@@ -437,8 +495,7 @@ def _adjustment(parsed: ParsedOrder, position: Position, power: str | None,
         loc = spec.location
         prov = m.provinces.get(loc.province)
         home_of = m.home_owner(loc.province)
-        free_sites = bool(flags & {Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS,
-                                   Flag.GARRISON})
+        free_sites = bool(flags & {Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS, Flag.GARRISON})
         claims = garrison_claims(position, flags)
         if power is not None and power in claims:
             if loc.province not in claims[power]:
@@ -446,16 +503,17 @@ def _adjustment(parsed: ParsedOrder, position: Position, power: str | None,
         elif power is not None and home_of != power and not free_sites:
             raise IllegalOrder(f"{loc.province} is not a home centre of {power}")
         builder = power or (home_of if not free_sites else position.center_owner(loc.province))
-        if builder is None or (position.center_owner(loc.province) != builder
-                               and builder not in claims):
+        if builder is None or (position.center_owner(loc.province) != builder and builder not in claims):
             raise IllegalOrder(f"{builder or 'nobody'} does not own {loc.province}")
         if position.unit_at(loc.province) is not None:
             raise IllegalOrder(f"{loc.province} is occupied")
         if free_sites and loc.province not in build_sites(position, builder, flags):
             raise IllegalOrder(f"{builder} may not build in {loc.province}")
         if spec.type is UnitType.FLEET and prov is not None and prov.coasts and loc.coast is None:
-            raise AmbiguousOrder(f"BUILD F {loc.province}: say which coast "
-                                 f"({' or '.join(f'{loc.province}/{c}' for c in prov.coasts)})")
+            raise AmbiguousOrder(
+                f"BUILD F {loc.province}: say which coast "
+                f"({' or '.join(f'{loc.province}/{c}' for c in prov.coasts)})"
+            )
         if spec.type is UnitType.ARMY:
             loc = loc.bare
         if not m.can_occupy(spec.type, loc):

@@ -55,7 +55,7 @@ def next_wakeup(game: Schedule, settle: timedelta) -> datetime | None:
     """When the clock next matters for this game (for the scheduler's one-shot jobs)."""
     if game.state is not GameStatus.ACTIVE:
         return None
-    if game.deadline is None:     # NO_DEADLINE: only readiness moves the game
+    if game.deadline is None:  # NO_DEADLINE: only readiness moves the game
         return game.ready_at + settle if game.ready_at is not None else None
     times = [game.deadline]
     timing = Timing.from_json(game.timing)
@@ -96,7 +96,7 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
         late = late_powers(st)
         ready = is_ready(st)
         if Flag.REAL_TIME in st.rules:
-            settle = timedelta(0)             # processed as soon as the last orders arrive
+            settle = timedelta(0)  # processed as soon as the last orders arrive
         phase = game.phase
         if game.deadline is not None and now >= game.deadline:
             if not late and Flag.PREVIEW in st.rules:
@@ -110,8 +110,9 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
                 return _process(st, mailer, now, f"{game.name} {phase}: processed at the deadline")
             grace_end = game.deadline + timing.grace
             if now >= grace_end and Flag.CIVIL_DISORDER in st.rules:
-                return _process(st, mailer, now,
-                                f"{game.name} {phase}: processed in civil disorder ({', '.join(late)})")
+                return _process(
+                    st, mailer, now, f"{game.name} {phase}: processed in civil disorder ({', '.join(late)})"
+                )
             if now >= grace_end and Flag.CIVIL_PREVIEW in st.rules and game.cd_previewed_phase != phase:
                 preview_phase(st, mailer)
                 game.cd_previewed_phase = phase
@@ -121,17 +122,32 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
                 hidden = Flag.HIDE_LATE_POWERS in st.rules
                 zone = timing.zone
                 for power in late:
-                    mailer.send(power_address(st, power), f"Diplomacy late notice {game.name} {phase}",
-                                "late.txt.j2", kind="late", game=game, game_name=game.name,
-                                phase=phase, deadline=show_time(game.deadline, zone),
-                                late=[power] if hidden else late,
-                                grace_end=show_time(grace_end, zone) if timing.grace else None,
-                                civil_disorder=Flag.CIVIL_DISORDER in st.rules)
-                mailer.send([game.master_address], f"Diplomacy late notice {game.name} {phase}",
-                            "late.txt.j2", kind="late", game=game, game_name=game.name, phase=phase,
-                            deadline=show_time(game.deadline, zone), late=late,
-                            grace_end=show_time(grace_end, zone) if timing.grace else None,
-                            civil_disorder=Flag.CIVIL_DISORDER in st.rules)
+                    mailer.send(
+                        power_address(st, power),
+                        f"Diplomacy late notice {game.name} {phase}",
+                        "late.txt.j2",
+                        kind="late",
+                        game=game,
+                        game_name=game.name,
+                        phase=phase,
+                        deadline=show_time(game.deadline, zone),
+                        late=[power] if hidden else late,
+                        grace_end=show_time(grace_end, zone) if timing.grace else None,
+                        civil_disorder=Flag.CIVIL_DISORDER in st.rules,
+                    )
+                mailer.send(
+                    [game.master_address],
+                    f"Diplomacy late notice {game.name} {phase}",
+                    "late.txt.j2",
+                    kind="late",
+                    game=game,
+                    game_name=game.name,
+                    phase=phase,
+                    deadline=show_time(game.deadline, zone),
+                    late=late,
+                    grace_end=show_time(grace_end, zone) if timing.grace else None,
+                    civil_disorder=Flag.CIVIL_DISORDER in st.rules,
+                )
                 game.late_noticed_at = now
                 game.version += 1
                 return f"{game.name} {phase}: late notice ({', '.join(late)})"
@@ -177,10 +193,18 @@ def _remind(st: GameState, mailer: Mailer, timing: Timing, late: list[str], now:
         pos = st.position
         assert pos is not None
         for power in late:
-            mailer.send(power_address(st, power), f"Diplomacy reminder {game.name} {game.phase}",
-                        "reminder.txt.j2", kind="reminder", game=game, game_name=game.name,
-                        power=power, phase=game.phase, movement=pos.phase.is_movement,
-                        deadline=show_time(deadline, timing.zone))
+            mailer.send(
+                power_address(st, power),
+                f"Diplomacy reminder {game.name} {game.phase}",
+                "reminder.txt.j2",
+                kind="reminder",
+                game=game,
+                game_name=game.name,
+                power=power,
+                phase=game.phase,
+                movement=pos.phase.is_movement,
+                deadline=show_time(deadline, timing.zone),
+            )
         sent = f"{game.name} {game.phase}: reminder {key} before the deadline"
     return sent
 
@@ -190,4 +214,3 @@ def _process(st: GameState, mailer: Mailer, now: datetime, what: str) -> str:
     process_phase(st, mailer, now)
     log.info(what)
     return what
-

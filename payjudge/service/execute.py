@@ -75,9 +75,13 @@ def _run(ctx: Context, cmd: Command) -> None:
     elif handler.who == PLAYER:
         role = ctx.player()
         if role is None:
-            reply.problem(cmd.line, handler.echo(cmd),
-                          "the Master must say which power with FOR <power> first"
-                          if ctx.is_master else f"{handler.keyword} needs a SIGNON as a power")
+            reply.problem(
+                cmd.line,
+                handler.echo(cmd),
+                "the Master must say which power with FOR <power> first"
+                if ctx.is_master
+                else f"{handler.keyword} needs a SIGNON as a power",
+            )
             return
     elif handler.who == SIGNED:
         role = ctx.signed()
@@ -95,8 +99,9 @@ def _flush(ctx: Context, batch: list[Command]) -> None:
     player = ctx.player()
     if player is None:
         for cmd in batch:
-            ctx.reply.problem(cmd.line, cmd.text,
-                              "orders need a SIGNON as a power (the Master: FOR <power> first)")
+            ctx.reply.problem(
+                cmd.line, cmd.text, "orders need a SIGNON as a power (the Master: FOR <power> first)"
+            )
         return
     try:
         submit_orders(player, batch)

@@ -69,10 +69,10 @@ def process_pending(db: Database, config: Config, clock: Clock, limit: int = 100
 class Handled(enum.StrEnum):
     """What `process_one` did with a message."""
 
-    DONE = "done"                # answered (or ignored with a reason): its state is DONE
-    DEFERRED = "deferred"        # over the rate limit: it waits, still NEW
+    DONE = "done"  # answered (or ignored with a reason): its state is DONE
+    DEFERRED = "deferred"  # over the rate limit: it waits, still NEW
     QUARANTINED = "quarantined"  # processing failed: its state is QUARANTINED
-    SKIPPED = "skipped"          # no longer waiting, or taken by another processor
+    SKIPPED = "skipped"  # no longer waiting, or taken by another processor
 
 
 def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> Handled:
@@ -92,7 +92,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
                 _redact(s, row, None)
                 return Handled.DONE
             sender = mail.sender
-            assert sender is not None   # _ignore_reason sets aside mail without a sender
+            assert sender is not None  # _ignore_reason sets aside mail without a sender
             script = split_commands([(line.number, line.text) for line in mail.lines])
             limited = _rate_limited(s, config, sender, row, now)
             signs_on = bool(script.commands) and script.commands[0].keyword in ("SIGNON", "RESIGN")
@@ -100,9 +100,16 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
                 raise _Defer(limited, sender)
             reply = Reply()
             mailer = Mailer(s, config, now)
-            ctx = Context(session=s, config=config, now=now, sender=mail.sender or "",
-                          message_id=mail.message_id, reply=reply, mailer=mailer,
-                          inbound_id=row.id)
+            ctx = Context(
+                session=s,
+                config=config,
+                now=now,
+                sender=mail.sender or "",
+                message_id=mail.message_id,
+                reply=reply,
+                mailer=mailer,
+                inbound_id=row.id,
+            )
             for problem in mail.problems:
                 if problem.kind.value in ("fatal",):
                     reply.problem(None, "", problem.message)
@@ -126,8 +133,12 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
             row.not_before = defer.until
             if defer.failure is not None:
                 _record_failure(s, config, clock.now(), defer.failure, defer.sender, inbound_id)
-        log.info("message %s from %s waits until %s (rate limit)", inbound_id, defer.sender,
-                 defer.until.isoformat(timespec="seconds"))
+        log.info(
+            "message %s from %s waits until %s (rate limit)",
+            inbound_id,
+            defer.sender,
+            defer.until.isoformat(timespec="seconds"),
+        )
         return Handled.DEFERRED
     except _Undo as undo:
         try:
@@ -142,7 +153,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
                 row.state, row.processed_at = InboundState.DONE, now
                 _redact(s, row, undo.mail)
             return Handled.DONE
-        except Exception:   # the error reply itself cannot be written
+        except Exception:  # the error reply itself cannot be written
             return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
     except Exception:
         return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
@@ -160,14 +171,14 @@ def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, err
     """Set the message aside with its traceback, and tell its sender. The sender is the
     one stored at receipt when the message cannot even be read again (a parser that
     blows up, say on a thousand nested multiparts)."""
-    error = error if len(error) <= 20_000 else "…\n" + error[-20_000:]   # a RecursionError's frames
+    error = error if len(error) <= 20_000 else "…\n" + error[-20_000:]  # a RecursionError's frames
     log.error("message %s quarantined:\n%s", inbound_id, error)
     with db.transaction() as s:
         repo.quarantine(s, inbound_id, error, clock.now())
         row = _stored(s, inbound_id)
         try:
             mail = read_message(row.raw, envelope_from=row.envelope_from)
-        except Exception:   # RecursionError too: the reading itself is what crashed
+        except Exception:  # RecursionError too: the reading itself is what crashed
             mail = None
         if mail is not None:
             to, automated, subject, msgid = mail.sender, mail.automated, mail.subject, mail.message_id
@@ -176,19 +187,27 @@ def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, err
             to, automated, subject, msgid = row.sender, row.envelope_from == "", None, row.message_id
         if to and not automated and to != config.judge_address.lower():
             Mailer(s, config, clock.now()).send(
-                [to], f"Re: {subject or 'your message'}"[:200], "quarantined.txt.j2",
-                kind="reply", in_reply_to=msgid, auto="auto-replied", reference=row.id)
+                [to],
+                f"Re: {subject or 'your message'}"[:200],
+                "quarantined.txt.j2",
+                kind="reply",
+                in_reply_to=msgid,
+                auto="auto-replied",
+                reference=row.id,
+            )
         if mail is not None:
             _redact(s, row, mail)
     return Handled.QUARANTINED
 
 
-def _record_failure(s, config: Config, now: datetime, failure: FailedSignon, sender: str,
-                    inbound_id: int) -> None:
+def _record_failure(
+    s, config: Config, now: datetime, failure: FailedSignon, sender: str, inbound_id: int
+) -> None:
     game = repo.game_by_id(s, failure.game_id)
     zone = Timing.from_json(game.timing).zone if game is not None else "UTC"
-    record_failure(s, config, Mailer(s, config, now), failure, sender=sender,
-                   inbound_id=inbound_id, now=now, zone=zone)
+    record_failure(
+        s, config, Mailer(s, config, now), failure, sender=sender, inbound_id=inbound_id, now=now, zone=zone
+    )
 
 
 def _redact(s, row: InboundMessage, mail: InboundMail | None) -> None:
@@ -218,33 +237,51 @@ def _ignore_reason(config: Config, mail: InboundMail) -> str | None:
     return None
 
 
-def _rate_limited(s, config: Config, sender: str, row: InboundMessage,
-                  now: datetime) -> datetime | None:
+def _rate_limited(s, config: Config, sender: str, row: InboundMessage, now: datetime) -> datetime | None:
     """When the sender may be answered again, if it was answered `rate_limit_per_hour`
     times in the last hour. From can be forged, so being over the limit never drops a
     message: it waits its turn, and one that signs on with its password goes at once."""
     limit = config.rate_limit_per_hour
-    times = repo.inbound_answered_since(s, sender, exclude_id=row.id,
-                                        since=now - timedelta(hours=1), limit=limit)
+    times = repo.inbound_answered_since(
+        s, sender, exclude_id=row.id, since=now - timedelta(hours=1), limit=limit
+    )
     if len(times) < limit:
         return None
     return times[-1] + timedelta(hours=1)
 
 
 def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bool) -> None:
-    subject = f"Re: {mail.subject}" if mail.subject else \
-        f"payjudge reply{f' ({reply.game})' if reply.game else ''}"
+    subject = (
+        f"Re: {mail.subject}" if mail.subject else f"payjudge reply{f' ({reply.game})' if reply.game else ''}"
+    )
     if not subject.lower().startswith("re:"):
         subject = "Re: " + subject
     to = [mail.sender, *reply.extra_recipients]
     skipped = mail.skipped
-    reply.skipped = {"quoted": skipped.quoted, "comments": skipped.comments,
-                     "after_" + (skipped.end or "end"): skipped.after_end}
-    mailer.send(to, subject[:200], "reply.txt.j2", kind="reply", game=game,
-                in_reply_to=mail.message_id, auto="auto-replied", v=reply.view(ok=ok))
+    reply.skipped = {
+        "quoted": skipped.quoted,
+        "comments": skipped.comments,
+        "after_" + (skipped.end or "end"): skipped.after_end,
+    }
+    mailer.send(
+        to,
+        subject[:200],
+        "reply.txt.j2",
+        kind="reply",
+        game=game,
+        in_reply_to=mail.message_id,
+        auto="auto-replied",
+        v=reply.view(ok=ok),
+    )
     for address, (power, part) in reply.copies().items():
         if address in (mail.sender, *reply.extra_recipients):
             continue
-        mailer.send([address], f"Diplomacy: the Master acted for {power} in {reply.game}",
-                    "reply.txt.j2", kind="reply", game=game, auto="auto-generated",
-                    v=part.copy_view(power, ok=ok))
+        mailer.send(
+            [address],
+            f"Diplomacy: the Master acted for {power} in {reply.game}",
+            "reply.txt.j2",
+            kind="reply",
+            game=game,
+            auto="auto-generated",
+            v=part.copy_view(power, ok=ok),
+        )

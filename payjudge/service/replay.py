@@ -75,15 +75,16 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
         if game is None:
             raise ValueError(f"no game {name!r}")
         seed_base = game.settings.get("seed_base")
-        messages = [(m.processed_at or m.received_at, m.raw, m.envelope_from)
-                    for m in repo.inbound_messages(s)
-                    if m.state is InboundState.DONE and game_of(m.raw) == name]
+        messages = [
+            (m.processed_at or m.received_at, m.raw, m.envelope_from)
+            for m in repo.inbound_messages(s)
+            if m.state is InboundState.DONE and game_of(m.raw) == name
+        ]
         moments = sorted(t.processed_at for t in turns(s, game) if t.processed_at)
         original = _record(s, game)
     clock = FixedClock(messages[0][0] if messages else datetime.now().astimezone())
     inbound = SqlInbound(target, clock)
-    events = [(when, 0, raw, env) for when, raw, env in messages] + \
-             [(when, 1, b"", None) for when in moments]
+    events = [(when, 0, raw, env) for when, raw, env in messages] + [(when, 1, b"", None) for when in moments]
     for when, kind, raw, env in sorted(events, key=lambda e: (e[0], e[1])):
         clock.current = when
         if kind == 0:
@@ -116,8 +117,8 @@ def _record(s, game: Game) -> list[dict]:
     """What must come out the same: each phase's position, report, and the balances."""
     out = []
     for t in turns(s, game):
-        out.append({"phase": t.phase, "position": t.position, "report": t.report,
-                    "status": t.status})
-    out.append({"phase": "balances", "position": money.balances(s, game), "report": None,
-                "status": game.state})
+        out.append({"phase": t.phase, "position": t.position, "report": t.report, "status": t.status})
+    out.append(
+        {"phase": "balances", "position": money.balances(s, game), "report": None, "status": game.state}
+    )
     return out

@@ -16,9 +16,11 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         # hide_parameters: a failed statement's error (logged, stored with a quarantined
         # message) never shows the values, which may be a whole mail with its password
-        engine = create_engine(url, connect_args={"timeout": 30, "isolation_level": None,
-                                                  "check_same_thread": False},
-                               hide_parameters=True)
+        engine = create_engine(
+            url,
+            connect_args={"timeout": 30, "isolation_level": None, "check_same_thread": False},
+            hide_parameters=True,
+        )
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised by every test
@@ -39,8 +41,7 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
-                         hide_parameters=True)
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10, hide_parameters=True)
 
 
 _READ_ONLY = "payjudge_read_only"
@@ -57,8 +58,8 @@ class _Turnstile:
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._next = [0, 0]       # tickets given: [normal, urgent]
-        self._serving = [0, 0]    # the ticket each queue serves next
+        self._next = [0, 0]  # tickets given: [normal, urgent]
+        self._serving = [0, 0]  # the ticket each queue serves next
         self._owner: int | None = None
         self._owner_queue = 0
         self._depth = 0
@@ -73,8 +74,11 @@ class _Turnstile:
                 queue = 1 if urgent else 0
                 ticket = self._next[queue]
                 self._next[queue] += 1
-                while not (self._owner is None and self._serving[queue] == ticket and
-                           (urgent or self._serving[1] == self._next[1])):
+                while not (
+                    self._owner is None
+                    and self._serving[queue] == ticket
+                    and (urgent or self._serving[1] == self._next[1])
+                ):
                     self._cond.wait()
                 self._owner, self._owner_queue, self._depth = me, queue, 1
         try:
@@ -95,8 +99,9 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._readers = sessionmaker(self.engine.execution_options(**{_READ_ONLY: True}),
-                                     expire_on_commit=False)
+        self._readers = sessionmaker(
+            self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
+        )
         self._writers = _Turnstile() if self.engine.dialect.name == "sqlite" else None
 
     @contextmanager
@@ -139,6 +144,7 @@ def migrations_dir() -> Path:
 
 def alembic_config(url: str):
     from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(migrations_dir()))
     cfg.attributes["url"] = url
@@ -149,6 +155,7 @@ def upgrade(url: str, revision: str = "head") -> tuple[str | None, str | None]:
     """Bring the schema up to date (`payjudge db upgrade`); returns the revisions before
     and after (None: no schema at all)."""
     from alembic import command
+
     before, _ = schema_revisions(url)
     command.upgrade(alembic_config(url), revision)
     after, _ = schema_revisions(url)
@@ -160,6 +167,7 @@ def schema_revisions(url: str) -> tuple[str | None, str | None]:
     version of payjudge knows."""
     from alembic.migration import MigrationContext
     from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()
     engine = make_engine(url)
     try:
@@ -181,5 +189,7 @@ def check_schema(url: str) -> None:
         return
     if current is None:
         raise SchemaError("the database has no payjudge schema yet: run `payjudge db upgrade` first")
-    raise SchemaError(f"the database schema is at revision {current}, this payjudge needs {head}: "
-                      "run `payjudge db upgrade` first")
+    raise SchemaError(
+        f"the database schema is at revision {current}, this payjudge needs {head}: "
+        "run `payjudge db upgrade` first"
+    )

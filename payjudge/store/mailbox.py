@@ -27,8 +27,7 @@ def _text(value: str) -> str:
 def _head(raw: bytes):
     """The header block (of the first 64 KiB), decoded as UTF-8 where it can be."""
     block = raw[:65536]
-    end = min((i for i in (block.find(b"\r\n\r\n"), block.find(b"\n\n")) if i >= 0),
-              default=len(block))
+    end = min((i for i in (block.find(b"\r\n\r\n"), block.find(b"\n\n")) if i >= 0), default=len(block))
     text = block[:end].decode("utf-8", "replace")
     return Parser(policy=policy.default).parsestr(text, headersonly=True)
 
@@ -46,7 +45,7 @@ def content_hash(raw: bytes) -> str:
     except Exception:
         digest.update(b"unreadable headers\n")
     cut = [i + len(sep) for sep in (b"\r\n\r\n", b"\n\n") if (i := raw.find(sep)) >= 0]
-    body = raw[min(cut):] if cut else b""
+    body = raw[min(cut) :] if cut else b""
     digest.update(b"\n".join(line.rstrip() for line in body.splitlines()).rstrip())
     return digest.hexdigest()
 
@@ -82,8 +81,15 @@ class SqlInbound:
     def _now(self) -> datetime:
         return self.clock.now() if self.clock is not None else datetime.now(UTC)
 
-    def store_inbound(self, raw: bytes, *, source: str, source_key: str | None = None,
-                      envelope_from: str | None = None, envelope_to: Sequence[str] = ()) -> Stored:
+    def store_inbound(
+        self,
+        raw: bytes,
+        *,
+        source: str,
+        source_key: str | None = None,
+        envelope_from: str | None = None,
+        envelope_to: Sequence[str] = (),
+    ) -> Stored:
         msgid = _message_id(raw)
         sender = _sender(raw)
         # without a Message-ID a re-delivery is recognised by its content
@@ -91,28 +97,46 @@ class SqlInbound:
         # one transaction (one turn of SQLite's write lock per message): look, then insert
         try:
             with self.db.transaction(urgent=True) as s:
-                if msgid is not None and s.scalar(select(InboundMessage.id).where(
-                        InboundMessage.message_id == msgid)) is not None:
+                if (
+                    msgid is not None
+                    and s.scalar(select(InboundMessage.id).where(InboundMessage.message_id == msgid))
+                    is not None
+                ):
                     return Stored.DUPLICATE
-                if source_key is not None and s.scalar(select(InboundMessage.id).where(
-                        InboundMessage.source_key == source_key)) is not None:
+                if (
+                    source_key is not None
+                    and s.scalar(select(InboundMessage.id).where(InboundMessage.source_key == source_key))
+                    is not None
+                ):
                     return Stored.DUPLICATE
-                if digest is not None and s.scalar(select(InboundMessage.id).where(
-                        InboundMessage.content_hash == digest)) is not None:
+                if (
+                    digest is not None
+                    and s.scalar(select(InboundMessage.id).where(InboundMessage.content_hash == digest))
+                    is not None
+                ):
                     return Stored.DUPLICATE
-                s.add(InboundMessage(message_id=msgid, source=source, source_key=source_key,
-                                     envelope_from=(_text(envelope_from)[:254] if envelope_from
-                                                    else envelope_from),
-                                     sender=sender, raw=raw, content_hash=digest,
-                                     received_at=self._now(), state=InboundState.NEW))
+                s.add(
+                    InboundMessage(
+                        message_id=msgid,
+                        source=source,
+                        source_key=source_key,
+                        envelope_from=(_text(envelope_from)[:254] if envelope_from else envelope_from),
+                        sender=sender,
+                        raw=raw,
+                        content_hash=digest,
+                        received_at=self._now(),
+                        state=InboundState.NEW,
+                    )
+                )
         except IntegrityError:  # a concurrent copy won the race (PostgreSQL)
             return Stored.DUPLICATE
         return Stored.STORED
 
     def has_source_key(self, source_key: str) -> bool:
         with self.db.reading() as s:
-            return s.scalar(select(InboundMessage.id).where(
-                InboundMessage.source_key == source_key)) is not None
+            return (
+                s.scalar(select(InboundMessage.id).where(InboundMessage.source_key == source_key)) is not None
+            )
 
 
 class SqlOutbox:
@@ -126,13 +150,13 @@ class SqlOutbox:
     lock file), whose sender claims one batch at a time: there is no one to keep out.
     """
 
-    LOCK_SPACE = 0x504A   # the advisory-lock key space of outbox claims ("PJ")
+    LOCK_SPACE = 0x504A  # the advisory-lock key space of outbox claims ("PJ")
 
     def __init__(self, db: Database, *, batch_marks: bool = False):
         self.db = db
         self._postgres = db.engine.dialect.name == "postgresql"
-        self._locks: Connection | None = None   # the connection holding our advisory locks
-        self._held: set[int] = set()    # the mails it holds
+        self._locks: Connection | None = None  # the connection holding our advisory locks
+        self._held: set[int] = set()  # the mails it holds
         # With `batch_marks` (the daemon), mail sent from the last claim is marked in one
         # transaction once the whole claim is accounted for: one commit per batch, not
         # per mail, for under load those commits queue behind the turns being processed.
@@ -142,23 +166,35 @@ class SqlOutbox:
         self._sent: dict[int, datetime] = {}
 
     def claim_due(self, now: datetime, limit: int = 50) -> list[OutgoingMail]:
-        self.flush()   # never claim (and send) again a mail sent but not yet marked
+        self.flush()  # never claim (and send) again a mail sent but not yet marked
         with self.db.transaction() as s:
-            ids = list(s.scalars(select(OutboxMail.id).where(OutboxMail.state == OutboxState.PENDING,
-                                                             OutboxMail.next_attempt_at <= now)
-                                 .order_by(OutboxMail.id).limit(limit)))
+            ids = list(
+                s.scalars(
+                    select(OutboxMail.id)
+                    .where(OutboxMail.state == OutboxState.PENDING, OutboxMail.next_attempt_at <= now)
+                    .order_by(OutboxMail.id)
+                    .limit(limit)
+                )
+            )
         if self._postgres and ids:
             ids = self._lock(ids)
         if not ids:
             return []
         # read again after locking: a mail another daemon sent meanwhile is left alone
         with self.db.transaction() as s:
-            rows = s.scalars(select(OutboxMail).where(OutboxMail.id.in_(ids),
-                                                      OutboxMail.state == OutboxState.PENDING,
-                                                      OutboxMail.next_attempt_at <= now)
-                             .order_by(OutboxMail.id)).all()
-            mails = [OutgoingMail(r.id, r.message_id, r.sender, tuple(r.recipients), r.raw, r.attempts)
-                     for r in rows]
+            rows = s.scalars(
+                select(OutboxMail)
+                .where(
+                    OutboxMail.id.in_(ids),
+                    OutboxMail.state == OutboxState.PENDING,
+                    OutboxMail.next_attempt_at <= now,
+                )
+                .order_by(OutboxMail.id)
+            ).all()
+            mails = [
+                OutgoingMail(r.id, r.message_id, r.sender, tuple(r.recipients), r.raw, r.attempts)
+                for r in rows
+            ]
         for stale in set(ids) - {m.id for m in mails}:
             self._unlock(stale)
         self._unmarked = {m.id for m in mails}
@@ -173,9 +209,11 @@ class SqlOutbox:
             table = OutboxMail.__table__
             assert isinstance(table, Table)
             s.connection().execute(
-                update(table).where(table.c.id == bindparam("mail_id"))
+                update(table)
+                .where(table.c.id == bindparam("mail_id"))
                 .values(state=OutboxState.SENT, sent_at=bindparam("at"), attempts=table.c.attempts + 1),
-                [{"mail_id": mail_id, "at": at} for mail_id, at in sent.items()])
+                [{"mail_id": mail_id, "at": at} for mail_id, at in sent.items()],
+            )
         for mail_id in sent:
             self._sent.pop(mail_id, None)
             self._unlock(mail_id)
@@ -185,7 +223,7 @@ class SqlOutbox:
         try:
             self.flush()
         except Exception:
-            pass   # those mails go again after the restart, with the same Message-ID
+            pass  # those mails go again after the restart, with the same Message-ID
         conn, self._locks = self._locks, None
         self._held.clear()
         if conn is not None:
@@ -195,18 +233,25 @@ class SqlOutbox:
                 pass
 
     def _lock(self, ids: list[int]) -> list[int]:
-        todo = [i for i in ids if i not in self._held]   # advisory locks count re-entries
+        todo = [i for i in ids if i not in self._held]  # advisory locks count re-entries
         try:
             if self._locks is None:
                 self._locks = self.db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
             if todo:
-                got = self._locks.execute(
-                    text("SELECT id FROM unnest(CAST(:ids AS integer[])) AS id "
-                         "WHERE pg_try_advisory_lock(:space, id)"),
-                    {"ids": todo, "space": self.LOCK_SPACE}).scalars().all()
+                got = (
+                    self._locks.execute(
+                        text(
+                            "SELECT id FROM unnest(CAST(:ids AS integer[])) AS id "
+                            "WHERE pg_try_advisory_lock(:space, id)"
+                        ),
+                        {"ids": todo, "space": self.LOCK_SPACE},
+                    )
+                    .scalars()
+                    .all()
+                )
                 self._held.update(got)
         except Exception:
-            self.close()   # a broken connection has lost its locks with it
+            self.close()  # a broken connection has lost its locks with it
             raise
         return [i for i in ids if i in self._held]
 
@@ -215,8 +260,9 @@ class SqlOutbox:
             return
         self._held.discard(mail_id)
         try:
-            self._locks.execute(text("SELECT pg_advisory_unlock(:space, :id)"),
-                                {"space": self.LOCK_SPACE, "id": mail_id})
+            self._locks.execute(
+                text("SELECT pg_advisory_unlock(:space, :id)"), {"space": self.LOCK_SPACE, "id": mail_id}
+            )
         except Exception:
             self.close()
 

@@ -47,7 +47,6 @@ NAMING = {
 }
 
 
-
 class UTCDateTime(TypeDecorator):
     """Timezone-aware UTC in, timezone-aware UTC out, on SQLite as on PostgreSQL."""
 
@@ -82,8 +81,8 @@ class Game(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32), unique=True)
-    variant: Mapped[str] = mapped_column(String(32))           # "payola"
-    map_name: Mapped[str] = mapped_column(String(32))          # "standard"
+    variant: Mapped[str] = mapped_column(String(32))  # "payola"
+    map_name: Mapped[str] = mapped_column(String(32))  # "standard"
     state: Mapped[GameStatus] = mapped_column(EnumText(GameStatus), index=True)
     master_address: Mapped[str] = mapped_column(String(254))
     master_password: Mapped[str] = mapped_column(String(255))  # a hash, never the password
@@ -125,7 +124,7 @@ class Seat(Base):
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
     vote: Mapped[str | None] = mapped_column(String(32), nullable=True)
     absences: Mapped[list] = mapped_column(JSON, default=list)
-    missed: Mapped[int] = mapped_column(Integer, default=0)     # consecutive late phases
+    missed: Mapped[int] = mapped_column(Integer, default=0)  # consecutive late phases
     joined_at: Mapped[datetime] = mapped_column(UTC)
 
     game: Mapped[Game] = relationship(back_populates="seats")
@@ -154,12 +153,12 @@ class Turn(Base):
     seq: Mapped[int] = mapped_column(Integer)
     phase: Mapped[Phase] = mapped_column(PhaseText())
     position: Mapped[dict] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)              # fixes every random choice
+    seed: Mapped[int] = mapped_column(BigInteger)  # fixes every random choice
     status: Mapped[TurnStatus] = mapped_column(EnumText(TurnStatus), default=TurnStatus.OPEN)
     opened_at: Mapped[datetime] = mapped_column(UTC)
     processed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
-    report: Mapped[dict | None] = mapped_column(JSON, nullable=True)   # public results
-    chart: Mapped[dict | None] = mapped_column(JSON, nullable=True)    # bids (secret until the end)
+    report: Mapped[dict | None] = mapped_column(JSON, nullable=True)  # public results
+    chart: Mapped[dict | None] = mapped_column(JSON, nullable=True)  # bids (secret until the end)
 
 
 class Submission(Base):
@@ -173,7 +172,7 @@ class Submission(Base):
     turn_id: Mapped[int] = mapped_column(ForeignKey("turn.id"))
     power: Mapped[str] = mapped_column(String(32))
     kind: Mapped[SubmissionKind] = mapped_column(EnumText(SubmissionKind))
-    text: Mapped[str] = mapped_column(Text)                    # normalised
+    text: Mapped[str] = mapped_column(Text)  # normalised
     current: Mapped[bool] = mapped_column(Boolean, default=True)
     inbound_id: Mapped[int | None] = mapped_column(ForeignKey("inbound_message.id"), nullable=True)
     submitted_at: Mapped[datetime] = mapped_column(UTC)
@@ -198,7 +197,7 @@ class LedgerEntry(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
     power: Mapped[str] = mapped_column(String(32))
-    turn_seq: Mapped[int] = mapped_column(Integer)             # the phase it belongs to
+    turn_seq: Mapped[int] = mapped_column(Integer)  # the phase it belongs to
     phase: Mapped[Phase] = mapped_column(PhaseText())
     kind: Mapped[LedgerKind] = mapped_column(EnumText(LedgerKind))
     amount: Mapped[int] = mapped_column(Integer)
@@ -214,8 +213,8 @@ class Press(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
     phase: Mapped[Phase | None] = mapped_column(PhaseText(), nullable=True)
-    sender: Mapped[str] = mapped_column(String(32))            # a power, or MASTER
-    recipients: Mapped[list] = mapped_column(JSON)             # powers; empty for a broadcast
+    sender: Mapped[str] = mapped_column(String(32))  # a power, or MASTER
+    recipients: Mapped[list] = mapped_column(JSON)  # powers; empty for a broadcast
     broadcast: Mapped[bool] = mapped_column(Boolean, default=False)
     body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTC)
@@ -226,14 +225,13 @@ class InboundMessage(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     message_id: Mapped[str | None] = mapped_column(String(255), unique=True, nullable=True)
-    source: Mapped[str] = mapped_column(String(8))             # smtp | imap | cli
+    source: Mapped[str] = mapped_column(String(8))  # smtp | imap | cli
     source_key: Mapped[str | None] = mapped_column(String(255), unique=True, nullable=True)
     envelope_from: Mapped[str | None] = mapped_column(String(254), nullable=True)
     sender: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime] = mapped_column(UTC)
-    state: Mapped[InboundState] = mapped_column(EnumText(InboundState), default=InboundState.NEW,
-                                                index=True)
+    state: Mapped[InboundState] = mapped_column(EnumText(InboundState), default=InboundState.NEW, index=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     processed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -242,7 +240,7 @@ class InboundMessage(Base):
     content_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     # a rate-limited message waits (state NEW) until then
     not_before: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
-    redacted: Mapped[bool] = mapped_column(Boolean, default=False)   # passwords replaced
+    redacted: Mapped[bool] = mapped_column(Boolean, default=False)  # passwords replaced
 
 
 class SignonFailure(Base):
@@ -253,7 +251,7 @@ class SignonFailure(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
-    who: Mapped[str] = mapped_column(String(32))               # a power, MASTER, an observer
+    who: Mapped[str] = mapped_column(String(32))  # a power, MASTER, an observer
     # whether the message came from the seat's registered address (counted apart, so a
     # stranger's guesses never lock the owner out)
     trusted: Mapped[bool] = mapped_column(Boolean)
@@ -282,10 +280,9 @@ class OutboxMail(Base):
     subject: Mapped[str] = mapped_column(String(255))
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id"), nullable=True, index=True)
-    kind: Mapped[str] = mapped_column(String(32))              # reply | results | statement | …
+    kind: Mapped[str] = mapped_column(String(32))  # reply | results | statement | …
     created_at: Mapped[datetime] = mapped_column(UTC)
-    state: Mapped[OutboxState] = mapped_column(EnumText(OutboxState), default=OutboxState.PENDING,
-                                               index=True)
+    state: Mapped[OutboxState] = mapped_column(EnumText(OutboxState), default=OutboxState.PENDING, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UTC)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)

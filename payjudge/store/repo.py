@@ -48,8 +48,9 @@ def games(s: Session, states: Iterable[GameStatus] | None = None) -> list[Game]:
 
 def active_game_keys(s: Session) -> dict[int, tuple]:
     """Each active game's (version, deadline, ready_at): what the scheduler watches change."""
-    rows = s.execute(select(Game.id, Game.version, Game.deadline, Game.ready_at)
-                     .where(Game.state == GameStatus.ACTIVE)).all()
+    rows = s.execute(
+        select(Game.id, Game.version, Game.deadline, Game.ready_at).where(Game.state == GameStatus.ACTIVE)
+    ).all()
     return {gid: (version, deadline, ready_at) for gid, version, deadline, ready_at in rows}
 
 
@@ -58,9 +59,13 @@ def schedule_rows(s: Session, game_ids: list[int], batch: int = 500) -> list[Row
     timing, reminded), read in batches."""
     out: list[Row[Any]] = []
     for start in range(0, len(game_ids), batch):
-        out.extend(s.execute(select(Game.id, Game.state, Game.deadline, Game.ready_at,
-                                    Game.timing, Game.reminded)
-                             .where(Game.id.in_(game_ids[start:start + batch]))).all())
+        out.extend(
+            s.execute(
+                select(Game.id, Game.state, Game.deadline, Game.ready_at, Game.timing, Game.reminded).where(
+                    Game.id.in_(game_ids[start : start + batch])
+                )
+            ).all()
+        )
     return out
 
 
@@ -70,8 +75,12 @@ def active_game_ids(s: Session) -> list[int]:
 
 # -- turns ---------------------------------------------------------------------------------
 def current_turn(s: Session, game: Game) -> Turn | None:
-    return s.scalar(select(Turn).where(Turn.game_id == game.id, Turn.status == TurnStatus.OPEN)
-                    .order_by(Turn.seq.desc()).limit(1))
+    return s.scalar(
+        select(Turn)
+        .where(Turn.game_id == game.id, Turn.status == TurnStatus.OPEN)
+        .order_by(Turn.seq.desc())
+        .limit(1)
+    )
 
 
 def turns(s: Session, game: Game, *, include_rolled_back: bool = False) -> list[Turn]:
@@ -96,8 +105,12 @@ def observer(s: Session, game: Game, name: str) -> Observer | None:
 
 # -- submissions and acceptance lists -------------------------------------------------------
 def latest_acceptance(s: Session, game: Game, power: str) -> Acceptance | None:
-    return s.scalar(select(Acceptance).where(Acceptance.game_id == game.id, Acceptance.power == power)
-                    .order_by(Acceptance.id.desc()).limit(1))
+    return s.scalar(
+        select(Acceptance)
+        .where(Acceptance.game_id == game.id, Acceptance.power == power)
+        .order_by(Acceptance.id.desc())
+        .limit(1)
+    )
 
 
 def acceptance_history(s: Session, game: Game) -> list[Acceptance]:
@@ -105,14 +118,20 @@ def acceptance_history(s: Session, game: Game) -> list[Acceptance]:
 
 
 def current_submission(s: Session, turn: Turn, power: str) -> Submission | None:
-    return s.scalar(select(Submission).where(Submission.turn_id == turn.id, Submission.power == power,
-                                             Submission.current.is_(True))
-                    .order_by(Submission.id.desc()).limit(1))
+    return s.scalar(
+        select(Submission)
+        .where(Submission.turn_id == turn.id, Submission.power == power, Submission.current.is_(True))
+        .order_by(Submission.id.desc())
+        .limit(1)
+    )
 
 
 def current_submissions(s: Session, turn: Turn) -> dict[str, Submission]:
-    rows = s.scalars(select(Submission).where(Submission.turn_id == turn.id,
-                                              Submission.current.is_(True)).order_by(Submission.id))
+    rows = s.scalars(
+        select(Submission)
+        .where(Submission.turn_id == turn.id, Submission.current.is_(True))
+        .order_by(Submission.id)
+    )
     return {r.power: r for r in rows}
 
 
@@ -126,14 +145,18 @@ def retire_submissions(s: Session, turn: Turn, power: str | None = None) -> None
 
 # -- the ledger ------------------------------------------------------------------------------
 def balances(s: Session, game: Game) -> dict[str, int]:
-    rows = s.execute(select(LedgerEntry.power, func.sum(LedgerEntry.amount))
-                     .where(LedgerEntry.game_id == game.id).group_by(LedgerEntry.power)).all()
+    rows = s.execute(
+        select(LedgerEntry.power, func.sum(LedgerEntry.amount))
+        .where(LedgerEntry.game_id == game.id)
+        .group_by(LedgerEntry.power)
+    ).all()
     return {power: int(total) for power, total in rows}
 
 
 def balance(s: Session, game: Game, power: str) -> int:
-    total = s.scalar(select(func.sum(LedgerEntry.amount))
-                     .where(LedgerEntry.game_id == game.id, LedgerEntry.power == power))
+    total = s.scalar(
+        select(func.sum(LedgerEntry.amount)).where(LedgerEntry.game_id == game.id, LedgerEntry.power == power)
+    )
     return int(total or 0)
 
 
@@ -154,19 +177,26 @@ def _due(now: datetime | None):
 
 def pending_inbound_ids(s: Session, limit: int, now: datetime | None = None) -> list[int]:
     """Messages waiting to be processed; with `now`, not those deferred beyond it."""
-    return list(s.scalars(select(InboundMessage.id).where(_due(now))
-                          .order_by(InboundMessage.id).limit(limit)))
+    return list(
+        s.scalars(select(InboundMessage.id).where(_due(now)).order_by(InboundMessage.id).limit(limit))
+    )
 
 
 def claim_inbound(s: Session, inbound_id: int, now: datetime | None = None) -> InboundMessage | None:
     """The message, locked for this transaction, if it still waits (others skip it)."""
-    return s.scalar(select(InboundMessage).where(InboundMessage.id == inbound_id, _due(now))
-                    .with_for_update(skip_locked=True))
+    return s.scalar(
+        select(InboundMessage)
+        .where(InboundMessage.id == inbound_id, _due(now))
+        .with_for_update(skip_locked=True)
+    )
 
 
 def quarantine(s: Session, inbound_id: int, error: str, now: datetime) -> None:
-    s.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
-              .values(state=InboundState.QUARANTINED, error=error, processed_at=now))
+    s.execute(
+        update(InboundMessage)
+        .where(InboundMessage.id == inbound_id)
+        .values(state=InboundState.QUARANTINED, error=error, processed_at=now)
+    )
 
 
 def inbound_messages(s: Session) -> list[InboundMessage]:
@@ -183,9 +213,11 @@ def quarantined(s: Session, ids: Iterable[int] | None = None) -> list[InboundMes
 def requeue(s: Session, ids: Iterable[int]) -> int:
     ids = tuple(ids)
     if ids:
-        s.execute(update(InboundMessage).where(InboundMessage.id.in_(ids),
-                                               InboundMessage.state == InboundState.QUARANTINED)
-                  .values(state=InboundState.NEW, error=None, not_before=None))
+        s.execute(
+            update(InboundMessage)
+            .where(InboundMessage.id.in_(ids), InboundMessage.state == InboundState.QUARANTINED)
+            .values(state=InboundState.NEW, error=None, not_before=None)
+        )
     return len(ids)
 
 
@@ -193,34 +225,59 @@ def ping(s: Session) -> None:
     s.execute(text("SELECT 1"))
 
 
-def inbound_answered_since(s: Session, sender: str, *, exclude_id: int, since: datetime,
-                           limit: int) -> list[datetime]:
+def inbound_answered_since(
+    s: Session, sender: str, *, exclude_id: int, since: datetime, limit: int
+) -> list[datetime]:
     """When the latest `limit` messages from `sender` were processed (newest first),
     counting only those processed since `since` and not ignored."""
-    return list(s.scalars(select(InboundMessage.processed_at).where(
-        InboundMessage.sender == sender, InboundMessage.id != exclude_id,
-        InboundMessage.processed_at >= since,
-        InboundMessage.state.in_((InboundState.DONE, InboundState.QUARANTINED)),
-        or_(InboundMessage.error.is_(None), ~InboundMessage.error.startswith("ignored")))
-        .order_by(InboundMessage.processed_at.desc()).limit(limit)))
+    return list(
+        s.scalars(
+            select(InboundMessage.processed_at)
+            .where(
+                InboundMessage.sender == sender,
+                InboundMessage.id != exclude_id,
+                InboundMessage.processed_at >= since,
+                InboundMessage.state.in_((InboundState.DONE, InboundState.QUARANTINED)),
+                or_(InboundMessage.error.is_(None), ~InboundMessage.error.startswith("ignored")),
+            )
+            .order_by(InboundMessage.processed_at.desc())
+            .limit(limit)
+        )
+    )
 
 
 # -- sign-on failures --------------------------------------------------------------------------
-def signon_failure_times(s: Session, game_id: int, who: str, *, trusted: bool,
-                         since: datetime) -> list[datetime]:
-    return list(s.scalars(select(SignonFailure.at).where(
-        SignonFailure.game_id == game_id, SignonFailure.who == who,
-        SignonFailure.trusted.is_(trusted), SignonFailure.at >= since).order_by(SignonFailure.at)))
+def signon_failure_times(
+    s: Session, game_id: int, who: str, *, trusted: bool, since: datetime
+) -> list[datetime]:
+    return list(
+        s.scalars(
+            select(SignonFailure.at)
+            .where(
+                SignonFailure.game_id == game_id,
+                SignonFailure.who == who,
+                SignonFailure.trusted.is_(trusted),
+                SignonFailure.at >= since,
+            )
+            .order_by(SignonFailure.at)
+        )
+    )
 
 
-def add_signon_failure(s: Session, *, game_id: int, who: str, trusted: bool, sender: str,
-                       inbound_id: int | None, at: datetime) -> bool:
+def add_signon_failure(
+    s: Session, *, game_id: int, who: str, trusted: bool, sender: str, inbound_id: int | None, at: datetime
+) -> bool:
     """Record a failure; False if this message's failure was recorded already."""
-    if inbound_id is not None and s.scalar(select(SignonFailure.id).where(
-            SignonFailure.inbound_id == inbound_id)) is not None:
+    if (
+        inbound_id is not None
+        and s.scalar(select(SignonFailure.id).where(SignonFailure.inbound_id == inbound_id)) is not None
+    ):
         return False
-    s.add(SignonFailure(game_id=game_id, who=who, trusted=trusted, sender=sender[:254],
-                        inbound_id=inbound_id, at=at))
+    s.add(
+        SignonFailure(
+            game_id=game_id, who=who, trusted=trusted, sender=sender[:254], inbound_id=inbound_id, at=at
+        )
+    )
     s.flush()
     return True
 

@@ -21,9 +21,9 @@ _TERM = re.compile(r"^(?:([0-9]+)\*)?([0-9]+)(#([0-9]*))?$")
 @dataclass(frozen=True, slots=True)
 class Amounts:
     terms: tuple[Term, ...]
-    repeated: bool      # a `*` was written
-    augmented: bool     # a `+` was written
-    plateaus: bool      # a `#` was written
+    repeated: bool  # a `*` was written
+    augmented: bool  # a `+` was written
+    plateaus: bool  # a `#` was written
 
 
 def parse_amounts(text: str) -> Amounts:
@@ -39,18 +39,17 @@ def parse_amounts(text: str) -> Amounts:
         m = _TERM.match(part)
         if m is None:
             raise invalid(f"{shown(part)!r} is not an amount (write [count*]amount[#plateau], e.g. 3*2#1)")
-        repeat = 1 if m.group(1) is None else \
-            whole_number(m.group(1), MAX_REPEAT, what="the repetition count")
+        repeat = (
+            1 if m.group(1) is None else whole_number(m.group(1), MAX_REPEAT, what="the repetition count")
+        )
         if repeat < 1:
             raise invalid(f"{shown(part)!r}: a repetition count is 1 to {MAX_REPEAT}")
-        amount = whole_number(m.group(2), MAX_AMOUNT, what="the amount",
-                              limit=f"{MAX_AMOUNT} AgP")
+        amount = whole_number(m.group(2), MAX_AMOUNT, what="the amount", limit=f"{MAX_AMOUNT} AgP")
         if m.group(3) is None:
             plateau = 0
         elif m.group(4) == "":
             plateau = amount
         else:
-            plateau = whole_number(m.group(4), amount, what="the plateau",
-                                   limit=f"its amount, {amount}")
+            plateau = whole_number(m.group(4), amount, what="the plateau", limit=f"its amount, {amount}")
         terms.append(Term(amount, repeat, plateau))
     return Amounts(tuple(terms), "*" in compact, len(parts) > 1, "#" in compact)

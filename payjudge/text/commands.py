@@ -19,18 +19,50 @@ from .problems import Problem
 class Kind(enum.Enum):
     OPENER = "opener"
     COMMAND = "command"
-    ORDER = "order"      # an offer line or an order line, decided by the phase
+    ORDER = "order"  # an offer line or an order line, decided by the phase
 
 
 # The words that start a command. The command registry (commands/base.py) checks at import
 # that these are exactly the first words of its handlers, so the two cannot drift apart:
 # the splitter stays pure, and `text.redaction` reads messages without the registry.
-OPENERS = ("SIGNON", "JOIN", "CREATE", "OBSERVE", "RESIGN", "TAKEOVER", "LIST", "SUMMARY",
-           "HISTORY", "HELP")                          # a message starts with one of these
-ANYWHERE = frozenset({"LIST", "SUMMARY", "HISTORY", "HELP"})   # openers also later on
-COMMANDS = frozenset({"CLEAR", "ACCEPT", "TRANSFER", "BALANCE", "STATUS", "PRESS",
-                      "BROADCAST", "SET", "VOTE", "PROPOSE", "PROCESS", "PROCESS!", "PREVIEW", "ROLLBACK",
-                      "ACTIVATE", "TERMINATE", "PAUSE", "DUMMY", "REVIVE", "EJECT", "FOR"})
+OPENERS = (
+    "SIGNON",
+    "JOIN",
+    "CREATE",
+    "OBSERVE",
+    "RESIGN",
+    "TAKEOVER",
+    "LIST",
+    "SUMMARY",
+    "HISTORY",
+    "HELP",
+)  # a message starts with one of these
+ANYWHERE = frozenset({"LIST", "SUMMARY", "HISTORY", "HELP"})  # openers also later on
+COMMANDS = frozenset(
+    {
+        "CLEAR",
+        "ACCEPT",
+        "TRANSFER",
+        "BALANCE",
+        "STATUS",
+        "PRESS",
+        "BROADCAST",
+        "SET",
+        "VOTE",
+        "PROPOSE",
+        "PROCESS",
+        "PROCESS!",
+        "PREVIEW",
+        "ROLLBACK",
+        "ACTIVATE",
+        "TERMINATE",
+        "PAUSE",
+        "DUMMY",
+        "REVIVE",
+        "EJECT",
+        "FOR",
+    }
+)
 KEYWORDS = COMMANDS | ANYWHERE | {"SIGNOFF"}
 _PRESS_END = {"ENDPRESS", "ENDBROADCAST"}
 _START = ", ".join(OPENERS[:-1]) + " or " + OPENERS[-1]
@@ -38,24 +70,24 @@ _START = ", ".join(OPENERS[:-1]) + " or " + OPENERS[-1]
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    line: int                 # the line number in the message body
+    line: int  # the line number in the message body
     kind: Kind
-    keyword: str              # upper case ("ACCEPT"); "" for order lines
-    args: tuple[str, ...]     # the words after the keyword, as written
-    text: str                 # the whole line, as written (comments included)
-    body: tuple[tuple[int, str], ...] = ()   # the lines of a PRESS/BROADCAST or CREATE block
+    keyword: str  # upper case ("ACCEPT"); "" for order lines
+    args: tuple[str, ...]  # the words after the keyword, as written
+    text: str  # the whole line, as written (comments included)
+    body: tuple[tuple[int, str], ...] = ()  # the lines of a PRESS/BROADCAST or CREATE block
 
     @property
     def rest(self) -> str:
         """The text after the keyword, as written."""
         stripped = self.text.strip()
-        return stripped[len(stripped.split()[0]):].strip() if self.keyword else stripped
+        return stripped[len(stripped.split()[0]) :].strip() if self.keyword else stripped
 
 
 @dataclass(frozen=True)
 class Script:
     commands: tuple[Command, ...]
-    ignored: tuple[tuple[int, str], ...] = ()     # lines after SIGNOFF
+    ignored: tuple[tuple[int, str], ...] = ()  # lines after SIGNOFF
     problems: tuple[Problem, ...] = ()
 
 
@@ -92,19 +124,19 @@ def split_commands(lines: list[tuple[int, str]]) -> Script:
         if not st.commands:
             if key not in OPENERS:
                 st.problem(number, text, f"a message must start with {_START}")
-                st.ignored.extend(lines[i + 1:])
+                st.ignored.extend(lines[i + 1 :])
                 break
             if key == "CREATE":
                 body, i = _block(lines, i + 1, {"SIGNOFF"})
                 st.commands.append(Command(number, Kind.OPENER, key, tuple(words[1:]), text, body))
-                st.ignored.extend(lines[i + 1:])
+                st.ignored.extend(lines[i + 1 :])
                 break
             st.commands.append(Command(number, Kind.OPENER, key, tuple(words[1:]), text))
             signed_on = key in ("SIGNON", "RESIGN", "TAKEOVER")
             i += 1
             continue
         if key == "SIGNOFF":
-            st.ignored.extend(lines[i + 1:])
+            st.ignored.extend(lines[i + 1 :])
             break
         if key in ("PRESS", "BROADCAST"):
             body, i = _block(lines, i + 1, _PRESS_END | {"SIGNOFF"}, keep_comments=True)
@@ -133,8 +165,9 @@ def split_commands(lines: list[tuple[int, str]]) -> Script:
     return Script(tuple(st.commands), tuple(st.ignored), tuple(st.problems))
 
 
-def _block(lines: list[tuple[int, str]], start: int, ends: set[str],
-           keep_comments: bool = False) -> tuple[tuple[tuple[int, str], ...], int]:
+def _block(
+    lines: list[tuple[int, str]], start: int, ends: set[str], keep_comments: bool = False
+) -> tuple[tuple[tuple[int, str], ...], int]:
     body = []
     i = start
     while i < len(lines):
@@ -147,8 +180,10 @@ def _block(lines: list[tuple[int, str]], start: int, ends: set[str],
     return tuple(body), i
 
 
-_SIGNON = re.compile(r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_-]*)@(?P<game1>[A-Za-z0-9_-]+)|"
-                     r"(?P<initial>[A-Za-z0-9])(?P<game2>[A-Za-z0-9_-]+))$")
+_SIGNON = re.compile(
+    r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_-]*)@(?P<game1>[A-Za-z0-9_-]+)|"
+    r"(?P<initial>[A-Za-z0-9])(?P<game2>[A-Za-z0-9_-]+))$"
+)
 
 
 def split_identity(word: str) -> tuple[str, str] | None:

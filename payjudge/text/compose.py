@@ -28,17 +28,26 @@ class Attachment:
     """A file sent with a mail (the map picture of a phase): name, MIME type, bytes."""
 
     filename: str
-    content_type: str   # "image/png"
+    content_type: str  # "image/png"
     data: bytes
 
     def __repr__(self) -> str:
         return f"Attachment({self.filename!r}, {self.content_type!r}, <{len(self.data)} bytes>)"
 
 
-def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, *,
-                 message_id: str, date: datetime, in_reply_to: str | None = None,
-                 references: Sequence[str] = (), auto_submitted: str = "auto-replied",
-                 attachments: Sequence[Attachment] = ()) -> tuple[str, bytes]:
+def compose_mail(
+    sender: str,
+    to: str | Sequence[str],
+    subject: str,
+    body: str,
+    *,
+    message_id: str,
+    date: datetime,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    auto_submitted: str = "auto-replied",
+    attachments: Sequence[Attachment] = (),
+) -> tuple[str, bytes]:
     """A UTF-8 text/plain mail with our own Message-ID; returns (message_id, raw bytes).
     With attachments it is multipart/mixed: the text first, then each file (base64).
     Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked.
@@ -70,8 +79,9 @@ def compose_mail(sender: str, to: str | Sequence[str], subject: str, body: str, 
     # plain ASCII goes as it is (readable in any mailbox file); RFC 5322 allows lines of
     # up to 998 characters, and only what is longer or not ASCII needs an encoding
     ascii_short = body.isascii() and all(len(line) <= 998 for line in body.splitlines())
-    msg.set_content(body, subtype="plain", charset="utf-8",
-                    cte="7bit" if ascii_short else _transfer_encoding(body))
+    msg.set_content(
+        body, subtype="plain", charset="utf-8", cte="7bit" if ascii_short else _transfer_encoding(body)
+    )
     for item in attachments:
         maintype, _, subtype = item.content_type.partition("/")
         if not (maintype and subtype) or any(c in item.filename for c in '\r\n"/\\'):
@@ -84,5 +94,5 @@ def _transfer_encoding(body: str) -> str:
     """Quoted-printable for mostly Latin text; base64 when that is shorter, so a reply
     never grows by more than a third when encoded (a byte above 127 takes three in QP)."""
     data = body.encode("utf-8")
-    escaped = sum(1 for b in data if b > 127 or b == 61)   # 61 is '='
+    escaped = sum(1 for b in data if b > 127 or b == 61)  # 61 is '='
     return "quoted-printable" if 2 * escaped <= len(data) // 3 else "base64"

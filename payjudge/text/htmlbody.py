@@ -10,8 +10,9 @@ class _HtmlText(HTMLParser):
     """Just enough HTML to read commands typed in a webmail composer."""
 
     _SKIP = frozenset({"script", "style", "head", "title", "blockquote"})
-    _BREAK = frozenset({"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
-                        "ul", "ol"})
+    _BREAK = frozenset(
+        {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
+    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

@@ -23,9 +23,9 @@ from .htmlbody import html_to_text
 
 
 class ProblemKind(enum.Enum):
-    SENDER = "sender"      # no usable From address: the judge cannot know who wrote
+    SENDER = "sender"  # no usable From address: the judge cannot know who wrote
     REPLY_TO = "reply_to"  # an unreadable Reply-To (ignored)
-    BODY = "body"          # no readable text body
+    BODY = "body"  # no readable text body
     ENCODING = "encoding"  # the body was decoded with guesses; some characters may be wrong
 
 
@@ -37,44 +37,47 @@ class MailProblem:
 
 class Line(NamedTuple):
     number: int  # 1-based, in the decoded body
-    text: str    # as written, trailing blanks removed
+    text: str  # as written, trailing blanks removed
 
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
     """The non-blank lines of a body that were not read as commands, counted by why."""
 
-    quoted: int = 0      # `> …` lines
-    comments: int = 0    # `// …` lines
-    after_end: int = 0   # lines after a signature separator or a reply header
-    end: str = ""        # "signature" or "reply": what ended the commands
+    quoted: int = 0  # `> …` lines
+    comments: int = 0  # `// …` lines
+    after_end: int = 0  # lines after a signature separator or a reply header
+    end: str = ""  # "signature" or "reply": what ended the commands
 
 
 @dataclass(frozen=True, slots=True)
 class InboundMail:
-    sender: str | None                  # the From address, lower-cased; None if unusable
-    reply_to: tuple[str, ...]           # Reply-To addresses, lower-cased (kept apart)
+    sender: str | None  # the From address, lower-cased; None if unusable
+    reply_to: tuple[str, ...]  # Reply-To addresses, lower-cased (kept apart)
     subject: str
     message_id: str | None
     in_reply_to: str | None
     references: tuple[str, ...]
-    automated: bool                     # an auto-reply, bounce or list mail: never answer it
+    automated: bool  # an auto-reply, bounce or list mail: never answer it
     automated_reason: str | None
-    body: str                           # the whole decoded body text
-    lines: tuple[Line, ...]             # the meaningful lines, with their original numbers
+    body: str  # the whole decoded body text
+    lines: tuple[Line, ...]  # the meaningful lines, with their original numbers
     problems: tuple[MailProblem, ...] = ()
-    skipped: Skipped = Skipped()        # the lines left out of `lines`, counted
+    skipped: Skipped = Skipped()  # the lines left out of `lines`, counted
 
 
 _MSGID = re.compile(r"<[^<>\s]+>")
 _QUOTE_HEADER = re.compile(
     r"^\s*(on|le|am|el|il|op|em)\s.*(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _QUOTE_HEADER_START = re.compile(r"^\s*(on|le|am|el|il|op|em)\s", re.IGNORECASE)
 _QUOTE_HEADER_END = re.compile(
-    r"(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$", re.IGNORECASE)
+    r"(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$", re.IGNORECASE
+)
 _ORIGINAL = re.compile(
-    r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}\s*$", re.IGNORECASE)
+    r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}\s*$", re.IGNORECASE
+)
 _HEADER_BLOCK = re.compile(r"^\s*(from|von|de)\s*:\s*\S", re.IGNORECASE)
 _HEADER_NEXT = re.compile(r"^\s*(sent|date|to|subject|gesendet|an|betreff|envoyé|à|objet)\s*:", re.IGNORECASE)
 _RULE = re.compile(r"^\s*_{10,}\s*$")
@@ -97,10 +100,20 @@ def read_message(raw: bytes, *, envelope_from: str | None = None) -> InboundMail
 
     body = _body_text(msg, problems)
     lines, skipped = split_body(body)
-    return InboundMail(sender=sender, reply_to=reply_to, subject=subject, message_id=message_id,
-                       in_reply_to=in_reply_to, references=references,
-                       automated=reason is not None, automated_reason=reason,
-                       body=body, lines=lines, problems=tuple(problems), skipped=skipped)
+    return InboundMail(
+        sender=sender,
+        reply_to=reply_to,
+        subject=subject,
+        message_id=message_id,
+        in_reply_to=in_reply_to,
+        references=references,
+        automated=reason is not None,
+        automated_reason=reason,
+        body=body,
+        lines=lines,
+        problems=tuple(problems),
+        skipped=skipped,
+    )
 
 
 def utf8_headers(raw: bytes) -> EmailMessage | None:
@@ -135,7 +148,7 @@ def split_body(body: str) -> tuple[tuple[Line, ...], Skipped]:
         stripped = text.strip()
         end = _ends_commands(raw_lines, index, line)
         if end:
-            after = sum(1 for rest in raw_lines[index + 1:] if rest.strip())
+            after = sum(1 for rest in raw_lines[index + 1 :] if rest.strip())
             return tuple(kept), Skipped(quoted, comments, after + (end == "reply"), end)
         if stripped.startswith(">"):
             quoted += 1
@@ -147,21 +160,24 @@ def split_body(body: str) -> tuple[tuple[Line, ...], Skipped]:
 
 
 def _ends_commands(lines: list[str], index: int, line: str) -> str | None:
-    """"signature" or "reply" when the commands end at this line, else None."""
+    """ "signature" or "reply" when the commands end at this line, else None."""
     # A signature separator is "-- "; many clients strip the trailing blank.
     if line.rstrip("\r\n") in ("-- ", "--"):
         return "signature"
     if _QUOTE_HEADER.match(line) or _ORIGINAL.match(line):
         return "reply"
     # "On Mon, 5 Jan 2026 at 10:00, Alice <alice@example.org>" wrapped before "wrote:"
-    if (_QUOTE_HEADER_START.match(line) and index + 1 < len(lines)
-            and _QUOTE_HEADER_END.search(lines[index + 1])
-            and not lines[index + 1].lstrip().startswith(">")):
+    if (
+        _QUOTE_HEADER_START.match(line)
+        and index + 1 < len(lines)
+        and _QUOTE_HEADER_END.search(lines[index + 1])
+        and not lines[index + 1].lstrip().startswith(">")
+    ):
         return "reply"
     # An Outlook reply block: "From: …" after a blank line (or a rule), then Sent:/To:/Subject:
     previous = lines[index - 1].strip() if index else ""
     if _HEADER_BLOCK.match(line) and (not previous or _RULE.match(previous)):
-        following = lines[index + 1:index + 4]
+        following = lines[index + 1 : index + 4]
         if any(_HEADER_NEXT.match(f) for f in following):
             return "reply"
     if _RULE.match(line) and index + 1 < len(lines) and _HEADER_BLOCK.match(lines[index + 1]):
@@ -214,8 +230,9 @@ def _sender(msg: EmailMessage, problems: list[MailProblem]) -> str | None:
         return None
     addresses, clean = parsed
     if len(addresses) != 1 or not clean:
-        problems.append(MailProblem(
-            ProblemKind.SENDER, "the From header must hold exactly one valid address"))
+        problems.append(
+            MailProblem(ProblemKind.SENDER, "the From header must hold exactly one valid address")
+        )
         return None
     return addresses[0]
 
@@ -278,13 +295,13 @@ def _body_text(msg: EmailMessage, problems: list[MailProblem]) -> str:
 def unflow(text: str, delsp: bool = False) -> str:
     """Undo RFC 3676 format=flowed: a line ending in a space continues on the next line
     (so a long order line wrapped by Thunderbird or Apple Mail is one line again)."""
-    out: list[tuple[int, list[str]]] = []   # (quote depth, pieces of one line): joined once,
-    joining = False                          # so a long flowed paragraph stays linear
+    out: list[tuple[int, list[str]]] = []  # (quote depth, pieces of one line): joined once,
+    joining = False  # so a long flowed paragraph stays linear
     for line in text.split("\n"):
         depth = len(line) - len(line.lstrip(">"))
         content = line[depth:]
         if content.startswith(" "):
-            content = content[1:]   # space-stuffing
+            content = content[1:]  # space-stuffing
         joining_this = joining and out and out[-1][0] == depth and content != "-- "
         joining = content.endswith(" ") and content != "-- "
         if joining and delsp:
@@ -294,8 +311,7 @@ def unflow(text: str, delsp: bool = False) -> str:
         else:
             out.append((depth, [content]))
     lines = ((depth, "".join(pieces)) for depth, pieces in out)
-    return "\n".join(">" * depth + (" " if depth and content else "") + content
-                     for depth, content in lines)
+    return "\n".join(">" * depth + (" " if depth and content else "") + content for depth, content in lines)
 
 
 def _param(part: MIMEPart, name: str) -> str:
@@ -312,7 +328,7 @@ def _decode_part(part: MIMEPart, problems: list[MailProblem]) -> str:
         payload = raw
     elif isinstance(raw, str):
         payload = raw.encode("utf-8", "surrogateescape")
-    else:   # no payload
+    else:  # no payload
         payload = b""
     if any(type(d).__name__.startswith("InvalidBase64") for d in part.defects):
         problems.append(MailProblem(ProblemKind.ENCODING, "the body's base64 encoding is damaged"))
@@ -320,14 +336,18 @@ def _decode_part(part: MIMEPart, problems: list[MailProblem]) -> str:
     try:
         codecs.lookup(charset)
     except LookupError:
-        problems.append(MailProblem(ProblemKind.ENCODING,
-                                    f"unknown character set {charset!r}; read as UTF-8"))
+        problems.append(
+            MailProblem(ProblemKind.ENCODING, f"unknown character set {charset!r}; read as UTF-8")
+        )
         charset = "utf-8"
     if charset.lower() in ("us-ascii", "ascii"):
         charset = "utf-8"  # 8-bit text labelled ASCII is usually UTF-8
     try:
         return payload.decode(charset)
     except UnicodeDecodeError:
-        problems.append(MailProblem(ProblemKind.ENCODING,
-                                    f"the body is not valid {charset}; unreadable characters were replaced"))
+        problems.append(
+            MailProblem(
+                ProblemKind.ENCODING, f"the body is not valid {charset}; unreadable characters were replaced"
+            )
+        )
         return payload.decode(charset, errors="replace")

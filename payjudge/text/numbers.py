@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from .problems import invalid
 
-MAX_NUMBER = 1_000_000_000   # no count or amount in the game comes near it
-_SHOWN = 12                  # digits of a refused number quoted back to the player
+MAX_NUMBER = 1_000_000_000  # no count or amount in the game comes near it
+_SHOWN = 12  # digits of a refused number quoted back to the player
 
 
 def is_digits(text: str) -> bool:
@@ -19,8 +19,9 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def whole_number(text: str, maximum: int = MAX_NUMBER, *, what: str = "the number",
-                 limit: str | None = None) -> int:
+def whole_number(
+    text: str, maximum: int = MAX_NUMBER, *, what: str = "the number", limit: str | None = None
+) -> int:
     """`text` (digits only) as an int no larger than `maximum`; raises `LineError`
     (invalid) naming `what` when it is not a number or is too large. `limit` says what
     the maximum is when it is not just the number (`9999 AgP`)."""

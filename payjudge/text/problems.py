@@ -15,8 +15,8 @@ from ..rules.errors import ProblemKind
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    line: int | None       # 1-based; 0 or None for a problem of the whole text
-    text: str              # the line as written (stripped)
+    line: int | None  # 1-based; 0 or None for a problem of the whole text
+    text: str  # the line as written (stripped)
     kind: ProblemKind | None
     message: str
 

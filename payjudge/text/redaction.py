@@ -48,9 +48,9 @@ def secret_words(words: list[str]) -> list[tuple[int, bool]]:
 
 
 def _rewrite(line: str, replace: Callable[[str, bool], str]) -> str:
-    quote = _QUOTE.match(line)     # (always matches: it may be empty)
+    quote = _QUOTE.match(line)  # (always matches: it may be empty)
     prefix = quote.group(0) if quote else ""
-    rest = line[len(prefix):]
+    rest = line[len(prefix) :]
     command, percent, comment = rest.partition("%")
     words = command.split()
     secret = secret_words(words)
@@ -71,21 +71,22 @@ def redact_body(body: str, token: Callable[[str], str]) -> str:
     """The body with every password replaced by `token(password)` (a privacy word by the
     token of its lower case), press text left alone. Line breaks are kept as they are."""
     script = split_commands([(line.number, line.text) for line in command_lines(body)])
-    press = {number for cmd in script.commands if cmd.keyword in ("PRESS", "BROADCAST")
-             for number, _ in cmd.body}
+    press = {
+        number for cmd in script.commands if cmd.keyword in ("PRESS", "BROADCAST") for number, _ in cmd.body
+    }
     lines = body.splitlines(keepends=True)
     for index, line in enumerate(lines):
         if index + 1 in press:
             continue
         text = line.rstrip("\r\n")
-        end = line[len(text):]
+        end = line[len(text) :]
         lines[index] = _rewrite(text, lambda word, lower: token(word.lower() if lower else word)) + end
     return "".join(lines)
 
 
 def _header_block(raw: bytes) -> bytes:
     cut = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
-    return raw[:min(cut)] if cut else raw
+    return raw[: min(cut)] if cut else raw
 
 
 def _drop_headers(block: bytes, drop: Callable[[str], bool]) -> list[bytes]:
@@ -109,11 +110,21 @@ def rebuild_message(raw: bytes, body: str) -> bytes:
     """The message with its headers as they came (bar its MIME structure) and `body` as
     its one text/plain part: read again, it gives the same sender and the same lines."""
     import base64
-    fields = _drop_headers(_header_block(raw),
-                           lambda name: name.startswith("content-") or name == "mime-version")
+
+    fields = _drop_headers(
+        _header_block(raw), lambda name: name.startswith("content-") or name == "mime-version"
+    )
     encoded = base64.encodebytes(body.encode("utf-8", "surrogatepass")).replace(b"\n", b"\r\n")
-    return b"\r\n".join(fields + [b"MIME-Version: 1.0", b"Content-Type: text/plain; charset=utf-8",
-                                  b"Content-Transfer-Encoding: base64", b"", encoded])
+    return b"\r\n".join(
+        fields
+        + [
+            b"MIME-Version: 1.0",
+            b"Content-Type: text/plain; charset=utf-8",
+            b"Content-Transfer-Encoding: base64",
+            b"",
+            encoded,
+        ]
+    )
 
 
 def headers_only(raw: bytes) -> bytes:

@@ -49,9 +49,9 @@ _CLEAR_WORDS = {"CLEAR", "NMR"}
 
 @dataclass(frozen=True, slots=True)
 class SheetParse:
-    sheet: Sheet | None            # None when there was any problem
+    sheet: Sheet | None  # None when there was any problem
     problems: tuple[Problem, ...]
-    normalized: str                # the sheet as understood (problem lines kept as written)
+    normalized: str  # the sheet as understood (problem lines kept as written)
 
     @property
     def ok(self) -> bool:
@@ -64,8 +64,15 @@ def split_comment(line: str) -> tuple[str, str | None]:
     return body, (comment.strip() if mark else None)
 
 
-def parse_sheet(text: str, position: Position, power: str, rules: PayolaRules, *,
-                balance: int | None = None, dummies: frozenset[str] = frozenset()) -> SheetParse:
+def parse_sheet(
+    text: str,
+    position: Position,
+    power: str,
+    rules: PayolaRules,
+    *,
+    balance: int | None = None,
+    dummies: frozenset[str] = frozenset(),
+) -> SheetParse:
     """Read and check a whole offer sheet of `power` (name or initial)."""
     found = position.map.power(power)
     if found is None:
@@ -94,7 +101,7 @@ def parse_sheet(text: str, position: Position, power: str, rules: PayolaRules, *
             item = _parse_line(stripped, comment, number, ctx)
             check_line(item, ctx)
         except LineError as e:
-            written = raw.strip()   # one copy, shared by the line's problems
+            written = raw.strip()  # one copy, shared by the line's problems
             problems.extend(p.at(number, written) for p in e.problems)
             echo.append(written)
             continue
@@ -117,7 +124,7 @@ def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) 
         i += 1
     if i == len(text):
         raise invalid("an amount must be followed by an offer type (: ! > @ &) and an order, or by $")
-    mark, amount_text, rest = text[i], text[:i], text[i + 1:].strip()
+    mark, amount_text, rest = text[i], text[:i], text[i + 1 :].strip()
     if mark.isalnum():
         word = text.split()[0]
         raise invalid(f"{word!r} is not an amount, or the offer type (: ! > @ &) is missing")
@@ -125,8 +132,10 @@ def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) 
         return _savings(amount_text, rest, comment, number, ctx)
     kind = _MARKS.get(mark)
     if kind is None:
-        raise invalid(f"{mark!r} is not an offer type: use : (direct), ! (negative), > (move), "
-                      f"@ (hold), & (gift), or $ for savings")
+        raise invalid(
+            f"{mark!r} is not an offer type: use : (direct), ! (negative), > (move), "
+            f"@ (hold), & (gift), or $ for savings"
+        )
     if amount_text.strip():
         amounts = parse_amounts(amount_text)
         if amounts.plateaus and not ctx.rules.plateaus_allowed:
@@ -144,8 +153,7 @@ def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) 
     return _offer(kind, terms, rest, comment, number, ctx)
 
 
-def _savings(amount_text: str, rest: str, comment: str | None, number: int,
-             ctx: SheetContext) -> Savings:
+def _savings(amount_text: str, rest: str, comment: str | None, number: int, ctx: SheetContext) -> Savings:
     if rest:
         raise invalid("nothing but a comment may follow '$' in a savings request")
     if not ctx.rules.savings_allowed:
@@ -160,8 +168,9 @@ def _savings(amount_text: str, rest: str, comment: str | None, number: int,
     return Savings(amounts.terms, comment, number)
 
 
-def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | None,
-           number: int, ctx: SheetContext) -> Offer:
+def _offer(
+    kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | None, number: int, ctx: SheetContext
+) -> Offer:
     m = ctx.position.map
     parts = [p.strip() for p in text.split("|")]
     if len(parts) > 1 and Flag.DIRECT_ONLY in ctx.rules:
@@ -184,7 +193,7 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
         _order(first, first_signal, ctx)
         raise invalid(f"{first} is not an order for a unit")
     orders: list[OfferOrder] = []
-    seen: dict[OfferOrder, int] = {}   # order -> times written: a set, not a scan (issue 8)
+    seen: dict[OfferOrder, int] = {}  # order -> times written: a set, not a scan (issue 8)
     errors: list[Problem] = []
     parsed: list[tuple[ParsedOrder, bool]] = [(first, first_signal)]
     for part in parts[1:]:
@@ -207,8 +216,11 @@ def _offer(kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | N
             continue
         seen[order] = 1
         orders.append(order)
-    errors.extend(unplaced(ProblemKind.ILLEGAL, f"{order} appears {_times(n)} in the offer")
-                  for order, n in seen.items() if n > 1)
+    errors.extend(
+        unplaced(ProblemKind.ILLEGAL, f"{order} appears {_times(n)} in the offer")
+        for order, n in seen.items()
+        if n > 1
+    )
     if errors:
         raise LineError(*errors)
     unit_order = orders[0]
@@ -233,8 +245,9 @@ def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
     if signal and parsed.kind is not OrderKind.SUPPORT:
         raise invalid("only a support order can be a signal ('?')")
     try:
-        order = validate(parsed, ctx.position, ctx.power, check_owner=False,
-                         flags=ctx.rules.flags, dummies=ctx.dummies)
+        order = validate(
+            parsed, ctx.position, ctx.power, check_owner=False, flags=ctx.rules.flags, dummies=ctx.dummies
+        )
     except IllegalOrder as e:
         if ctx.rules.signals_allowed and parsed.kind is OrderKind.SUPPORT:
             return _signal(parsed, ctx.position.map, ctx.position)

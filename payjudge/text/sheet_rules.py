@@ -24,7 +24,7 @@ class SheetContext:
     rules: PayolaRules
     balance: int | None
     dummies: frozenset[str]
-    offered: dict[str, int] = field(default_factory=dict)   # province -> first line
+    offered: dict[str, int] = field(default_factory=dict)  # province -> first line
     signals: set[str] = field(default_factory=set)
 
     def note(self, item: SheetItem) -> None:
@@ -52,11 +52,14 @@ def check_line(item: SheetItem, ctx: SheetContext) -> None:
         _restricted_signal(item, ctx, foreign)
     if Flag.DIRECT_ONLY in rules:
         if item.kind is not OfferKind.DIRECT:
-            raise illegal(f"only direct (:) offers are allowed in this game (DIRECT_ONLY), "
-                          f"not {item.kind.mark}")
+            raise illegal(
+                f"only direct (:) offers are allowed in this game (DIRECT_ONLY), not {item.kind.mark}"
+            )
         if unit.province in ctx.offered:
-            raise illegal(f"only one offer per unit is allowed (DIRECT_ONLY): {unit} already "
-                          f"has one on line {ctx.offered[unit.province]}")
+            raise illegal(
+                f"only one offer per unit is allowed (DIRECT_ONLY): {unit} already "
+                f"has one on line {ctx.offered[unit.province]}"
+            )
     if Flag.PAY_DUMMIES in rules:
         _pay_dummies(item, ctx, owner, foreign)
     if foreign and item.is_zero and Flag.ZERO_FOREIGN not in rules:
@@ -76,19 +79,25 @@ def _restricted_signal(item: Offer, ctx: SheetContext, foreign: bool) -> None:
 
 def _pay_dummies(item: Offer, ctx: SheetContext, owner: str | None, foreign: bool) -> None:
     if not foreign:
-        if item.kind is not OfferKind.DIRECT or item.total or len(item.orders) > 1 \
-                or item.unit.province in ctx.offered:
-            raise illegal(f"your own units take one plain order each, not bribes (PAY_DUMMIES): "
-                          f"{item.unit}")
+        if (
+            item.kind is not OfferKind.DIRECT
+            or item.total
+            or len(item.orders) > 1
+            or item.unit.province in ctx.offered
+        ):
+            raise illegal(f"your own units take one plain order each, not bribes (PAY_DUMMIES): {item.unit}")
     elif owner not in ctx.dummies:
-        raise illegal(f"offers may only be made to units of powers nobody plays (PAY_DUMMIES): "
-                      f"{item.unit} belongs to {owner}")
+        raise illegal(
+            f"offers may only be made to units of powers nobody plays (PAY_DUMMIES): "
+            f"{item.unit} belongs to {owner}"
+        )
 
 
 def _adjacent(a: Unit, b: Unit, ctx: SheetContext) -> bool:
     m = ctx.position.map
-    return m.reaches_province(a.type, a.location, b.province) or \
-        m.reaches_province(b.type, b.location, a.province)
+    return m.reaches_province(a.type, a.location, b.province) or m.reaches_province(
+        b.type, b.location, a.province
+    )
 
 
 def _touch(item: Offer, ctx: SheetContext, owner: str | None) -> None:
@@ -114,16 +123,26 @@ def check_sheet(items: Iterable[SheetItem], ctx: SheetContext) -> list[Problem]:
             total += o.total
             if total > ctx.balance:
                 whole = sum(x.total for x in offers)
-                out.append(Problem(o.line, "", ProblemKind.ILLEGAL,
-                                   f"the offers add up to {whole} AgP, more than the "
-                                   f"{ctx.balance} AgP in the treasury (LIMIT_OFFERS)"))
+                out.append(
+                    Problem(
+                        o.line,
+                        "",
+                        ProblemKind.ILLEGAL,
+                        f"the offers add up to {whole} AgP, more than the "
+                        f"{ctx.balance} AgP in the treasury (LIMIT_OFFERS)",
+                    )
+                )
                 break
     if Flag.PAY_DUMMIES in rules and offers and Flag.DEFAULT_UNORDERED not in rules:
         ordered = {o.unit.province for o in offers}
         missing = [str(u) for u in ctx.position.units.get(ctx.power, ()) if u.province not in ordered]
         if missing:
-            out.append(Problem(0, "", ProblemKind.ILLEGAL,
-                               f"every unit of yours needs an order (PAY_DUMMIES): "
-                               f"{', '.join(missing)} have none"))
+            out.append(
+                Problem(
+                    0,
+                    "",
+                    ProblemKind.ILLEGAL,
+                    f"every unit of yours needs an order (PAY_DUMMIES): {', '.join(missing)} have none",
+                )
+            )
     return out
-

@@ -26,8 +26,11 @@ from ..templating import render_html
 log = logging.getLogger("payjudge.web")
 T = TypeVar("T")
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-            "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'"}
+_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+}
 
 
 def make_app(db: Database, config: Config) -> web.Application:
@@ -35,12 +38,17 @@ def make_app(db: Database, config: Config) -> web.Application:
         def work() -> T:
             with db.reading() as s:
                 return fn(s, config, *args)
+
         return await asyncio.to_thread(work)
 
     def page(template: str, status: int = 200, **view) -> web.Response:
-        return web.Response(text=render_html(template, judge=config.judge_name, **view),
-                            content_type="text/html", charset="utf-8", status=status,
-                            headers=_HEADERS)
+        return web.Response(
+            text=render_html(template, judge=config.judge_name, **view),
+            content_type="text/html",
+            charset="utf-8",
+            status=status,
+            headers=_HEADERS,
+        )
 
     def missing(what: str) -> web.Response:
         return page("web/missing.html.j2", status=404, what=what)
@@ -60,8 +68,9 @@ def make_app(db: Database, config: Config) -> web.Application:
         data = await read(public.picture, name, seq) if _NAME.fullmatch(name) else None
         if data is None:
             return missing(f"no picture {seq} of {name}")
-        return web.Response(body=data, content_type="image/png",
-                            headers={**_HEADERS, "Cache-Control": "max-age=60"})
+        return web.Response(
+            body=data, content_type="image/png", headers={**_HEADERS, "Cache-Control": "max-age=60"}
+        )
 
     app = web.Application()
     app.router.add_get("/", index)

@@ -20,8 +20,14 @@ class _WallClock:
         return self.now()
 
 
-def build_ready_games(db_url: str, names: list[str], *, sheets: bool = True,
-                      cheap_hashes: bool = True, timing: str | None = None) -> None:
+def build_ready_games(
+    db_url: str,
+    names: list[str],
+    *,
+    sheets: bool = True,
+    cheap_hashes: bool = True,
+    timing: str | None = None,
+) -> None:
     """Create each game, fill its seven seats, and (with `sheets`) put every power's
     Spring 1901 sheet in, so the phase is ready to process. Nothing is ticked: the
     phase waits for a daemon."""
@@ -39,12 +45,11 @@ def build_ready_games(db_url: str, names: list[str], *, sheets: bool = True,
     if cheap_hashes:
         security._hasher = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
     try:
-        judge = TestJudge(db, Config(judge_address=JUDGE, settle_seconds=0,
-                                     rate_limit_per_hour=1_000_000),
-                          _WallClock())
+        judge = TestJudge(
+            db, Config(judge_address=JUDGE, settle_seconds=0, rate_limit_per_hour=1_000_000), _WallClock()
+        )
         for name in names:
-            judge.send(g.MASTER, g.create_body(name, **({"timing": timing} if timing else {})),
-                       process=False)
+            judge.send(g.MASTER, g.create_body(name, **({"timing": timing} if timing else {})), process=False)
             for power in g.POWERS:
                 judge.send(g.address(power), g.join_body(power, name), process=False)
             if sheets:
@@ -58,20 +63,23 @@ def build_ready_games(db_url: str, names: list[str], *, sheets: bool = True,
         db.dispose()
 
 
-def set_deadlines(db_url: str, names: list[str], first: datetime,
-                  spread: timedelta = timedelta(0)) -> dict[str, datetime]:
+def set_deadlines(
+    db_url: str, names: list[str], first: datetime, spread: timedelta = timedelta(0)
+) -> dict[str, datetime]:
     """Move the games' deadlines: the first at `first`, the others `spread` apart."""
     from sqlalchemy import create_engine, text
+
     engine = create_engine(db_url)
     out = {}
     try:
         with engine.begin() as conn:
             for i, name in enumerate(names):
                 when = first + spread * i
-                value = when if engine.dialect.name != "sqlite" else \
-                    when.astimezone(UTC).replace(tzinfo=None)
-                conn.execute(text("UPDATE game SET deadline = :d, version = version + 1 WHERE name = :n"),
-                             {"d": value, "n": name})
+                value = when if engine.dialect.name != "sqlite" else when.astimezone(UTC).replace(tzinfo=None)
+                conn.execute(
+                    text("UPDATE game SET deadline = :d, version = version + 1 WHERE name = :n"),
+                    {"d": value, "n": name},
+                )
                 out[name] = when
     finally:
         engine.dispose()

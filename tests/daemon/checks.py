@@ -11,14 +11,16 @@ def duplicate_ledger_entries(judge: JudgeProcess) -> list[tuple]:
     return judge.query(
         "SELECT game_id, power, kind, turn_seq, count(*) FROM ledger_entry "
         "WHERE kind IN ('opening', 'bribes', 'income') "
-        "GROUP BY game_id, power, kind, turn_seq HAVING count(*) > 1")
+        "GROUP BY game_id, power, kind, turn_seq HAVING count(*) > 1"
+    )
 
 
 def turns_by_game(judge: JudgeProcess) -> dict[int, list[tuple[int, str, str]]]:
     """Each game's turns as (seq, phase, status), in order."""
     out: dict[int, list[tuple[int, str, str]]] = {}
     for game_id, seq, phase, status in judge.query(
-            "SELECT game_id, seq, phase, status FROM turn ORDER BY game_id, seq"):
+        "SELECT game_id, seq, phase, status FROM turn ORDER BY game_id, seq"
+    ):
         out.setdefault(game_id, []).append((seq, phase, status))
     return out
 

@@ -59,7 +59,7 @@ def db_url(request) -> Iterator[str | None]:
     try:
         yield url
     finally:
-        for judge in JudgeProcess.made:   # before the database goes from under them
+        for judge in JudgeProcess.made:  # before the database goes from under them
             if judge.db_url == url:
                 judge.stop()
         drop_database(url)

@@ -55,12 +55,22 @@ def wait_until(predicate: Callable[[], object], timeout: float, what: str, inter
 class JudgeProcess:
     """One `payjudge serve` process with a private data directory."""
 
-    made: ClassVar[list[JudgeProcess]] = []   # every one, so a fixture can stop them in time
+    made: ClassVar[list[JudgeProcess]] = []  # every one, so a fixture can stop them in time
 
-    def __init__(self, *, outbound: str, db_url: str | None = None, imap_url: str | None = None,
-                 settle: int = 0, sweep: int = 1, data_dir: Path | None = None,
-                 port: int | None = None, judge_address: str = JUDGE,
-                 settings: dict[str, object] | None = None, env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        *,
+        outbound: str,
+        db_url: str | None = None,
+        imap_url: str | None = None,
+        settle: int = 0,
+        sweep: int = 1,
+        data_dir: Path | None = None,
+        port: int | None = None,
+        judge_address: str = JUDGE,
+        settings: dict[str, object] | None = None,
+        env: dict[str, str] | None = None,
+    ):
         self.data_dir = data_dir or Path(tempfile.mkdtemp(prefix="pj-daemon-"))
         self.port = port or free_port()
         self.db_url = db_url or f"sqlite:///{self.data_dir / 'payjudge.sqlite'}"
@@ -96,8 +106,9 @@ class JudgeProcess:
 
     def upgrade(self) -> None:
         """`payjudge db upgrade` with the daemon's configuration."""
-        done = subprocess.run(payjudge_command() + ["db", "upgrade"], env=self.env,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            payjudge_command() + ["db", "upgrade"], env=self.env, capture_output=True, text=True, timeout=120
+        )
         if done.returncode != 0:
             raise RuntimeError(f"payjudge db upgrade failed:\n{done.stdout}\n{done.stderr}")
 
@@ -108,27 +119,34 @@ class JudgeProcess:
             log.write(f"\n===== start {self.starts} =====\n".encode())
             log.flush()
             # its own session, so the whole process group can be killed at once
-            self.proc = subprocess.Popen(payjudge_command() + ["serve"], env=self.env,
-                                         stdout=log, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                payjudge_command() + ["serve"],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         if wait:
             self.wait_ready(timeout)
         return self
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         import socket
+
         end = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"payjudge serve exited with rc={self.proc.returncode}:\n"
-                                   + self.log_tail())
+                raise RuntimeError(
+                    f"payjudge serve exited with rc={self.proc.returncode}:\n" + self.log_tail()
+                )
             try:
                 socket.create_connection(("127.0.0.1", self.port), 0.2).close()
                 return
             except OSError:
                 if time.monotonic() > end:
-                    raise TimeoutError(f"payjudge serve did not open port {self.port}:\n"
-                                       + self.log_tail()) from None
+                    raise TimeoutError(
+                        f"payjudge serve did not open port {self.port}:\n" + self.log_tail()
+                    ) from None
                 time.sleep(0.05)
 
     @property
@@ -145,7 +163,7 @@ class JudgeProcess:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.kill()
-        self._signal(signal.SIGKILL)   # anything left in its group
+        self._signal(signal.SIGKILL)  # anything left in its group
         return self.proc.returncode
 
     def kill(self) -> None:
@@ -210,8 +228,10 @@ def _toml(value: object) -> str:
 
 # -- mail in ------------------------------------------------------------------------------
 
-def make_mail(sender: str, body: str, subject: str = "orders", *, to: str = JUDGE,
-              message_id: str | None = None) -> tuple[str, bytes]:
+
+def make_mail(
+    sender: str, body: str, subject: str = "orders", *, to: str = JUDGE, message_id: str | None = None
+) -> tuple[str, bytes]:
     """A plain-text message as a player's mail program would send it: (Message-ID, bytes)."""
     msg = EmailMessage()
     msg["From"] = sender
@@ -223,8 +243,16 @@ def make_mail(sender: str, body: str, subject: str = "orders", *, to: str = JUDG
     return msg["Message-ID"], msg.as_bytes()
 
 
-def send_mail(port: int, sender: str, body: str, subject: str = "orders", *,
-              to: str = JUDGE, message_id: str | None = None, timeout: float = 60.0) -> str:
+def send_mail(
+    port: int,
+    sender: str,
+    body: str,
+    subject: str = "orders",
+    *,
+    to: str = JUDGE,
+    message_id: str | None = None,
+    timeout: float = 60.0,
+) -> str:
     """One SMTP conversation with the listener; returns the Message-ID (raises on refusal)."""
     msgid, raw = make_mail(sender, body, subject, to=to, message_id=message_id)
     with smtplib.SMTP("127.0.0.1", port, timeout=timeout) as smtp:
@@ -233,6 +261,7 @@ def send_mail(port: int, sender: str, body: str, subject: str = "orders", *,
 
 
 # -- mail out (at the SMTP sink) ----------------------------------------------------------
+
 
 @dataclass
 class OutMail:
@@ -248,9 +277,14 @@ def read_out(received) -> OutMail:
     msg = message_from_bytes(received.data, policy=policy.default)
     part = msg.get_body(("plain",))
     body = part.get_content() if part is not None else ""
-    return OutMail(tuple(a.lower() for a in received.rcpt_tos), str(msg["Message-ID"] or ""),
-                   str(msg["In-Reply-To"]) if msg["In-Reply-To"] else None,
-                   str(msg["Subject"] or ""), body, received.data)
+    return OutMail(
+        tuple(a.lower() for a in received.rcpt_tos),
+        str(msg["Message-ID"] or ""),
+        str(msg["In-Reply-To"]) if msg["In-Reply-To"] else None,
+        str(msg["Subject"] or ""),
+        body,
+        received.data,
+    )
 
 
 @dataclass
@@ -262,7 +296,7 @@ class Replies:
 
     def all(self) -> list[OutMail]:
         messages = list(self.sink.messages)
-        for received in messages[len(self._cache):]:
+        for received in messages[len(self._cache) :]:
             self._cache.append(read_out(received))
         return list(self._cache)
 
@@ -273,15 +307,19 @@ class Replies:
         return [m for m in self.all() if m.in_reply_to == message_id]
 
     def reply_to(self, message_id: str, timeout: float = 30.0) -> OutMail:
-        return wait_until(lambda: (self.answering(message_id) or [None])[0], timeout,
-                          f"the reply to {message_id}")
+        return wait_until(
+            lambda: (self.answering(message_id) or [None])[0], timeout, f"the reply to {message_id}"
+        )
 
     def with_subject(self, fragment: str) -> list[OutMail]:
         return [m for m in self.all() if fragment in m.subject]
 
     def wait_subject(self, fragment: str, count: int = 1, timeout: float = 30.0) -> list[OutMail]:
-        return wait_until(lambda: len(found := self.with_subject(fragment)) >= count and found,
-                          timeout, f"{count} mail(s) with subject {fragment!r}")
+        return wait_until(
+            lambda: len(found := self.with_subject(fragment)) >= count and found,
+            timeout,
+            f"{count} mail(s) with subject {fragment!r}",
+        )
 
 
 def one_each(mails: Iterable[OutMail]) -> list[str]:

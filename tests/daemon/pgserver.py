@@ -20,27 +20,53 @@ class PrivatePostgres:
         self.who = run_as()
         self.dir = Path(tempfile.mkdtemp(prefix="pj-pgpriv-", dir="/tmp"))
         self.port = free_port()
-        self.settings = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
-                         "max_connections": "100", **(settings or {})}
+        self.settings = {
+            "fsync": "off",
+            "synchronous_commit": "off",
+            "full_page_writes": "off",
+            "max_connections": "100",
+            **(settings or {}),
+        }
         self.proc: subprocess.Popen | None = None
         chown_tree(self.dir, self.who.uid, self.who.gid)
-        subprocess.run(self.who.prefix + [str(PG_BIN / "initdb"), "-D", str(self.dir / "data"), "-U",
-                                          "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8",
-                                          "--no-sync"], check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            self.who.prefix
+            + [
+                str(PG_BIN / "initdb"),
+                "-D",
+                str(self.dir / "data"),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
 
     def start(self) -> PrivatePostgres:
         options = []
-        for key, value in {"listen_addresses": "127.0.0.1", "unix_socket_directories": str(self.dir),
-                           **self.settings}.items():
+        for key, value in {
+            "listen_addresses": "127.0.0.1",
+            "unix_socket_directories": str(self.dir),
+            **self.settings,
+        }.items():
             options += ["-c", f"{key}={value}"]
         with open(self.dir / "postgres.log", "ab") as log:
-            self.proc = subprocess.Popen(self.who.prefix + [str(PG_BIN / "postgres"),
-                                                            "-D", str(self.dir / "data"),
-                                                            "-p", str(self.port), *options],
-                                         stdout=subprocess.DEVNULL, stderr=log)
+            self.proc = subprocess.Popen(
+                self.who.prefix
+                + [str(PG_BIN / "postgres"), "-D", str(self.dir / "data"), "-p", str(self.port), *options],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         wait_port(self.port, self.proc, what="postgres")
         end = time.monotonic() + 20
-        while True:   # an open port is not yet a server accepting queries
+        while True:  # an open port is not yet a server accepting queries
             try:
                 with _pg_connect(self.port) as conn:
                     conn.execute("SELECT 1")
@@ -58,7 +84,7 @@ class PrivatePostgres:
 
     def create_database(self, name: str) -> str:
         with _pg_connect(self.port) as conn:
-            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0 ENCODING \'UTF8\'')
+            conn.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8'")
         return self.url(name)
 
     def url(self, name: str) -> str:

@@ -21,9 +21,12 @@ def password(power: str) -> str:
     return f"pw-{power.lower()}-7x"
 
 
-def create_body(game: str = GAME, master_password: str = MASTER_PASSWORD,
-                timing: str = "MOVE 1H RETREAT 1H ADJUST 1H",
-                rules: tuple[str, ...] = ("POWER_CHOICE",)) -> str:
+def create_body(
+    game: str = GAME,
+    master_password: str = MASTER_PASSWORD,
+    timing: str = "MOVE 1H RETREAT 1H ADJUST 1H",
+    rules: tuple[str, ...] = ("POWER_CHOICE",),
+) -> str:
     lines = [f"CREATE {game} {master_password}"]
     lines += [f"RULE {r}" for r in rules]
     lines += [f"TIMING {timing}", "SIGNOFF"]

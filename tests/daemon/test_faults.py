@@ -29,11 +29,13 @@ class Burst:
         self.port = port
         self.messages = messages
         self.accepted: set[str] = set()
-        self.temporary: Counter[str] = Counter()   # failures that an MTA retries
-        self.permanent: list[str] = []             # 5xx: must never happen
+        self.temporary: Counter[str] = Counter()  # failures that an MTA retries
+        self.permanent: list[str] = []  # 5xx: must never happen
         self._lock = threading.Lock()
-        self._threads = [threading.Thread(target=self._run, args=(messages[i::threads],), daemon=True)
-                         for i in range(threads)]
+        self._threads = [
+            threading.Thread(target=self._run, args=(messages[i::threads],), daemon=True)
+            for i in range(threads)
+        ]
 
     def start(self) -> Burst:
         for t in self._threads:
@@ -86,17 +88,24 @@ def _drop(conn):
 
 def _state(judge) -> str:
     inbound = judge.query("SELECT state, count(*) FROM inbound_message GROUP BY state")
-    outbox = judge.query("SELECT state, attempts, min(next_attempt_at), max(next_attempt_at), count(*) "
-                         "FROM outbox GROUP BY state, attempts")
+    outbox = judge.query(
+        "SELECT state, attempts, min(next_attempt_at), max(next_attempt_at), count(*) "
+        "FROM outbox GROUP BY state, attempts"
+    )
     return f"inbound {inbound}; outbox {outbox}; now {datetime.now(UTC)}"
 
 
 def _quiet(judge, replies, timeout: float = 30.0) -> None:
     """Wait until the judge has nothing left to process or send."""
     try:
-        wait_until(lambda: judge.scalar("SELECT count(*) FROM inbound_message WHERE state = 'new'") == 0
-                   and judge.scalar("SELECT count(*) FROM outbox WHERE state = 'pending'") == 0,
-                   timeout, "the inbox and the outbox to drain")
+        wait_until(
+            lambda: (
+                judge.scalar("SELECT count(*) FROM inbound_message WHERE state = 'new'") == 0
+                and judge.scalar("SELECT count(*) FROM outbox WHERE state = 'pending'") == 0
+            ),
+            timeout,
+            "the inbox and the outbox to drain",
+        )
     except TimeoutError:
         raise AssertionError(f"the judge is still busy: {_state(judge)}") from None
     # and nothing more comes for longer than a sweep (reminders follow a processed phase)
@@ -125,8 +134,9 @@ def test_kill9_during_a_burst_loses_nothing_and_answers_once(judges, smtp_sink, 
     burst = Burst(judge.port, messages, threads=8).start()
     kills = []
     for threshold in (50, 130):
-        wait_until(lambda threshold=threshold: len(burst.accepted) >= threshold, 60,
-                   f"{threshold} messages accepted")
+        wait_until(
+            lambda threshold=threshold: len(burst.accepted) >= threshold, 60, f"{threshold} messages accepted"
+        )
         judge.kill()
         kills.append(len(burst.accepted))
         time.sleep(0.3)
@@ -144,11 +154,12 @@ def test_kill9_during_a_burst_loses_nothing_and_answers_once(judges, smtp_sink, 
 
     by_message = {i: replies.answering(i) for i in ids}
     distinct = {i: {m.message_id for m in found} for i, found in by_message.items()}
-    assert all(len(v) == 1 for v in distinct.values()), \
-        {i: v for i, v in distinct.items() if len(v) != 1}
+    assert all(len(v) == 1 for v in distinct.values()), {i: v for i, v in distinct.items() if len(v) != 1}
     resent = sum(len(found) - 1 for found in by_message.values())
-    print(f"\nkilled at {kills} accepted; temporary failures seen by the senders: "
-          f"{dict(burst.temporary)}; replies delivered again after a crash (same Message-ID): {resent}")
+    print(
+        f"\nkilled at {kills} accepted; temporary failures seen by the senders: "
+        f"{dict(burst.temporary)}; replies delivered again after a crash (same Message-ID): {resent}"
+    )
     # nothing applied twice: every CREATE made its game once, and said so
     for msgid, name in creates.items():
         assert f"Game {name} has been created" in by_message[msgid][0].body
@@ -161,9 +172,9 @@ def _kill_when(judge, sql: str, **params) -> threading.Event:
     """Watch the daemon's SQLite file from a thread (every millisecond) and kill the
     daemon the moment `sql` returns something true. The event is set once it is dead."""
     import sqlite3
+
     killed = threading.Event()
-    watch = sqlite3.connect(judge.db_url[len("sqlite:///"):], isolation_level=None,
-                            check_same_thread=False)
+    watch = sqlite3.connect(judge.db_url[len("sqlite:///") :], isolation_level=None, check_same_thread=False)
 
     def run() -> None:
         try:
@@ -172,7 +183,7 @@ def _kill_when(judge, sql: str, **params) -> threading.Event:
                 try:
                     if watch.execute(sql, params).fetchone()[0]:
                         break
-                except sqlite3.OperationalError:   # not migrated yet, or busy
+                except sqlite3.OperationalError:  # not migrated yet, or busy
                     pass
                 time.sleep(0.001)
             judge.kill()
@@ -184,9 +195,11 @@ def _kill_when(judge, sql: str, **params) -> threading.Event:
     return killed
 
 
-def _send_retrying(port_of, sender: str, body: str, message_id: str,
-                   timeout: float = 60.0) -> threading.Thread:
+def _send_retrying(
+    port_of, sender: str, body: str, message_id: str, timeout: float = 60.0
+) -> threading.Thread:
     """Send in a thread as an MTA would: the same message again until it gets 250."""
+
     def run() -> None:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -195,6 +208,7 @@ def _send_retrying(port_of, sender: str, body: str, message_id: str,
                 return
             except (OSError, smtplib.SMTPException):
                 time.sleep(0.05)
+
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     return thread
@@ -203,9 +217,18 @@ def _send_retrying(port_of, sender: str, body: str, message_id: str,
 def _blocked_in_turn(judge, count: int, timeout: float = 30.0) -> None:
     """Until `count` daemon connections wait on a lock (PostgreSQL), inside a transaction."""
     database = judge.db_url.rsplit("/", 1)[1]
-    wait_until(lambda: judge.scalar(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = :d AND wait_event_type = 'Lock' "
-        "AND state = 'active'", d=database) >= count, timeout, f"{count} turns blocked in the daemon")
+    wait_until(
+        lambda: (
+            judge.scalar(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = :d AND wait_event_type = 'Lock' "
+                "AND state = 'active'",
+                d=database,
+            )
+            >= count
+        ),
+        timeout,
+        f"{count} turns blocked in the daemon",
+    )
 
 
 def _processed(judge) -> int:
@@ -230,8 +253,10 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
     build_ready_games(judge.db_url, clocked)
     # the Master of this game processes it by mail; Turkey waits, so the clock does not
     build_ready_games(judge.db_url, ["turnm"], sheets=False)
-    sheets = {p: g.sheet_body(p, lines + (["SET WAIT"] if p == "TURKEY" else []), "turnm")
-              for p, lines in g.SPRING_1901.items()}
+    sheets = {
+        p: g.sheet_body(p, lines + (["SET WAIT"] if p == "TURKEY" else []), "turnm")
+        for p, lines in g.SPRING_1901.items()
+    }
     process_body = f"SIGNON Mturnm {g.MASTER_PASSWORD}\nPROCESS"
     process_id = make_mail(g.MASTER, process_body)[0]
     kills = []
@@ -243,8 +268,7 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
         judge.start()
         for power, body in sheets.items():
             send_mail(judge.port, g.address(power), body)
-        killed = _kill_when(judge, "SELECT count(*) FROM inbound_message WHERE message_id = :m",
-                            m=process_id)
+        killed = _kill_when(judge, "SELECT count(*) FROM inbound_message WHERE message_id = :m", m=process_id)
         sender = _send_retrying(lambda: judge.port, g.MASTER, process_body, process_id)
         assert killed.wait(60)
         state = judge.scalar("SELECT state FROM inbound_message WHERE message_id = :m", m=process_id)
@@ -253,6 +277,7 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
         sender.join(60)
     else:
         from sqlalchemy import create_engine, text
+
         engine = create_engine(judge.db_url)
         try:
             with engine.connect() as lock:
@@ -262,7 +287,7 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
                 for power, body in sheets.items():
                     send_mail(judge.port, g.address(power), body)
                 send_mail(judge.port, g.MASTER, process_body, message_id=process_id)
-                _blocked_in_turn(judge, 2)   # the sweep's turn and the PROCESS mail's
+                _blocked_in_turn(judge, 2)  # the sweep's turn and the PROCESS mail's
                 judge.kill()
                 kills.append(f"{_processed(judge)} phases committed, 2 turns in progress")
                 lock.rollback()
@@ -270,8 +295,11 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
             engine.dispose()
         judge.start()
     every = clocked + ["turnm"]
-    wait_until(lambda: len(replies.with_subject("Diplomacy results turn")) >= len(every) * len(EVERYONE), 60,
-               "the results of every game")
+    wait_until(
+        lambda: len(replies.with_subject("Diplomacy results turn")) >= len(every) * len(EVERYONE),
+        60,
+        "the results of every game",
+    )
     replies.reply_to(process_id)
     _quiet(judge, replies)
     print(f"\nkilled: {'; '.join(kills)}")
@@ -290,14 +318,13 @@ def test_kill9_during_a_turn_processes_it_once(judges, smtp_sink, replies, db_ur
     assert "Spring 1901 Movement has been processed" in answers[0].body
 
 
-def test_a_deadline_passed_while_the_daemon_was_down_is_processed_at_start(judges, smtp_sink,
-                                                                           replies):
+def test_a_deadline_passed_while_the_daemon_was_down_is_processed_at_start(judges, smtp_sink, replies):
     # a long settle delay: ready games wait for their deadline, not for early processing
     judge = judges(outbound=smtp_sink.url, settle=3600)
     judge.upgrade()
     build_ready_games(judge.db_url, ["down1", "down2"])
     judge.start()
-    _quiet(judge, replies)   # the welcome mails; nothing is due yet
+    _quiet(judge, replies)  # the welcome mails; nothing is due yet
     assert processed_phases(judge) == {1: [], 2: []}
     judge.stop()
     due = set_deadlines(judge.db_url, ["down1", "down2"], datetime.now(UTC) + timedelta(seconds=1))
@@ -325,10 +352,12 @@ def test_two_daemons_on_one_postgresql_process_each_phase_once(judges, smtp_sink
     second.start()
     _quiet(first, replies)
     welcomes = [m for m in replies.with_subject("Diplomacy game duo") if "starts: you are" in m.subject]
-    due = set_deadlines(db_url, names, datetime.now(UTC) + timedelta(seconds=2),
-                        timedelta(milliseconds=300))
-    wait_until(lambda: len(replies.with_subject("Diplomacy results duo")) >= len(names) * len(EVERYONE), 40,
-               "every game's results")
+    due = set_deadlines(db_url, names, datetime.now(UTC) + timedelta(seconds=2), timedelta(milliseconds=300))
+    wait_until(
+        lambda: len(replies.with_subject("Diplomacy results duo")) >= len(names) * len(EVERYONE),
+        40,
+        "every game's results",
+    )
     _quiet(first, replies)
     assert sorted(processed_phases(first).values()) == [["S1901M"]] * len(names)
     for game_turns in turns_by_game(first).values():
@@ -341,9 +370,13 @@ def test_two_daemons_on_one_postgresql_process_each_phase_once(judges, smtp_sink
         assert one_each(replies.with_subject(f"Diplomacy results {name} S1901M")) == EVERYONE
         assert len(replies.with_subject(f"Payola bribe results {name} S1901M")) == 7
     assert len(welcomes) == 7 * len(names)
-    late = [(processed - due[name]).total_seconds() for name, processed in first.query(
-        "SELECT g.name, t.processed_at FROM turn t JOIN game g ON g.id = t.game_id "
-        "WHERE t.status = 'processed'")]
+    late = [
+        (processed - due[name]).total_seconds()
+        for name, processed in first.query(
+            "SELECT g.name, t.processed_at FROM turn t JOIN game g ON g.id = t.game_id "
+            "WHERE t.status = 'processed'"
+        )
+    ]
     by_daemon = [j.log_text().count("processed at the deadline") for j in (first, second)]
     print(f"\nphases processed by each daemon: {by_daemon}; lateness {min(late):.2f}..{max(late):.2f} s")
     assert sum(by_daemon) == len(names)
@@ -354,6 +387,7 @@ def test_database_unavailable_answers_451_then_recovers(judges, smtp_sink, repli
     """PostgreSQL stopped under a running daemon: the listener answers 451 (the sender's
     MTA keeps the mail and retries), and the resent message is processed once it is back."""
     from .pgserver import PrivatePostgres
+
     try:
         pg = PrivatePostgres().start()
     except FileNotFoundError as exc:
@@ -365,13 +399,15 @@ def test_database_unavailable_answers_451_then_recovers(judges, smtp_sink, repli
         replies.reply_to(send_mail(judge.port, "before@players.test", "HELP"))
         pg.stop()
         msgid, raw = make_mail("during@players.test", "LIST", "while the database is down")
-        with pytest.raises(smtplib.SMTPDataError) as refused, \
-                smtplib.SMTP("127.0.0.1", judge.port, timeout=60) as smtp:
+        with (
+            pytest.raises(smtplib.SMTPDataError) as refused,
+            smtplib.SMTP("127.0.0.1", judge.port, timeout=60) as smtp,
+        ):
             smtp.sendmail("during@players.test", [JUDGE], raw)
         assert refused.value.smtp_code == 451
         assert b"Temporary failure" in refused.value.smtp_error
-        assert b"Error" not in refused.value.smtp_error   # no exception text for the client
-        time.sleep(1.5)   # sweeps and the sender fail meanwhile; the daemon stays up
+        assert b"Error" not in refused.value.smtp_error  # no exception text for the client
+        time.sleep(1.5)  # sweeps and the sender fail meanwhile; the daemon stays up
         assert judge.running
         pg.start()
         # the sending MTA retries the same message
@@ -390,18 +426,21 @@ def test_sqlite_locked_answers_451_then_recovers(judges, smtp_sink, replies):
     """Another process holds the SQLite file's write lock for longer than the daemon's
     busy timeout: 451, and the message resent after the lock is gone is processed."""
     import sqlite3
+
     judge = judges(outbound=smtp_sink.url)
     judge.upgrade()
     judge.start()
     replies.reply_to(send_mail(judge.port, "before@players.test", "HELP"))
-    path = judge.db_url[len("sqlite:///"):]
+    path = judge.db_url[len("sqlite:///") :]
     locker = sqlite3.connect(path, isolation_level=None, timeout=30)
     try:
         locker.execute("BEGIN EXCLUSIVE")
         msgid, raw = make_mail("during@players.test", "LIST", "while the file is locked")
         started = time.monotonic()
-        with pytest.raises(smtplib.SMTPDataError) as refused, \
-                smtplib.SMTP("127.0.0.1", judge.port, timeout=120) as smtp:
+        with (
+            pytest.raises(smtplib.SMTPDataError) as refused,
+            smtplib.SMTP("127.0.0.1", judge.port, timeout=120) as smtp,
+        ):
             smtp.sendmail("during@players.test", [JUDGE], raw)
         waited = time.monotonic() - started
         assert refused.value.smtp_code == 451

@@ -23,8 +23,7 @@ def _ok(replies, msgid: str) -> str:
 
 def _results(replies, phase: str):
     """The public results of a phase: one mail to each player and to the Master."""
-    mails = replies.wait_subject(f"Diplomacy results {g.GAME} {phase}", count=len(EVERYONE),
-                                 timeout=40)
+    mails = replies.wait_subject(f"Diplomacy results {g.GAME} {phase}", count=len(EVERYONE), timeout=40)
     assert one_each(mails) == EVERYONE
     mail = mails[0]
     for order in g.EXPECTED.get(phase, ()):

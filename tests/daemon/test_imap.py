@@ -23,13 +23,16 @@ def _folders(account) -> dict[str, list[tuple[int, bytes, tuple]]]:
             client.select_folder(folder, readonly=True)
             uids = client.search(["ALL"])
             data = client.fetch(uids, ["BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]", "FLAGS"]) if uids else {}
-            out[folder] = [(uid, data[uid][b"BODY[HEADER.FIELDS (MESSAGE-ID)]"].strip(),
-                            data[uid][b"FLAGS"]) for uid in uids]
+            out[folder] = [
+                (uid, data[uid][b"BODY[HEADER.FIELDS (MESSAGE-ID)]"].strip(), data[uid][b"FLAGS"])
+                for uid in uids
+            ]
     return out
 
 
-def test_mail_in_the_mailbox_is_answered_and_moved_to_processed(judges, smtp_sink, replies,
-                                                                imap_account, db_url):
+def test_mail_in_the_mailbox_is_answered_and_moved_to_processed(
+    judges, smtp_sink, replies, imap_account, db_url
+):
     early_id, early = make_mail("early@players.test", "HELP", "sent while the judge was down")
     imap_account.deliver(early)
     judge = judges(outbound=smtp_sink.url, db_url=db_url, imap_url=imap_account.url("INBOX"))
@@ -41,8 +44,11 @@ def test_mail_in_the_mailbox_is_answered_and_moved_to_processed(judges, smtp_sin
     imap_account.deliver(raw)
     reply = replies.reply_to(msgid, timeout=40)
     assert reply.rcpt == ("imap@players.test",) and reply.subject == "Re: by imap"
-    folders = wait_until(lambda: (f := _folders(imap_account)) and not f["INBOX"] and
-                         len(f["Processed"]) == 2 and f, 20, "both messages moved to Processed")
+    folders = wait_until(
+        lambda: (f := _folders(imap_account)) and not f["INBOX"] and len(f["Processed"]) == 2 and f,
+        20,
+        "both messages moved to Processed",
+    )
     assert all(b"\\Seen" in flags for _, _, flags in folders["Processed"])
     # the same message delivered again (a resend by the MTA): stored once, answered once
     imap_account.deliver(raw)

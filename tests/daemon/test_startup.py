@@ -32,8 +32,9 @@ def test_db_upgrade_says_from_which_revision_to_which(judges, smtp_sink):
     judge = judges(outbound=smtp_sink.url)
 
     def upgrade() -> str:
-        done = subprocess.run(payjudge_command() + ["db", "upgrade"], env=judge.env,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            payjudge_command() + ["db", "upgrade"], env=judge.env, capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
@@ -55,8 +56,8 @@ def test_the_relay_password_never_reaches_the_log(judges, smtp_sink):
 
 
 def test_version():
-    done = subprocess.run(payjudge_command() + ["--version"], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(payjudge_command() + ["--version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     from importlib.metadata import version
+
     assert done.stdout.strip().endswith(version("payjudge"))

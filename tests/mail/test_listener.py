@@ -13,8 +13,10 @@ from payjudge.memory import MemoryInbound
 
 pytestmark = [pytest.mark.servers, pytest.mark.timeout(30)]
 
-MESSAGE = (b"From: Alice <alice@example.org>\r\nTo: judge@payola.test\r\nSubject: orders\r\n"
-           b"Message-ID: <m1@example.org>\r\n\r\nSIGNON Fpay7 secret\r\n.leading dot\r\n")
+MESSAGE = (
+    b"From: Alice <alice@example.org>\r\nTo: judge@payola.test\r\nSubject: orders\r\n"
+    b"Message-ID: <m1@example.org>\r\n\r\nSIGNON Fpay7 secret\r\n.leading dot\r\n"
+)
 
 
 class FlakyInbound(MemoryInbound):
@@ -42,8 +44,7 @@ def _client(port: int) -> smtplib.SMTP:
     return smtplib.SMTP("127.0.0.1", port, local_hostname="client.test", timeout=10)
 
 
-def _send(port: int, raw: bytes = MESSAGE, sender: str = "alice@example.org",
-          rcpts=("judge@payola.test",)):
+def _send(port: int, raw: bytes = MESSAGE, sender: str = "alice@example.org", rcpts=("judge@payola.test",)):
     """One message over one connection: the reply code and text of DATA."""
     with _client(port) as smtp:
         smtp.ehlo()

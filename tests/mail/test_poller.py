@@ -18,15 +18,25 @@ pytestmark = [pytest.mark.servers, pytest.mark.timeout(60)]
 
 
 def raw_message(n: int) -> bytes:
-    return (f"From: Player {n} <p{n}@example.org>\r\nTo: judge@payola.test\r\n"
-            f"Subject: orders {n}\r\nMessage-ID: <poll-{n}-{time.time_ns()}@example.org>\r\n\r\n"
-            f"SIGNON Fpay7 secret\r\n{n} : A PAR H\r\n").encode()
+    return (
+        f"From: Player {n} <p{n}@example.org>\r\nTo: judge@payola.test\r\n"
+        f"Subject: orders {n}\r\nMessage-ID: <poll-{n}-{time.time_ns()}@example.org>\r\n\r\n"
+        f"SIGNON Fpay7 secret\r\n{n} : A PAR H\r\n"
+    ).encode()
 
 
 def settings_for(account, **overrides) -> ImapSettings:
-    values = {"host": account.host, "port": account.port, "user": account.user,
-              "password": account.password, "timeout": 10, "idle_timeout": 30, "idle_slice": 0.2,
-              "backoff_base": 0.05, "backoff_max": 0.5}
+    values = {
+        "host": account.host,
+        "port": account.port,
+        "user": account.user,
+        "password": account.password,
+        "timeout": 10,
+        "idle_timeout": 30,
+        "idle_slice": 0.2,
+        "backoff_base": 0.05,
+        "backoff_max": 0.5,
+    }
     values.update(overrides)
     return ImapSettings(**values)
 
@@ -42,8 +52,9 @@ def mailbox_state(account, folder: str) -> list[tuple[bytes, tuple]]:
         if not uids:
             return []
         data = client.fetch(uids, ["FLAGS", "BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]"])
-        return sorted((d[b"BODY[HEADER.FIELDS (MESSAGE-ID)]"].strip(), tuple(d[b"FLAGS"]))
-                      for d in data.values())
+        return sorted(
+            (d[b"BODY[HEADER.FIELDS (MESSAGE-ID)]"].strip(), tuple(d[b"FLAGS"])) for d in data.values()
+        )
 
 
 class PickyInbound(MemoryInbound):
@@ -105,7 +116,7 @@ def test_a_storage_failure_leaves_the_message_unseen_for_the_next_poll(imap_acco
         assert poller.poll_once() == PollResult(stored=2, failed=1)
         [(_, flags)] = mailbox_state(imap_account, "INBOX")
         assert b"\\Seen" not in flags
-        assert poller.poll_once() == PollResult(failed=1)   # still failing, still there
+        assert poller.poll_once() == PollResult(failed=1)  # still failing, still there
         store.poison = None
         assert poller.poll_once() == PollResult(stored=1)
     finally:
@@ -129,8 +140,7 @@ def test_a_message_stored_before_a_crash_is_only_moved(imap_account):
             c.select_folder("INBOX")
             [uid] = c.search(["ALL"])
             c.logout()
-        store.store_inbound(b"already stored", source="imap",
-                            source_key=f"INBOX:{poller._uidvalidity}:{uid}")
+        store.store_inbound(b"already stored", source="imap", source_key=f"INBOX:{poller._uidvalidity}:{uid}")
         assert poller.poll_once() == PollResult(already_known=1)
     finally:
         poller.close()
@@ -198,7 +208,7 @@ async def test_run_wakes_on_idle_and_survives_a_killed_connection(imap_account, 
         started = time.monotonic()
         imap_account.deliver(raw_message(1))
         await eventually(lambda: len(store.messages) == 1)
-        assert time.monotonic() - started < 10   # woken by IDLE, not by the 30 s re-issue
+        assert time.monotonic() - started < 10  # woken by IDLE, not by the 30 s re-issue
         dovecot.kick()
         imap_account.deliver(raw_message(2))
         await eventually(lambda: len(store.messages) == 2)
@@ -249,7 +259,15 @@ async def test_run_stops_promptly_while_idling(imap_account):
 def test_settings_from_url():
     s = ImapSettings.from_url("imaps://judge%40x.org:p%40ss@mail.example.org/Judge%20Box?processed=Done")
     assert (s.host, s.port, s.user, s.password, s.mailbox, s.processed_folder, s.ssl, s.starttls) == (
-        "mail.example.org", None, "judge@x.org", "p@ss", "Judge Box", "Done", True, False)
+        "mail.example.org",
+        None,
+        "judge@x.org",
+        "p@ss",
+        "Judge Box",
+        "Done",
+        True,
+        False,
+    )
     s = ImapSettings.from_url("imap://u:p@127.0.0.1:1143?starttls=1", timeout=5)
     assert (s.port, s.mailbox, s.ssl, s.starttls, s.timeout) == (1143, "INBOX", False, True, 5)
     assert "p@ss" not in repr(ImapSettings.from_url("imap://u:p%40ss@h/"))

@@ -31,9 +31,14 @@ _T0 = _dt(2026, 1, 1, 12, 0, tzinfo=UTC)
 def queue(outbox: MemoryOutbox, *recipients: str, when=None):
     mails = []
     for rcpt in recipients:
-        msgid, raw = compose_mail(f"Payola Judge <{JUDGE}>", rcpt, f"pay7 results for {rcpt}",
-                                  f"Hello {rcpt},\nSpring 1901 – the results.\n",
-                                  message_id=f"<t1.{id(object())}@payola.test>", date=_T0)
+        msgid, raw = compose_mail(
+            f"Payola Judge <{JUDGE}>",
+            rcpt,
+            f"pay7 results for {rcpt}",
+            f"Hello {rcpt},\nSpring 1901 – the results.\n",
+            message_id=f"<t1.{id(object())}@payola.test>",
+            date=_T0,
+        )
         mails.append(outbox.add(JUDGE, [rcpt], raw, msgid, when))
     return mails
 
@@ -54,8 +59,9 @@ def test_mails_arrive_byte_identical_with_our_message_id(smtp_sink, smtp_transpo
     assert sender_for(outbox, smtp_transport).send_due() == SendResult(sent=3)
     received = smtp_sink.wait_for(3)
     assert [r.data for r in received] == [m.raw for m in mails]
-    assert [message_from_bytes(r.data, policy=policy.default)["Message-ID"] for r in received] == \
-        [m.message_id for m in mails]
+    assert [message_from_bytes(r.data, policy=policy.default)["Message-ID"] for r in received] == [
+        m.message_id for m in mails
+    ]
     assert [r.rcpt_tos for r in received] == [[m.recipients[0]] for m in mails]
     assert all(r.mail_from == JUDGE for r in received)
     assert [m.id for m in outbox.sent] == [m.id for m in mails] and not outbox.pending
@@ -71,7 +77,7 @@ def test_a_451_is_retried_later_with_backoff(smtp_sink, smtp_transport):
     retry_at = outbox.due[mail.id]
     assert clock.now() + timedelta(seconds=30) <= retry_at <= clock.now() + timedelta(seconds=60)
     assert outbox.pending[mail.id].attempts == 1
-    assert sender.send_due() == SendResult()           # not due yet
+    assert sender.send_due() == SendResult()  # not due yet
     clock.current = retry_at
     assert sender.send_due() == SendResult(sent=1)
     assert smtp_sink.wait_for(1)[0].data == mail.raw
@@ -101,14 +107,23 @@ def test_a_temporary_rcpt_refusal_is_retried(smtp_sink, smtp_transport):
 @pytest.mark.servers
 def test_one_failure_does_not_stop_the_batch(smtp_sink, smtp_transport):
     outbox = MemoryOutbox()
-    queue(outbox, "alice@example.org", "gone@example.org", "bob@example.org", "busy@example.org",
-          "carol@example.org")
+    queue(
+        outbox,
+        "alice@example.org",
+        "gone@example.org",
+        "bob@example.org",
+        "busy@example.org",
+        "carol@example.org",
+    )
     smtp_sink.refuse_recipient("gone@example.org", "550 5.1.1 Gone")
     smtp_sink.refuse_recipient("busy@example.org", "452 4.2.2 Over quota")
     result = sender_for(outbox, smtp_transport).send_due()
     assert result == SendResult(sent=3, retrying=1, given_up=1)
-    assert [r.rcpt_tos for r in smtp_sink.wait_for(3)] == [["alice@example.org"], ["bob@example.org"],
-                                                             ["carol@example.org"]]
+    assert [r.rcpt_tos for r in smtp_sink.wait_for(3)] == [
+        ["alice@example.org"],
+        ["bob@example.org"],
+        ["carol@example.org"],
+    ]
 
 
 @pytest.mark.servers
@@ -139,8 +154,14 @@ def test_backoff_grows_and_is_capped():
     outbox, clock = MemoryOutbox(), FixedClock()
     [mail] = queue(outbox, "a@example.org")
     transport = SmtpTransport("127.0.0.1", free_port(), timeout=5)
-    sender = sender_for(outbox, transport, clock, retry_base=timedelta(minutes=1),
-                        retry_max=timedelta(minutes=10), max_attempts=100)
+    sender = sender_for(
+        outbox,
+        transport,
+        clock,
+        retry_base=timedelta(minutes=1),
+        retry_max=timedelta(minutes=10),
+        max_attempts=100,
+    )
     delays = []
     for _ in range(8):
         sender.send_due()
@@ -163,7 +184,7 @@ def test_a_failing_mark_sent_does_not_stop_the_batch(smtp_sink, smtp_transport):
     queue(outbox, "a@example.org", "b@example.org")
     assert sender_for(outbox, smtp_transport).send_due() == SendResult(sent=2)
     assert len(smtp_sink.wait_for(2)) == 2
-    assert len(outbox.pending) == 2   # will be sent again, with the same Message-ID
+    assert len(outbox.pending) == 2  # will be sent again, with the same Message-ID
 
 
 @pytest.mark.servers
@@ -175,10 +196,10 @@ async def test_run_sends_on_wake_and_stops(smtp_sink, smtp_transport):
     try:
         await asyncio.sleep(0)  # let run() start
         queue(outbox, "a@example.org")
-        await asyncio.to_thread(sender.wake)      # from another thread, as the processor would
+        await asyncio.to_thread(sender.wake)  # from another thread, as the processor would
         await asyncio.to_thread(smtp_sink.wait_for, 1, 5)
         queue(outbox, "b@example.org")
-        sender.wake()                             # from the loop
+        sender.wake()  # from the loop
         await asyncio.to_thread(smtp_sink.wait_for, 2, 5)
     finally:
         stop.set()
@@ -233,7 +254,11 @@ def test_an_unwritable_maildir_is_retried(maildir_path):
 def test_transport_from_url():
     t = transport_from_url("smtp://relay.example.org:2525")
     assert isinstance(t, SmtpTransport) and (t.host, t.port, t.starttls, t.username) == (
-        "relay.example.org", 2525, False, None)
+        "relay.example.org",
+        2525,
+        False,
+        None,
+    )
     t = transport_from_url("smtp://judge%40x.org:s%3Acret@relay.example.org?starttls=1")
     assert (t.port, t.starttls, t.username, t.password) == (25, True, "judge@x.org", "s:cret")
     t = transport_from_url("smtps://relay.example.org")
@@ -267,9 +292,16 @@ def tls_sink():
         return AuthResult(success=ok, handled=False)  # handled=True would send no reply
 
     handler = SinkHandler()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port(), ready_timeout=10,
-                            server_hostname="tls-sink.test", tls_context=server_context,
-                            authenticator=authenticator, auth_required=True)
+    controller = Controller(
+        handler,
+        hostname="127.0.0.1",
+        port=free_port(),
+        ready_timeout=10,
+        server_hostname="tls-sink.test",
+        tls_context=server_context,
+        authenticator=authenticator,
+        auth_required=True,
+    )
     controller.start()
     try:
         yield SmtpSink(controller, handler), ssl.create_default_context(cafile=str(certificate[0]))
@@ -283,8 +315,15 @@ def test_starttls_and_login(tls_sink):
     sink, client_context = tls_sink
     outbox = MemoryOutbox()
     [mail] = queue(outbox, "a@example.org")
-    transport = SmtpTransport(sink.host, sink.port, starttls=True, username="judge", password="s3cret",
-                              ssl_context=client_context, timeout=10)
+    transport = SmtpTransport(
+        sink.host,
+        sink.port,
+        starttls=True,
+        username="judge",
+        password="s3cret",
+        ssl_context=client_context,
+        timeout=10,
+    )
     assert sender_for(outbox, transport).send_due() == SendResult(sent=1)
     assert sink.wait_for(1)[0].data == mail.raw
 
@@ -294,6 +333,13 @@ def test_a_refused_login_is_retried_not_given_up(tls_sink):
     sink, client_context = tls_sink
     outbox = MemoryOutbox()
     queue(outbox, "a@example.org", "b@example.org")
-    transport = SmtpTransport(sink.host, sink.port, starttls=True, username="judge", password="wrong",
-                              ssl_context=client_context, timeout=10)
+    transport = SmtpTransport(
+        sink.host,
+        sink.port,
+        starttls=True,
+        username="judge",
+        password="wrong",
+        ssl_context=client_context,
+        timeout=10,
+    )
     assert sender_for(outbox, transport).send_due() == SendResult(retrying=2)

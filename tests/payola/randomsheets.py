@@ -21,7 +21,7 @@ from payjudge.rules.validate import validate
 from payjudge.text.sheet import parse_sheet
 
 STANDARD = load_variant("standard")
-DEFAULT_RULES = PayolaRules()   # frozen: one instance serves as every default
+DEFAULT_RULES = PayolaRules()  # frozen: one instance serves as every default
 MARKS = ":" * 10 + "!>@&"
 
 
@@ -54,8 +54,11 @@ def random_position(rng: random.Random, units_per_power: int = 4) -> Position:
                 break
             if prov in taken:
                 continue
-            kinds = [t for t in (UnitType.ARMY, UnitType.FLEET)
-                     if any(m.can_occupy(t, loc) for loc in _locations(prov))]
+            kinds = [
+                t
+                for t in (UnitType.ARMY, UnitType.FLEET)
+                if any(m.can_occupy(t, loc) for loc in _locations(prov))
+            ]
             if not kinds:
                 continue
             kind = rng.choice(kinds)
@@ -69,6 +72,7 @@ def random_position(rng: random.Random, units_per_power: int = 4) -> Position:
 
 def _locations(prov: str):
     from payjudge.rules.geography import Location
+
     coasts = STANDARD.provinces[prov].coasts
     return [Location(prov, c) for c in coasts] or [Location(prov)]
 
@@ -92,16 +96,22 @@ def _legal_orders(position: Position) -> dict[str, tuple[str, ...]]:
     everyone = [u for _, u in position.all_units()]
     for _, unit in position.all_units():
         texts = [f"{unit} H"]
-        reach = m.army_neighbours(unit.province) if unit.type is UnitType.ARMY else \
-            {loc.province for loc in m.fleet_neighbours(unit.location)}
+        reach = (
+            m.army_neighbours(unit.province)
+            if unit.type is UnitType.ARMY
+            else {loc.province for loc in m.fleet_neighbours(unit.location)}
+        )
         texts += [f"{unit} - {p}" for p in sorted(reach)]
         for other in everyone:
             if other == unit:
                 continue
             if other.province in reach:
                 texts.append(f"{unit} S {other}")
-            oreach = m.army_neighbours(other.province) if other.type is UnitType.ARMY else \
-                {loc.province for loc in m.fleet_neighbours(other.location)}
+            oreach = (
+                m.army_neighbours(other.province)
+                if other.type is UnitType.ARMY
+                else {loc.province for loc in m.fleet_neighbours(other.location)}
+            )
             texts += [f"{unit} S {other} - {p}" for p in sorted(oreach & reach)]
         legal = []
         for t in texts:
@@ -122,15 +132,25 @@ def _amount(rng: random.Random, high: int, plateaus: bool, allow_zero: bool) -> 
         if plateaus and a and rng.random() < 0.4:
             text += "#" if rng.random() < 0.3 else f"#{rng.randint(0, a)}"
         return text
+
     terms = [term()]
     while rng.random() < 0.15:
         terms.append(term())
     return "+".join(terms)
 
 
-def random_sheet_text(rng: random.Random, position: Position, power: str, n_offers: int,
-                      high: int, *, plateaus: bool = True, savings_high: int = 0,
-                      wildcards: bool = True, alternatives: bool = True) -> str:
+def random_sheet_text(
+    rng: random.Random,
+    position: Position,
+    power: str,
+    n_offers: int,
+    high: int,
+    *,
+    plateaus: bool = True,
+    savings_high: int = 0,
+    wildcards: bool = True,
+    alternatives: bool = True,
+) -> str:
     """A sheet of `n_offers` lines for `power`, amounts up to `high` AgP."""
     orders = legal_orders(position)
     provs = sorted(orders)
@@ -153,10 +173,19 @@ def random_sheet_text(rng: random.Random, position: Position, power: str, n_offe
     return "\n".join(lines)
 
 
-def random_auction(rng: random.Random, *, position: Position | None = None, offers: int = 6,
-                   high: int = 12, balance_high: int = 30, savings_high: int = 10,
-                   rules: PayolaRules = DEFAULT_RULES, wildcards: bool = True,
-                   plateaus: bool = True, dummies: int = 0):
+def random_auction(
+    rng: random.Random,
+    *,
+    position: Position | None = None,
+    offers: int = 6,
+    high: int = 12,
+    balance_high: int = 30,
+    savings_high: int = 10,
+    rules: PayolaRules = DEFAULT_RULES,
+    wildcards: bool = True,
+    plateaus: bool = True,
+    dummies: int = 0,
+):
     """(position, sheets, balances, accept, rules, dummies) for `run_auction`."""
     position = position or rng.choice(position_pool())
     plateaus = plateaus and rules.plateaus_allowed
@@ -173,17 +202,30 @@ def random_auction(rng: random.Random, *, position: Position | None = None, offe
         accept[p] = AcceptanceList(tuple(order))
         if p in dummy or rng.random() < 0.1:
             continue
-        text = random_sheet_text(rng, position, p, rng.randint(1, offers), high,
-                                 plateaus=plateaus, savings_high=savings_high, wildcards=wildcards)
+        text = random_sheet_text(
+            rng,
+            position,
+            p,
+            rng.randint(1, offers),
+            high,
+            plateaus=plateaus,
+            savings_high=savings_high,
+            wildcards=wildcards,
+        )
         parsed = parse_sheet(text, position, p, rules, balance=balances[p], dummies=dummy)
         assert parsed.sheet is not None, (text, parsed.problems)
         sheets[p] = parsed.sheet
     return position, sheets, balances, accept, rules, dummy
 
 
-def heavy_auction(rng: random.Random, *, rules: PayolaRules = DEFAULT_RULES,
-                  balances: tuple[int, ...] = (20, 40, 80, 150, 300, 600),
-                  offers: tuple[int, ...] = (5, 10, 20, 40), dummies: int | None = None):
+def heavy_auction(
+    rng: random.Random,
+    *,
+    rules: PayolaRules = DEFAULT_RULES,
+    balances: tuple[int, ...] = (20, 40, 80, 150, 300, 600),
+    offers: tuple[int, ...] = (5, 10, 20, 40),
+    dummies: int | None = None,
+):
     """Like `benchmarks/auction.py`'s worst case, smaller: every power offers several times
     what it has (offers up to a half, a quarter or an eighth of its balance), plateaus
     everywhere, balances alike or not, some savings: long reductions in which powers sit at
@@ -206,9 +248,15 @@ def heavy_auction(rng: random.Random, *, rules: PayolaRules = DEFAULT_RULES,
         accept[power] = AcceptanceList(tuple(order))
         if power in dummy:
             continue
-        text = random_sheet_text(rng, position, power, n_offers, max(1, min(b // share, 9999)),
-                                 plateaus=rules.plateaus_allowed,
-                                 savings_high=rng.choice([0, 0, b // 3]))
+        text = random_sheet_text(
+            rng,
+            position,
+            power,
+            n_offers,
+            max(1, min(b // share, 9999)),
+            plateaus=rules.plateaus_allowed,
+            savings_high=rng.choice([0, 0, b // 3]),
+        )
         parsed = parse_sheet(text, position, power, rules, balance=b, dummies=dummy)
         assert parsed.sheet is not None, (text, parsed.problems)
         sheets[power] = parsed.sheet

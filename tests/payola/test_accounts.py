@@ -19,21 +19,29 @@ START = Position.initial(M)
 
 
 # -- acceptance lists ---------------------------------------------------------------------
-@pytest.mark.parametrize("text, entries", [
-    ("", ("FRANCE", None)),
-    ("FEG?", ("FRANCE", "ENGLAND", "GERMANY", None)),
-    ("f, e g", ("FRANCE", "ENGLAND", "GERMANY", None)),          # short: a ? is added
-    ("?F", (None, "FRANCE")),
-    ("AEFGIRT", ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")),
-])
+@pytest.mark.parametrize(
+    "text, entries",
+    [
+        ("", ("FRANCE", None)),
+        ("FEG?", ("FRANCE", "ENGLAND", "GERMANY", None)),
+        ("f, e g", ("FRANCE", "ENGLAND", "GERMANY", None)),  # short: a ? is added
+        ("?F", (None, "FRANCE")),
+        ("AEFGIRT", ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")),
+    ],
+)
 def test_parse_acceptance(text, entries):
     assert parse_acceptance(text, M, "FRANCE").entries == entries
 
 
-@pytest.mark.parametrize("text, message", [
-    ("FX?", "not a power initial"), ("FEF", "more than once"), ("F??", "only one '?'"),
-    ("AEFGIRTA", "too long"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("FX?", "not a power initial"),
+        ("FEF", "more than once"),
+        ("F??", "only one '?'"),
+        ("AEFGIRTA", "too long"),
+    ],
+)
 def test_bad_acceptance(text, message):
     with pytest.raises(AcceptanceError, match=message):
         parse_acceptance(text, M, "FRANCE")
@@ -46,10 +54,10 @@ def test_question_mark_expanded_once_from_the_seed():
     assert first == expand_all(lists, M, seed=42, dummies=["ITALY"])
     assert first["FRANCE"][0] == "FRANCE" and sorted(first["FRANCE"]) == sorted(M.power_names)
     assert first["ENGLAND"][0] == "ENGLAND" and first["ENGLAND"][-1] == "GERMANY"
-    assert first["GERMANY"][0] == "GERMANY"                 # no list on record: G?
+    assert first["GERMANY"][0] == "GERMANY"  # no list on record: G?
     assert sorted(first["ITALY"]) == sorted(M.power_names)  # a dummy's list is drawn
     draws = {expand_all(lists, M, seed=s)["FRANCE"] for s in range(40)}
-    assert len(draws) > 1                                   # the seed does draw
+    assert len(draws) > 1  # the seed does draw
 
 
 def test_acceptance_text():
@@ -80,8 +88,14 @@ def test_income_table_of_rule_2_1():
 
 def test_opening_balances():
     assert opening_balances(START, PayolaRules()) == {
-        "AUSTRIA": 48, "ENGLAND": 48, "FRANCE": 48, "GERMANY": 48, "ITALY": 48,
-        "RUSSIA": 62, "TURKEY": 48}
+        "AUSTRIA": 48,
+        "ENGLAND": 48,
+        "FRANCE": 48,
+        "GERMANY": 48,
+        "ITALY": 48,
+        "RUSSIA": 62,
+        "TURKEY": 48,
+    }
     assert opening_balances(START, PayolaRules.from_flags(["PAYOLA_CLASSIC"]))["RUSSIA"] == 28
     assert opening_balances(START, PayolaRules.from_flags(["FLAT_TAX"]))["FRANCE"] == 21
     assert opening_balances(START, PayolaRules.from_flags(["ZEROSUM"]))["RUSSIA"] == 40
@@ -109,11 +123,10 @@ def test_zerosum_year_end():
     rules = PayolaRules.from_flags(["ZEROSUM"])
     start = {p: set(cs) for p, cs in START.centers.items()}
     end = {p: set(cs) for p, cs in START.centers.items()}
-    end["FRANCE"] |= {"SPA", "MUN"}          # SPA was neutral, MUN was German
+    end["FRANCE"] |= {"SPA", "MUN"}  # SPA was neutral, MUN was German
     end["GERMANY"] -= {"MUN"}
     pos = START.replace(centers=end)
-    lines = zerosum_year_end(start, pos, {"FRANCE": 30, "GERMANY": 29}, {"GERMANY": 1, "FRANCE": 4},
-                             rules)
+    lines = zerosum_year_end(start, pos, {"FRANCE": 30, "GERMANY": 29}, {"GERMANY": 1, "FRANCE": 4}, rules)
     assert lines["FRANCE"].captures == (("MUN", 10), ("SPA", 10))
     assert lines["FRANCE"].balance == 30 + 4 + 20
     assert lines["GERMANY"].losses == (("MUN", 10),) and lines["GERMANY"].balance == 29 + 1 - 10
@@ -127,19 +140,22 @@ def test_transfers():
     assert "itself" in check_transfer(free, START, "FRANCE", "FRANCE", 1, 48)
     assert "at least 1" in check_transfer(free, START, "FRANCE", "ENGLAND", 0, 48)
     assert "unknown" in check_transfer(free, START, "FRANCE", "NARNIA", 1, 48)
-    assert "NO_TRANSFER" in check_transfer(PayolaRules.from_flags(["NO_TRANSFER"]), START,
-                                           "FRANCE", "ENGLAND", 1, 48)
+    assert "NO_TRANSFER" in check_transfer(
+        PayolaRules.from_flags(["NO_TRANSFER"]), START, "FRANCE", "ENGLAND", 1, 48
+    )
     one = PayolaRules.from_flags(["ONE_TRANSFER"])
     assert "ONE_TRANSFER" in check_transfer(one, START, "FRANCE", "ENGLAND", 1, 48, sent={"ENGLAND"})
     assert check_transfer(one, START, "FRANCE", "GERMANY", 1, 48, sent={"ENGLAND"}) is None
     gone = START.replace(centers={p: cs for p, cs in START.centers.items() if p != "ITALY"})
     donations = PayolaRules.from_flags(["NO_DONATIONS"])
     assert "NO_DONATIONS" in check_transfer(donations, gone, "ITALY", "FRANCE", 1, 5)
-    assert check_transfer(donations, gone, "FRANCE", "ITALY", 1, 5) is None   # giving to one is fine
+    assert check_transfer(donations, gone, "FRANCE", "ITALY", 1, 5) is None  # giving to one is fine
     looting = PayolaRules.from_flags(["NO_LOOTING"])
     assert "NO_LOOTING" in check_transfer(looting, START, "ITALY", "FRANCE", 1, 5, dummies={"ITALY"})
-    assert apply_transfer({"FRANCE": 5, "ENGLAND": 1}, Transfer("FRANCE", "ENGLAND", 3)) == \
-        {"FRANCE": 2, "ENGLAND": 4}
+    assert apply_transfer({"FRANCE": 5, "ENGLAND": 1}, Transfer("FRANCE", "ENGLAND", 3)) == {
+        "FRANCE": 2,
+        "ENGLAND": 4,
+    }
     assert giver_label(PayolaRules.from_flags(["ANON_TRANSFER"]), "FRANCE") == "SOMEONE"
     assert giver_label(free, "FRANCE") == "FRANCE"
 

@@ -32,8 +32,9 @@ def _check(out: dict, expected: dict) -> list[str]:
                 problems.append(f"{key} of {name}: expected {value}, got {out[key].get(name)}")
     for power, rejected in expected.get("sheet_rejected", {}).items():
         if bool(out["errors"].get(power)) != rejected:
-            problems.append(f"{power}'s sheet rejected: expected {rejected}, "
-                            f"errors {out['errors'].get(power)}")
+            problems.append(
+                f"{power}'s sheet rejected: expected {rejected}, errors {out['errors'].get(power)}"
+            )
     return problems
 
 
@@ -57,6 +58,5 @@ def test_case_reductions_agree(path, method, monkeypatch):
     shortcuts, give the very same output."""
     case = json.loads(path.read_text())
     fast = api.run(case["input"])
-    monkeypatch.setattr(api, "run_auction",
-                        lambda *a, **k: run_auction(*a, **{**k, "method": method}))
+    monkeypatch.setattr(api, "run_auction", lambda *a, **k: run_auction(*a, **{**k, "method": method}))
     assert api.run(case["input"]) == fast

@@ -17,7 +17,7 @@ P = Phase.parse
 def test_yearly_income_at_the_years_end():
     start = P("S1901M")
     assert income_due(P("W1901A"), P("S1902M"), start, YEARLY)
-    assert income_due(P("F1901M"), P("S1902M"), start, YEARLY)        # no retreats, no builds
+    assert income_due(P("F1901M"), P("S1902M"), start, YEARLY)  # no retreats, no builds
     assert not income_due(P("S1901R"), P("F1901M"), start, YEARLY)
     assert not income_due(P("F1901M"), P("W1901A"), start, YEARLY)
 
@@ -38,7 +38,7 @@ def test_a_fall_start_is_paid_at_the_end_of_its_year():
 def test_income_every_movement_phase():
     start = P("S1901M")
     assert income_due(P("S1901R"), P("F1901M"), start, SEASONAL)
-    assert income_due(P("S1901M"), P("F1901M"), start, SEASONAL)      # no retreats
+    assert income_due(P("S1901M"), P("F1901M"), start, SEASONAL)  # no retreats
     assert income_due(P("W1901A"), P("S1902M"), start, SEASONAL)
     assert not income_due(P("F1901M"), P("F1901R"), start, SEASONAL)
     assert not income_due(P("F1901R"), P("W1901A"), start, SEASONAL)

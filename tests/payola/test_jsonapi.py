@@ -12,14 +12,19 @@ from payjudge.jsonapi import BadInput
 from payjudge.jsonapi.auction import run
 
 SPEC_EXAMPLE = {
-    "variant": "standard", "phase": "S1901M",
+    "variant": "standard",
+    "phase": "S1901M",
     "units": {"FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A MUN", "A BER", "F KIE"]},
     "centers": {"FRANCE": ["BRE", "MAR", "PAR"], "GERMANY": ["BER", "KIE", "MUN"]},
     "balances": {"FRANCE": 48, "GERMANY": 48},
     "accept": {"FRANCE": "FG", "GERMANY": "G?"},
-    "sheets": {"FRANCE": "12 : A PAR - BUR\n3*2#1 > A MAR - SPA | - PIE\n10 $ % keep some",
-               "GERMANY": "5 ! A PAR - BUR"},
-    "rules": ["EBAYOLA"], "dummies": [], "seed": 7,
+    "sheets": {
+        "FRANCE": "12 : A PAR - BUR\n3*2#1 > A MAR - SPA | - PIE\n10 $ % keep some",
+        "GERMANY": "5 ! A PAR - BUR",
+    },
+    "rules": ["EBAYOLA"],
+    "dummies": [],
+    "seed": 7,
 }
 
 
@@ -46,12 +51,22 @@ def test_errors_name_line_and_reason():
     assert out["spent"]["FRANCE"] == 0 and out["orders"]["A PAR"] == "A PAR H"
 
 
-@pytest.mark.parametrize("change", [
-    {"variant": "narnia"}, {"phase": "F1901R"}, {"balances": {"FRANCE": -1}},
-    {"balances": {"NARNIA": 1}}, {"accept": {"FRANCE": "FX"}}, {"sheets": {"FRANCE": 3}},
-    {"rules": "EBAYOLA"}, {"seed": "x"}, {"units": {"FRANCE": ["A XYZ"]}},
-    {"dummies": ["NARNIA"]}, {"rules": ["TOUCH_BRIBE", "REMOTE_BRIBE"]},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"variant": "narnia"},
+        {"phase": "F1901R"},
+        {"balances": {"FRANCE": -1}},
+        {"balances": {"NARNIA": 1}},
+        {"accept": {"FRANCE": "FX"}},
+        {"sheets": {"FRANCE": 3}},
+        {"rules": "EBAYOLA"},
+        {"seed": "x"},
+        {"units": {"FRANCE": ["A XYZ"]}},
+        {"dummies": ["NARNIA"]},
+        {"rules": ["TOUCH_BRIBE", "REMOTE_BRIBE"]},
+    ],
+)
 def test_bad_input(change):
     with pytest.raises(BadInput):
         run({**SPEC_EXAMPLE, **change})
@@ -61,15 +76,20 @@ def test_cli_jsonl_and_exit_status(tmp_path):
     lines = [json.dumps(SPEC_EXAMPLE), json.dumps({**SPEC_EXAMPLE, "variant": "narnia"}), "{oops"]
     path = tmp_path / "cases.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    done = subprocess.run([sys.executable, "-m", "payjudge.cli", "auction", "--jsonl", str(path)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "payjudge.cli", "auction", "--jsonl", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     results = [json.loads(x) for x in done.stdout.splitlines()]
     assert results[0]["orders"]["A PAR"] == "A PAR - BUR"
     assert "error" in results[1] and "error" in results[2]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**SPEC_EXAMPLE, "phase": "W1901A"}))
-    done = subprocess.run([sys.executable, "-m", "payjudge.cli", "auction", str(bad)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "payjudge.cli", "auction", str(bad)], capture_output=True, text=True
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1
 
 

@@ -31,18 +31,23 @@ def _conserved(a: Auction) -> None:
         if a.savings[p] <= a.previous[p]:
             assert a.balances[p] >= a.savings[p]
         else:
-            assert a.spent[p] == 0          # rule 3.4: more savings than money: spend nothing
+            assert a.spent[p] == 0  # rule 3.4: more savings than money: spend nothing
     paid_for: dict[str, int] = {}
     for payments in a.paid.values():
         for x in payments:
             paid_for[x.unit.province] = paid_for.get(x.unit.province, 0) + x.amount
     for c in a.chart:
-        if not c.dummy_hold:               # a dummy's tie HOLD is reported at the tie + 1
+        if not c.dummy_hold:  # a dummy's tie HOLD is reported at the tie + 1
             assert a.totals[c.unit.province] == paid_for.get(c.unit.province, 0)
 
 
-@given(seed=st.integers(0, 10**9), flags=FLAGS, dummies=st.sampled_from([0, 0, 1, 2]),
-       high=st.sampled_from([3, 8, 25]), balance=st.sampled_from([3, 12, 40]))
+@given(
+    seed=st.integers(0, 10**9),
+    flags=FLAGS,
+    dummies=st.sampled_from([0, 0, 1, 2]),
+    high=st.sampled_from([3, 8, 25]),
+    balance=st.sampled_from([3, 12, 40]),
+)
 @settings(max_examples=250, deadline=None)
 def test_fast_reduction_is_the_literal_one(seed, flags, dummies, high, balance):
     args = _auction(seed, flags, offers=12, high=high, balance_high=balance, dummies=dummies)
@@ -68,10 +73,16 @@ def test_event_reduction_on_two_thousand_sheets():
     for seed in range(2000):
         rng = random.Random(seed)
         flags = rng.choice([[], ["EBAYOLA"], ["EBAYOLA", "PUBLIC_TOTALS"]])
-        args = random_auction(rng, rules=PayolaRules.from_flags(flags),
-                              offers=rng.choice([3, 6, 10]), high=rng.choice([2, 5, 12]),
-                              balance_high=rng.choice([2, 8, 20]), savings_high=rng.choice([0, 6]),
-                              dummies=rng.choice([0, 0, 1]), plateaus=rng.random() < 0.7)
+        args = random_auction(
+            rng,
+            rules=PayolaRules.from_flags(flags),
+            offers=rng.choice([3, 6, 10]),
+            high=rng.choice([2, 5, 12]),
+            balance_high=rng.choice([2, 8, 20]),
+            savings_high=rng.choice([0, 6]),
+            dummies=rng.choice([0, 0, 1]),
+            plateaus=rng.random() < 0.7,
+        )
         events = run_auction(*args, seed=seed, method="events")
         assert events == run_auction(*args, seed=seed, method="literal"), seed
 
@@ -83,8 +94,9 @@ def test_same_input_and_seed_same_output(seed, flags):
     wild = {p: AcceptanceList((p, None)) for p in position.map.power_names}
     first = run_auction(position, sheets, balances, wild, rules, dummies, seed)
     assert run_auction(position, sheets, balances, wild, rules, dummies, seed) == first
-    assert first.accept_used == run_auction(position, sheets, balances, wild, rules, dummies,
-                                            seed).accept_used
+    assert (
+        first.accept_used == run_auction(position, sheets, balances, wild, rules, dummies, seed).accept_used
+    )
 
 
 @given(seed=st.integers(0, 10**9), other=st.integers(0, 10**9))

@@ -35,24 +35,38 @@ def _position(units: dict | None) -> Position:
 def test_sheet_case(case):
     position = _position(case.get("units"))
     rules = PayolaRules.from_flags(case.get("rules", []))
-    parsed = parse_sheet(case["sheet"], position, case.get("power", "FRANCE"), rules,
-                         balance=case.get("balance"), dummies=frozenset(case.get("dummies", [])))
-    assert [[p.line, p.kind.value] for p in parsed.problems] == case["problems"], \
-        [str(p) for p in parsed.problems]
+    parsed = parse_sheet(
+        case["sheet"],
+        position,
+        case.get("power", "FRANCE"),
+        rules,
+        balance=case.get("balance"),
+        dummies=frozenset(case.get("dummies", [])),
+    )
+    assert [[p.line, p.kind.value] for p in parsed.problems] == case["problems"], [
+        str(p) for p in parsed.problems
+    ]
     for p in parsed.problems:
         assert p.message and (p.line == 0 or p.text)
     if case["problems"]:
         assert parsed.sheet is None
         return
     assert parsed.normalized == case["normalized"]
-    again = parse_sheet(parsed.normalized, position, case.get("power", "FRANCE"), rules,
-                        balance=case.get("balance"), dummies=frozenset(case.get("dummies", [])))
+    again = parse_sheet(
+        parsed.normalized,
+        position,
+        case.get("power", "FRANCE"),
+        rules,
+        balance=case.get("balance"),
+        dummies=frozenset(case.get("dummies", [])),
+    )
     assert again.problems == () and again.sheet == parsed.sheet
 
 
 def test_offer_values():
-    parsed = parse_sheet("2*4#3 + 1 > A PAR - BUR | H  % why not\n5 $", start_position(),
-                         "FRANCE", PayolaRules())
+    parsed = parse_sheet(
+        "2*4#3 + 1 > A PAR - BUR | H  % why not\n5 $", start_position(), "FRANCE", PayolaRules()
+    )
     offer, savings = parsed.sheet.items
     assert isinstance(offer, Offer) and offer.line == 1
     assert offer.terms == (Term(4, 2, 3), Term(1))
@@ -69,8 +83,9 @@ def test_problem_text_names_line_and_reason():
     assert str(problem).endswith('("5 ; A MUN H")')
 
 
-_terms = st.lists(st.tuples(st.integers(1, 3), st.integers(0, 40), st.booleans(), st.booleans()),
-                  min_size=1, max_size=3)
+_terms = st.lists(
+    st.tuples(st.integers(1, 3), st.integers(0, 40), st.booleans(), st.booleans()), min_size=1, max_size=3
+)
 
 
 def _term_text(rep: int, amount: int, plateau: bool, bare: bool) -> str:
@@ -80,8 +95,13 @@ def _term_text(rep: int, amount: int, plateau: bool, bare: bool) -> str:
     return text
 
 
-@given(terms=_terms, mark=st.sampled_from(":!>@&"), seed=st.integers(0, 10**6),
-       spaces=st.sampled_from(["", " ", "  "]), comment=st.sampled_from(["", " % x", "%y z"]))
+@given(
+    terms=_terms,
+    mark=st.sampled_from(":!>@&"),
+    seed=st.integers(0, 10**6),
+    spaces=st.sampled_from(["", " ", "  "]),
+    comment=st.sampled_from(["", " % x", "%y z"]),
+)
 @settings(max_examples=150, deadline=None)
 def test_normalised_text_round_trips(terms, mark, seed, spaces, comment):
     """parse(normalised) == parsed, for amounts, marks and orders of every shape."""

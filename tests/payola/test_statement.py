@@ -30,9 +30,13 @@ def test_no_ledgers_but_money_moves():
 
 
 def test_pay_dummies_statement_has_no_unit_rows():
-    doc = {"phase": "S1901M", "balances": {"FRANCE": 20}, "rules": ["PAY_DUMMIES"],
-           "dummies": ["GERMANY"],
-           "sheets": {"FRANCE": "A PAR - BUR\nA MAR H\nF BRE H\n3 : A MUN - RUH"}}
+    doc = {
+        "phase": "S1901M",
+        "balances": {"FRANCE": 20},
+        "rules": ["PAY_DUMMIES"],
+        "dummies": ["GERMANY"],
+        "sheets": {"FRANCE": "A PAR - BUR\nA MAR H\nF BRE H\n3 : A MUN - RUH"},
+    }
     out = run(doc)
     assert out["errors"]["FRANCE"] == []
     assert out["orders"]["A PAR"] == "A PAR - BUR" and out["orders"]["A MUN"] == "A MUN - RUH"

@@ -26,11 +26,13 @@ FLAGS = [[], [], [], ["EBAYOLA"], ["EBAYOLA", "PUBLIC_TOTALS"], ["NO_PLATEAU"]]
 def _reduction(args, seed: int):
     """The arguments of the reduction procedures for an auction (as `run_auction` makes them)."""
     position, sheets, balances, accept, rules, dummies = args
-    book = compile_book(position, sheets, expand_all(accept, position.map, seed, dummies), rules,
-                        frozenset(dummies))
-    limits = [max(balances.get(p, 0) - (sheets[p].savings if p in sheets and
-                                        rules.savings_allowed else 0), 0)
-              for p in position.map.power_names]
+    book = compile_book(
+        position, sheets, expand_all(accept, position.map, seed, dummies), rules, frozenset(dummies)
+    )
+    limits = [
+        max(balances.get(p, 0) - (sheets[p].savings if p in sheets and rules.savings_allowed else 0), 0)
+        for p in position.map.power_names
+    ]
     return book, limits, Flag.EBAYOLA in rules, Flag.PUBLIC_TOTALS in rules
 
 
@@ -60,8 +62,12 @@ def test_heavy_auctions(monkeypatch):
     assert sum(found) >= 20
 
 
-@given(seed=st.integers(0, 10**9), flags=st.sampled_from(FLAGS),
-       dummies=st.sampled_from([0, 0, 1, 2]), balance=st.sampled_from([30, 100, 400]))
+@given(
+    seed=st.integers(0, 10**9),
+    flags=st.sampled_from(FLAGS),
+    dummies=st.sampled_from([0, 0, 1, 2]),
+    balance=st.sampled_from([30, 100, 400]),
+)
 @settings(max_examples=60, deadline=None)
 def test_heavy_auctions_hypothesis(seed, flags, dummies, balance):
     _check(seed, flags, dummies=dummies, balances=(balance,))
@@ -94,26 +100,33 @@ def test_class_by_class_windows_are_exact():
         g = {q: rng.randint(-3, 3) for q in range(4)}
         strict = rng.random() < 0.5
         f0 = rng.randint(1 if strict else 0, 12)
-        want = next((d for d in range(1, 400)
-                     if (lambda v: v <= 0 if strict else v < 0)(
-                         f0 + sum(x * (pl.rounds(q, t0 + d) - pl.rounds(q, t0))
-                                  for q, x in g.items()))), INF)
+        want = next(
+            (
+                d
+                for d in range(1, 400)
+                if (lambda v: v <= 0 if strict else v < 0)(
+                    f0 + sum(x * (pl.rounds(q, t0 + d) - pl.rounds(q, t0)) for q, x in g.items())
+                )
+            ),
+            INF,
+        )
         got = pl.first_fail(g, f0, strict, t0)
         assert got == want or (want == INF and got >= 400), (g, f0, strict, pl.cum, pl.rate)
         target = pl.rounds(0, t0) + rng.randint(1, 20)
         pl.kend = [target]
         assert pl._first_step([(0, (0,))], t0) == next(
-            t for t in range(t0, t0 + 2000) if pl.rounds(0, t) >= target)
+            t for t in range(t0, t0 + 2000) if pl.rounds(0, t) >= target
+        )
 
 
 def test_spender_is_evaluate():
     """The rounds taken one by one use `decide.Spender`: the very spending of `evaluate`."""
     from payjudge.payola.decide import Spender, evaluate, spending
+
     rng = random.Random(9)
     for seed in range(150):
         flags = FLAGS[seed % len(FLAGS)]
-        book, _, ebayola, public = _reduction(
-            heavy_auction(rng, rules=PayolaRules.from_flags(flags)), seed)
+        book, _, ebayola, public = _reduction(heavy_auction(rng, rules=PayolaRules.from_flags(flags)), seed)
         spender = Spender(book, ebayola, public)
         top = max(book.flat) + max((e.plateau for e in book.entries), default=0) + 2
         for _ in range(5):

@@ -25,11 +25,13 @@ from tests.pngread import colour_counts, near, pixel, read_png
 
 DPJUDGE = Path("/work/shared/dpjudge-maps")
 MAPS = DPJUDGE / "maps"
-pytestmark = pytest.mark.skipif(not MAPS.is_dir(),
-                                reason="DPjudge's maps (../shared/dpjudge-maps) are not here")
-needs_gs = pytest.mark.skipif(shutil.which("gs") is None,
-                              reason="Ghostscript is not installed: apt-get install ghostscript")
-DP_SEA = "#196699"     # the sea of DPjudge's drawings (25, 102, 153)
+pytestmark = pytest.mark.skipif(
+    not MAPS.is_dir(), reason="DPjudge's maps (../shared/dpjudge-maps) are not here"
+)
+needs_gs = pytest.mark.skipif(
+    shutil.which("gs") is None, reason="Ghostscript is not installed: apt-get install ghostscript"
+)
+DP_SEA = "#196699"  # the sea of DPjudge's drawings (25, 102, 153)
 
 
 def test_the_info_block_and_the_centre_marks_are_read():
@@ -61,7 +63,7 @@ def test_a_map_installed_with_its_drawing_is_pictured_on_it(tmp_path, monkeypatc
     g = geometry_for(m, maps, cache)
     assert g.background and g.background.startswith("data:image/png;base64,")
     assert g.width == 1000.0 and 800 < g.height < 950
-    assert len(list(cache.glob("fiveman-*.png"))) == 1     # Ghostscript ran once, kept
+    assert len(list(cache.glob("fiveman-*.png"))) == 1  # Ghostscript ran once, kept
     pos = Position.initial(m)
     svg = board_svg(g, pos)
     root = ET.fromstring(svg)
@@ -72,7 +74,7 @@ def test_a_map_installed_with_its_drawing_is_pictured_on_it(tmp_path, monkeypatc
     _width, _height, rows = read_png(data)
     colours = colour_counts(data)
     sea = sum(n for c, n in colours.items() if near(c, DP_SEA))
-    assert sea > 0.15 * sum(colours.values())          # DPjudge's sea, not ours
+    assert sea > 0.15 * sum(colours.values())  # DPjudge's sea, not ours
     # a unit stands where the INFO block puts its province: Paris's army, in France's colour
     x, y = g.unit_point(Location("PAR"))
     assert near(pixel(rows, round(x), round(y) - 4), "#3aa0e6", 30)

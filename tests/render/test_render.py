@@ -56,8 +56,14 @@ def test_every_province_centre_and_unit_is_drawn(picture):
     assert "impassable" in kinds["SWI"]
     labels = {el.text for el in groups(root, "label")}
     assert labels == set(m.provinces)
-    assert {el.get("data-coast") for el in groups(root, "coast-line")} == \
-        {"STP/NC", "STP/SC", "SPA/NC", "SPA/SC", "BUL/EC", "BUL/SC"}
+    assert {el.get("data-coast") for el in groups(root, "coast-line")} == {
+        "STP/NC",
+        "STP/SC",
+        "SPA/NC",
+        "SPA/SC",
+        "BUL/EC",
+        "BUL/SC",
+    }
     centres = {el.get("data-province"): el for el in groups(root, "center")}
     assert set(centres) == set(m.supply_centers)
     for name, el in centres.items():
@@ -67,7 +73,7 @@ def test_every_province_centre_and_unit_is_drawn(picture):
     units = [el for el in groups(root, "unit") if "dislodged" not in classes(el)]
     drawn = {(el.get("data-power"), el.get("data-location"), "army" in classes(el)) for el in units}
     assert drawn == {(p, str(u.location), u.type.value == "A") for p, u in report.before.all_units()}
-    for el in units:   # each unit in its owner's colour
+    for el in units:  # each unit in its owner's colour
         assert {s.get("fill") for s in el.iter(f"{NS}path")} == {STANDARD_COLOURS[el.get("data-power")]}
 
 
@@ -94,14 +100,15 @@ def test_orders_and_results_are_drawn(picture):
     # a failed order carries a red cross
     for g in groups(root, "failed"):
         if "hold" in classes(g):
-            continue   # a hold fails only when its unit is dislodged: marked as such below
+            continue  # a hold fails only when its unit is dislodged: marked as such below
         assert any(p.get("stroke") == "#d11f1f" for p in g.iter(f"{NS}path")), g.attrib
     # the dislodged units are marked, with their retreat options
     dislodged = {el.get("data-location") for el in groups(root, "dislodged-mark")}
     assert dislodged == {str(o.order.unit.location) for o in report.outcomes if o.dislodged} == {"GAL", "BUR"}
     options = {(el.get("data-from"), el.get("data-to")) for el in groups(root, "retreat-option")}
-    expected = {(str(d.unit.location), str(r))
-                for ds in report.dislodged.values() for d in ds for r in d.retreats}
+    expected = {
+        (str(d.unit.location), str(r)) for ds in report.dislodged.values() for d in ds for r in d.retreats
+    }
     assert options == expected and ("GAL", "BOH") in options
 
 
@@ -128,7 +135,7 @@ def test_standard_geometry_fits_the_map():
     m = load_variant()
     g = geometry_for(m)
     assert not g.schematic and g.problems(m) == []
-    for name, place in g.provinces.items():   # every anchor lies inside its own province
+    for name, place in g.provinces.items():  # every anchor lies inside its own province
         for what in ("unit", "center"):
             point = getattr(place, what)
             if point is not None:
@@ -172,7 +179,7 @@ def test_schematic_picture_of_a_small_map(tmp_path):
     g = geometry_for(m)
     assert g.schematic and set(g.provinces) == set(m.provinces)
     assert ("AAA", "BBB") in g.edges and ("AAA", "CCC") not in g.edges
-    assert g == schematic_geometry(m)   # the same map, the same picture
+    assert g == schematic_geometry(m)  # the same map, the same picture
     root = ET.fromstring(board_svg(g, Position.initial(m)))
     assert {el.get("id") for el in groups(root, "province")} == {f"p-{p}" for p in m.provinces}
     assert len(groups(root, "adjacency")) == len(g.edges)
@@ -186,7 +193,7 @@ def test_schematic_picture_of_a_dpjudge_map(name):
     g = schematic_geometry(m)
     assert set(g.provinces) == set(m.provinces) and g.problems(m) == []
     points = {p.unit for p in g.provinces.values()}
-    assert len(points) == len(m.provinces)   # no two provinces on one spot
+    assert len(points) == len(m.provinces)  # no two provinces on one spot
     # the board fills the picture: provinces with no neighbour (youngstown's impassable
     # ones) do not drift off and squeeze the rest into a corner
     lengths = sorted(math.dist(g.provinces[a].unit, g.provinces[b].unit) for a, b in g.edges)

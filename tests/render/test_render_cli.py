@@ -27,9 +27,8 @@ def _play_spring(judge: TestJudge) -> None:
         judge.send(_addr(p), f"JOIN {p.lower()}@pic7 pw-{p.lower()}\n")
     judge.send(_addr("FRANCE"), "SIGNON Fpic7 pw-france\n3 : A PAR - BUR\n2 : A MAR S A PAR - BUR\n")
     judge.send(_addr("GERMANY"), "SIGNON Gpic7 pw-germany\n3 : A MUN - BUR\n")
-    holds = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "ITALY": "A ROM", "RUSSIA": "A MOS",
-             "TURKEY": "A CON"}
-    for p, unit in holds.items():   # everyone has a sheet, so the phase is processed
+    holds = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "ITALY": "A ROM", "RUSSIA": "A MOS", "TURKEY": "A CON"}
+    for p, unit in holds.items():  # everyone has a sheet, so the phase is processed
         judge.send(_addr(p), f"SIGNON {p[0]}pic7 pw-{p.lower()}\n1 : {unit} H\n")
     judge.tick(days=3)
 
@@ -48,7 +47,7 @@ def test_render_a_stored_game(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     root = ET.fromstring(out.read_text())
     moves = {el.get("class") for el in root.iter() if el.get("class", "").startswith("order move")}
-    assert moves == {"order move", "order move failed bounced"}   # PAR - BUR beats MUN - BUR
+    assert moves == {"order move", "order move failed bounced"}  # PAR - BUR beats MUN - BUR
     supports = [el for el in root.iter() if el.get("class", "").startswith("order supportmove")]
     assert len(supports) == 1 and "failed" not in supports[0].get("class")
     assert [el.text for el in root.iter() if el.get("class") == "phase"] == ["Spring 1901 Movement"]
@@ -63,8 +62,11 @@ def test_render_a_stored_game(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     now = ET.fromstring((tmp_path / "now.svg").read_text())
     assert not [el for el in now.iter() if "order" in el.get("class", "").split()]
-    assert any(el.get("data-location") == "BUR" and el.get("data-power") == "FRANCE"
-               for el in now.iter() if "unit" in el.get("class", "").split())
+    assert any(
+        el.get("data-location") == "BUR" and el.get("data-power") == "FRANCE"
+        for el in now.iter()
+        if "unit" in el.get("class", "").split()
+    )
     assert run(main, ["render", "pic7", "W1999A", "-o", str(tmp_path / "x.svg")]).exit_code != 0
     assert run(main, ["render", "nope", "-o", str(tmp_path / "x.svg")]).exit_code != 0
     assert run(main, ["render", "pic7", "-o", str(tmp_path / "x.gif")]).exit_code != 0

@@ -26,10 +26,10 @@ class Case:
     blocks: list[Block] = field(default_factory=list)
     position: dict[str, list[str]] | None = None
     dislodged: dict[str, list[str]] | None = None
-    flags: list[str] = field(default_factory=list)      # rule flags in force (flag cases)
-    dummies: list[str] = field(default_factory=list)    # dummy powers (flag cases)
-    next_phase: str | None = None                       # phase after the last block (flag cases)
-    start: bool = False                                 # from the map's opening (flag cases)
+    flags: list[str] = field(default_factory=list)  # rule flags in force (flag cases)
+    dummies: list[str] = field(default_factory=list)  # dummy powers (flag cases)
+    next_phase: str | None = None  # phase after the last block (flag cases)
+    start: bool = False  # from the map's opening (flag cases)
 
 
 def _power_line(text: str) -> tuple[str, str]:
@@ -67,8 +67,12 @@ def read_cases(directory: Path = HERE) -> list[Case]:
                 case.dummies.extend(line.upper().split()[1:])
             elif word in ("CENTERS", "UNITS", "POSITION", "DISLODGED") and line.upper() == word:
                 section = word
-                attr = {"CENTERS": "centers", "UNITS": "units", "POSITION": "position",
-                        "DISLODGED": "dislodged"}[word]
+                attr = {
+                    "CENTERS": "centers",
+                    "UNITS": "units",
+                    "POSITION": "position",
+                    "DISLODGED": "dislodged",
+                }[word]
                 setattr(case, attr, {})
             elif word == "ORDERS" and line.upper() == "ORDERS":
                 case.blocks.append(Block())
@@ -79,8 +83,9 @@ def read_cases(directory: Path = HERE) -> list[Case]:
                 case, section = None, None
             elif section in ("UNITS", "POSITION", "DISLODGED"):
                 power, rest = _power_line(line)
-                target = {"UNITS": case.units, "POSITION": case.position,
-                          "DISLODGED": case.dislodged}[section]
+                target = {"UNITS": case.units, "POSITION": case.position, "DISLODGED": case.dislodged}[
+                    section
+                ]
                 target.setdefault(power, []).extend(u.strip() for u in rest.split(",") if u.strip())
             elif section == "CENTERS":
                 power, rest = _power_line(line)

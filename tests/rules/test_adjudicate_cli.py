@@ -25,9 +25,13 @@ SPEC_INPUT = {
 }
 SPEC_FIRST_PHASE = {
     "phase": "S1901M",
-    "orders": {"ENGLAND": [{"order": "A YOR - NWY", "result": "succeeds"},
-                           {"order": "F NTH C A YOR - NWY", "result": "succeeds"}],
-               "FRANCE": [{"order": "F BRE - ENG", "result": "succeeds"}]},
+    "orders": {
+        "ENGLAND": [
+            {"order": "A YOR - NWY", "result": "succeeds"},
+            {"order": "F NTH C A YOR - NWY", "result": "succeeds"},
+        ],
+        "FRANCE": [{"order": "F BRE - ENG", "result": "succeeds"}],
+    },
     "errors": [],
 }
 
@@ -67,7 +71,8 @@ def test_spec_example_both_order_sets():
     assert fall["phase"] == "F1901M"
     assert fall["orders"]["ENGLAND"] == [
         {"order": "A NWY - SWE", "result": "succeeds"},
-        {"order": "F NTH H", "result": "succeeds", "default": True}]  # no order: it holds
+        {"order": "F NTH H", "result": "succeeds", "default": True},
+    ]  # no order: it holds
     assert fall["center_changes"] == [{"center": "SWE", "from": None, "to": "ENGLAND"}]
     # England owns four centres, has two units and vacant homes: the winter is played
     assert out["phase"] == "W1901A"
@@ -78,9 +83,13 @@ def test_spec_example_both_order_sets():
 def test_skipped_phases_take_no_order_set():
     """No dislodgement: no retreat phase; no adjustment due: no winter. Each order set goes
     to the next phase that really happens."""
-    doc = {"phase": "F1901M",
-           "orders": [{"FRANCE": ["A PAR - BUR"]},          # F1901M: nothing changes hands
-                      {"FRANCE": ["A BUR - MUN"], "GERMANY": ["A MUN H"]}]}  # S1902M
+    doc = {
+        "phase": "F1901M",
+        "orders": [
+            {"FRANCE": ["A PAR - BUR"]},  # F1901M: nothing changes hands
+            {"FRANCE": ["A BUR - MUN"], "GERMANY": ["A MUN H"]},
+        ],
+    }  # S1902M
     code, out, _ = adjudicate(doc)
     assert code == 0
     assert [h["phase"] for h in out["history"]] == ["F1901M", "S1902M"]
@@ -89,14 +98,17 @@ def test_skipped_phases_take_no_order_set():
 
 
 def test_retreat_phase():
-    doc = {"phase": "S1901M",
-           "units": {"FRANCE": ["A BUR", "F BRE"], "GERMANY": ["A MUN", "A RUH"]},
-           "orders": [{"GERMANY": ["A RUH - BUR", "A MUN S A RUH - BUR"], "FRANCE": ["A BUR H"]}]}
+    doc = {
+        "phase": "S1901M",
+        "units": {"FRANCE": ["A BUR", "F BRE"], "GERMANY": ["A MUN", "A RUH"]},
+        "orders": [{"GERMANY": ["A RUH - BUR", "A MUN S A RUH - BUR"], "FRANCE": ["A BUR H"]}],
+    }
     code, out, _ = adjudicate(doc)
     assert code == 0
     assert out["phase"] == "S1901R"
-    assert out["dislodged"] == {"FRANCE": [{"unit": "A BUR",
-                                            "retreats": ["BEL", "GAS", "MAR", "PAR", "PIC"]}]}
+    assert out["dislodged"] == {
+        "FRANCE": [{"unit": "A BUR", "retreats": ["BEL", "GAS", "MAR", "PAR", "PIC"]}]
+    }
     assert _units(out) == {"FRANCE": {"F BRE"}, "GERMANY": {"A BUR", "A MUN"}}
     moves = out["history"][0]
     assert {"order": "A BUR H", "result": "dislodged", "dislodged": True} in moves["orders"]["FRANCE"]
@@ -112,68 +124,87 @@ def test_retreat_phase():
 
 
 def test_unordered_retreat_disbands():
-    doc = {"phase": "S1901M",
-           "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]},
-           "orders": [{"GERMANY": ["A RUH - BUR", "A MUN S A RUH - BUR"]}, {}]}
+    doc = {
+        "phase": "S1901M",
+        "units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]},
+        "orders": [{"GERMANY": ["A RUH - BUR", "A MUN S A RUH - BUR"]}, {}],
+    }
     code, out, _ = adjudicate(doc)
     assert code == 0
     assert out["history"][1]["orders"] == {
-        "FRANCE": [{"order": "A BUR D", "result": "succeeds", "default": True}]}
+        "FRANCE": [{"order": "A BUR D", "result": "succeeds", "default": True}]
+    }
     assert "FRANCE" not in out["units"]
 
 
 def test_civil_disorder_removal():
     """France must remove one unit and orders none: the unit off a supply centre goes."""
-    doc = {"phase": "W1901A",
-           "units": {"FRANCE": ["A PAR", "A MAR", "F BRE", "A BUR"]},
-           "centers": {"FRANCE": ["PAR", "MAR", "BRE"]},
-           "orders": [{}]}
+    doc = {
+        "phase": "W1901A",
+        "units": {"FRANCE": ["A PAR", "A MAR", "F BRE", "A BUR"]},
+        "centers": {"FRANCE": ["PAR", "MAR", "BRE"]},
+        "orders": [{}],
+    }
     code, out, _ = adjudicate(doc)
     assert code == 0
     assert out["history"][0]["phase"] == "W1901A"
     assert out["history"][0]["orders"] == {
-        "FRANCE": [{"order": "REMOVE A BUR", "result": "succeeds", "default": True}]}
+        "FRANCE": [{"order": "REMOVE A BUR", "result": "succeeds", "default": True}]
+    }
     assert _units(out) == {"FRANCE": {"A PAR", "A MAR", "F BRE"}}
     assert out["phase"] == "S1902M"
 
 
 def test_builds_and_waive():
-    doc = {"phase": "W1901A", "units": {"RUSSIA": ["A MOS"]},
-           "centers": {"RUSSIA": ["MOS", "STP", "SEV", "WAR"]},
-           "orders": [{"RUSSIA": ["BUILD F STP/NC", "build army warsaw", "WAIVE", "BUILD A SEV"]}]}
+    doc = {
+        "phase": "W1901A",
+        "units": {"RUSSIA": ["A MOS"]},
+        "centers": {"RUSSIA": ["MOS", "STP", "SEV", "WAR"]},
+        "orders": [{"RUSSIA": ["BUILD F STP/NC", "build army warsaw", "WAIVE", "BUILD A SEV"]}],
+    }
     code, out, _ = adjudicate(doc)
     assert code == 0
     assert out["history"][0]["orders"]["RUSSIA"] == [
-        {"order": "BUILD A SEV", "result": "void"}, {"order": "BUILD A WAR", "result": "succeeds"},
-        {"order": "BUILD F STP/NC", "result": "succeeds"}, {"order": "WAIVE", "result": "succeeds"}]
+        {"order": "BUILD A SEV", "result": "void"},
+        {"order": "BUILD A WAR", "result": "succeeds"},
+        {"order": "BUILD F STP/NC", "result": "succeeds"},
+        {"order": "WAIVE", "result": "succeeds"},
+    ]
     assert _units(out) == {"RUSSIA": {"A MOS", "F STP/NC", "A WAR"}}
 
 
 def test_illegal_order_is_reported_not_fatal():
-    doc = {"phase": "S1901M",
-           "orders": [{"FRANCE": ["F BRE - MUN", "A PAR - XYZ", "F MAO - SPA"], "ENGLAND": ["F LON - ENG"]}]}
+    doc = {
+        "phase": "S1901M",
+        "orders": [{"FRANCE": ["F BRE - MUN", "A PAR - XYZ", "F MAO - SPA"], "ENGLAND": ["F LON - ENG"]}],
+    }
     code, out, err = adjudicate(doc)
     assert code == 0 and err == ""
     errors = out["history"][0]["errors"]
     assert [(e["power"], e["order"], e["kind"]) for e in errors] == [
-        ("FRANCE", "F BRE - MUN", "illegal"), ("FRANCE", "A PAR - XYZ", "invalid"),
-        ("FRANCE", "F MAO - SPA", "illegal")]
+        ("FRANCE", "F BRE - MUN", "illegal"),
+        ("FRANCE", "A PAR - XYZ", "invalid"),
+        ("FRANCE", "F MAO - SPA", "illegal"),
+    ]
     assert errors[0]["error"].startswith("F BRE cannot move to MUN")
     held = {"order": "F BRE H", "result": "succeeds", "default": True}
     assert held in out["history"][0]["orders"]["FRANCE"]
     assert "F ENG" in out["units"]["ENGLAND"]
 
 
-@pytest.mark.parametrize("doc, message", [
-    ("{bad json", "malformed JSON"),
-    ("[]", "must be a JSON object"),
-    ({"variant": "no-such-variant"}, "unknown variant"),
-    ({"units": {"FRANCE": ["A XYZ"]}}, "XYZ"),
-    ({"centers": {"FRANCE": ["XYZ"]}}, "unknown province"),
-    ({"units": {"NARNIA": ["A PAR"]}}, "unknown power"),
-    ({"phase": "S1901X"}, "not a phase"),
-    ({"orders": [{"FRANCE": "A PAR H"}]}, "must be a list of strings"),
-])
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        ("{bad json", "malformed JSON"),
+        ("[]", "must be a JSON object"),
+        ({"variant": "no-such-variant"}, "unknown variant"),
+        ({"units": {"FRANCE": ["A XYZ"]}}, "XYZ"),
+        ({"centers": {"FRANCE": ["XYZ"]}}, "unknown province"),
+        ({"units": {"NARNIA": ["A PAR"]}}, "unknown power"),
+        ({"phase": "S1901X"}, "not a phase"),
+        ({"orders": [{"FRANCE": "A PAR H"}]}, "must be a list of strings"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(doc, message):
     code, out, err = adjudicate(doc)
     assert code == 2
@@ -182,9 +213,14 @@ def test_bad_input_exits_2_with_one_line(doc, message):
 
 
 def test_jsonl_bad_line_gives_error_and_goes_on():
-    lines = [json.dumps(dict(SPEC_INPUT, orders=SPEC_INPUT["orders"][:1])), "{oops",
-             json.dumps({"variant": "no-such-variant"}), "",
-             json.dumps({"centers": {"FRANCE": ["XYZ"]}}), json.dumps({"phase": "F1901M", "orders": []})]
+    lines = [
+        json.dumps(dict(SPEC_INPUT, orders=SPEC_INPUT["orders"][:1])),
+        "{oops",
+        json.dumps({"variant": "no-such-variant"}),
+        "",
+        json.dumps({"centers": {"FRANCE": ["XYZ"]}}),
+        json.dumps({"phase": "F1901M", "orders": []}),
+    ]
     code, out, err = adjudicate("\n".join(lines) + "\n", "--jsonl")
     assert code == 0 and err == ""
     assert len(out) == 5  # the blank line is skipped
@@ -212,8 +248,9 @@ def test_console_script_reads_a_file(tmp_path):
 
 @needs_script
 def test_console_script_bad_input_exits_2():
-    proc = subprocess.run([str(SCRIPT), "adjudicate", "-"], input='{"variant": "nope"}',
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(SCRIPT), "adjudicate", "-"], input='{"variant": "nope"}', capture_output=True, text=True
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "unknown variant" in proc.stderr
@@ -222,8 +259,9 @@ def test_console_script_bad_input_exits_2():
 @needs_script
 def test_console_script_jsonl():
     text = json.dumps(SPEC_INPUT) + "\nnot json\n" + json.dumps({"phase": "W1901A", "orders": [{}]}) + "\n"
-    proc = subprocess.run([str(SCRIPT), "adjudicate", "--jsonl", "-"], input=text,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(SCRIPT), "adjudicate", "--jsonl", "-"], input=text, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [sorted(o) == ["error"] for o in out] == [False, True, False]

@@ -32,18 +32,34 @@ def _units(d: dict[str, list[str]]) -> dict[str, set[str]]:
 def test_every_case_is_there():
     ids = [c.id for c in CASES]
     counts = {s: sum(1 for i in ids if i.startswith(f"6.{s}.")) for s in "ABCDEFGHIJ"}
-    assert counts == {"A": 12, "B": 15, "C": 9, "D": 34, "E": 15, "F": 25, "G": 20,
-                      "H": 16, "I": 7, "J": 12}  # 6.J.9 has two situations
+    assert counts == {
+        "A": 12,
+        "B": 15,
+        "C": 9,
+        "D": 34,
+        "E": 15,
+        "F": 25,
+        "G": 20,
+        "H": 16,
+        "I": 7,
+        "J": 12,
+    }  # 6.J.9 has two situations
     assert len(set(ids)) == len(ids)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_datc(case):
-    centers = case.centers if case.centers is not None else \
-        {p: sorted(cs) for p, cs in STANDARD.start_centers.items()}
-    position = Position(STANDARD, Phase.parse(case.phase),
-                        {p: tuple(_unit(u) for u in us) for p, us in case.units.items()},
-                        {p: frozenset(cs) for p, cs in centers.items()})
+    centers = (
+        case.centers
+        if case.centers is not None
+        else {p: sorted(cs) for p, cs in STANDARD.start_centers.items()}
+    )
+    position = Position(
+        STANDARD,
+        Phase.parse(case.phase),
+        {p: tuple(_unit(u) for u in us) for p, us in case.units.items()},
+        {p: frozenset(cs) for p, cs in centers.items()},
+    )
     report = None
     for block in case.blocks:
         before = position
@@ -60,8 +76,10 @@ def test_datc(case):
                 hits = [o for o in report.outcomes if o.power == power and o.order == order]
                 assert hits, f"{text} not among the outcomes {[str(o) for o in report.outcomes]}"
                 got = "succeeds" if hits[0].result.succeeded else "fails"
-            assert got == expected, f"{power}: {text}: expected {expected}, got {got} " \
-                                    f"({[str(o) for o in report.outcomes]}; errors {report.errors})"
+            assert got == expected, (
+                f"{power}: {text}: expected {expected}, got {got} "
+                f"({[str(o) for o in report.outcomes]}; errors {report.errors})"
+            )
     if case.position is not None:
         got = {p: {str(u) for u in us} for p, us in position.units.items() if us}
         assert got == _units(case.position)

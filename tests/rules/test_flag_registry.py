@@ -21,8 +21,11 @@ from payjudge.rules.mapfile import load_variant
 from payjudge.rules.position import Position
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED_DIRS = (Path("/work/shared/seeds"), ROOT.parent / "shared" / "seeds",
-             ROOT.parent.parent / "shared" / "seeds")
+SEED_DIRS = (
+    Path("/work/shared/seeds"),
+    ROOT.parent / "shared" / "seeds",
+    ROOT.parent.parent / "shared" / "seeds",
+)
 
 
 def _seed_text() -> str:
@@ -54,7 +57,7 @@ def _seed_entries() -> list[tuple[str, list[str]]]:
 def test_every_flag_of_the_seed_is_in_the_registry_with_its_section():
     entries = _seed_entries()
     names = {n for _, ns in entries for n in ns}
-    assert len(entries) == 132 and len(names) == 132   # BLIND, VASSAL_DUMMIES described twice
+    assert len(entries) == 132 and len(names) == 132  # BLIND, VASSAL_DUMMIES described twice
     for section, ns in entries:
         flags = {lookup(n) for n in ns}
         assert None not in flags, f"{ns} missing from the registry"
@@ -76,7 +79,7 @@ def test_descriptions_are_ours():
         for text in (info.summary, info.reason):
             words = re.findall(r"[a-z0-9']+", text.lower())
             for i in range(len(words) - 5):
-                run = " ".join(words[i:i + 6])
+                run = " ".join(words[i : i + 6])
                 assert f" {run} " not in f" {seed} ", f"{info.name}: {run!r} copies the catalog"
 
 
@@ -119,53 +122,148 @@ def test_accepted_flags_never_bring_a_refused_one_that_is_in_force():
 def test_the_supported_flags_are_exactly_those_payjudge_implements():
     supported = {f.value for f, info in REGISTRY.items() if info.status is Status.SUPPORTED}
     assert supported == {
-        "POWER_CHOICE", "START_MASTER", "SILENT_JOIN", "NO_PRESS", "PUBLIC_PRESS",
-        "CIVIL_DISORDER", "CIVIL_PREVIEW", "PREVIEW", "NO_ABSENCES", "ALWAYS_WAIT", "LATE_CHANGES",
-        "DIRECT_ONLY", "NO_SAVINGS", "NO_PLATEAU", "ZERO_FOREIGN", "LIMIT_OFFERS", "PAY_DUMMIES",
-        "TOUCH_BRIBE", "REMOTE_BRIBE", "SIGNAL_SUPPORT", "RESTRICT_SIGNAL", "EBAYOLA",
-        "PUBLIC_TOTALS", "HIDE_COST", "HIDE_OFFERS", "NO_LEDGERS", "FLAT_TAX", "NO_HOARDING",
-        "ZEROSUM", "NO_TRANSFER", "ONE_TRANSFER", "NO_DONATIONS", "NO_LOOTING", "ANON_TRANSFER",
-        "PAYOLA_CLASSIC", "CD_DUMMIES", "DEFAULT_UNORDERED",
-        "MUST_ORDER", "LATE_SEND", "NO_LATE_RECEIVE", "FTF_PRESS", "GREY_PRESS", "YELLOW_PRESS",
-        "WHITE_GREY", "FAKE_PRESS", "MUTE_OBSERVERS", "TOUCH_PRESS", "REMOTE_PRESS",
-        "BACKSEAT_PRESS", "EAVESDROP", "PRESS_MASTER",
+        "POWER_CHOICE",
+        "START_MASTER",
+        "SILENT_JOIN",
+        "NO_PRESS",
+        "PUBLIC_PRESS",
+        "CIVIL_DISORDER",
+        "CIVIL_PREVIEW",
+        "PREVIEW",
+        "NO_ABSENCES",
+        "ALWAYS_WAIT",
+        "LATE_CHANGES",
+        "DIRECT_ONLY",
+        "NO_SAVINGS",
+        "NO_PLATEAU",
+        "ZERO_FOREIGN",
+        "LIMIT_OFFERS",
+        "PAY_DUMMIES",
+        "TOUCH_BRIBE",
+        "REMOTE_BRIBE",
+        "SIGNAL_SUPPORT",
+        "RESTRICT_SIGNAL",
+        "EBAYOLA",
+        "PUBLIC_TOTALS",
+        "HIDE_COST",
+        "HIDE_OFFERS",
+        "NO_LEDGERS",
+        "FLAT_TAX",
+        "NO_HOARDING",
+        "ZEROSUM",
+        "NO_TRANSFER",
+        "ONE_TRANSFER",
+        "NO_DONATIONS",
+        "NO_LOOTING",
+        "ANON_TRANSFER",
+        "PAYOLA_CLASSIC",
+        "CD_DUMMIES",
+        "DEFAULT_UNORDERED",
+        "MUST_ORDER",
+        "LATE_SEND",
+        "NO_LATE_RECEIVE",
+        "FTF_PRESS",
+        "GREY_PRESS",
+        "YELLOW_PRESS",
+        "WHITE_GREY",
+        "FAKE_PRESS",
+        "MUTE_OBSERVERS",
+        "TOUCH_PRESS",
+        "REMOTE_PRESS",
+        "BACKSEAT_PRESS",
+        "EAVESDROP",
+        "PRESS_MASTER",
         # issue 10 item 5: adjudication flags, each with its case file in tests/rules/flags/
-        "NO_RETREAT", "BUILD_ANY", "HOME_BUILDS", "REMOTE_BUILDS", "FRIENDLY_FIRE", "DUMMY_FIRE",
-        "COASTAL_CRAWL", "WEAK_BOUNCES", "SAFE_CONVOYS", "WEAK_CONVOYS", "CONVOY_BACK",
-        "CD_BUILDS", "CD_RETREATS", "SMART_CD", "IMMOBILE_DUMMIES", "MOBILIZE", "FLEX_SETUP",
-        "COASTAL_CONVOY", "GARRISON", "PORTAGE_CONVOY",
+        "NO_RETREAT",
+        "BUILD_ANY",
+        "HOME_BUILDS",
+        "REMOTE_BUILDS",
+        "FRIENDLY_FIRE",
+        "DUMMY_FIRE",
+        "COASTAL_CRAWL",
+        "WEAK_BOUNCES",
+        "SAFE_CONVOYS",
+        "WEAK_CONVOYS",
+        "CONVOY_BACK",
+        "CD_BUILDS",
+        "CD_RETREATS",
+        "SMART_CD",
+        "IMMOBILE_DUMMIES",
+        "MOBILIZE",
+        "FLEX_SETUP",
+        "COASTAL_CONVOY",
+        "GARRISON",
+        "PORTAGE_CONVOY",
         # issue 11 items 5-7: game conclusion
-        "NO_DRAW", "NO_EOG", "HOLD_WIN", "SHARED_VICTORY", "VICTORY_HOMES", "IGNORE_RESULTS",
-        "NO_DIAS", "PROPOSE_DIAS", "HIDE_PROPOSER",
+        "NO_DRAW",
+        "NO_EOG",
+        "HOLD_WIN",
+        "SHARED_VICTORY",
+        "VICTORY_HOMES",
+        "IGNORE_RESULTS",
+        "NO_DIAS",
+        "PROPOSE_DIAS",
+        "HIDE_PROPOSER",
         # issue 11 items 2-4: secrecy, late powers, deadlines
-        "NO_LATE_CHANGES", "LIST_UNORDERED", "LIST_WAITERS", "HIDE_LATE_POWERS", "HIDE_DUMMIES",
-        "NO_REVEAL", "REAL_TIME", "NO_WAIT", "NO_MINOR_WAIT", "NO_DEADLINE", "SILENT_ABSENCES",
-        "HIDE_ABSENTEES", "PLAYER_DEADLINES", "HIDE_EXTENDERS", "PROGRESSIVE"}
+        "NO_LATE_CHANGES",
+        "LIST_UNORDERED",
+        "LIST_WAITERS",
+        "HIDE_LATE_POWERS",
+        "HIDE_DUMMIES",
+        "NO_REVEAL",
+        "REAL_TIME",
+        "NO_WAIT",
+        "NO_MINOR_WAIT",
+        "NO_DEADLINE",
+        "SILENT_ABSENCES",
+        "HIDE_ABSENTEES",
+        "PLAYER_DEADLINES",
+        "HIDE_EXTENDERS",
+        "PROGRESSIVE",
+    }
     always = {f.value for f, info in REGISTRY.items() if info.status is Status.ALWAYS}
-    assert always == {"ORDER_ANY", "NEED_MOVE_MARKS", "ALWAYS_CONFIRM", "NO_PROXY",
-                      "SUBMIT_MASTER", "TEXT_INPUT"}
+    assert always == {
+        "ORDER_ANY",
+        "NEED_MOVE_MARKS",
+        "ALWAYS_CONFIRM",
+        "NO_PROXY",
+        "SUBMIT_MASTER",
+        "TEXT_INPUT",
+    }
     refused = {f.value for f, info in REGISTRY.items() if info.status is Status.NOT_ALLOWED}
     assert refused == {"PROXY_OK", "FICTIONAL_OK", "BROADCAST_ORDERS", "NO_CHECK", "CD_SUPPORTS"}
 
 
-@pytest.mark.parametrize("flag, brings", [
-    (Flag.PAYOLA_CLASSIC, {Flag.NO_SAVINGS, Flag.DIRECT_ONLY, Flag.FLAT_TAX, Flag.ZERO_FOREIGN}),
-    (Flag.BLIND, {Flag.FICTIONAL_OK, Flag.HIDE_ABSENTEES, Flag.HIDE_DUMMIES, Flag.HIDE_LATE_POWERS,
-                  Flag.SHOW_PHANTOM, Flag.SILENT_ABSENCES}),
-    (Flag.NO_PRESS, {Flag.SILENT_ABSENCES}),
-    (Flag.CIVIL_DISORDER, {Flag.NO_LATE_CHANGES}),
-    (Flag.NO_QUARTER, {Flag.NO_RETREAT, Flag.NO_DRAW}),
-    (Flag.SMART_CD, {Flag.CD_BUILDS, Flag.CD_RETREATS}),
-    (Flag.HIDE_PROPOSER, {Flag.PROPOSE_DIAS}),
-    (Flag.HIDE_DUMMIES, {Flag.HIDE_LATE_POWERS, Flag.HIDE_ABSENTEES}),
-    (Flag.NO_REVEAL, {Flag.HIDE_ABSENTEES}),
-    (Flag.PAY_DUMMIES, {Flag.CD_DUMMIES}),
-    (Flag.VASSAL_DUMMIES, {Flag.TEAM_VICTORY}),
-    (Flag.BROADCAST_ORDERS, {Flag.ALWAYS_CONFIRM}),
-    (Flag.SHOW_PHANTOM, {Flag.FICTIONAL_OK}),
-    (Flag.MYOPIC, {Flag.BLIND, Flag.SEE_NO_SCS, Flag.SEE_NO_UNITS}),
-    (Flag.REMOTE_BUILDS, {Flag.BUILD_ANY}),
-])
+@pytest.mark.parametrize(
+    "flag, brings",
+    [
+        (Flag.PAYOLA_CLASSIC, {Flag.NO_SAVINGS, Flag.DIRECT_ONLY, Flag.FLAT_TAX, Flag.ZERO_FOREIGN}),
+        (
+            Flag.BLIND,
+            {
+                Flag.FICTIONAL_OK,
+                Flag.HIDE_ABSENTEES,
+                Flag.HIDE_DUMMIES,
+                Flag.HIDE_LATE_POWERS,
+                Flag.SHOW_PHANTOM,
+                Flag.SILENT_ABSENCES,
+            },
+        ),
+        (Flag.NO_PRESS, {Flag.SILENT_ABSENCES}),
+        (Flag.CIVIL_DISORDER, {Flag.NO_LATE_CHANGES}),
+        (Flag.NO_QUARTER, {Flag.NO_RETREAT, Flag.NO_DRAW}),
+        (Flag.SMART_CD, {Flag.CD_BUILDS, Flag.CD_RETREATS}),
+        (Flag.HIDE_PROPOSER, {Flag.PROPOSE_DIAS}),
+        (Flag.HIDE_DUMMIES, {Flag.HIDE_LATE_POWERS, Flag.HIDE_ABSENTEES}),
+        (Flag.NO_REVEAL, {Flag.HIDE_ABSENTEES}),
+        (Flag.PAY_DUMMIES, {Flag.CD_DUMMIES}),
+        (Flag.VASSAL_DUMMIES, {Flag.TEAM_VICTORY}),
+        (Flag.BROADCAST_ORDERS, {Flag.ALWAYS_CONFIRM}),
+        (Flag.SHOW_PHANTOM, {Flag.FICTIONAL_OK}),
+        (Flag.MYOPIC, {Flag.BLIND, Flag.SEE_NO_SCS, Flag.SEE_NO_UNITS}),
+        (Flag.REMOTE_BUILDS, {Flag.BUILD_ANY}),
+    ],
+)
 def test_implications(flag, brings):
     assert closure({flag}) - {flag} >= brings
 
@@ -176,14 +274,25 @@ def test_a_default_yields_to_the_flag_that_countermands_it():
     assert not [a for a in assess(["CIVIL_DISORDER", "LATE_CHANGES"]) if a.refused]
 
 
-@pytest.mark.parametrize("first, second", [
-    ("NO_PRESS", "PUBLIC_PRESS"), ("NO_PRESS", "GREY_PRESS"), ("NO_DONATIONS", "GARRISON"),
-    ("BLIND", "ZERO_FOREIGN"), ("BLIND", "PUBLIC_TOTALS"), ("BLIND", "NO_DIAS"),
-    ("ALWAYS_WAIT", "REAL_TIME"), ("CIVIL_DISORDER", "CIVIL_PREVIEW"),
-    ("TOUCH_BRIBE", "REMOTE_BRIBE"), ("TOUCH_OFFER", "REMOTE_OFFER"),
-    ("NO_LATE_CHANGES", "LATE_CHANGES"), ("PROPOSE_DIAS", "NO_DIAS"),
-    ("SEE_NO_SCS", "SEE_ALL_SCS"), ("UNITS_SEE_SAME", "UNITS_SEE_OTHER"),
-])
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("NO_PRESS", "PUBLIC_PRESS"),
+        ("NO_PRESS", "GREY_PRESS"),
+        ("NO_DONATIONS", "GARRISON"),
+        ("BLIND", "ZERO_FOREIGN"),
+        ("BLIND", "PUBLIC_TOTALS"),
+        ("BLIND", "NO_DIAS"),
+        ("ALWAYS_WAIT", "REAL_TIME"),
+        ("CIVIL_DISORDER", "CIVIL_PREVIEW"),
+        ("TOUCH_BRIBE", "REMOTE_BRIBE"),
+        ("TOUCH_OFFER", "REMOTE_OFFER"),
+        ("NO_LATE_CHANGES", "LATE_CHANGES"),
+        ("PROPOSE_DIAS", "NO_DIAS"),
+        ("SEE_NO_SCS", "SEE_ALL_SCS"),
+        ("UNITS_SEE_SAME", "UNITS_SEE_OTHER"),
+    ],
+)
 def test_incompatible_pairs_are_refused_naming_both(first, second):
     for names in ([first, second], [second, first]):
         clashes = [a for a in assess(names) if a.verdict is Verdict.CONFLICT]
@@ -191,17 +300,32 @@ def test_incompatible_pairs_are_refused_naming_both(first, second):
         assert clashes[0].message == f"{names[0]} and {names[1]} cannot be used together"
 
 
-@pytest.mark.parametrize("names, message", [
-    (["PAYOLA_CLASSIC", "BLIND"],
-     "PAYOLA_CLASSIC (which brings ZERO_FOREIGN) and BLIND cannot be used together"),
-    (["CIVIL_DISORDER", "NO_LATE_CHANGES", "LATE_CHANGES"],
-     "NO_LATE_CHANGES and LATE_CHANGES cannot be used together"),
-    (["HIDE_PROPOSER", "NO_DIAS"],
-     "HIDE_PROPOSER (which brings PROPOSE_DIAS) and NO_DIAS cannot be used together"),
-    (["MYOPIC", "SEE_ALL_SCS"], "MYOPIC (which brings SEE_NO_SCS) and SEE_ALL_SCS cannot be used together"),
-    (["GREEK", "TROJAN"], "GREEK (which brings UNITS_SEE_SAME) and TROJAN (which brings UNITS_SEE_OTHER) "
-                          "cannot be used together"),
-])
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (
+            ["PAYOLA_CLASSIC", "BLIND"],
+            "PAYOLA_CLASSIC (which brings ZERO_FOREIGN) and BLIND cannot be used together",
+        ),
+        (
+            ["CIVIL_DISORDER", "NO_LATE_CHANGES", "LATE_CHANGES"],
+            "NO_LATE_CHANGES and LATE_CHANGES cannot be used together",
+        ),
+        (
+            ["HIDE_PROPOSER", "NO_DIAS"],
+            "HIDE_PROPOSER (which brings PROPOSE_DIAS) and NO_DIAS cannot be used together",
+        ),
+        (
+            ["MYOPIC", "SEE_ALL_SCS"],
+            "MYOPIC (which brings SEE_NO_SCS) and SEE_ALL_SCS cannot be used together",
+        ),
+        (
+            ["GREEK", "TROJAN"],
+            "GREEK (which brings UNITS_SEE_SAME) and TROJAN (which brings UNITS_SEE_OTHER) "
+            "cannot be used together",
+        ),
+    ],
+)
 def test_pairs_formed_through_implications(names, message):
     assert message in [a.message for a in assess(names) if a.verdict is Verdict.CONFLICT]
 
@@ -220,7 +344,7 @@ def test_only_implemented_flags_are_in_force_in_the_engine():
     # NO_PRESS brings SILENT_ABSENCES, PAY_DUMMIES brings CD_DUMMIES (all implemented now;
     # an implied flag that is not yet implemented would be left out of `flags`)
     assert rules.flags == {Flag.NO_PRESS, Flag.PAY_DUMMIES, Flag.CD_DUMMIES, Flag.SILENT_ABSENCES}
-    assert Flag.ORDER_ANY in rules and Flag.NEED_MOVE_MARKS in rules   # always in force
+    assert Flag.ORDER_ANY in rules and Flag.NEED_MOVE_MARKS in rules  # always in force
 
 
 def test_every_accepted_pair_of_flags_gives_rules_a_game_can_start_with():
@@ -235,14 +359,18 @@ def test_every_accepted_pair_of_flags_gives_rules_a_game_can_start_with():
     assert accepted > 600
 
 
-@pytest.mark.parametrize("rules, error", [
-    (["FOO_BAR"], "unknown rule FOO_BAR"),
-    (["BLIND"], "RULE BLIND is not supported yet"),
-    (["PROXY_OK"], "RULE PROXY_OK is not allowed"),
-    (["TOUCH_BRIBE", "REMOTE_BRIBE"], "TOUCH_BRIBE and REMOTE_BRIBE cannot be used together"),
-])
+@pytest.mark.parametrize(
+    "rules, error",
+    [
+        (["FOO_BAR"], "unknown rule FOO_BAR"),
+        (["BLIND"], "RULE BLIND is not supported yet"),
+        (["PROXY_OK"], "RULE PROXY_OK is not allowed"),
+        (["TOUCH_BRIBE", "REMOTE_BRIBE"], "TOUCH_BRIBE and REMOTE_BRIBE cannot be used together"),
+    ],
+)
 def test_payjudge_auction_refuses_flags_it_cannot_play(rules, error):
     from tests.payola.test_jsonapi import SPEC_EXAMPLE
+
     with pytest.raises(BadInput, match=re.escape(error)):
         run_auction_json({**SPEC_EXAMPLE, "rules": rules})
     assert run_auction_json({**SPEC_EXAMPLE, "rules": ["ORDER_ANY", "EBAYOLA"]})["orders"]
@@ -250,8 +378,10 @@ def test_payjudge_auction_refuses_flags_it_cannot_play(rules, error):
 
 def test_docs_rules_md_is_generated_from_the_registry():
     from payjudge.reports import render_rules_doc
-    assert (ROOT / "docs" / "rules.md").read_text() == render_rules_doc(), \
+
+    assert (ROOT / "docs" / "rules.md").read_text() == render_rules_doc(), (
         "docs/rules.md is stale: run `payjudge rules-doc > docs/rules.md`"
+    )
     for name in NAMES:
         assert f"`{name}`" in render_rules_doc()
 

@@ -31,11 +31,28 @@ CASES = read_cases(FLAG_DIR)
 STANDARD = load_variant("standard")
 
 # the flags of issue 10 item 5 that are done: each has its file and is SUPPORTED
-DONE = {Flag.NO_RETREAT, Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS,
-        Flag.FRIENDLY_FIRE, Flag.DUMMY_FIRE, Flag.COASTAL_CRAWL, Flag.WEAK_BOUNCES,
-        Flag.SAFE_CONVOYS, Flag.WEAK_CONVOYS, Flag.CONVOY_BACK, Flag.CD_BUILDS,
-        Flag.CD_RETREATS, Flag.SMART_CD, Flag.IMMOBILE_DUMMIES, Flag.MOBILIZE, Flag.FLEX_SETUP,
-        Flag.COASTAL_CONVOY, Flag.GARRISON, Flag.PORTAGE_CONVOY}
+DONE = {
+    Flag.NO_RETREAT,
+    Flag.BUILD_ANY,
+    Flag.HOME_BUILDS,
+    Flag.REMOTE_BUILDS,
+    Flag.FRIENDLY_FIRE,
+    Flag.DUMMY_FIRE,
+    Flag.COASTAL_CRAWL,
+    Flag.WEAK_BOUNCES,
+    Flag.SAFE_CONVOYS,
+    Flag.WEAK_CONVOYS,
+    Flag.CONVOY_BACK,
+    Flag.CD_BUILDS,
+    Flag.CD_RETREATS,
+    Flag.SMART_CD,
+    Flag.IMMOBILE_DUMMIES,
+    Flag.MOBILIZE,
+    Flag.FLEX_SETUP,
+    Flag.COASTAL_CONVOY,
+    Flag.GARRISON,
+    Flag.PORTAGE_CONVOY,
+}
 
 
 def _flags(case: Case) -> frozenset[Flag]:
@@ -74,11 +91,17 @@ def test_every_file_names_its_flag():
 def test_flag_case(case: Case):
     flags = _flags(case)
     dummies = frozenset(case.dummies)
-    centers = case.centers if case.centers is not None else \
-        {p: sorted(cs) for p, cs in STANDARD.start_centers.items()}
-    position = Position(STANDARD, Phase.parse(case.phase),
-                        {p: tuple(_unit(u) for u in us) for p, us in case.units.items()},
-                        {p: frozenset(cs) for p, cs in centers.items()})
+    centers = (
+        case.centers
+        if case.centers is not None
+        else {p: sorted(cs) for p, cs in STANDARD.start_centers.items()}
+    )
+    position = Position(
+        STANDARD,
+        Phase.parse(case.phase),
+        {p: tuple(_unit(u) for u in us) for p, us in case.units.items()},
+        {p: frozenset(cs) for p, cs in centers.items()},
+    )
     if case.start:
         position = Position.initial(STANDARD, flags)
     report = None
@@ -91,8 +114,7 @@ def test_flag_case(case: Case):
                 got = "fails"
             else:
                 try:
-                    order = validate(parse_order(text, STANDARD), before, power,
-                                     flags=flags, dummies=dummies)
+                    order = validate(parse_order(text, STANDARD), before, power, flags=flags, dummies=dummies)
                 except OrderError as exc:
                     got = "fails"
                     assert expected == "fails", f"{text}: {exc}"
@@ -100,8 +122,10 @@ def test_flag_case(case: Case):
                 hits = [o for o in report.outcomes if o.power == power and o.order == order]
                 assert hits, f"{text} not among the outcomes {[str(o) for o in report.outcomes]}"
                 got = "succeeds" if hits[0].result.succeeded else "fails"
-            assert got == expected, f"{power}: {text}: expected {expected}, got {got} " \
-                                    f"({[str(o) for o in report.outcomes]}; errors {report.errors})"
+            assert got == expected, (
+                f"{power}: {text}: expected {expected}, got {got} "
+                f"({[str(o) for o in report.outcomes]}; errors {report.errors})"
+            )
     if case.next_phase is not None:
         assert str(position.phase) == case.next_phase
     if case.position is not None:
@@ -118,11 +142,10 @@ def test_flag_case(case: Case):
 def test_possible_adjustments_follow_the_build_flags():
     """The list of legal builds (rules.possible) uses the same sites as the adjudicator."""
     from payjudge.rules.possible import possible_adjustments
-    position = Position(STANDARD, Phase.parse("W1901A"), {},
-                        {"FRANCE": frozenset({"PAR", "SPA"})})
+
+    position = Position(STANDARD, Phase.parse("W1901A"), {}, {"FRANCE": frozenset({"PAR", "SPA"})})
     plain = {str(o) for o in possible_adjustments(position, "FRANCE")}
-    anywhere = {str(o) for o in possible_adjustments(position, "FRANCE",
-                                                     closure({Flag.BUILD_ANY}))}
+    anywhere = {str(o) for o in possible_adjustments(position, "FRANCE", closure({Flag.BUILD_ANY}))}
     assert not any("SPA" in o for o in plain) and any("PAR" in o for o in plain)
     assert any("SPA" in o for o in anywhere)
     mobilized = Position.initial(STANDARD, closure({Flag.MOBILIZE}))

@@ -29,18 +29,23 @@ def test_standard_provinces(standard):
     assert standard.provinces["SWI"].terrain is Terrain.SHUT
     assert not standard.army_neighbours("SWI")
     terrains = [p.terrain for p in standard.provinces.values()]
-    assert (terrains.count(Terrain.LAND), terrains.count(Terrain.COAST),
-            terrains.count(Terrain.WATER)) == (14, 42, 19)
-    assert {p: standard.provinces[p].coasts for p in ("BUL", "SPA", "STP")} == \
-        {"BUL": ("EC", "SC"), "SPA": ("NC", "SC"), "STP": ("NC", "SC")}
+    assert (terrains.count(Terrain.LAND), terrains.count(Terrain.COAST), terrains.count(Terrain.WATER)) == (
+        14,
+        42,
+        19,
+    )
+    assert {p: standard.provinces[p].coasts for p in ("BUL", "SPA", "STP")} == {
+        "BUL": ("EC", "SC"),
+        "SPA": ("NC", "SC"),
+        "STP": ("NC", "SC"),
+    }
 
 
 def test_standard_centres_powers_units(standard):
     assert len(standard.supply_centers) == 34
     assert standard.victory == 18
     assert [p.initial for p in standard.powers] == list("AEFGIRT")
-    assert standard.power_names == ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY",
-                                    "RUSSIA", "TURKEY")
+    assert standard.power_names == ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
     assert sum(len(us) for us in standard.start_units.values()) == 22
     assert sum(len(cs) for cs in standard.start_centers.values()) == 22
     assert (UnitType.FLEET, Location("STP", "SC")) in standard.start_units["RUSSIA"]
@@ -55,12 +60,22 @@ def test_standard_adjacency_is_symmetric(standard):
         assert all(a in standard.fleet_neighbours(b) for b in ns)
 
 
-@pytest.mark.parametrize("unit, dest, ok", [
-    ("F MAO", "SPA/NC", True), ("F MAO", "SPA/SC", True), ("F GAS", "SPA/SC", False),
-    ("F BOT", "STP/SC", True), ("F BAR", "STP/SC", False), ("F CON", "BUL/EC", True),
-    ("F KIE", "BER", True), ("F KIE", "MUN", False), ("A BUR", "MAR", True),
-    ("A ROM", "VEN", True), ("F ROM", "VEN", False),  # a land-only border
-])
+@pytest.mark.parametrize(
+    "unit, dest, ok",
+    [
+        ("F MAO", "SPA/NC", True),
+        ("F MAO", "SPA/SC", True),
+        ("F GAS", "SPA/SC", False),
+        ("F BOT", "STP/SC", True),
+        ("F BAR", "STP/SC", False),
+        ("F CON", "BUL/EC", True),
+        ("F KIE", "BER", True),
+        ("F KIE", "MUN", False),
+        ("A BUR", "MAR", True),
+        ("A ROM", "VEN", True),
+        ("F ROM", "VEN", False),  # a land-only border
+    ],
+)
 def test_standard_borders(standard, unit, dest, ok):
     kind, loc = unit.split()
     assert standard.adjacent(UnitType(kind), Location.parse(loc), Location.parse(dest)) is ok
@@ -77,8 +92,10 @@ def test_toy_map_loads(toy):
     assert toy.provinces["ALP"].coasts == ("NC", "SC")
     assert toy.supply_centers == {"ALP", "BET", "CAS", "DEL"}
     assert toy.victory == 4
-    assert [(p.name, p.adjective, p.initial, p.homes) for p in toy.powers] == \
-        [("NORTH", "NORTHERN", "N", ("BET", "CAS")), ("SOUTH", "SOUTHERN", "S", ("DEL",))]
+    assert [(p.name, p.adjective, p.initial, p.homes) for p in toy.powers] == [
+        ("NORTH", "NORTHERN", "N", ("BET", "CAS")),
+        ("SOUTH", "SOUTHERN", "S", ("DEL",)),
+    ]
     assert toy.aliases["CASTLE"] == Location("CAS")
     assert toy.aliases["NORTH SEA"] == Location("NSE")
     assert toy.start_phase == "S1901M"
@@ -96,13 +113,19 @@ def test_default_victory_is_half_the_centres_plus_one():
 
 def test_toy_variant_plays_a_phase(toy):
     pos = Position.initial(toy)
-    report, pos = advance(pos, {"NORTH": ["F Beta - Alpha", "A castle - del"],
-                                "SOUTH": ["A DEL - INL", "A DEL - nowhere"]})
+    report, pos = advance(
+        pos, {"NORTH": ["F Beta - Alpha", "A castle - del"], "SOUTH": ["A DEL - INL", "A DEL - nowhere"]}
+    )
     assert [(e.power, e.text) for e in report.errors] == [("SOUTH", "A DEL - nowhere")]
-    assert {str(o.order): str(o.result) for o in report.outcomes} == \
-        {"F BET - ALP/NC": "succeeds", "A CAS - DEL": "succeeds", "A DEL - INL": "succeeds"}
-    assert {p: sorted(str(u) for u in us) for p, us in pos.units.items()} == \
-        {"NORTH": ["A DEL", "F ALP/NC"], "SOUTH": ["A INL"]}
+    assert {str(o.order): str(o.result) for o in report.outcomes} == {
+        "F BET - ALP/NC": "succeeds",
+        "A CAS - DEL": "succeeds",
+        "A DEL - INL": "succeeds",
+    }
+    assert {p: sorted(str(u) for u in us) for p, us in pos.units.items()} == {
+        "NORTH": ["A DEL", "F ALP/NC"],
+        "SOUTH": ["A INL"],
+    }
     assert str(pos.phase) == "F1901M"
     _, pos = advance(pos, {})
     assert str(pos.phase) == "W1901A"  # NORTH took two centres and may build
@@ -112,15 +135,18 @@ def test_toy_variant_plays_a_phase(toy):
 
 
 # -- loading errors name the file and the line ---------------------------------------------
-@pytest.mark.parametrize("fixture, file, message", [
-    ("broken_one_way.map", "broken_one_way.map", "one-way adjacency for armies: ALP -> BET"),
-    ("broken_unknown_location.map", "broken_unknown_location.map", "unknown location ZZZ"),
-    ("broken_home_centre.map", "broken_home_centre.map", "bad home centre for TWO: QQQ"),
-    ("broken_directive.map", "broken_directive.map", "DUMMIES needs a list of powers"),
-    ("broken_unit_at_sea.map", "broken_unit_at_sea.map", "bad initial unit for TWO: A GAM"),
-    ("broken_full_name.map", "broken_full_name.map", "location has no full name: GAM"),
-    ("broken_in_used_file.map", "broken_one_way.map", "one-way adjacency for armies: ALP -> BET"),
-])
+@pytest.mark.parametrize(
+    "fixture, file, message",
+    [
+        ("broken_one_way.map", "broken_one_way.map", "one-way adjacency for armies: ALP -> BET"),
+        ("broken_unknown_location.map", "broken_unknown_location.map", "unknown location ZZZ"),
+        ("broken_home_centre.map", "broken_home_centre.map", "bad home centre for TWO: QQQ"),
+        ("broken_directive.map", "broken_directive.map", "DUMMIES needs a list of powers"),
+        ("broken_unit_at_sea.map", "broken_unit_at_sea.map", "bad initial unit for TWO: A GAM"),
+        ("broken_full_name.map", "broken_full_name.map", "location has no full name: GAM"),
+        ("broken_in_used_file.map", "broken_one_way.map", "one-way adjacency for armies: ALP -> BET"),
+    ],
+)
 def test_loading_errors_name_file_and_line(fixture, file, message):
     lines = (MAPS / file).read_text().splitlines()
     line = next(n for n, text in enumerate(lines, 1) if "# broken" in text)
@@ -151,8 +177,7 @@ def _chains_by_definition(m, origin: str, dest: str) -> frozenset[str]:
             yield path
             return
         for sea in seas_of(path[-1]):
-            if sea in path or sea in seas_of(origin) or \
-                    any(sea in seas_of(p) for p in path[:-1]):
+            if sea in path or sea in seas_of(origin) or any(sea in seas_of(p) for p in path[:-1]):
                 continue
             yield from chains(path + [sea])
 

@@ -37,18 +37,37 @@ def _units(spec: dict[str, str]) -> dict[str, tuple[Unit, ...]]:
 
 
 POSITIONS = {
-    "move": Position(M, Phase.parse("S1901M"), _units({
-        "ENGLAND": "F NTH, A YOR, F LON, A WAL, F MAO, F ENG",
-        "FRANCE": "A PAR, A MAR, F BRE, F GAS, F POR",
-        "RUSSIA": "F STP/SC, A MOS, F BOT, F BUL/EC",
-        "ITALY": "F LYO, A ROM, F WES"}), {}),
-    "retreat": Position(M, Phase.parse("F1901R"), _units({"GERMANY": "A BUR, F ENG"}), {},
-                        {"FRANCE": (Dislodged(Unit.parse("A BUR"), "MUN", (L("GAS"), L("PIC"))),
-                                    Dislodged(Unit.parse("F MAO"), "ENG",
-                                              (L("POR"), L("SPA/NC"), L("SPA/SC"))))}),
-    "adjust": Position(M, Phase.parse("W1901A"), _units({"RUSSIA": "A MOS",
-                                                         "FRANCE": "A PAR, A MAR, F BRE"}),
-                       {"RUSSIA": {"STP", "MOS", "WAR", "SEV"}, "FRANCE": {"PAR", "BRE"}}),
+    "move": Position(
+        M,
+        Phase.parse("S1901M"),
+        _units(
+            {
+                "ENGLAND": "F NTH, A YOR, F LON, A WAL, F MAO, F ENG",
+                "FRANCE": "A PAR, A MAR, F BRE, F GAS, F POR",
+                "RUSSIA": "F STP/SC, A MOS, F BOT, F BUL/EC",
+                "ITALY": "F LYO, A ROM, F WES",
+            }
+        ),
+        {},
+    ),
+    "retreat": Position(
+        M,
+        Phase.parse("F1901R"),
+        _units({"GERMANY": "A BUR, F ENG"}),
+        {},
+        {
+            "FRANCE": (
+                Dislodged(Unit.parse("A BUR"), "MUN", (L("GAS"), L("PIC"))),
+                Dislodged(Unit.parse("F MAO"), "ENG", (L("POR"), L("SPA/NC"), L("SPA/SC"))),
+            )
+        },
+    ),
+    "adjust": Position(
+        M,
+        Phase.parse("W1901A"),
+        _units({"RUSSIA": "A MOS", "FRANCE": "A PAR, A MAR, F BRE"}),
+        {"RUSSIA": {"STP", "MOS", "WAR", "SEV"}, "FRANCE": {"PAR", "BRE"}},
+    ),
 }
 
 
@@ -60,8 +79,8 @@ def _read(where: str, power: str, text: str):
 CANONICAL = [
     ("move", "ENGLAND", "f north sea convoys a yorkshire to norway", "F NTH C A YOR - NWY"),
     ("move", "ENGLAND", "a yor-nwy", "A YOR - NWY"),
-    ("move", "ENGLAND", "Yorkshire - Norway", "A YOR - NWY"),              # no unit type
-    ("move", "ENGLAND", "A YOR - NTH - NWY", "A YOR - NWY"),               # a DPjudge route
+    ("move", "ENGLAND", "Yorkshire - Norway", "A YOR - NWY"),  # no unit type
+    ("move", "ENGLAND", "A YOR - NTH - NWY", "A YOR - NWY"),  # a DPjudge route
     ("move", "ENGLAND", "A WAL TO LON", "A WAL - LON"),
     ("move", "ENGLAND", "A WAL -> LVP", "A WAL - LVP"),
     ("move", "ENGLAND", "A WAL - LVP VIA CONVOY", "A WAL - LVP VIA CONVOY"),
@@ -77,11 +96,11 @@ CANONICAL = [
     ("move", "ENGLAND", "F English Channel -> Irish Sea", "F ENG - IRI"),
     ("move", "ENGLAND", "fleet english channel move mid atlantic", "F ENG - MAO"),
     ("move", "RUSSIA", "F St Petersburg (south coast) - Gulf of Bothnia", "F STP/SC - BOT"),
-    ("move", "RUSSIA", "F STP - BOT", "F STP/SC - BOT"),                   # coast of the unit filled in
-    ("move", "RUSSIA", "F BUL/SC - BLA", "F BUL/EC - BLA"),                # a wrong one ignored (6.B.10)
+    ("move", "RUSSIA", "F STP - BOT", "F STP/SC - BOT"),  # coast of the unit filled in
+    ("move", "RUSSIA", "F BUL/SC - BLA", "F BUL/EC - BLA"),  # a wrong one ignored (6.B.10)
     ("move", "FRANCE", "F GAS S F MAO - SPA/NC", "F GAS S F MAO - SPA/NC"),
-    ("move", "FRANCE", "F POR S F MAO - SPA", "F POR S F MAO - SPA"),     # support: coast optional
-    ("move", "FRANCE", "A MAR - SPA/NC", "A MAR - SPA"),                   # an army ignores coasts (6.B.12)
+    ("move", "FRANCE", "F POR S F MAO - SPA", "F POR S F MAO - SPA"),  # support: coast optional
+    ("move", "FRANCE", "A MAR - SPA/NC", "A MAR - SPA"),  # an army ignores coasts (6.B.12)
     ("move", "FRANCE", "F BRE - Mid Atlantic", "F BRE - MAO"),
     ("move", "FRANCE", "army paris move burgundy", "A PAR - BUR"),
     ("move", "ITALY", "F LYO C A ROM - SPA", "F LYO C A ROM - SPA"),
@@ -102,8 +121,9 @@ CANONICAL = [
 ]
 
 
-@pytest.mark.parametrize("where, power, text, canonical", CANONICAL,
-                         ids=[f"{w}:{t}" for w, _, t, _ in CANONICAL])
+@pytest.mark.parametrize(
+    "where, power, text, canonical", CANONICAL, ids=[f"{w}:{t}" for w, _, t, _ in CANONICAL]
+)
 def test_lenient_input_gives_canonical_text(where, power, text, canonical):
     order = _read(where, power, text)
     assert str(order) == canonical
@@ -151,8 +171,9 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("where, power, text, kind, fragment", ERRORS,
-                         ids=[f"{w}:{t}" for w, _, t, _, _ in ERRORS])
+@pytest.mark.parametrize(
+    "where, power, text, kind, fragment", ERRORS, ids=[f"{w}:{t}" for w, _, t, _, _ in ERRORS]
+)
 def test_errors_have_a_kind_and_a_reason(where, power, text, kind, fragment):
     with pytest.raises(OrderError) as caught:
         _read(where, power, text)
@@ -164,12 +185,20 @@ def test_errors_have_a_kind_and_a_reason(where, power, text, kind, fragment):
 def test_possible_orders_of_one_unit():
     pos = POSITIONS["move"]
     orders = {str(o) for o in possible_orders(pos, Unit.parse("A WAL"), "ENGLAND")}
-    assert {"A WAL H", "A WAL - LON", "A WAL - LVP", "A WAL - YOR", "A WAL S F LON",
-            "A WAL S A YOR", "A WAL S A YOR - LON", "A WAL - LON VIA CONVOY"} <= orders
+    assert {
+        "A WAL H",
+        "A WAL - LON",
+        "A WAL - LVP",
+        "A WAL - YOR",
+        "A WAL S F LON",
+        "A WAL S A YOR",
+        "A WAL S A YOR - LON",
+        "A WAL - LON VIA CONVOY",
+    } <= orders
     assert "A WAL - LVP VIA CONVOY" not in orders  # no fleet in the Irish Sea
-    assert "A WAL - BRE" in orders          # by convoy through ENG
+    assert "A WAL - BRE" in orders  # by convoy through ENG
     assert possible_orders(pos, "WAL", "FRANCE") == []  # not France's unit
-    assert possible_orders(pos, "BUR") == []             # no unit there
+    assert possible_orders(pos, "BUR") == []  # no unit there
     nth = {str(o) for o in possible_orders(pos, "NTH")}
     assert "F NTH C A YOR - NWY" in nth and "F NTH C A WAL - BEL" in nth
     assert "F NTH S F ENG - BEL" in nth and "F NTH S A YOR - NWY" not in nth  # NTH would carry it
@@ -181,13 +210,22 @@ def test_possible_orders_of_one_unit():
 def test_possible_orders_in_retreats_and_adjustments():
     pos = POSITIONS["retreat"]
     assert possible_orders(pos, "MAO") == [
-        Retreat(Unit.parse("F MAO"), L("POR")), Retreat(Unit.parse("F MAO"), L("SPA/NC")),
-        Retreat(Unit.parse("F MAO"), L("SPA/SC")), Disband(Unit.parse("F MAO"))]
+        Retreat(Unit.parse("F MAO"), L("POR")),
+        Retreat(Unit.parse("F MAO"), L("SPA/NC")),
+        Retreat(Unit.parse("F MAO"), L("SPA/SC")),
+        Disband(Unit.parse("F MAO")),
+    ]
     assert orderable_units(pos) == {"FRANCE": (Unit.parse("A BUR"), Unit.parse("F MAO"))}
     pos = POSITIONS["adjust"]
     assert [str(o) for o in possible_adjustments(pos, "RUSSIA")] == [
-        "BUILD A SEV", "BUILD F SEV", "BUILD A STP", "BUILD F STP/NC", "BUILD F STP/SC",
-        "BUILD A WAR", "WAIVE"]
+        "BUILD A SEV",
+        "BUILD F SEV",
+        "BUILD A STP",
+        "BUILD F STP/NC",
+        "BUILD F STP/SC",
+        "BUILD A WAR",
+        "WAIVE",
+    ]
     assert possible_adjustments(pos, "FRANCE") == [Remove(u) for u in pos.units["FRANCE"]]
     assert possible_orders(pos, "PAR") == [Remove(Unit.parse("A PAR"))]
     assert possible_orders(pos, "MOS") == []  # Russia builds, it removes nothing
@@ -198,9 +236,18 @@ def test_possible_orders_are_exactly_the_legal_ones():
     """Every text validate() accepts for these units, tried by brute force, is in the list
     (a supported fleet move names only a coast the fleet can reach; VIA CONVOY is not
     tried here), and every order of the list is accepted."""
-    pos = Position(M, Phase.parse("S1901M"), _units({
-        "ENGLAND": "F NTH, A YOR, F ENG, A WAL", "FRANCE": "F MAO, A BRE, F SPA/SC",
-        "RUSSIA": "F STP/NC, A NWY"}), {})
+    pos = Position(
+        M,
+        Phase.parse("S1901M"),
+        _units(
+            {
+                "ENGLAND": "F NTH, A YOR, F ENG, A WAL",
+                "FRANCE": "F MAO, A BRE, F SPA/SC",
+                "RUSSIA": "F STP/NC, A NWY",
+            }
+        ),
+        {},
+    )
     locations = sorted({*M.fleet_adjacency, *(Location(p) for p in M.provinces)}, key=str)
     listed = {(p, o) for p, by in all_possible_orders(pos).items() for os in by.values() for o in os}
     accepted = set()
@@ -214,8 +261,9 @@ def test_possible_orders_are_exactly_the_legal_ones():
                 accepted.add((power, validate(parse_order(text, M), pos, power)))
             except OrderError:
                 pass
-    missing = {(p, o) for p, o in accepted - listed
-               if not (isinstance(o, SupportMove) and o.dest.coast is not None)}
+    missing = {
+        (p, o) for p, o in accepted - listed if not (isinstance(o, SupportMove) and o.dest.coast is not None)
+    }
     assert not missing
     extra = {(p, o) for p, o in listed - accepted if not (isinstance(o, Move) and o.via_convoy)}
     assert not extra
@@ -251,7 +299,8 @@ def positions(draw) -> Position:
                 options = sorted(M.fleet_neighbours(unit.location), key=str)
             retreats = draw(st.lists(st.sampled_from(options), unique=True)) if options else []
             dislodged.setdefault(draw(st.sampled_from(M.power_names)), []).append(
-                Dislodged(unit, province, tuple(sorted(retreats, key=str))))
+                Dislodged(unit, province, tuple(sorted(retreats, key=str)))
+            )
     return Position(M, phase, units, centers, dislodged)
 
 
@@ -307,12 +356,22 @@ TOY = load_map_file(Path(__file__).parent / "maps" / "toy.map")
 # names that collide with the canonical words: a name begins with `CAS` and goes on past it
 # (`CAS - BET`), so `CAS` must be left to the tokenizer; `VIA` is a province's name, so
 # the keyword is not read alone and every text goes through the tokenizer
-CLASHING = dataclasses.replace(TOY, aliases={
-    **TOY.aliases, "CAS - BET": Location("NSE")})
+CLASHING = dataclasses.replace(TOY, aliases={**TOY.aliases, "CAS - BET": Location("NSE")})
 VIA_PROVINCE = dataclasses.replace(TOY, aliases={**TOY.aliases, "VIA": Location("INL")})
 _KEYWORDS = ["A", "F", "H", "-", "S", "C", "R", "D", "VIA", "CONVOY", "BUILD", "REMOVE", "WAIVE"]
-_SHAPES = ["U L H", "U L - L", "U L - L VIA CONVOY", "U L S U L", "U L S U L - L",
-           "U L C U L - L", "U L R L", "U L D", "BUILD U L", "REMOVE U L", "WAIVE"]
+_SHAPES = [
+    "U L H",
+    "U L - L",
+    "U L - L VIA CONVOY",
+    "U L S U L",
+    "U L S U L - L",
+    "U L C U L - L",
+    "U L R L",
+    "U L D",
+    "BUILD U L",
+    "REMOVE U L",
+    "WAIVE",
+]
 
 
 def _names(m) -> list[str]:
@@ -325,14 +384,15 @@ def order_texts(draw, m) -> str:
     names = _names(m)
     if draw(st.booleans()):
         shape = draw(st.sampled_from(_SHAPES)).split()
-        return " ".join(draw(st.sampled_from("AF")) if w == "U" else
-                        draw(st.sampled_from(names)) if w == "L" else w for w in shape)
+        return " ".join(
+            draw(st.sampled_from("AF")) if w == "U" else draw(st.sampled_from(names)) if w == "L" else w
+            for w in shape
+        )
     words = names + _KEYWORDS + ["NC", "/", "(", ")", "NORTH", "COAST", "TO", "PARIS", "x"]
     return " ".join(draw(st.lists(st.sampled_from(words), min_size=1, max_size=7)))
 
 
-@pytest.mark.parametrize("m", [M, TOY, CLASHING, VIA_PROVINCE],
-                         ids=["standard", "toy", "clashing", "via"])
+@pytest.mark.parametrize("m", [M, TOY, CLASHING, VIA_PROVINCE], ids=["standard", "toy", "clashing", "via"])
 @settings(max_examples=400, deadline=None)
 @given(data=st.data())
 def test_canonical_reader_agrees_with_the_tokenizer(m, data):
@@ -364,8 +424,7 @@ def test_canonical_text_takes_the_fast_reader(pos, data):
     if pos.phase.is_adjustments:
         orders = [o for p in M.power_names for o in possible_adjustments(pos, p)]
     else:
-        orders = [o for p, us in orderable_units(pos).items() for u in us
-                  for o in possible_orders(pos, u, p)]
+        orders = [o for p, us in orderable_units(pos).items() for u in us for o in possible_orders(pos, u, p)]
     for order in orders:
         fast = _read_canonical(str(order), M)
         assert fast is not None and fast == read_order_tokens(str(order), M), str(order)
@@ -380,8 +439,9 @@ def _accepted(units: dict[str, list[Unit]], power: str, text: str) -> list:
 
 
 def test_remembered_orders_follow_the_board():
-    lon, nth, yor_army, yor_fleet, nwg = (Unit.parse(t) for t in
-                                          ("A LON", "F NTH", "A YOR", "F YOR", "F NWG"))
+    lon, nth, yor_army, yor_fleet, nwg = (
+        Unit.parse(t) for t in ("A LON", "F NTH", "A YOR", "F YOR", "F NWG")
+    )
     # a convoy route depends on the fleets on the board, not on the units the order names
     assert _accepted({"ENGLAND": [lon, nth]}, "ENGLAND", "A LON - NWY") == [Move(lon, L("NWY"))]
     assert _accepted({"ENGLAND": [lon]}, "ENGLAND", "A LON - NWY") == []

@@ -38,17 +38,21 @@ class TestJudge:
     __test__ = False  # not a test class
 
     db: Database
-    config: Config = field(default_factory=lambda: Config(judge_address="judge@pj.test",
-                                                          settle_seconds=0,
-                                                          rate_limit_per_hour=100_000))
+    config: Config = field(
+        default_factory=lambda: Config(
+            judge_address="judge@pj.test", settle_seconds=0, rate_limit_per_hour=100_000
+        )
+    )
     clock: FixedClock = field(default_factory=FixedClock)
     seen: int = 0
     sent: list[Mail] = field(default_factory=list)
 
     def send(self, sender: str, body: str, subject: str = "orders", *, process: bool = True) -> None:
-        raw = (f"From: {sender}\r\nTo: {self.config.judge_address}\r\nSubject: {subject}\r\n"
-               f"Message-ID: <t{next(_ids)}@pj.test>\r\nContent-Type: text/plain; charset=utf-8\r\n"
-               f"\r\n{body}\r\n").encode()
+        raw = (
+            f"From: {sender}\r\nTo: {self.config.judge_address}\r\nSubject: {subject}\r\n"
+            f"Message-ID: <t{next(_ids)}@pj.test>\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            f"\r\n{body}\r\n"
+        ).encode()
         self.clock.advance(seconds=1)  # mail never arrives at the very instant of a tick
         SqlInbound(self.db, self.clock).store_inbound(raw, source="smtp")
         if process:
@@ -67,12 +71,20 @@ class TestJudge:
 
     def _collect(self) -> None:
         with self.db.transaction() as s:
-            rows = s.scalars(select(OutboxMail).where(OutboxMail.id > self.seen)
-                             .order_by(OutboxMail.id)).all()
+            rows = s.scalars(
+                select(OutboxMail).where(OutboxMail.id > self.seen).order_by(OutboxMail.id)
+            ).all()
             for r in rows:
                 msg = message_from_bytes(r.raw, policy=policy.default)
-                self.sent.append(Mail(tuple(r.recipients), str(msg["Subject"]),
-                                      msg.get_body(("plain",)).get_content(), r.kind, r.raw))
+                self.sent.append(
+                    Mail(
+                        tuple(r.recipients),
+                        str(msg["Subject"]),
+                        msg.get_body(("plain",)).get_content(),
+                        r.kind,
+                        r.raw,
+                    )
+                )
                 self.seen = r.id
 
     def inbox(self, address: str, *, clear: bool = True) -> list[Mail]:
@@ -85,4 +97,3 @@ class TestJudge:
         replies = [m for m in self.inbox(address, clear=False) if m.kind == "reply"]
         assert replies, f"no reply to {address}"
         return replies[-1].body
-

@@ -28,7 +28,7 @@ def _spring_with_a_dislodgement(rules: str, database) -> tuple:
 
 def test_friendly_fire_and_no_retreat_destroy_the_unit(database):
     pos, _, _state, phase = _spring_with_a_dislodgement("FRIENDLY_FIRE NO_RETREAT", database)
-    assert phase == "F1901M"                      # no retreat phase
+    assert phase == "F1901M"  # no retreat phase
     assert "F VEN" in {str(u) for u in pos.units["AUSTRIA"]}
     assert {str(u) for u in pos.units["ITALY"]} == {"A ROM", "F NAP"}
     assert not pos.dislodged

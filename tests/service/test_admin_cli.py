@@ -22,11 +22,16 @@ def test_admin_commands(tmp_path, monkeypatch):
     monkeypatch.setenv("PAYJUDGE_SMTP_LISTEN", "")
     monkeypatch.delenv("PAYJUDGE_DB_URL", raising=False)
     run = CliRunner().invoke
-    assert run(main, ["db", "upgrade"]).output.strip().startswith(
-        "database migrated from an empty database to revision")
+    assert (
+        run(main, ["db", "upgrade"])
+        .output.strip()
+        .startswith("database migrated from an empty database to revision")
+    )
     files = [_eml(tmp_path, "c.eml", "gm@x.org", "CREATE pay3 masterpw\nRULE POWER_CHOICE\nSIGNOFF")]
-    files += [_eml(tmp_path, f"j{p}.eml", f"{p}@x.org", f"JOIN {p}@pay3 pw-{p}")
-              for p in ("austria", "england", "france")]
+    files += [
+        _eml(tmp_path, f"j{p}.eml", f"{p}@x.org", f"JOIN {p}@pay3 pw-{p}")
+        for p in ("austria", "england", "france")
+    ]
     result = run(main, ["inject", *files])
     assert result.exit_code == 0 and result.output.count(": stored") == 4
     assert run(main, ["inject", files[0]]).output.strip().endswith("duplicate")

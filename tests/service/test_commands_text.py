@@ -8,12 +8,20 @@ def _lines(text):
 
 
 def test_signon_then_commands_and_order_lines():
-    script = split_commands(_lines(
-        "SIGNON Fpay7 secret\n12 : A PAR - BUR\nACCEPT FEG?\n3*2#1 > A MAR - SPA | - PIE\n"
-        "SET WAIT\nSIGNOFF\nthanks!\n"))
+    script = split_commands(
+        _lines(
+            "SIGNON Fpay7 secret\n12 : A PAR - BUR\nACCEPT FEG?\n3*2#1 > A MAR - SPA | - PIE\n"
+            "SET WAIT\nSIGNOFF\nthanks!\n"
+        )
+    )
     kinds = [(c.line, c.kind, c.keyword) for c in script.commands]
-    assert kinds == [(1, Kind.OPENER, "SIGNON"), (2, Kind.ORDER, ""), (3, Kind.COMMAND, "ACCEPT"),
-                     (4, Kind.ORDER, ""), (5, Kind.COMMAND, "SET")]
+    assert kinds == [
+        (1, Kind.OPENER, "SIGNON"),
+        (2, Kind.ORDER, ""),
+        (3, Kind.COMMAND, "ACCEPT"),
+        (4, Kind.ORDER, ""),
+        (5, Kind.COMMAND, "SET"),
+    ]
     assert script.ignored == ((7, "thanks!"),)
 
 
@@ -25,8 +33,9 @@ def test_a_message_must_open_with_an_opener():
 
 
 def test_press_block_keeps_its_text():
-    script = split_commands(_lines(
-        "SIGNON Fpay7 x\nPRESS TO EG\nLet us talk. 100% honest.\nA PAR - BUR\nENDPRESS\nBALANCE\n"))
+    script = split_commands(
+        _lines("SIGNON Fpay7 x\nPRESS TO EG\nLet us talk. 100% honest.\nA PAR - BUR\nENDPRESS\nBALANCE\n")
+    )
     press = script.commands[1]
     assert press.keyword == "PRESS" and press.args == ("TO", "EG")
     assert [t for _, t in press.body] == ["Let us talk. 100% honest.", "A PAR - BUR"]

@@ -41,7 +41,7 @@ def test_terminate_publishes_every_sheet_list_and_bid_chart(database):
     assert "plan-of-france" in body and "plan-of-england" in body
     assert "Acceptance list of FRANCE: FGE?" in body
     assert "Bids per unit" in body
-    assert "open-plan" in body           # the sheets of the phase the game ended in
+    assert "open-plan" in body  # the sheets of the phase the game ended in
 
 
 def test_no_eog_keeps_sheets_lists_and_bids_secret_at_the_end(database):
@@ -111,13 +111,16 @@ def test_flags_always_in_force_are_accepted_and_said_so(database, name):
     assert f"RULE {name}: always in force in a Payola game" in reply
 
 
-@pytest.mark.parametrize("name, reason", [
-    ("PROXY_OK", "Payola has no proxy orders"),
-    ("FICTIONAL_OK", "only BLIND would bring this rule"),
-    ("BROADCAST_ORDERS", "offer sheets are secret in Payola until the end of the game"),
-    ("NO_CHECK", "a Payola sheet is checked as it arrives"),
-    ("CD_SUPPORTS", "in Payola a unit follows the offers it receives"),
-])
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        ("PROXY_OK", "Payola has no proxy orders"),
+        ("FICTIONAL_OK", "only BLIND would bring this rule"),
+        ("BROADCAST_ORDERS", "offer sheets are secret in Payola until the end of the game"),
+        ("NO_CHECK", "a Payola sheet is checked as it arrives"),
+        ("CD_SUPPORTS", "in Payola a unit follows the offers it receives"),
+    ],
+)
 def test_flags_payola_forbids_are_refused_with_the_reason(database, name, reason):
     judge = TestJudge(database)
     reply = _create(judge, name)
@@ -125,10 +128,13 @@ def test_flags_payola_forbids_are_refused_with_the_reason(database, name, reason
     assert f"RULE {name} is not allowed: " in reply and reason in reply
 
 
-@pytest.mark.parametrize("name, meaning", [
-    ("SUBMIT_MASTER", "FOR <power> after SIGNON M<game>"),
-    ("TEXT_INPUT", "by mail they always are"),
-])
+@pytest.mark.parametrize(
+    "name, meaning",
+    [
+        ("SUBMIT_MASTER", "FOR <power> after SIGNON M<game>"),
+        ("TEXT_INPUT", "by mail they always are"),
+    ],
+)
 def test_web_only_flags_are_answered_with_their_meaning_by_mail(database, name, meaning):
     judge = TestJudge(database)
     reply = _create(judge, name)
@@ -137,8 +143,26 @@ def test_web_only_flags_are_answered_with_their_meaning_by_mail(database, name, 
 
 
 HOMES_OF_OTHERS = ["BER", "KIE", "MUN", "LON", "LVP", "EDI", "ROM", "NAP", "VEN", "VIE"]
-EIGHTEEN = ["PAR", "MAR", "BRE", "BEL", "HOL", "SPA", "POR", "LON", "LVP", "EDI", "BER", "KIE",
-            "MUN", "DEN", "NWY", "SWE", "TUN", "RUM"]
+EIGHTEEN = [
+    "PAR",
+    "MAR",
+    "BRE",
+    "BEL",
+    "HOL",
+    "SPA",
+    "POR",
+    "LON",
+    "LVP",
+    "EDI",
+    "BER",
+    "KIE",
+    "MUN",
+    "DEN",
+    "NWY",
+    "SWE",
+    "TUN",
+    "RUM",
+]
 
 
 def _fall_with_centres(judge: TestJudge, rules: str, centres: dict[str, list[str]]) -> None:
@@ -146,8 +170,11 @@ def _fall_with_centres(judge: TestJudge, rules: str, centres: dict[str, list[str
     keeps one army, in the Ruhr) and process the fall."""
     start_game(judge, rules=rules)
     judge.send(GM, f"{MASTER}\nPROCESS!\n")
-    _set_position(judge, centers={p: frozenset(cs) for p, cs in centres.items()},
-                  units={"FRANCE": (Unit(UnitType.ARMY, Location("RUH")),)})
+    _set_position(
+        judge,
+        centers={p: frozenset(cs) for p, cs in centres.items()},
+        units={"FRANCE": (Unit(UnitType.ARMY, Location("RUH")),)},
+    )
     judge.send(GM, f"{MASTER}\nPROCESS!\n")
 
 
@@ -159,7 +186,7 @@ def _process(judge: TestJudge, phase: str) -> None:
 def test_hold_win_needs_the_condition_at_the_end_of_two_years_running(database):
     judge = TestJudge(database)
     _fall_with_centres(judge, "HOLD_WIN", {"FRANCE": EIGHTEEN})
-    assert snapshot(judge)[2:] == ("active", "W1901A")   # 18 centres, but held one year only
+    assert snapshot(judge)[2:] == ("active", "W1901A")  # 18 centres, but held one year only
     _process(judge, "W1901A")
     _process(judge, "S1902M")
     assert snapshot(judge)[2] == "active"
@@ -174,11 +201,14 @@ def test_without_hold_win_eighteen_centres_win_at_once(database):
     assert snapshot(judge)[2] == "completed"
 
 
-@pytest.mark.parametrize("rules, foreign_homes, state", [
-    ("VICTORY_HOMES", 10, "completed"),     # (22 - 22/7) / 2 + 1 = 10 on the standard map
-    ("VICTORY_HOMES", 9, "active"),
-    ("", 10, "active"),                     # 13 centres are not 18
-])
+@pytest.mark.parametrize(
+    "rules, foreign_homes, state",
+    [
+        ("VICTORY_HOMES", 10, "completed"),  # (22 - 22/7) / 2 + 1 = 10 on the standard map
+        ("VICTORY_HOMES", 9, "active"),
+        ("", 10, "active"),  # 13 centres are not 18
+    ],
+)
 def test_victory_homes_counts_other_powers_home_centres(database, rules, foreign_homes, state):
     judge = TestJudge(database)
     _fall_with_centres(judge, rules, {"FRANCE": ["PAR", "MAR", "BRE", *HOMES_OF_OTHERS[:foreign_homes]]})
@@ -187,8 +217,10 @@ def test_victory_homes_counts_other_powers_home_centres(database, rules, foreign
         assert "FRANCE has won" in _end_mail(judge)
 
 
-TIED = {"FRANCE": HOMES_OF_OTHERS,
-        "GERMANY": ["PAR", "MAR", "BRE", "CON", "ANK", "SMY", "MOS", "WAR", "STP", "SEV"]}
+TIED = {
+    "FRANCE": HOMES_OF_OTHERS,
+    "GERMANY": ["PAR", "MAR", "BRE", "CON", "ANK", "SMY", "MOS", "WAR", "STP", "SEV"],
+}
 
 
 def test_a_tie_at_the_victory_condition_goes_on(database):
@@ -218,10 +250,13 @@ def test_ignore_results_spares_the_master_the_public_results(database, rules, ma
     assert any(m.kind == "results" for m in judge.inbox(OBSERVER))
 
 
-@pytest.mark.parametrize("rules, drawn", [
-    ("", ", ".join(POWERS)),                  # DIAS: a draw includes every survivor
-    ("NO_DIAS", ", ".join(POWERS[:-1])),      # the power that conceded is left out
-])
+@pytest.mark.parametrize(
+    "rules, drawn",
+    [
+        ("", ", ".join(POWERS)),  # DIAS: a draw includes every survivor
+        ("NO_DIAS", ", ".join(POWERS[:-1])),  # the power that conceded is left out
+    ],
+)
 def test_a_draw_includes_every_survivor_unless_no_dias(database, rules, drawn):
     judge = TestJudge(database)
     start_game(judge, rules=rules)
@@ -254,10 +289,13 @@ def _proposal_mails(judge: TestJudge) -> list[str]:
     return [" ".join(m.body.split()) for m in judge.inbox(OBSERVER) if "propos" in m.subject]
 
 
-@pytest.mark.parametrize("rules, announced", [
-    ("PROPOSE_DIAS", "a concession to FRANCE has been proposed by ITALY."),
-    ("HIDE_PROPOSER", "a concession to FRANCE has been proposed."),
-])
+@pytest.mark.parametrize(
+    "rules, announced",
+    [
+        ("PROPOSE_DIAS", "a concession to FRANCE has been proposed by ITALY."),
+        ("HIDE_PROPOSER", "a concession to FRANCE has been proposed."),
+    ],
+)
 def test_propose_dias_a_proposal_is_announced_and_all_yes_ends_the_game(database, rules, announced):
     judge = TestJudge(database)
     start_game(judge, rules=rules)
@@ -282,11 +320,11 @@ def test_propose_dias_one_no_vetoes_the_proposal(database):
     assert "vetoed" in judge.last_reply(addr("FRANCE"))
     mails = _proposal_mails(judge)
     assert "a draw including every survivor has been vetoed" in mails[-1]
-    assert "FRANCE" not in mails[-1]                     # nobody learns who said no
+    assert "FRANCE" not in mails[-1]  # nobody learns who said no
     for p in POWERS:
         if p != "ITALY":
             judge.send(addr(p), f"{signon(p)}\nVOTE YES\n")
-    assert snapshot(judge)[2] == "active"                # the vetoed proposal is gone
+    assert snapshot(judge)[2] == "active"  # the vetoed proposal is gone
     assert "no proposal is open" in judge.last_reply(addr(POWERS[-1]))
 
 

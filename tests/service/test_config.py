@@ -17,14 +17,23 @@ def test_embedded_defaults_need_no_outside_server(tmp_path):
 
 def test_file_then_environment(tmp_path):
     toml = tmp_path / "payjudge.toml"
-    toml.write_text('[judge]\njudge_address = "judge@pay.example"\nsettle_seconds = 60\n'
-                    'create_allowed = ["gm@pay.example"]\n')
+    toml.write_text(
+        '[judge]\njudge_address = "judge@pay.example"\nsettle_seconds = 60\n'
+        'create_allowed = ["gm@pay.example"]\n'
+    )
     secret = tmp_path / "db"
     secret.write_text("postgresql+psycopg://u:pw@db/pj\n")
-    cfg = load_config(toml, env={"PAYJUDGE_SETTLE_SECONDS": "5", "PAYJUDGE_DB_URL_FILE": str(secret),
-                                 "PAYJUDGE_SMTP_LISTEN": "0.0.0.0:25", "PAYJUDGE_IMAP_URL": ""})
+    cfg = load_config(
+        toml,
+        env={
+            "PAYJUDGE_SETTLE_SECONDS": "5",
+            "PAYJUDGE_DB_URL_FILE": str(secret),
+            "PAYJUDGE_SMTP_LISTEN": "0.0.0.0:25",
+            "PAYJUDGE_IMAP_URL": "",
+        },
+    )
     assert cfg.judge_address == "judge@pay.example" and cfg.domains == ("pay.example",)
-    assert cfg.settle_seconds == 5                     # the environment wins
+    assert cfg.settle_seconds == 5  # the environment wins
     assert cfg.database_url == "postgresql+psycopg://u:pw@db/pj"
     assert cfg.listen == ("0.0.0.0", 25) and cfg.create_allowed == ("gm@pay.example",)
     assert load_config(env={"PAYJUDGE_SMTP_LISTEN": ""}).listen is None

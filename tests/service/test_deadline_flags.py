@@ -73,7 +73,7 @@ def test_real_time_processes_at_once_without_the_settle_delay(database):
         _all_order(judge)
         judge.tick(seconds=1)
         assert snapshot(judge)[3] == phase, rules
-        with database.transaction() as s:                  # a fresh game for the next round
+        with database.transaction() as s:  # a fresh game for the next round
             find_game(s, "pay7").name = f"old{len(rules)}"
 
 
@@ -93,8 +93,12 @@ def test_real_time_and_no_wait_refuse_set_wait(database):
 def _to_retreats(judge: TestJudge, **wait) -> None:
     """Play spring so that Germany's army in Munich is dislodged (a retreat phase follows);
     `wait`: how long to let the clock run after each phase's orders."""
-    sheets = {"FRANCE": "5 : A PAR - BUR\n", "AUSTRIA": "5 : A VIE - TYR\n",
-              "ITALY": "5 : A VEN H\n", "GERMANY": "0 : A MUN H\n"}
+    sheets = {
+        "FRANCE": "5 : A PAR - BUR\n",
+        "AUSTRIA": "5 : A VIE - TYR\n",
+        "ITALY": "5 : A VEN H\n",
+        "GERMANY": "0 : A MUN H\n",
+    }
     for p in POWERS:
         judge.send(addr(p), f"{signon(p)}\n{sheets.get(p, f'0 : {_unit(judge, p)} H')}\n")
     judge.tick(**(wait or {"seconds": 1}))
@@ -134,7 +138,7 @@ def test_no_deadline_sets_none_and_processes_when_ready(database):
     start_game(judge, rules="NO_DEADLINE")
     assert _deadline(judge) is None
     judge.tick(days=30)
-    assert snapshot(judge)[3] == "S1901M"                # nothing happens by the clock
+    assert snapshot(judge)[3] == "S1901M"  # nothing happens by the clock
     _all_order(judge)
     judge.tick(seconds=1)
     assert snapshot(judge)[3] == "F1901M" and _deadline(judge) is None
@@ -146,8 +150,9 @@ def _absence(judge: TestJudge, rules: str) -> dict[str, str]:
     deadline = _deadline(judge)
     judge.sent.clear()
     start, end = deadline - timedelta(hours=1), deadline + timedelta(days=2)
-    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSET ABSENCE {start:%Y-%m-%d %H:%M} TO "
-                               f"{end:%Y-%m-%d %H:%M}\n")
+    judge.send(
+        addr("FRANCE"), f"{signon('FRANCE')}\nSET ABSENCE {start:%Y-%m-%d %H:%M} TO {end:%Y-%m-%d %H:%M}\n"
+    )
     return {to: m.body for m in judge.sent if m.kind == "notice" for to in m.to}
 
 
@@ -167,7 +172,7 @@ def test_hide_absentees_broadcasts_the_absence_without_who(database):
 def test_silent_absences_tell_only_the_master(database):
     told = _absence(TestJudge(database), "SILENT_ABSENCES")
     assert "away" not in told[addr("ENGLAND")] and "FRANCE" not in told[addr("ENGLAND")]
-    assert "has moved: it is now" in told[addr("ENGLAND")]     # the new deadline, no reason
+    assert "has moved: it is now" in told[addr("ENGLAND")]  # the new deadline, no reason
     assert "FRANCE in game pay7 will be away" in told[GM]
 
 
@@ -193,8 +198,10 @@ def test_player_deadlines_lets_a_player_extend_and_says_who(database):
     told = {to: m.body for m in judge.sent if m.kind == "notice" for to in m.to}
     assert "FRANCE has extended the deadline" in told[addr("ENGLAND")]
     assert "FRANCE has extended the deadline" in told[GM]
-    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSET DEADLINE "
-                               f"{_deadline(judge) - timedelta(hours=2):%Y-%m-%d %H:%M}\n")
+    judge.send(
+        addr("FRANCE"),
+        f"{signon('FRANCE')}\nSET DEADLINE {_deadline(judge) - timedelta(hours=2):%Y-%m-%d %H:%M}\n",
+    )
     assert "only the Master may shorten the deadline" in judge.last_reply(addr("FRANCE"))
 
 
@@ -217,7 +224,7 @@ def test_dummies_are_waited_for_unless_cd_dummies(database):
                 judge.send(addr(p), f"{signon(p)}\n0 : {_unit(judge, p)} H\n")
         judge.tick(seconds=1)
         assert (snapshot(judge)[3] == "F1901M") is early, rules
-        judge.tick(days=5)                              # at the deadline the dummy is in CD
+        judge.tick(days=5)  # at the deadline the dummy is in CD
         assert snapshot(judge)[3] == "F1901M", rules
         with database.transaction() as s:
             find_game(s, "pay7").name = f"old{len(rules)}"
@@ -235,8 +242,10 @@ def test_the_master_ordering_for_a_dummy_ends_the_wait(database):
 
 
 def test_progressive_writes_statement_headings_without_capitals(database):
-    for rules, heading in (("", "ACCOUNT ACTIVITY FOR ENGLAND"),
-                           ("PROGRESSIVE", "Account activity of ENGLAND")):
+    for rules, heading in (
+        ("", "ACCOUNT ACTIVITY FOR ENGLAND"),
+        ("PROGRESSIVE", "Account activity of ENGLAND"),
+    ):
         judge = TestJudge(database)
         start_game(judge, rules=rules)
         judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ENGLAND\n")

@@ -92,9 +92,13 @@ def check_privacy(judge: TestJudge) -> None:
     for mail in judge.sent:
         for p in POWERS:
             secret = f"secret-of-{p}-"
-            private = (secret in mail.body or f"Account statement of {p}" in mail.body
-                       or f"INCOME FOR {p}" in mail.body or f"ACCOUNT ACTIVITY FOR {p}" in mail.body
-                       or f"acceptance list of {p} is" in mail.body)
+            private = (
+                secret in mail.body
+                or f"Account statement of {p}" in mail.body
+                or f"INCOME FOR {p}" in mail.body
+                or f"ACCOUNT ACTIVITY FOR {p}" in mail.body
+                or f"acceptance list of {p} is" in mail.body
+            )
             if private:
                 assert set(mail.to) <= {addr(p), GM}, (p, mail.subject, mail.to)
         if OBSERVER in mail.to:
@@ -125,10 +129,16 @@ def test_seven_powers_three_years_by_mail(database):
         # money is conserved: the ledger moves exactly by what the statements say was paid
         # and, across a year's end, by what the income reports say was received
         mails = judge.sent[sent_before:]
-        paid = {m.to[0]: int(re.search(r"Total cost of your accepted offers: +(\d+) AgP", m.body).group(1))
-                for m in mails if m.kind == "statement"}
-        income = {m.to[0]: int(re.search(r"Current balance: +(\d+) AgP", m.body).group(1))
-                  for m in mails if m.kind == "income"}
+        paid = {
+            m.to[0]: int(re.search(r"Total cost of your accepted offers: +(\d+) AgP", m.body).group(1))
+            for m in mails
+            if m.kind == "statement"
+        }
+        income = {
+            m.to[0]: int(re.search(r"Current balance: +(\d+) AgP", m.body).group(1))
+            for m in mails
+            if m.kind == "income"
+        }
         for p in POWERS:
             if income:
                 assert after[p] == income[addr(p)], (phase, p)
@@ -154,7 +164,7 @@ def test_seven_powers_three_years_by_mail(database):
     assert "draw between" in body
     for p in POWERS:
         if pos.units.get(p):
-            assert f"secret-of-{p}-S1901M" in body   # every sheet of every turn is published
+            assert f"secret-of-{p}-S1901M" in body  # every sheet of every turn is published
     assert "Bids per unit" in body
 
 
@@ -162,26 +172,31 @@ def test_a_message_with_an_error_changes_nothing(database):
     judge = TestJudge(database)
     start_game(judge)
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\n5 : A PAR - BUR\nACCEPT FGE?\n")
-    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nACCEPT FEG?\nTRANSFER 10 TO ENGLAND\n"
-               "12 : A PAR - MUN\n3 : F BRE - MAO\n")
+    judge.send(
+        addr("FRANCE"),
+        f"{signon('FRANCE')}\nACCEPT FEG?\nTRANSFER 10 TO ENGLAND\n12 : A PAR - MUN\n3 : F BRE - MAO\n",
+    )
     reply = judge.last_reply(addr("FRANCE"))
     assert "NOT processed" in reply
     assert re.search(r"line +4: 12 : A PAR - MUN", reply)
     assert "cannot move to MUN" in reply
     _, balances, _, _ = snapshot(judge)
-    assert balances["FRANCE"] == 48 and balances["ENGLAND"] == 48      # no transfer
+    assert balances["FRANCE"] == 48 and balances["ENGLAND"] == 48  # no transfer
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nBALANCE\n")
     reply = judge.last_reply(addr("FRANCE"))
-    assert "Acceptance list: FGE?" in reply                              # the old list
-    assert "5 : A PAR - BUR" in reply and "F BRE - MAO" not in reply     # the old sheet
+    assert "Acceptance list: FGE?" in reply  # the old list
+    assert "5 : A PAR - BUR" in reply and "F BRE - MAO" not in reply  # the old sheet
 
 
 def test_same_message_twice_is_processed_once(database):
     judge = TestJudge(database)
     start_game(judge)
-    raw = (f"From: {addr('FRANCE')}\r\nTo: judge@pj.test\r\nSubject: t\r\nMessage-ID: <dup@pj.test>\r\n"
-           f"\r\n{signon('FRANCE')}\r\nTRANSFER 5 TO ITALY\r\n").encode()
+    raw = (
+        f"From: {addr('FRANCE')}\r\nTo: judge@pj.test\r\nSubject: t\r\nMessage-ID: <dup@pj.test>\r\n"
+        f"\r\n{signon('FRANCE')}\r\nTRANSFER 5 TO ITALY\r\n"
+    ).encode()
     from payjudge.store.mailbox import SqlInbound
+
     judge.inbox(addr("FRANCE"))
     for _ in range(3):
         SqlInbound(database).store_inbound(raw, source="smtp")

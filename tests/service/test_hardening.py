@@ -31,12 +31,15 @@ def _smtp(port: int, sender: str, raw: bytes, *, utf8: bool = False) -> tuple[in
 
 
 async def _deliver(database, clock, *messages: tuple[str, bytes, bool]) -> list[int]:
-    server = await start_listener(SqlInbound(database, clock), "127.0.0.1", 0,
-                                  local_addresses=[JUDGE], hostname="judge.test")
+    server = await start_listener(
+        SqlInbound(database, clock), "127.0.0.1", 0, local_addresses=[JUDGE], hostname="judge.test"
+    )
     port = server.sockets[0].getsockname()[1]
     async with server:
-        return [(await asyncio.to_thread(_smtp, port, sender, raw, utf8=utf8))[0]
-                for sender, raw, utf8 in messages]
+        return [
+            (await asyncio.to_thread(_smtp, port, sender, raw, utf8=utf8))[0]
+            for sender, raw, utf8 in messages
+        ]
 
 
 def _outbox(database) -> list[tuple[tuple[str, ...], str, str]]:
@@ -56,17 +59,23 @@ def _config(**kw) -> Config:
 async def test_a_utf8_address_and_a_utf8_display_name_are_answered(database):
     clock = FixedClock()
     address = "jürgen@exämple.org"
-    raw1 = (f"From: {address}\r\nTo: {JUDGE}\r\nSubject: grüße\r\nMessage-ID: <u1@x>\r\n"
-            f"Content-Type: text/plain; charset=utf-8\r\n\r\nHELP\r\n").encode()
-    raw2 = (f"From: Jürgen Müller <x@example.org>\r\nTo: {JUDGE}\r\nSubject: hi\r\n"
-            f"Message-ID: <u2@x>\r\n\r\nLIST\r\n").encode()
+    raw1 = (
+        f"From: {address}\r\nTo: {JUDGE}\r\nSubject: grüße\r\nMessage-ID: <u1@x>\r\n"
+        f"Content-Type: text/plain; charset=utf-8\r\n\r\nHELP\r\n"
+    ).encode()
+    raw2 = (
+        f"From: Jürgen Müller <x@example.org>\r\nTo: {JUDGE}\r\nSubject: hi\r\n"
+        f"Message-ID: <u2@x>\r\n\r\nLIST\r\n"
+    ).encode()
     codes = await _deliver(database, clock, (address, raw1, True), ("x@example.org", raw2, False))
     assert codes == [250, 250]
     process_pending(database, _config(), clock)
     with database.reading() as s:
         rows = s.scalars(select(InboundMessage).order_by(InboundMessage.id)).all()
         assert [(r.sender, r.state, r.error) for r in rows] == [
-            (address, "done", None), ("x@example.org", "done", None)]
+            (address, "done", None),
+            ("x@example.org", "done", None),
+        ]
     (to1, header1, body1), (to2, _, body2) = _outbox(database)
     assert to1 == (address,) and header1 == address and "JOIN <game> <password>" in body1
     assert to2 == ("x@example.org",) and "LIST" in body2
@@ -75,15 +84,19 @@ async def test_a_utf8_address_and_a_utf8_display_name_are_answered(database):
 async def test_a_message_without_message_id_delivered_twice_is_applied_once(database):
     from .judge import TestJudge
     from .test_game import addr, signon, snapshot, start_game
+
     judge = TestJudge(database)
     start_game(judge)
-    raw = (f"From: {addr('FRANCE')}\r\nTo: {JUDGE}\r\nSubject: money\r\n"
-           f"Date: Thu, 01 Jan 2026 00:10:00 +0000\r\n\r\n"
-           f"{signon('FRANCE')}\r\nTRANSFER 5 TO ENGLAND\r\n").encode()
+    raw = (
+        f"From: {addr('FRANCE')}\r\nTo: {JUDGE}\r\nSubject: money\r\n"
+        f"Date: Thu, 01 Jan 2026 00:10:00 +0000\r\n\r\n"
+        f"{signon('FRANCE')}\r\nTRANSFER 5 TO ENGLAND\r\n"
+    ).encode()
     # the second copy came round another relay, which added its own trace header
     again = b"Received: from relay2.example.org by judge.test; Thu, 1 Jan 2026 00:11:00 +0000\r\n" + raw
-    codes = await _deliver(database, judge.clock, (addr("FRANCE"), raw, False),
-                           (addr("FRANCE"), again, False))
+    codes = await _deliver(
+        database, judge.clock, (addr("FRANCE"), raw, False), (addr("FRANCE"), again, False)
+    )
     assert codes == [250, 250]
     judge.process()
     _, balances, _, _ = snapshot(judge)
@@ -94,15 +107,17 @@ async def test_a_message_without_message_id_delivered_twice_is_applied_once(data
 
 # -- the rate limit never loses a message (item 2) ------------------------------------------
 
+
 def test_forged_mail_over_the_rate_limit_never_silences_the_real_player(database):
     from .judge import TestJudge
     from .test_game import addr, signon, start_game
+
     judge = TestJudge(database)
     start_game(judge)
     judge.config = _config(rate_limit_per_hour=5)
     france = addr("FRANCE")
     judge.inbox(france)
-    for _ in range(8):                 # forged: From is free
+    for _ in range(8):  # forged: From is free
         judge.send(france, "LIST\n")
     # France's JOIN and four LISTs make five answers this hour: four LISTs wait
     assert len(judge.inbox(france)) == 4
@@ -125,9 +140,11 @@ def test_forged_mail_over_the_rate_limit_never_silences_the_real_player(database
 
 # -- password guessing is throttled per seat (item 3) ----------------------------------------
 
+
 def test_guesses_from_many_addresses_lock_the_seat_and_tell_the_owner(database):
     from .judge import TestJudge
     from .test_game import GM, addr, start_game
+
     judge = TestJudge(database)
     start_game(judge)
     limit = judge.config.signon_failure_limit
@@ -156,6 +173,7 @@ def test_guesses_from_many_addresses_lock_the_seat_and_tell_the_owner(database):
 
 # -- passwords are never shown, nor kept (item 4) --------------------------------------------
 
+
 def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(database):
     import shutil
     import tempfile
@@ -166,6 +184,7 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
 
     from .judge import TestJudge
     from .test_game import GM, addr, start_game
+
     judge = TestJudge(database)
     start_game(judge)
     france = addr("FRANCE")
@@ -176,9 +195,22 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
     judge.send(france, "SIGNON Fpay7 pw-france\nSET PASSWORD quagga-a quagga-b\n")
     judge.send(france, "SIGNON Fpay7 pw-france\nSET PASSWORD fresh-pass\nTRANSFER 2 TO ITALY\n")
     judge.send(france, "SIGNON Fpay7 fresh-pass\nTRANSFER 1 TO ITALY\n")
-    judge.send(france, "SIGNON Fpay7 pw-france\nTRANSFER 1 TO ITALY\n")   # the old one: refused
-    secrets = ["guess0", "secretjoin", "wrong-one", "hidden-new", "zebra-one", "zebra-two", "quagga-a",
-               "quagga-b", "fresh-pass", "pw-france", "masterpw", "watchpw", "pw-italy"]
+    judge.send(france, "SIGNON Fpay7 pw-france\nTRANSFER 1 TO ITALY\n")  # the old one: refused
+    secrets = [
+        "guess0",
+        "secretjoin",
+        "wrong-one",
+        "hidden-new",
+        "zebra-one",
+        "zebra-two",
+        "quagga-a",
+        "quagga-b",
+        "fresh-pass",
+        "pw-france",
+        "masterpw",
+        "watchpw",
+        "pw-italy",
+    ]
     for mail in judge.sent:
         for word in secrets:
             assert word not in mail.body, (word, mail.body)
@@ -203,13 +235,19 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
 
 # -- a message that crashes the processor, clients that hold on (item 9) -------------------------
 
+
 def _nested(depth: int) -> bytes:
     body = b"Content-Type: text/plain\r\n\r\nHELP\r\n"
     for i in range(depth):
-        body = (f"Content-Type: multipart/mixed; boundary=b{i}\r\n\r\n--b{i}\r\n".encode() + body
-                + f"\r\n--b{i}--\r\n".encode())
-    return (b"From: Deep <deep@example.org>\r\nTo: judge@pj.test\r\nSubject: deep\r\n"
-            b"Message-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n" + body)
+        body = (
+            f"Content-Type: multipart/mixed; boundary=b{i}\r\n\r\n--b{i}\r\n".encode()
+            + body
+            + f"\r\n--b{i}--\r\n".encode()
+        )
+    return (
+        b"From: Deep <deep@example.org>\r\nTo: judge@pj.test\r\nSubject: deep\r\n"
+        b"Message-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n" + body
+    )
 
 
 async def test_a_message_that_blows_up_the_parser_is_quarantined_and_its_sender_told(database):
@@ -225,8 +263,16 @@ async def test_a_message_that_blows_up_the_parser_is_quarantined_and_its_sender_
 
 async def test_the_listener_bounds_connections_and_cuts_off_a_client_stalled_in_data():
     from payjudge.memory import MemoryInbound
-    server = await start_listener(MemoryInbound(), "127.0.0.1", 0, local_addresses=[JUDGE],
-                                  hostname="judge.test", timeout=1, max_per_client=2)
+
+    server = await start_listener(
+        MemoryInbound(),
+        "127.0.0.1",
+        0,
+        local_addresses=[JUDGE],
+        hostname="judge.test",
+        timeout=1,
+        max_per_client=2,
+    )
     port = server.sockets[0].getsockname()[1]
     async with server:
         streams = [await asyncio.open_connection("127.0.0.1", port) for _ in range(3)]
@@ -238,8 +284,8 @@ async def test_the_listener_bounds_connections_and_cuts_off_a_client_stalled_in_
             while (line := await reader.readline())[3:4] == b"-":
                 pass
         assert line.startswith(b"354")
-        writer.write(b"Subject: stalled\r\n\r\n" + b"x\r\n" * 1000)   # and nothing more
-        assert await asyncio.wait_for(reader.read(), 30) == b""      # cut off by the timeout
+        writer.write(b"Subject: stalled\r\n\r\n" + b"x\r\n" * 1000)  # and nothing more
+        assert await asyncio.wait_for(reader.read(), 30) == b""  # cut off by the timeout
         # the connection it held is free again
         again_reader, again_writer = await asyncio.open_connection("127.0.0.1", port)
         assert (await again_reader.readline()).startswith(b"220")

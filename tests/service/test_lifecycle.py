@@ -39,12 +39,12 @@ def test_reminder_then_late_notice_then_civil_disorder(database):
     actions = judge.tick()
     assert any("reminder" in a for a in actions)
     reminders = [m for m in judge.sent if m.kind == "reminder"]
-    assert [m.to for m in reminders] == [(addr("TURKEY"),)]       # only the late power
+    assert [m.to for m in reminders] == [(addr("TURKEY"),)]  # only the late power
     judge.clock.current = deadline + timedelta(minutes=5)
     assert any("late notice" in a for a in judge.tick())
     late = [m for m in judge.sent if m.kind == "late"]
     assert {m.to for m in late} == {(addr("TURKEY"),), (GM,)}
-    assert snapshot(judge)[3] == "S1901M"                           # still within the grace
+    assert snapshot(judge)[3] == "S1901M"  # still within the grace
     judge.clock.current = deadline + timedelta(days=1, minutes=1)
     assert any("civil disorder" in a for a in judge.tick())
     assert snapshot(judge)[3] == "F1901M"
@@ -58,10 +58,10 @@ def test_early_processing_waits_for_the_settle_delay_and_for_wait_flags(database
     for p in POWERS:
         judge.send(addr(p), f"{signon(p)}\n0 : {_unit(judge, p)} H\n")
     judge.tick(minutes=30)
-    assert snapshot(judge)[3] == "S1901M"             # England waits for the deadline
+    assert snapshot(judge)[3] == "S1901M"  # England waits for the deadline
     judge.send(addr("ENGLAND"), f"{signon('ENGLAND')}\nSET NOWAIT\n")
     judge.tick(seconds=1)
-    assert snapshot(judge)[3] == "S1901M"             # ready, but let second thoughts come in
+    assert snapshot(judge)[3] == "S1901M"  # ready, but let second thoughts come in
     judge.tick(minutes=11)
     assert snapshot(judge)[3] == "F1901M"
 
@@ -81,10 +81,32 @@ def test_victory_ends_the_game_and_publishes_everything(database):
     start_game(judge)
     pos = snapshot(judge)[0]
     # France holds 17 centres and attacks the 18th in the fall
-    centers = {"FRANCE": frozenset(["BRE", "MAR", "PAR", "SPA", "POR", "BEL", "HOL", "RUM", "KIE",
-                                    "BER", "DEN", "LON", "LVP", "EDI", "NWY", "SWE", "TUN"])}
+    centers = {
+        "FRANCE": frozenset(
+            [
+                "BRE",
+                "MAR",
+                "PAR",
+                "SPA",
+                "POR",
+                "BEL",
+                "HOL",
+                "RUM",
+                "KIE",
+                "BER",
+                "DEN",
+                "LON",
+                "LVP",
+                "EDI",
+                "NWY",
+                "SWE",
+                "TUN",
+            ]
+        )
+    }
     units = {"FRANCE": (Unit(UnitType.ARMY, Location("RUH")),), "ITALY": pos.units["ITALY"]}
     from payjudge.rules.phase import Phase
+
     _set_position(judge, phase=Phase.parse("F1901M"), centers=centers, units=units)
     with database.transaction() as s:
         g = find_game(s, "pay7")
@@ -118,6 +140,7 @@ def test_a_message_that_crashes_is_quarantined_and_the_rest_go_on(database, monk
 
     def boom(ctx, cmd):
         raise RuntimeError("a bug in a handler")
+
     monkeypatch.setattr(REGISTRY["BALANCE"], "run", boom)
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ITALY\nBALANCE\n", process=False)
     judge.send(addr("ITALY"), f"{signon('ITALY')}\nTRANSFER 5 TO FRANCE\n", process=False)
@@ -129,7 +152,7 @@ def test_a_message_that_crashes_is_quarantined_and_the_rest_go_on(database, monk
         assert "a bug in a handler" in crashed.error and "Traceback" in crashed.error
     assert states == ["done", "quarantined"]
     balances = snapshot(judge)[1]
-    assert balances["FRANCE"] == 53 and balances["ITALY"] == 43   # France's transfer undone
+    assert balances["FRANCE"] == 53 and balances["ITALY"] == 43  # France's transfer undone
     told = [m for m in judge.inbox(addr("FRANCE")) if "set aside" in m.body]
     assert told
 
@@ -155,8 +178,9 @@ def test_no_reminder_when_the_phase_is_shorter_than_the_warning(database):
     assert not [m for m in judge.sent if m.kind == "reminder"]
     with database.transaction() as s:
         game = find_game(s, "pay7")
-        assert game.reminded == ["4H"]           # used up: the scheduler will not wake for it
+        assert game.reminded == ["4H"]  # used up: the scheduler will not wake for it
         from payjudge.service.deadlines import next_wakeup
+
         assert next_wakeup(game, timedelta(0)) == game.deadline
 
 

@@ -20,8 +20,9 @@ from .judge import TestJudge
 DPJUDGE = Path(__file__).resolve().parents[3] / "shared" / "dpjudge-maps"
 if not DPJUDGE.is_dir():
     DPJUDGE = Path("/work/shared/dpjudge-maps")
-pytestmark = pytest.mark.skipif(not DPJUDGE.is_dir(),
-                                reason="DPjudge's map files (../shared/dpjudge-maps) are not here")
+pytestmark = pytest.mark.skipif(
+    not DPJUDGE.is_dir(), reason="DPjudge's map files (../shared/dpjudge-maps) are not here"
+)
 GM = "gm@pj.test"
 POWERS = ("CARTHAGE", "EGYPT", "GREECE", "PERSIA", "ROME")
 

@@ -16,8 +16,9 @@ def test_a_for_reply_also_goes_to_the_power_and_only_its_part(database):
     judge = TestJudge(database)
     start_game(judge)
     judge.sent.clear()
-    judge.send(GM, f"{MASTER}FOR FRANCE\n7 : A PAR - BUR\nBALANCE\n"
-               "FOR GERMANY\n3 : A MUN - RUH\nACCEPT GF?\n")
+    judge.send(
+        GM, f"{MASTER}FOR FRANCE\n7 : A PAR - BUR\nBALANCE\nFOR GERMANY\n3 : A MUN - RUH\nACCEPT GF?\n"
+    )
     full = judge.last_reply(GM)
     assert "A PAR - BUR" in full and "A MUN - RUH" in full
     [france] = judge.inbox(addr("FRANCE"))
@@ -47,13 +48,12 @@ def _deadline_words(body: str) -> str:
 
 def test_preview_names_the_next_phases_deadline_and_keeps_the_current_one(database):
     judge = TestJudge(database)
-    start_game(judge)           # the first deadline is twice as long as the next ones
+    start_game(judge)  # the first deadline is twice as long as the next ones
     judge.sent.clear()
     judge.send(GM, f"{MASTER}PREVIEW\n")
     [preview] = [m for m in judge.inbox(GM) if m.subject.startswith("PREVIEW Diplomacy results")]
     text = _deadline_words(preview.body)
-    would_be = re.search(r"the next phase is Fall 1901 Movement, with its deadline at (.+? UTC)\.",
-                         text)
+    would_be = re.search(r"the next phase is Fall 1901 Movement, with its deadline at (.+? UTC)\.", text)
     current = re.search(r"Until then the deadline of Spring 1901 Movement stays (.+? UTC)\.", text)
     assert would_be and current, text
     assert would_be.group(1) != current.group(1)

@@ -27,16 +27,19 @@ def _errors(reply: str) -> str:
     return reply.split("ERRORS", 1)[1]
 
 
-@pytest.mark.parametrize("line, message", [
-    (f"{BIG} : A PAR - BUR", "the amount is too large"),
-    (f"{BIG}*1 : A PAR - BUR", "the repetition count is too large"),
-    (f"5#{BIG} : A PAR - BUR", "the plateau is too large"),
-    (f"5+{BIG} : A PAR - BUR", "the amount is too large"),
-    (f"{BIG} $", "the amount is too large"),
-    (f"TRANSFER {BIG} TO ENGLAND", "the amount is too large"),
-    ("TRANSFER ² TO ENGLAND", "write TRANSFER <amount> TO <power>"),
-    (f"VOTE {BIG}WAY", "the number of powers in the draw is too large"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        (f"{BIG} : A PAR - BUR", "the amount is too large"),
+        (f"{BIG}*1 : A PAR - BUR", "the repetition count is too large"),
+        (f"5#{BIG} : A PAR - BUR", "the plateau is too large"),
+        (f"5+{BIG} : A PAR - BUR", "the amount is too large"),
+        (f"{BIG} $", "the amount is too large"),
+        (f"TRANSFER {BIG} TO ENGLAND", "the amount is too large"),
+        ("TRANSFER ² TO ENGLAND", "write TRANSFER <amount> TO <power>"),
+        (f"VOTE {BIG}WAY", "the number of powers in the draw is too large"),
+    ],
+)
 def test_a_huge_number_is_an_error_on_its_line(database, line, message):
     judge = TestJudge(database)
     start_game(judge)
@@ -45,14 +48,17 @@ def test_a_huge_number_is_an_error_on_its_line(database, line, message):
     reply = judge.last_reply(addr("FRANCE"))
     errors = _errors(reply)
     assert "line   2:" in errors and message in errors
-    assert len(reply) < 2_000            # the 5,000 digits are not echoed back
+    assert len(reply) < 2_000  # the 5,000 digits are not echoed back
 
 
-@pytest.mark.parametrize("line, message", [
-    (f"SET TIMING MOVE {BIG}D", "the duration is too large"),
-    ("SET TIMING MOVE 99999999W", "at most ten years"),
-    (f"ROLLBACK SPRING {BIG} MOVEMENT", "not a phase"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        (f"SET TIMING MOVE {BIG}D", "the duration is too large"),
+        ("SET TIMING MOVE 99999999W", "at most ten years"),
+        (f"ROLLBACK SPRING {BIG} MOVEMENT", "not a phase"),
+    ],
+)
 def test_a_huge_number_from_the_master_is_an_error(database, line, message):
     judge = TestJudge(database)
     start_game(judge)

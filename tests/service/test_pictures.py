@@ -19,8 +19,11 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 def _pictures(raw: bytes) -> list[tuple[str, bytes]]:
     msg = message_from_bytes(raw, policy=policy.default)
-    return [(part.get_filename(), part.get_content()) for part in msg.iter_attachments()
-            if part.get_content_type() == "image/png"]
+    return [
+        (part.get_filename(), part.get_content())
+        for part in msg.iter_attachments()
+        if part.get_content_type() == "image/png"
+    ]
 
 
 def _process(judge: TestJudge) -> None:
@@ -36,7 +39,7 @@ def test_every_results_mail_carries_the_picture_of_the_phase(database):
     results = [m for m in judge.sent if m.kind == "results"]
     assert {m.to[0] for m in results} == {addr(p) for p in POWERS} | {GM, OBSERVER}
     for mail in results:
-        (name, data), = _pictures(mail.raw)
+        ((name, data),) = _pictures(mail.raw)
         assert name == "pay7-S1901M.png"
         assert data.startswith(PNG) and 20_000 < len(data) <= MAIL_LIMIT
         assert "The map of the phase is attached as a picture; SET MAP OFF stops it." in mail.body
@@ -59,8 +62,9 @@ def test_set_map_off_and_on(database):
     france = results[addr("FRANCE")]
     assert _pictures(france.raw) == [] and "attached" not in france.body
     note = "\n\nThe map of the phase is attached as a picture; SET MAP OFF stops it."
-    assert results[addr("ENGLAND")].body.replace("\r\n", "\n").replace(note, "") == \
-        france.body.replace("\r\n", "\n")
+    assert results[addr("ENGLAND")].body.replace("\r\n", "\n").replace(note, "") == france.body.replace(
+        "\r\n", "\n"
+    )
 
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nset map on\n")
     assert "will carry the map picture" in judge.last_reply(addr("FRANCE"))
@@ -72,7 +76,7 @@ def test_set_map_off_and_on(database):
 def test_a_blind_game_gets_no_shared_picture(database):
     judge = TestJudge(database)
     start_game(judge)
-    with judge.db.transaction() as s:   # BLIND is not playable yet: the hook is what is tested
+    with judge.db.transaction() as s:  # BLIND is not playable yet: the hook is what is tested
         game = find_game(s, "pay7")
         game.rules = [*game.rules, "BLIND"]
     judge.sent.clear()
@@ -88,7 +92,7 @@ def test_the_picture_is_drawn_once_and_kept_under_the_data_dir(database, tmp_pat
     start_game(judge)
     judge.sent.clear()
     _process(judge)
-    (_name, data), = _pictures(next(m for m in judge.sent if m.kind == "results").raw)
+    ((_name, data),) = _pictures(next(m for m in judge.sent if m.kind == "results").raw)
     kept = list((tmp_path / "pictures").glob("*.png"))
     assert [p.read_bytes() for p in kept] == [data]
     # the status page and `payjudge render` draw it from the stored turn: the same file

@@ -16,8 +16,7 @@ def _game(database, rules: str = "") -> TestJudge:
     return judge
 
 
-def _press(judge: TestJudge, power: str, head: str, text: str = "hello there",
-           *, orders: str = "") -> str:
+def _press(judge: TestJudge, power: str, head: str, text: str = "hello there", *, orders: str = "") -> str:
     """Send press from `power` (or the observer, or the Master); the reply."""
     if power == "OBSERVER":
         sender, sign = OBSERVER, "SIGNON kibitz@pay7 watchpw"
@@ -38,6 +37,7 @@ def _ok(reply: str) -> bool:
 
 
 # -- without flags: the defaults these flags change ------------------------------------
+
 
 def test_by_default_the_master_gets_broadcasts_but_not_private_press(database):
     judge = _game(database)
@@ -62,6 +62,7 @@ def test_grey_and_fake_are_refused_without_their_flags(database):
 
 
 # -- anonymity --------------------------------------------------------------------------
+
 
 def test_grey_press_hides_the_sender_from_everyone_but_the_master(database):
     judge = _game(database, "GREY_PRESS EAVESDROP")
@@ -108,10 +109,12 @@ def test_fake_press_signs_as_another_power_and_claims_other_addressees(database)
 
 # -- who may write ----------------------------------------------------------------------
 
+
 def test_mute_observers_may_write_only_to_the_master(database):
     judge = _game(database, "MUTE_OBSERVERS")
-    assert "observers may write only to the Master (rule MUTE_OBSERVERS)" in \
-        _press(judge, "OBSERVER", "BROADCAST")
+    assert "observers may write only to the Master (rule MUTE_OBSERVERS)" in _press(
+        judge, "OBSERVER", "BROADCAST"
+    )
     assert "rule MUTE_OBSERVERS" in _press(judge, "OBSERVER", "PRESS TO FRANCE")
     assert not _press_mail(judge, addr("FRANCE"))
     assert _ok(_press(judge, "OBSERVER", "PRESS TO M", "to the Master"))
@@ -120,20 +123,23 @@ def test_mute_observers_may_write_only_to_the_master(database):
 
 def test_backseat_press_mutes_the_powers_and_lets_observers_broadcast(database):
     judge = _game(database, "BACKSEAT_PRESS")
-    assert "powers may write only to the Master (rule BACKSEAT_PRESS)" in \
-        _press(judge, "FRANCE", "PRESS TO GERMANY")
+    assert "powers may write only to the Master (rule BACKSEAT_PRESS)" in _press(
+        judge, "FRANCE", "PRESS TO GERMANY"
+    )
     assert "rule BACKSEAT_PRESS" in _press(judge, "FRANCE", "BROADCAST")
     assert _ok(_press(judge, "FRANCE", "PRESS TO M", "to the Master"))
-    assert "observers may only broadcast (rule BACKSEAT_PRESS)" in \
-        _press(judge, "OBSERVER", "PRESS TO FRANCE")
+    assert "observers may only broadcast (rule BACKSEAT_PRESS)" in _press(
+        judge, "OBSERVER", "PRESS TO FRANCE"
+    )
     assert _ok(_press(judge, "OBSERVER", "BROADCAST", "advice"))
     assert any("advice" in b for b in _press_mail(judge, addr("FRANCE")))
 
 
 def test_must_order_waits_for_the_powers_orders(database):
     judge = _game(database, "MUST_ORDER")
-    assert "send your orders for this phase before writing to players (rule MUST_ORDER)" in \
-        _press(judge, "FRANCE", "PRESS TO GERMANY")
+    assert "send your orders for this phase before writing to players (rule MUST_ORDER)" in _press(
+        judge, "FRANCE", "PRESS TO GERMANY"
+    )
     assert "rule MUST_ORDER" in _press(judge, "FRANCE", "BROADCAST")
     assert _ok(_press(judge, "FRANCE", "PRESS TO M"))
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\n0 : A PAR H\n")
@@ -167,8 +173,10 @@ def test_late_send_lets_a_late_power_send_private_press(database):
 def test_no_late_receive_protects_late_powers_from_private_press(database):
     judge = _game(database, "NO_LATE_RECEIVE")
     _past_deadline(judge, ordered=("FRANCE",))
-    assert "Germany is late with its orders and may not be sent private press (rule NO_LATE_RECEIVE)" \
+    assert (
+        "Germany is late with its orders and may not be sent private press (rule NO_LATE_RECEIVE)"
         in _press(judge, "FRANCE", "PRESS TO GERMANY")
+    )
     assert _ok(_press(judge, "FRANCE", "BROADCAST", "everyone"))
 
 
@@ -176,12 +184,14 @@ def test_ftf_press_no_private_press_after_the_deadline(database):
     judge = _game(database, "FTF_PRESS")
     assert _ok(_press(judge, "FRANCE", "PRESS TO GERMANY", "before the deadline"))
     _past_deadline(judge, ordered=("FRANCE",))
-    assert "no private press once the deadline has passed (rule FTF_PRESS)" in \
-        _press(judge, "FRANCE", "PRESS TO ITALY")
+    assert "no private press once the deadline has passed (rule FTF_PRESS)" in _press(
+        judge, "FRANCE", "PRESS TO ITALY"
+    )
     assert _ok(_press(judge, "FRANCE", "BROADCAST", "in public"))
 
 
 # -- the Master's copies ----------------------------------------------------------------
+
 
 def test_eavesdrop_copies_private_press_to_the_master(database):
     judge = _game(database, "EAVESDROP")
@@ -211,6 +221,7 @@ def test_press_master_keeps_broadcasts_from_the_master(database):
 
 # -- TOUCH and REMOTE -------------------------------------------------------------------
 
+
 def test_touch_press_only_to_powers_whose_units_could_support_each_other(database):
     judge = _game(database, "TOUCH_PRESS")
     # spring 1901: Italian A VEN could move to (so support a hold in) Austrian F TRI's Trieste;
@@ -218,8 +229,9 @@ def test_touch_press_only_to_powers_whose_units_could_support_each_other(databas
     assert _ok(_press(judge, "ITALY", "PRESS TO AUSTRIA", "neighbours"))
     assert _ok(_press(judge, "AUSTRIA", "PRESS TO ITALY", "neighbours"))
     assert "Turkey has no unit next to yours (rule TOUCH_PRESS)" in _press(judge, "FRANCE", "PRESS TO TURKEY")
-    assert "allows no broadcasts (rule TOUCH_PRESS without PUBLIC_PRESS)" in \
-        _press(judge, "FRANCE", "BROADCAST")
+    assert "allows no broadcasts (rule TOUCH_PRESS without PUBLIC_PRESS)" in _press(
+        judge, "FRANCE", "BROADCAST"
+    )
 
 
 def test_touch_press_with_public_press_allows_broadcasts(database):
@@ -230,8 +242,9 @@ def test_touch_press_with_public_press_allows_broadcasts(database):
 def test_remote_press_only_to_powers_far_away(database):
     judge = _game(database, "REMOTE_PRESS")
     assert _ok(_press(judge, "FRANCE", "PRESS TO TURKEY", "far away"))
-    assert "Austria is near your units or centres (rule REMOTE_PRESS)" in \
-        _press(judge, "ITALY", "PRESS TO AUSTRIA")
+    assert "Austria is near your units or centres (rule REMOTE_PRESS)" in _press(
+        judge, "ITALY", "PRESS TO AUSTRIA"
+    )
     assert "rule REMOTE_PRESS without PUBLIC_PRESS" in _press(judge, "FRANCE", "BROADCAST")
 
 
@@ -241,6 +254,7 @@ def test_remote_press_with_public_press_allows_broadcasts(database):
 
 
 # -- with NO_PRESS and PUBLIC_PRESS -----------------------------------------------------
+
 
 def test_no_press_excludes_the_press_flags_at_create(database):
     judge = TestJudge(database)
@@ -262,9 +276,15 @@ def test_the_master_may_not_write_grey_or_fake(database):
     assert _ok(_press(judge, "MASTER", "PRESS TO FRANCE", "from the GM"))
 
 
-
-_HOLD = {"AUSTRIA": "A VIE", "ENGLAND": "F LON", "FRANCE": "A PAR", "GERMANY": "A BER",
-         "ITALY": "A ROM", "RUSSIA": "A MOS", "TURKEY": "A CON"}
+_HOLD = {
+    "AUSTRIA": "A VIE",
+    "ENGLAND": "F LON",
+    "FRANCE": "A PAR",
+    "GERMANY": "A BER",
+    "ITALY": "A ROM",
+    "RUSSIA": "A MOS",
+    "TURKEY": "A CON",
+}
 
 
 def _play_to_winter(judge: TestJudge) -> None:
@@ -282,8 +302,9 @@ def _play_to_winter(judge: TestJudge) -> None:
 def test_ftf_press_only_in_movement_phases(database):
     judge = _game(database, "FTF_PRESS")
     _play_to_winter(judge)
-    assert "players may write to each other only in movement phases (rule FTF_PRESS)" in \
-        _press(judge, "GERMANY", "PRESS TO FRANCE")
+    assert "players may write to each other only in movement phases (rule FTF_PRESS)" in _press(
+        judge, "GERMANY", "PRESS TO FRANCE"
+    )
     assert "rule FTF_PRESS" in _press(judge, "GERMANY", "BROADCAST")
     assert _ok(_press(judge, "GERMANY", "PRESS TO M", "to the Master"))
 

@@ -38,21 +38,23 @@ def _send(judge: TestJudge, body: str) -> tuple[str, int]:
 def _sheet_on_record(judge: TestJudge) -> str | None:
     with judge.db.transaction() as s:
         st = GameState(s, find_game(s, "pay7"))
-        return s.scalars(select(Submission.text).where(
-            Submission.turn_id == st.turn.id, Submission.power == "FRANCE",
-            Submission.current.is_(True))).first()
+        return s.scalars(
+            select(Submission.text).where(
+                Submission.turn_id == st.turn.id, Submission.power == "FRANCE", Submission.current.is_(True)
+            )
+        ).first()
 
 
 def test_repeated_alternatives_name_the_line_once(database):
     judge = TestJudge(database)
     start_game(judge)
-    line = "5 : A PAR - BUR" + " | - BUR" * 4000          # 32 KB on one line
+    line = "5 : A PAR - BUR" + " | - BUR" * 4000  # 32 KB on one line
     reply, size = _send(judge, line + "\n")
     assert REPLY_BOUND < INBOUND_LIMIT and size < 5_000
     errors = reply.split("ERRORS", 1)[1]
     assert errors.count("line   2:") == 1
     assert "A PAR - BUR appears 4,001 times in the offer" in errors
-    assert "(31,895 more characters)" in errors            # the line is shown clipped, once
+    assert "(31,895 more characters)" in errors  # the line is shown clipped, once
 
 
 def test_errors_are_cut_with_a_count_of_the_rest(database):
@@ -80,7 +82,7 @@ def test_a_huge_sheet_is_stored_whole_and_answered_briefly(database):
     assert f"… and {n + 1 - REPLY_LIMITS.understood:,} more lines, not repeated here" in reply
     assert f"… and {n - REPLY_LIMITS.sheet_lines:,} more lines, not repeated here" in reply
     on_record = _sheet_on_record(judge)
-    assert on_record is not None and len(on_record.splitlines()) == n   # the work was done
+    assert on_record is not None and len(on_record.splitlines()) == n  # the work was done
 
 
 def test_lines_after_signoff_are_cut_with_a_count(database):
@@ -95,7 +97,7 @@ def test_lines_after_signoff_are_cut_with_a_count(database):
 def test_a_reply_in_any_script_stays_within_its_bound(database):
     judge = TestJudge(database)
     start_game(judge)
-    wide = "\U0001F600" * 200                               # four bytes each in UTF-8
+    wide = "\U0001f600" * 200  # four bytes each in UTF-8
     reply, size = _send(judge, "".join(f"{wide} {i}\n" for i in range(3000)))
     assert size < REPLY_BOUND
     assert "more problems" in reply

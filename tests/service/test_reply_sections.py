@@ -41,8 +41,11 @@ def test_a_bad_line_is_under_errors_only(database):
 def test_lines_not_read_are_counted_under_ignored(database):
     judge = TestJudge(database)
     start_game(judge)
-    reply = _reply(judge, "// my own note\n5 : A PAR - BUR\n> 12 : A PAR - PIC\n"
-                          "> quoted again\n\n-- \nFrançois\nsent from my phone\n")
+    reply = _reply(
+        judge,
+        "// my own note\n5 : A PAR - BUR\n> 12 : A PAR - PIC\n"
+        "> quoted again\n\n-- \nFrançois\nsent from my phone\n",
+    )
     assert "UNDERSTOOD" in reply and "line   3: 5 : A PAR - BUR" in reply
     ignored = _section(reply, "IGNORED")
     assert "2 quoted lines (starting with >)" in ignored

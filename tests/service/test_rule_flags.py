@@ -35,20 +35,25 @@ def _fill(judge: TestJudge) -> None:
         judge.send(addr(p), f"JOIN pay7 pw-{p.lower()}\n")
 
 
-@pytest.mark.parametrize("line, answer", [
-    ("RULE BLIND", "RULE BLIND is not supported yet"),
-    ("RULE SHOW_PHANTOM", "RULE SHOW_PHANTOM is not supported yet"),
-    ("RULE PROXY_OK", "RULE PROXY_OK is not allowed: Payola has no proxy orders"),
-    ("RULE FICTIONAL_OK", "RULE FICTIONAL_OK is not allowed: Payola accepts offers only to units"),
-    ("RULE BROADCAST_ORDERS", "RULE BROADCAST_ORDERS is not allowed: offer sheets are secret"),
-    ("RULE NO_PRESS PUBLIC_PRESS", "NO_PRESS and PUBLIC_PRESS cannot be used together"),
-    ("RULE CIVIL_PREVIEW CIVIL_DISORDER", "CIVIL_PREVIEW and CIVIL_DISORDER cannot be used together"),
-    ("RULE PAYOLA_CLASSIC BLIND",
-     "PAYOLA_CLASSIC (which brings ZERO_FOREIGN) and BLIND cannot be used together"),
-    ("RULE NO_SUCH_RULE", "unknown rule NO_SUCH_RULE"),
-    ("TAX -1", "'-1' is not a whole number: TAX needs a whole number"),
-    ("CAP 0", "CAP must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "line, answer",
+    [
+        ("RULE BLIND", "RULE BLIND is not supported yet"),
+        ("RULE SHOW_PHANTOM", "RULE SHOW_PHANTOM is not supported yet"),
+        ("RULE PROXY_OK", "RULE PROXY_OK is not allowed: Payola has no proxy orders"),
+        ("RULE FICTIONAL_OK", "RULE FICTIONAL_OK is not allowed: Payola accepts offers only to units"),
+        ("RULE BROADCAST_ORDERS", "RULE BROADCAST_ORDERS is not allowed: offer sheets are secret"),
+        ("RULE NO_PRESS PUBLIC_PRESS", "NO_PRESS and PUBLIC_PRESS cannot be used together"),
+        ("RULE CIVIL_PREVIEW CIVIL_DISORDER", "CIVIL_PREVIEW and CIVIL_DISORDER cannot be used together"),
+        (
+            "RULE PAYOLA_CLASSIC BLIND",
+            "PAYOLA_CLASSIC (which brings ZERO_FOREIGN) and BLIND cannot be used together",
+        ),
+        ("RULE NO_SUCH_RULE", "unknown rule NO_SUCH_RULE"),
+        ("TAX -1", "'-1' is not a whole number: TAX needs a whole number"),
+        ("CAP 0", "CAP must be at least 1"),
+    ],
+)
 def test_create_refuses_what_the_registry_refuses(database, line, answer):
     judge = TestJudge(database)
     reply = _create(judge, line)
@@ -105,8 +110,10 @@ def test_help_rules_mails_the_whole_table(database):
     for info in REGISTRY.values():
         assert f"    {info.name}" in reply and info.summary.split()[0] in reply
     counts = Counter(info.status for info in REGISTRY.values())
-    assert (f"supported: {counts[Status.SUPPORTED]}, always in force: {counts[Status.ALWAYS]}, "
-            f"not allowed: {counts[Status.NOT_ALLOWED]}, not yet: {counts[Status.NOT_YET]}") in reply
+    assert (
+        f"supported: {counts[Status.SUPPORTED]}, always in force: {counts[Status.ALWAYS]}, "
+        f"not allowed: {counts[Status.NOT_ALLOWED]}, not yet: {counts[Status.NOT_YET]}"
+    ) in reply
     assert sum(counts.values()) == 134
     judge.send("new@pj.test", "HELP FOO\n")
     assert "write HELP, or HELP RULES" in judge.last_reply("new@pj.test")

@@ -21,7 +21,7 @@ def _summary(judge: TestJudge) -> str:
 
 def _some_ordered(judge: TestJudge, rules: str) -> None:
     start_game(judge, rules=rules)
-    for p in POWERS[:5]:                                   # Russia and Turkey have not ordered
+    for p in POWERS[:5]:  # Russia and Turkey have not ordered
         judge.send(addr(p), f"{signon(p)}\n0 : {_unit(judge, p)} H\n")
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSET WAIT\n")
 
@@ -30,7 +30,7 @@ def test_summary_by_default_tells_nobody_who_has_ordered_or_waits(database):
     judge = TestJudge(database)
     _some_ordered(judge, "")
     reply = _summary(judge)
-    assert "RUSSIA" in reply                               # the powers table is there
+    assert "RUSSIA" in reply  # the powers table is there
     assert "Not yet ordered" not in reply and "Waiting for" not in reply
 
 
@@ -57,7 +57,7 @@ def test_hide_dummies_shows_a_dummy_as_played(database):
         judge.send(GM, "SIGNON Mpay7 masterpw\nDUMMY ITALY\n")
         line = next(x for x in _summary(judge).splitlines() if x.strip().startswith("ITALY"))
         assert line.split()[1] == shown, (rules, line)
-        with database.transaction() as s:                  # a fresh game for the next round
+        with database.transaction() as s:  # a fresh game for the next round
             g = find_game(s, "pay7")
             g.name = f"old{len(rules)}"
 
@@ -96,8 +96,9 @@ def test_no_reveal_brings_hide_absentees(database):
         deadline = find_game(s, "pay7").deadline
     judge.sent.clear()
     start, end = deadline + timedelta(days=1), deadline + timedelta(days=2)
-    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSET ABSENCE {start:%Y-%m-%d %H:%M} TO "
-                               f"{end:%Y-%m-%d %H:%M}\n")
+    judge.send(
+        addr("FRANCE"), f"{signon('FRANCE')}\nSET ABSENCE {start:%Y-%m-%d %H:%M} TO {end:%Y-%m-%d %H:%M}\n"
+    )
     told = {to: m.body for m in judge.sent if m.kind == "notice" for to in m.to}
     assert "A player in game pay7 will be away" in told[addr("ENGLAND")]
     assert "FRANCE in game pay7 will be away" in told[GM]

@@ -17,18 +17,39 @@ def test_defaults():
     assert t.deadline(PhaseType.RETREATS, now) == datetime(2026, 3, 3, 14, 7, tzinfo=UTC)
 
 
-@pytest.mark.parametrize("text, now, expected", [
-    # AT snaps to the first such time at or after (length - 8 hours)
-    ("MOVE 1D AT 12:00", datetime(2026, 3, 2, 14, 0, tzinfo=UTC), datetime(2026, 3, 3, 12, 0, tzinfo=UTC)),
-    ("MOVE 1D AT 12:00", datetime(2026, 3, 2, 11, 0, tzinfo=UTC), datetime(2026, 3, 3, 12, 0, tzinfo=UTC)),
-    ("MOVE 2D AT 18:00 ZONE Europe/Paris", datetime(2026, 7, 1, 9, 0, tzinfo=UTC),
-     datetime(2026, 7, 3, 16, 0, tzinfo=UTC)),          # 18:00 CEST
-    # a short phase is not snapped
-    ("MOVE 6H AT 12:00", datetime(2026, 3, 2, 14, 0, tzinfo=UTC), datetime(2026, 3, 2, 20, 0, tzinfo=UTC)),
-    # weekends off: Friday + 1 day lands on Saturday -> Monday
-    ("MOVE 1D DAYS -MTWTF-", datetime(2026, 3, 6, 10, 0, tzinfo=UTC),
-     datetime(2026, 3, 9, 10, 0, tzinfo=UTC)),
-])
+@pytest.mark.parametrize(
+    "text, now, expected",
+    [
+        # AT snaps to the first such time at or after (length - 8 hours)
+        (
+            "MOVE 1D AT 12:00",
+            datetime(2026, 3, 2, 14, 0, tzinfo=UTC),
+            datetime(2026, 3, 3, 12, 0, tzinfo=UTC),
+        ),
+        (
+            "MOVE 1D AT 12:00",
+            datetime(2026, 3, 2, 11, 0, tzinfo=UTC),
+            datetime(2026, 3, 3, 12, 0, tzinfo=UTC),
+        ),
+        (
+            "MOVE 2D AT 18:00 ZONE Europe/Paris",
+            datetime(2026, 7, 1, 9, 0, tzinfo=UTC),
+            datetime(2026, 7, 3, 16, 0, tzinfo=UTC),
+        ),  # 18:00 CEST
+        # a short phase is not snapped
+        (
+            "MOVE 6H AT 12:00",
+            datetime(2026, 3, 2, 14, 0, tzinfo=UTC),
+            datetime(2026, 3, 2, 20, 0, tzinfo=UTC),
+        ),
+        # weekends off: Friday + 1 day lands on Saturday -> Monday
+        (
+            "MOVE 1D DAYS -MTWTF-",
+            datetime(2026, 3, 6, 10, 0, tzinfo=UTC),
+            datetime(2026, 3, 9, 10, 0, tzinfo=UTC),
+        ),
+    ],
+)
 def test_deadlines(text, now, expected):
     assert Timing.parse(text).deadline(PhaseType.MOVEMENT, now) == expected
 
@@ -41,8 +62,9 @@ def test_absence_pushes_the_deadline():
 
 
 def test_round_trip_and_errors():
-    t = Timing.parse("MOVE 3D RETREAT 12H ADJUST 1D AT 18:00 DAYS -MTWTF- WARN 1D,4H GRACE 2D "
-                     "ZONE Europe/Paris")
+    t = Timing.parse(
+        "MOVE 3D RETREAT 12H ADJUST 1D AT 18:00 DAYS -MTWTF- WARN 1D,4H GRACE 2D ZONE Europe/Paris"
+    )
     assert Timing.from_json(t.to_json()) == t
     assert t.warn == (timedelta(days=1), timedelta(hours=4))
     for bad in ("MOVE 3X", "AT 25:00", "DAYS MTW", "ZONE Mars/Olympus", "SOON 1D", "MOVE"):

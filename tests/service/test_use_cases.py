@@ -33,8 +33,7 @@ def test_transfer_returns_balances_and_mails_the_receiver_a_typed_statement(data
     start_game(judge)
     with judge.db.transaction() as s:
         mailer = Mailer(s, judge.config, judge.clock.now())
-        result = transfer(_state(judge, s), mailer, power="FRANCE", to="E", amount=10,
-                          now=judge.clock.now())
+        result = transfer(_state(judge, s), mailer, power="FRANCE", to="E", amount=10, now=judge.clock.now())
         assert result == Transferred(10, "ENGLAND", before=48, after=38)
         (mail,) = mailer.queued
         assert mail.recipients == ["england@pj.test"] and mail.kind == "transfer"
@@ -43,11 +42,9 @@ def test_transfer_returns_balances_and_mails_the_receiver_a_typed_statement(data
     with judge.db.transaction() as s:
         mailer = Mailer(s, judge.config, judge.clock.now())
         with pytest.raises(CommandError, match="only 38 AgP"):
-            transfer(_state(judge, s), mailer, power="FRANCE", to="ENGLAND", amount=39,
-                     now=judge.clock.now())
+            transfer(_state(judge, s), mailer, power="FRANCE", to="ENGLAND", amount=39, now=judge.clock.now())
         with pytest.raises(CommandError, match="there is no power"):
-            transfer(_state(judge, s), mailer, power="FRANCE", to="NARNIA", amount=1,
-                     now=judge.clock.now())
+            transfer(_state(judge, s), mailer, power="FRANCE", to="NARNIA", amount=1, now=judge.clock.now())
 
 
 def test_sheets_orders_and_acceptance_lists_are_typed_results(database):
@@ -59,12 +56,19 @@ def test_sheets_orders_and_acceptance_lists_are_typed_results(database):
         taken = submit(st, power="FRANCE", lines=[(4, "10 : A PAR - BUR")], now=now, inbound_id=None)
         assert isinstance(taken, SheetTaken) and not isinstance(taken, OrdersTaken)
         assert (taken.power, taken.total, taken.balance, taken.over) == ("FRANCE", 10, 48, False)
-        refused = submit(st, power="FRANCE", lines=[(4, "10 : A PAR - BUR"), (5, "3 ; A MAR H"),
-                                                    (6, "5 : A PAR - MOS")], now=now, inbound_id=None)
+        refused = submit(
+            st,
+            power="FRANCE",
+            lines=[(4, "10 : A PAR - BUR"), (5, "3 ; A MAR H"), (6, "5 : A PAR - MOS")],
+            now=now,
+            inbound_id=None,
+        )
         assert isinstance(refused, Refused)
         assert [(p.line, p.text, p.kind) for p in refused.problems] == [
-            (5, "3 ; A MAR H", ProblemKind.INVALID), (6, "5 : A PAR - MOS", ProblemKind.ILLEGAL)]
-        assert st.submission("FRANCE").text == "10 : A PAR - BUR"   # the refused sheet changed nothing
+            (5, "3 ; A MAR H", ProblemKind.INVALID),
+            (6, "5 : A PAR - MOS", ProblemKind.ILLEGAL),
+        ]
+        assert st.submission("FRANCE").text == "10 : A PAR - BUR"  # the refused sheet changed nothing
         assert set_acceptance(st, power="FRANCE", written="FE?", now=now) == Accepted("FRANCE", "FE?")
         assert clear(st, power="FRANCE") == Cleared("FRANCE", Phase.parse("S1901M"))
 
@@ -77,7 +81,8 @@ def test_a_problem_keeps_its_kind_into_the_reply():
     errors = reply.view(ok=False).errors
     assert [(e.line, e.text, e.messages) for e in errors] == [
         (3, "3 ; A MAR H", ["invalid: ';' is not an offer type"]),
-        (4, "TRANSFER 10", ["write TRANSFER <amount> TO <power>"])]
+        (4, "TRANSFER 10", ["write TRANSFER <amount> TO <power>"]),
+    ]
 
 
 def test_resigning_returns_what_was_forfeited(database):
@@ -86,8 +91,9 @@ def test_resigning_returns_what_was_forfeited(database):
     with judge.db.transaction() as s:
         mailer = Mailer(s, judge.config, judge.clock.now())
         st = _state(judge, s)
-        assert resign_power(st, mailer, power="ITALY", now=judge.clock.now()) == \
-            Resigned("ITALY", "pay7", forfeited=0)   # Italy has centres: it keeps its money
+        assert resign_power(st, mailer, power="ITALY", now=judge.clock.now()) == Resigned(
+            "ITALY", "pay7", forfeited=0
+        )  # Italy has centres: it keeps its money
         assert st.seat("ITALY").status == "resigned"
         assert all("TAKEOVER Ipay7" in m.raw.decode() for m in mailer.queued) and mailer.queued
 
@@ -96,11 +102,18 @@ def test_a_player_context_needs_a_power(database):
     judge = TestJudge(database)
     start_game(judge)
     with judge.db.transaction() as s:
-        ctx = Context(session=s, config=judge.config, now=judge.clock.now(), sender="x@pj.test",
-                      message_id=None, reply=Reply(), mailer=Mailer(s, judge.config, judge.clock.now()))
+        ctx = Context(
+            session=s,
+            config=judge.config,
+            now=judge.clock.now(),
+            sender="x@pj.test",
+            message_id=None,
+            reply=Reply(),
+            mailer=Mailer(s, judge.config, judge.clock.now()),
+        )
         assert ctx.player() is None and ctx.master() is None and ctx.signed() is None
         ctx.state, ctx.actor = _state(judge, s), "MASTER"
-        assert ctx.player() is None and ctx.master() is not None   # the Master before FOR
+        assert ctx.player() is None and ctx.master() is not None  # the Master before FOR
         ctx.acting_for = "FRANCE"
         player = ctx.player()
         assert player is not None and player.power == "FRANCE" and player.turn.phase == Phase.parse("S1901M")

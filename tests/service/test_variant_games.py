@@ -28,8 +28,9 @@ from .judge import TestJudge
 DPJUDGE = Path(__file__).resolve().parents[3] / "shared" / "dpjudge-maps"
 if not DPJUDGE.is_dir():
     DPJUDGE = Path("/work/shared/dpjudge-maps")
-pytestmark = pytest.mark.skipif(not DPJUDGE.is_dir(),
-                                reason="DPjudge's map files (../shared/dpjudge-maps) are not here")
+pytestmark = pytest.mark.skipif(
+    not DPJUDGE.is_dir(), reason="DPjudge's map files (../shared/dpjudge-maps) are not here"
+)
 GM = "gm@pj.test"
 
 
@@ -40,21 +41,27 @@ def addr(power: str) -> str:
 class Game:
     """A game on an installed map, every seat taken by a player who writes mail."""
 
-    def __init__(self, database, tmp_path: Path, monkeypatch, map_name: str, game: str,
-                 settings: str = "") -> None:
+    def __init__(
+        self, database, tmp_path: Path, monkeypatch, map_name: str, game: str, settings: str = ""
+    ) -> None:
         maps_dir = tmp_path / "maps"
         monkeypatch.setenv("PAYJUDGE_MAPS_DIR", str(maps_dir))
         monkeypatch.setenv("PAYJUDGE_DATA_DIR", str(tmp_path / "data"))
-        path = next(p for p in (DPJUDGE / "trials" / f"{map_name}.map",
-                                DPJUDGE / "maps" / f"{map_name}.map") if p.is_file())
+        path = next(
+            p
+            for p in (DPJUDGE / "trials" / f"{map_name}.map", DPJUDGE / "maps" / f"{map_name}.map")
+            if p.is_file()
+        )
         result = CliRunner().invoke(main, ["map", "install", str(path)])
         assert result.exit_code == 0, result.output
         self.maps_dir = maps_dir
         self.name = game
         self.judge = TestJudge(database)
         self.judge.config = replace(self.judge.config, maps_dir=str(maps_dir))
-        self.judge.send(GM, f"CREATE {game} masterpw\nRULE POWER_CHOICE\nMAP {map_name}\n"
-                            f"TIMING MOVE 2D\n{settings}SIGNOFF\n")
+        self.judge.send(
+            GM,
+            f"CREATE {game} masterpw\nRULE POWER_CHOICE\nMAP {map_name}\nTIMING MOVE 2D\n{settings}SIGNOFF\n",
+        )
         reply = self.judge.last_reply(GM)
         assert "has been created" in reply, reply
         with self.judge.db.transaction() as s:
@@ -62,8 +69,8 @@ class Game:
         for p in self.powers:
             self.judge.send(addr(p), f"JOIN {p.lower()}@{game} pw-{p.lower()}\n")
         self.start = self.snapshot()[0].phase
-        self.incomes = 0          # the phases after which income was paid
-        self.paid = 0             # AgP paid for accepted offers, all phases
+        self.incomes = 0  # the phases after which income was paid
+        self.paid = 0  # AgP paid for accepted offers, all phases
 
     def signon(self, power: str) -> str:
         return f"SIGNON {power.lower()}@{self.name} pw-{power.lower()}"
@@ -71,8 +78,7 @@ class Game:
     def snapshot(self):
         with self.judge.db.transaction() as s:
             st = GameState(s, find_game(s, self.name), self.maps_dir)
-            return st.position, dict(money.balances(s, st.game)), st.game.state, \
-                str(st.game.phase), st.rules
+            return st.position, dict(money.balances(s, st.game)), st.game.state, str(st.game.phase), st.rules
 
     def play_phase(self, rng: random.Random) -> None:
         pos, _, _, _, rules = self.snapshot()
@@ -88,7 +94,7 @@ class Game:
                 body = "\n".join(str(rng.choice(possible_orders(pos, d.unit))) for d in ds)
             else:
                 need = abs(pos.adjustment(p))
-                opts = possible_adjustments(pos, p, rules.flags)   # the map's RULE lines count
+                opts = possible_adjustments(pos, p, rules.flags)  # the map's RULE lines count
                 if not opts or not need:
                     continue
                 body = "\n".join(str(o) for o in opts[:need])
@@ -133,11 +139,16 @@ class Game:
             assert new_phase != phase, f"{phase} was not processed"
             played.append(phase)
             mails = self.judge.sent[sent:]
-            paid = {m.to[0]: int(re.search(r"Total cost of your accepted offers: +(\d+) AgP",
-                                           m.body).group(1))
-                    for m in mails if m.kind == "statement"}
-            reported = {m.to[0]: int(re.search(r"Current balance: +(\d+) AgP", m.body).group(1))
-                        for m in mails if m.kind == "income"}
+            paid = {
+                m.to[0]: int(re.search(r"Total cost of your accepted offers: +(\d+) AgP", m.body).group(1))
+                for m in mails
+                if m.kind == "statement"
+            }
+            reported = {
+                m.to[0]: int(re.search(r"Current balance: +(\d+) AgP", m.body).group(1))
+                for m in mails
+                if m.kind == "income"
+            }
             year_end = income_due(pos.phase, after_pos.phase, self.start, rules)
             for p in self.powers:
                 spent = before[p] - paid.get(addr(p), 0)
@@ -210,15 +221,19 @@ GAMES = [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("map_name, first, count, victory, openings", GAMES,
-                         ids=[g[0] for g in GAMES])
-def test_two_years_of_payola_by_mail(database, tmp_path, monkeypatch, map_name, first, count,
-                                     victory, openings):
+@pytest.mark.parametrize("map_name, first, count, victory, openings", GAMES, ids=[g[0] for g in GAMES])
+def test_two_years_of_payola_by_mail(
+    database, tmp_path, monkeypatch, map_name, first, count, victory, openings
+):
     game = Game(database, tmp_path, monkeypatch, map_name, "v" + map_name[:6])
     pos, balances, state, phase, _ = game.snapshot()
     assert (state, phase, len(game.powers), pos.map.victory) == ("active", first, count, victory)
-    assert balances == {p: rule62(len(pos.centers[p]), victory) if pos.centers.get(p)
-                        else rule62(len(pos.units.get(p, ())), victory) // 2 for p in game.powers}
+    assert balances == {
+        p: rule62(len(pos.centers[p]), victory)
+        if pos.centers.get(p)
+        else rule62(len(pos.units.get(p, ())), victory) // 2
+        for p in game.powers
+    }
     assert {p: balances[p] for p in openings} == openings
     played = game.play(2, seed=len(map_name))
     assert played[0] == first
@@ -238,8 +253,7 @@ def test_void_opening_is_half_the_income_of_its_units(database, tmp_path, monkey
     assert set(balances.values()) == {8} and len(balances) == 36
 
 
-def test_a_power_without_an_initial_signs_on_by_name_and_is_named_in_lists(database, tmp_path,
-                                                                             monkeypatch):
+def test_a_power_without_an_initial_signs_on_by_name_and_is_named_in_lists(database, tmp_path, monkeypatch):
     """zeus's _INDIA has no initial (DPjudge's `_`): its player signs on as _india@game,
     and acceptance lists write it by name, apart from the initials: `B _INDIA ?`."""
     game = Game(database, tmp_path, monkeypatch, "zeus", "zeus1")
@@ -261,8 +275,7 @@ def test_create_refuses_a_map_whose_flow_is_off_the_cycle(database, tmp_path):
     why, naming the phases the map's FLOW gives."""
     maps_dir = tmp_path / "maps"
     maps_dir.mkdir()
-    (maps_dir / "nofall.map").write_text("USE standard\n"
-                                         "FLOW SPRING:MOVEMENT,RETREATS WINTER:ADJUSTMENTS\n")
+    (maps_dir / "nofall.map").write_text("USE standard\nFLOW SPRING:MOVEMENT,RETREATS WINTER:ADJUSTMENTS\n")
     judge = TestJudge(database)
     judge.config = replace(judge.config, maps_dir=str(maps_dir))
     judge.send(GM, "CREATE nofall1 masterpw\nMAP nofall\nSIGNOFF\n")

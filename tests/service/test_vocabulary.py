@@ -55,6 +55,7 @@ def _alembic(url: str, direction: str, revision: str) -> None:
     from alembic import command
 
     from payjudge.store.db import alembic_config
+
     getattr(command, direction)(alembic_config(url), revision)
 
 
@@ -64,30 +65,61 @@ def _fill_0002(url: str, *, state: str = "active") -> None:
     settings = {"seed_base": "ab", "tax": 3, "previewed": "S1901M", "cd_previewed": "F1900M"}
     db = Database(url)
     with db.engine.begin() as c:
-        c.execute(text("INSERT INTO game (id, name, variant, map_name, state, master_address, "
-                       "master_password, rules, settings, timing, phase, reminded, created_at, version) "
-                       "VALUES (1, 'old', 'payola', 'standard', :state, 'gm@x', 'h', '[]', :settings, "
-                       "'{}', 'S1901M', '[]', :t, 3)"),
-                  {"state": state, "settings": json.dumps(settings), "t": T0})
-        for i, (power, status) in enumerate([("FRANCE", "playing"), ("ITALY", "dummy"),
-                                             (None, "open")], start=1):
-            c.execute(text("INSERT INTO seat (id, game_id, power, status, wait, absences, missed, "
-                           "joined_at) VALUES (:i, 1, :p, :s, false, '[]', 0, :t)"),
-                      {"i": i, "p": power, "s": status, "t": T0})
-        c.execute(text("INSERT INTO turn (id, game_id, seq, phase, position, seed, status, opened_at) "
-                       "VALUES (1, 1, 1, 'S1901M', '{}', 7, 'open', :t)"), {"t": T0})
-        c.execute(text("INSERT INTO submission (id, game_id, turn_id, power, kind, text, current, "
-                       "submitted_at) VALUES (1, 1, 1, 'FRANCE', 'sheet', 'x', true, :t)"), {"t": T0})
-        c.execute(text("INSERT INTO ledger_entry (id, game_id, power, turn_seq, phase, kind, amount, "
-                       "memo, created_at) VALUES (1, 1, 'FRANCE', 0, 'S1901M', 'opening', 38, '', :t)"),
-                  {"t": T0})
-        c.execute(text("INSERT INTO inbound_message (id, source, raw, received_at, state, attempts, "
-                       "redacted) VALUES (1, 'smtp', :raw, :t, 'quarantined', 1, false)"),
-                  {"raw": b"x", "t": T0})
-        c.execute(text("INSERT INTO outbox (id, message_id, sender, recipients, subject, raw, kind, "
-                       "created_at, state, attempts, next_attempt_at) VALUES (1, '<m@x>', 'j@x', "
-                       "'[\"p@x\"]', 's', :raw, 'reply', :t, 'failed', 5, :t)"),
-                  {"raw": b"x", "t": T0})
+        c.execute(
+            text(
+                "INSERT INTO game (id, name, variant, map_name, state, master_address, "
+                "master_password, rules, settings, timing, phase, reminded, created_at, version) "
+                "VALUES (1, 'old', 'payola', 'standard', :state, 'gm@x', 'h', '[]', :settings, "
+                "'{}', 'S1901M', '[]', :t, 3)"
+            ),
+            {"state": state, "settings": json.dumps(settings), "t": T0},
+        )
+        for i, (power, status) in enumerate(
+            [("FRANCE", "playing"), ("ITALY", "dummy"), (None, "open")], start=1
+        ):
+            c.execute(
+                text(
+                    "INSERT INTO seat (id, game_id, power, status, wait, absences, missed, "
+                    "joined_at) VALUES (:i, 1, :p, :s, false, '[]', 0, :t)"
+                ),
+                {"i": i, "p": power, "s": status, "t": T0},
+            )
+        c.execute(
+            text(
+                "INSERT INTO turn (id, game_id, seq, phase, position, seed, status, opened_at) "
+                "VALUES (1, 1, 1, 'S1901M', '{}', 7, 'open', :t)"
+            ),
+            {"t": T0},
+        )
+        c.execute(
+            text(
+                "INSERT INTO submission (id, game_id, turn_id, power, kind, text, current, "
+                "submitted_at) VALUES (1, 1, 1, 'FRANCE', 'sheet', 'x', true, :t)"
+            ),
+            {"t": T0},
+        )
+        c.execute(
+            text(
+                "INSERT INTO ledger_entry (id, game_id, power, turn_seq, phase, kind, amount, "
+                "memo, created_at) VALUES (1, 1, 'FRANCE', 0, 'S1901M', 'opening', 38, '', :t)"
+            ),
+            {"t": T0},
+        )
+        c.execute(
+            text(
+                "INSERT INTO inbound_message (id, source, raw, received_at, state, attempts, "
+                "redacted) VALUES (1, 'smtp', :raw, :t, 'quarantined', 1, false)"
+            ),
+            {"raw": b"x", "t": T0},
+        )
+        c.execute(
+            text(
+                "INSERT INTO outbox (id, message_id, sender, recipients, subject, raw, kind, "
+                "created_at, state, attempts, next_attempt_at) VALUES (1, '<m@x>', 'j@x', "
+                "'[\"p@x\"]', 's', :raw, 'reply', :t, 'failed', 5, :t)"
+            ),
+            {"raw": b"x", "t": T0},
+        )
     db.dispose()
 
 
@@ -107,12 +139,16 @@ def test_upgrade_from_0002_keeps_the_data_and_reads_it_typed(empty_url):
             assert game.previewed_phase == Phase.parse("S1901M")
             assert game.cd_previewed_phase == Phase.parse("F1900M")
             assert game.settings == {"seed_base": "ab", "tax": 3}
-            assert [seat.status for seat in game.seats] == [SeatStatus.PLAYING, SeatStatus.DUMMY,
-                                                            SeatStatus.OPEN]
+            assert [seat.status for seat in game.seats] == [
+                SeatStatus.PLAYING,
+                SeatStatus.DUMMY,
+                SeatStatus.OPEN,
+            ]
             turn = s.get(Turn, 1)
             assert turn.status is TurnStatus.OPEN and turn.phase.is_movement
             assert s.get(LedgerEntry, 1).kind is LedgerKind.OPENING
             from payjudge.store.models import InboundMessage, OutboxMail, Submission
+
             assert s.get(Submission, 1).kind is SubmissionKind.SHEET
             assert s.get(InboundMessage, 1).state is InboundState.QUARANTINED
             assert s.get(OutboxMail, 1).state is OutboxState.FAILED
@@ -125,8 +161,7 @@ def test_upgrade_from_0002_keeps_the_data_and_reads_it_typed(empty_url):
         with db.engine.connect() as c:
             settings = c.execute(text("SELECT settings FROM game WHERE id = 1")).scalar_one()
             settings = json.loads(settings) if isinstance(settings, str) else settings
-            assert settings == {"seed_base": "ab", "tax": 3, "previewed": "S1901M",
-                                "cd_previewed": "F1900M"}
+            assert settings == {"seed_base": "ab", "tax": 3, "previewed": "S1901M", "cd_previewed": "F1900M"}
     finally:
         db.dispose()
     upgrade(empty_url)
@@ -141,13 +176,34 @@ def test_upgrade_stops_at_a_word_the_judge_does_not_know(empty_url):
 
 
 def test_the_store_refuses_a_state_that_is_no_word(database):
-    with pytest.raises(StatementError, match="'hibernating' is not a valid GameStatus"), \
-            database.transaction() as s:
-        s.add(Game(name="g", variant="payola", map_name="standard", state="hibernating",
-                   master_address="gm@x", master_password="h", created_at=T0))
+    with (
+        pytest.raises(StatementError, match="'hibernating' is not a valid GameStatus"),
+        database.transaction() as s,
+    ):
+        s.add(
+            Game(
+                name="g",
+                variant="payola",
+                map_name="standard",
+                state="hibernating",
+                master_address="gm@x",
+                master_password="h",
+                created_at=T0,
+            )
+        )
     with pytest.raises(StatementError, match="not a phase"), database.transaction() as s:
-        s.add(Game(name="g", variant="payola", map_name="standard", state=GameStatus.FORMING,
-                   phase="S1901X", master_address="gm@x", master_password="h", created_at=T0))
+        s.add(
+            Game(
+                name="g",
+                variant="payola",
+                map_name="standard",
+                state=GameStatus.FORMING,
+                phase="S1901X",
+                master_address="gm@x",
+                master_password="h",
+                created_at=T0,
+            )
+        )
 
 
 def test_a_preview_is_mailed_once_a_phase_and_the_mark_is_a_column(database):
@@ -197,23 +253,31 @@ def _string_comparisons(source: str, name: str) -> list[str]:
             sides = [node.left, *node.comparators]
             if any(_is_word(a) for a in sides) and any(_strings(b) for b in sides):
                 found.append(f"{name}:{node.lineno}")
-        elif isinstance(node, ast.Assign) and _strings(node.value) and \
-                any(isinstance(t, ast.Attribute) and t.attr in WORDS for t in node.targets):
+        elif (
+            isinstance(node, ast.Assign)
+            and _strings(node.value)
+            and any(isinstance(t, ast.Attribute) and t.attr in WORDS for t in node.targets)
+        ):
             # `game.state = "active"`: a record's word set from a string
             found.append(f"{name}:{node.lineno}")
     return found
 
 
 def test_no_module_compares_a_state_status_or_kind_with_a_string():
-    found = [hit for path in sorted((ROOT / "payjudge").rglob("*.py"))
-             if (name := str(path.relative_to(ROOT))) not in PARSERS
-             for hit in _string_comparisons(path.read_text(), name)]
+    found = [
+        hit
+        for path in sorted((ROOT / "payjudge").rglob("*.py"))
+        if (name := str(path.relative_to(ROOT))) not in PARSERS
+        for hit in _string_comparisons(path.read_text(), name)
+    ]
     assert not found, found
 
 
 def test_the_scan_sees_a_string_comparison():
-    sample = ("def f(game, seat, e, kind):\n"
-              "    if game.state == 'active' or seat.status in ('dummy', GameStatus.ACTIVE):\n"
-              "        e.kind = 'rollback'\n"
-              "    return e.state != 'done' or game.state is GameStatus.ACTIVE or kind == 'A'\n")
+    sample = (
+        "def f(game, seat, e, kind):\n"
+        "    if game.state == 'active' or seat.status in ('dummy', GameStatus.ACTIVE):\n"
+        "        e.kind = 'rollback'\n"
+        "    return e.state != 'done' or game.state is GameStatus.ACTIVE or kind == 'A'\n"
+    )
     assert sorted(_string_comparisons(sample, "x.py")) == ["x.py:2", "x.py:2", "x.py:3", "x.py:4"]

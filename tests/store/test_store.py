@@ -16,8 +16,9 @@ T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 def _mail(msgid: str | None, body: str = "HELP") -> bytes:
     head = f"Message-ID: <{msgid}>\r\n" if msgid else ""
-    return (f"From: Player <player@example.org>\r\nTo: judge@localhost\r\n{head}"
-            f"Subject: hi\r\n\r\n{body}\r\n").encode()
+    return (
+        f"From: Player <player@example.org>\r\nTo: judge@localhost\r\n{head}Subject: hi\r\n\r\n{body}\r\n"
+    ).encode()
 
 
 def test_migrations_create_every_table(database):
@@ -55,6 +56,7 @@ def test_concurrent_copies_are_stored_once(database):
 
     def put():
         results.append(store.store_inbound(_mail("race@x"), source="smtp"))
+
     threads = [threading.Thread(target=put) for _ in range(6)]
     for t in threads:
         t.start()
@@ -68,10 +70,20 @@ def test_concurrent_copies_are_stored_once(database):
 def test_outbox_claims_due_mail_and_records_attempts(database):
     with database.transaction() as s:
         for i in range(3):
-            s.add(OutboxMail(message_id=f"<m{i}@judge>", sender="judge@localhost",
-                             recipients=["p@example.org"], subject="s", raw=b"x", kind="reply",
-                             created_at=T0, state="pending", attempts=0,
-                             next_attempt_at=T0 + timedelta(minutes=i)))
+            s.add(
+                OutboxMail(
+                    message_id=f"<m{i}@judge>",
+                    sender="judge@localhost",
+                    recipients=["p@example.org"],
+                    subject="s",
+                    raw=b"x",
+                    kind="reply",
+                    created_at=T0,
+                    state="pending",
+                    attempts=0,
+                    next_attempt_at=T0 + timedelta(minutes=i),
+                )
+            )
     outbox = SqlOutbox(database)
     due = outbox.claim_due(T0 + timedelta(seconds=30))
     assert [m.message_id for m in due] == ["<m0@judge>"]
@@ -91,12 +103,35 @@ def test_outbox_claims_due_mail_and_records_attempts(database):
 
 def test_times_come_back_timezone_aware(database):
     with database.transaction() as s:
-        s.add(Game(name="g", variant="payola", map_name="standard", state="forming",
-                   master_address="m@x", master_password="h", rules=[], settings={}, timing={},
-                   created_at=T0, deadline=T0 + timedelta(hours=3), version=0, reminded=[]))
+        s.add(
+            Game(
+                name="g",
+                variant="payola",
+                map_name="standard",
+                state="forming",
+                master_address="m@x",
+                master_password="h",
+                rules=[],
+                settings={},
+                timing={},
+                created_at=T0,
+                deadline=T0 + timedelta(hours=3),
+                version=0,
+                reminded=[],
+            )
+        )
     with database.transaction() as s:
         g = s.scalar(select(Game))
         assert g.deadline == T0 + timedelta(hours=3)
         assert g.deadline.tzinfo is not None
-        s.add(LedgerEntry(game_id=g.id, power="FRANCE", turn_seq=0, phase="S1901M", kind="opening",
-                          amount=48, created_at=T0))
+        s.add(
+            LedgerEntry(
+                game_id=g.id,
+                power="FRANCE",
+                turn_seq=0,
+                phase="S1901M",
+                kind="opening",
+                amount=48,
+                created_at=T0,
+            )
+        )

@@ -35,8 +35,9 @@ def play(tmp_path: Path) -> tuple[str, TestJudge]:
     judge = TestJudge(Database(url))
     judge.config = replace(judge.config, data_dir=tmp_path)
     _start(judge, "pay7")
-    _sheet(judge, "pay7", "FRANCE",
-           "% secret-of-FRANCE\n9 : A PAR - BUR\n4 : A MAR S A PAR - BUR\nACCEPT FEG?")
+    _sheet(
+        judge, "pay7", "FRANCE", "% secret-of-FRANCE\n9 : A PAR - BUR\n4 : A MAR S A PAR - BUR\nACCEPT FEG?"
+    )
     _sheet(judge, "pay7", "GERMANY", "% secret-of-GERMANY\n3 : A MUN - BUR\n2 : F KIE - HOL")
     _sheet(judge, "pay7", "ENGLAND", "5 : F LON - NTH\n5 : F EDI - NWG")
     judge.send(GM, "SIGNON Mpay7 masterpw\nPROCESS!\n")

@@ -52,7 +52,7 @@ async def test_pages_and_privacy(tmp_path):
             assert "Spring 1901 Movement results for game pay7" in page
             assert "A PAR - BUR" in page and "A MUN - BUR   (bounce)" in page
             pictures = re.findall(r'src="(/game/pay7/\d+\.png)"', page)
-            assert len(pictures) == 2            # the board now, and Spring 1901's
+            assert len(pictures) == 2  # the board now, and Spring 1901's
             for src in pictures:
                 status, kind, data = await _get(http, base + src)
                 assert status == 200 and kind == "image/png"
@@ -61,8 +61,18 @@ async def test_pages_and_privacy(tmp_path):
             sea = sum(n for c, n in colour_counts(data, step=4).items() if near(c, "#b7d3ec"))
             assert sea > 2000
             # nothing private while the game runs
-            for secret in ("AgP", "pj.test", "@", "pw-", "masterpw", "secret-of", "FEG",
-                           "Offer sheet", "treasur", "balance"):
+            for secret in (
+                "AgP",
+                "pj.test",
+                "@",
+                "pw-",
+                "masterpw",
+                "secret-of",
+                "FEG",
+                "Offer sheet",
+                "treasur",
+                "balance",
+            ):
                 assert secret.lower() not in page.lower(), secret
             assert "The end of the game" not in page
 

@@ -41,8 +41,9 @@ def most_rounds(book: Book) -> int:
     return max(top, default=0)
 
 
-def overspending(book: Book, k: Sequence[int], limits: Sequence[int], ebayola: bool,
-                 public_totals: bool) -> tuple[bool, ...]:
+def overspending(
+    book: Book, k: Sequence[int], limits: Sequence[int], ebayola: bool, public_totals: bool
+) -> tuple[bool, ...]:
     """Who overspends at k: the literal procedure's test, exactly."""
     spent = spending(book, evaluate(book, k, ebayola, public_totals))
     return tuple(spent[p] > limits[p] for p in range(len(book.powers)))
@@ -60,11 +61,17 @@ def literal(book: Book, limits: Sequence[int], ebayola: bool, public_totals: boo
     raise ReductionError("the reduction rounds did not settle")
 
 
-Segment = tuple[tuple[bool, ...], int]          # (who overspends, for how many rounds)
+Segment = tuple[tuple[bool, ...], int]  # (who overspends, for how many rounds)
 
 
-def reduce_overspending(book: Book, limits: Sequence[int], ebayola: bool = False,
-                        public_totals: bool = False, *, shortcuts: bool = True) -> list[int]:
+def reduce_overspending(
+    book: Book,
+    limits: Sequence[int],
+    ebayola: bool = False,
+    public_totals: bool = False,
+    *,
+    shortcuts: bool = True,
+) -> list[int]:
     """The rounds per power rule 5.5 ends with (== `reduction.reduce_literal`). Without
     `shortcuts`, small auctions go through the segments too (for tests)."""
     if shortcuts and most_rounds(book) <= LITERAL_LIMIT:
@@ -72,7 +79,7 @@ def reduce_overspending(book: Book, limits: Sequence[int], ebayola: bool = False
     n = len(book.powers)
     k = [0] * n
     segments: list[Segment] = []
-    quiet = 0                  # segments to wait before looking for a pattern again
+    quiet = 0  # segments to wait before looking for a pattern again
     for _ in range(sum(e.amount for e in book.entries) + n + 2):
         over = overspending(book, k, limits, ebayola, public_totals)
         if not any(over):
@@ -98,7 +105,7 @@ def reduce_overspending(book: Book, limits: Sequence[int], ebayola: bool = False
             k = [k[p] + periods * step[p] for p in range(n)]
             segments.clear()
         else:
-            quiet = len(period)        # not a pattern yet: look again a period later
+            quiet = len(period)  # not a pattern yet: look again a period later
     raise ReductionError("the reduction did not settle")
 
 
@@ -109,7 +116,7 @@ def _repeating(segments: list[Segment]) -> list[Segment] | None:
         total += segments[-size][1]
         if total > LONGEST_PERIOD:
             return None
-        if segments[-size:] == segments[-2 * size:-size]:
+        if segments[-size:] == segments[-2 * size : -size]:
             return segments[-size:]
     return None
 
@@ -118,8 +125,14 @@ def _per_period(period: list[Segment], n: int) -> list[int]:
     return [sum(rounds for over, rounds in period if over[p]) for p in range(n)]
 
 
-def whole_periods(book: Book, limits: Sequence[int], ebayola: bool, public_totals: bool,
-                  k: Sequence[int], period: list[Segment]) -> int:
+def whole_periods(
+    book: Book,
+    limits: Sequence[int],
+    ebayola: bool,
+    public_totals: bool,
+    k: Sequence[int],
+    period: list[Segment],
+) -> int:
     """For how many whole periods the rounds from k follow `period` (0: not one whole).
 
     Round j of period q is at k_j + q·step (step: the rounds per period); the rounds keep

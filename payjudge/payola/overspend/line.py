@@ -29,14 +29,21 @@ from ..decide import Amounts, decide
 from ..schedule import INF, piece, plateau_at
 from .linear import Lin, Window, _first_gt0, _first_le0
 
-Pay = tuple[int, int, int]          # (power, AgP at step 0 of the line, AgP per step)
+Pay = tuple[int, int, int]  # (power, AgP at step 0 of the line, AgP per step)
 
 
 class Line:
     """The auction along start + q·direction (q = 0, 1, …)."""
 
-    def __init__(self, book: Book, limits: Sequence[int], ebayola: bool, public_totals: bool,
-                 start: Sequence[int], direction: Sequence[int]):
+    def __init__(
+        self,
+        book: Book,
+        limits: Sequence[int],
+        ebayola: bool,
+        public_totals: bool,
+        start: Sequence[int],
+        direction: Sequence[int],
+    ):
         self.book = book
         self.limits = limits
         self.ebayola = ebayola
@@ -65,7 +72,7 @@ class Line:
                 continue
             amount[e] = Lin(v, s * d, win) if s else v
             if kend != INF:
-                steps = -((k - int(kend)) // d)          # ceil((kend - k) / d)
+                steps = -((k - int(kend)) // d)  # ceil((kend - k) / d)
                 if steps < slab:
                     slab = steps
         # `decide` computes on Lins as on ints (see linear.py): its payments are Lins or ints
@@ -82,7 +89,7 @@ class Line:
     def departure(self, expected: Sequence[bool], horizon: float = INF) -> float:
         """The first step at which the overspending powers are not `expected`."""
         n = len(self.book.powers)
-        a, s = [0] * n, [0] * n          # spending: a[p] + s[p]·q
+        a, s = [0] * n, [0] * n  # spending: a[p] + s[p]·q
         pays: list[list[Pay]] = []
         heap: list[tuple[float, int]] = []
         for u, ub in enumerate(self.book.units):

@@ -39,7 +39,7 @@ def _first_gt0(d: int, s: int) -> float:
     return INF if s <= 0 else -d // s + 1
 
 
-@final   # (so that `type(x) is Lin` tells mypy what x is in both branches)
+@final  # (so that `type(x) is Lin` tells mypy what x is in both branches)
 class Lin:
     """`v + s·Δ` (AgP at step q0 + Δ); `win` records how long comparisons hold."""
 
@@ -105,7 +105,7 @@ class Lin:
         if d == 0:
             end: float = INF if s == 0 else 1
         elif d > 0:
-            end = _first_le0(d, s)      # it may only cross 0 there: ending early is safe
+            end = _first_le0(d, s)  # it may only cross 0 there: ending early is safe
         else:
             end = _first_le0(-d, -s)
         if end < self.win.end:
