@@ -74,7 +74,7 @@ def test_implied_flags():
     assert Flag.TOUCH_BRIBE in PayolaRules.from_flags(["TOUCH_OFFER"])
     other = PayolaRules.from_flags(["EBAYOLA", "NO_PRESS"])
     assert "NO_PRESS" in other and "EBAYOLA" in other and Flag.EBAYOLA in other
-    assert other.names() == ("EBAYOLA", "NO_PRESS", "SILENT_ABSENCES")   # NO_PRESS brings it
+    assert other.names() == ("EBAYOLA", "NO_PRESS", "SILENT_ABSENCES")  # NO_PRESS brings it
     with pytest.raises(RulesError):
         PayolaRules.from_flags(["TOUCH_BRIBE", "REMOTE_BRIBE"])
 
