@@ -8,6 +8,8 @@ reach; and it keeps `VIA CONVOY` only where the army could also walk.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from .adjustments import build_sites, garrison_claims
 from .errors import AmbiguousOrder, IllegalOrder
 from .flags import Flag
@@ -157,15 +159,24 @@ def fleet_chain(
         unit = position.unit_at(sea)
         return unit is not None and unit.type is UnitType.FLEET and sea != avoid
 
-    goal = set(m.sea_neighbours(dest))
-    frontier = [s for s in m.sea_neighbours(origin) if has_fleet(s)]
+    return _linked_by(origin, dest, m.sea_neighbours, has_fleet)
+
+
+def _linked_by(
+    origin: str, dest: str, neighbours: Callable[[str], Iterable[str]], holds: Callable[[str], bool]
+) -> bool:
+    """Is there a chain of provinces, each one that `holds` (a convoying unit stands there),
+    from a neighbour of `origin` to a neighbour of `dest`? The one search behind every
+    convoy chain: fleets at sea, fleets on coasts (COASTAL_CONVOY), armies (PORTAGE_CONVOY)."""
+    goal = set(neighbours(dest))
+    frontier = [p for p in neighbours(origin) if holds(p)]
     seen = set(frontier)
     while frontier:
-        sea = frontier.pop()
-        if sea in goal:
+        p = frontier.pop()
+        if p in goal:
             return True
-        for nxt in m.sea_neighbours(sea):
-            if nxt not in seen and has_fleet(nxt):
+        for nxt in neighbours(p):
+            if nxt not in seen and holds(nxt):
                 seen.add(nxt)
                 frontier.append(nxt)
     return False
@@ -236,18 +247,7 @@ def _coastal_chain(position: Position, origin: str, dest: str, avoid: str | None
             and _carrier(m, p, flags)
         )
 
-    goal = links.get(dest, frozenset())
-    frontier = [p for p in links.get(origin, ()) if has_fleet(p)]
-    seen = set(frontier)
-    while frontier:
-        p = frontier.pop()
-        if p in goal:
-            return True
-        for nxt in links.get(p, ()):
-            if nxt not in seen and has_fleet(nxt):
-                seen.add(nxt)
-                frontier.append(nxt)
-    return False
+    return _linked_by(origin, dest, lambda p: links.get(p, ()), has_fleet)
 
 
 def _army_can_reach(
@@ -419,18 +419,7 @@ def army_chain(position: Position, origin: str, dest: str, avoid: str | None = N
         unit = position.unit_at(p)
         return unit is not None and unit.type is UnitType.ARMY and p != avoid and p not in (origin, dest)
 
-    goal = set(m.army_neighbours(dest))
-    frontier = [p for p in m.army_neighbours(origin) if has_army(p)]
-    seen = set(frontier)
-    while frontier:
-        p = frontier.pop()
-        if p in goal:
-            return True
-        for nxt in m.army_neighbours(p):
-            if nxt not in seen and has_army(nxt):
-                seen.add(nxt)
-                frontier.append(nxt)
-    return False
+    return _linked_by(origin, dest, m.army_neighbours, has_army)
 
 
 def _portage(parsed: ParsedOrder, unit: Unit, position: Position) -> Convoy:
