@@ -28,8 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,35 +36,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import cli_timing  # noqa: E402
 from mila import mila_order, new_game  # noqa: E402
 from random_games import phase_cases, random_games  # noqa: E402
 
 KINDS = ("movement", "movement+retreats", "adjustments")
 
 
-def payjudge_script() -> str:
-    script = Path(sys.executable).with_name("payjudge")
-    if not script.exists():
-        sys.exit(f"no console script at {script}: install payjudge into this virtualenv")
-    return str(script)
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run_jsonl(path: Path, expect: int) -> float:
     """CPU time (user + system) of one `payjudge adjudicate --jsonl` run."""
-    start = _children_cpu()
-    proc = subprocess.run(
-        [payjudge_script(), "adjudicate", "--jsonl", str(path)], capture_output=True, text=True
-    )
-    elapsed = _children_cpu() - start
-    lines = proc.stdout.splitlines()
-    if proc.returncode != 0 or len(lines) != expect or any('"error"' in line[:10] for line in lines):
-        sys.exit(f"payjudge failed on {path}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
-    return elapsed
+    return cli_timing.run_jsonl("adjudicate", path, expect)
 
 
 def time_mila(cases: list[dict], repeat: int) -> tuple[float, float]:

@@ -25,13 +25,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import cli_timing  # benchmarks/ is on sys.path: this script runs from there
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -67,29 +67,9 @@ def load_cases(folder: Path) -> list[dict]:
     return [json.loads(p.read_text())["input"] for p in paths]
 
 
-def payjudge_script() -> str:
-    script = Path(sys.executable).with_name("payjudge")
-    if not script.exists():
-        sys.exit(f"no console script at {script}: install payjudge into this virtualenv")
-    return str(script)
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run_jsonl(path: Path, expect: int) -> float:
     """CPU time (user + system) of one `payjudge auction --jsonl` run."""
-    start = _children_cpu()
-    proc = subprocess.run(
-        [payjudge_script(), "auction", "--jsonl", str(path)], capture_output=True, text=True
-    )
-    elapsed = _children_cpu() - start
-    lines = proc.stdout.splitlines()
-    if proc.returncode != 0 or len(lines) != expect or any(line.startswith('{"error"') for line in lines):
-        sys.exit(f"payjudge failed on {path}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
-    return elapsed
+    return cli_timing.run_jsonl("auction", path, expect)
 
 
 def trivial_case(cases: list[dict]) -> dict:
