@@ -358,36 +358,30 @@ class _Drawing:
         self.retreat_options()
         self.add("</g>")
 
+    def stroke(
+        self, a: Point, b: Point, colour: str, width: float, *, outline: float, dash: str | None
+    ) -> None:
+        """A line in `colour` over a wider dark one, so that it reads on any ground."""
+        for paint, w in ((svg.INK, outline), (colour, width)):
+            self.add(
+                svg.element(
+                    "line",
+                    x1=a[0],
+                    y1=a[1],
+                    x2=b[0],
+                    y2=b[1],
+                    stroke=paint,
+                    stroke_width=w,
+                    stroke_dasharray=dash,
+                    stroke_linecap="round",
+                )
+            )
+
     def arrow(self, cls: str, src: Point, dest: Point, colour: str, ok: bool, bounced: bool) -> None:
         a, b = svg.shorten(src, dest, UNIT * 1.2, UNIT * 0.6)
         self.add(f"<g {svg.attrs(class_=cls)}>")
         dash = None if ok else "7 4"
-        self.add(
-            svg.element(
-                "line",
-                x1=a[0],
-                y1=a[1],
-                x2=b[0],
-                y2=b[1],
-                stroke=svg.INK,
-                stroke_width=5.0,
-                stroke_dasharray=dash,
-                stroke_linecap="round",
-            )
-        )
-        self.add(
-            svg.element(
-                "line",
-                x1=a[0],
-                y1=a[1],
-                x2=b[0],
-                y2=b[1],
-                stroke=colour,
-                stroke_width=2.8,
-                stroke_dasharray=dash,
-                stroke_linecap="round",
-            )
-        )
+        self.stroke(a, b, colour, 2.8, outline=5.0, dash=dash)
         self.add(svg.element("polygon", points=svg.arrow_head(a, b, 13.0), fill=svg.INK))
         self.add(svg.element("polygon", points=svg.arrow_head(a, b, 9.0), fill=colour))
         if bounced:  # a bar across the head: it went no further
@@ -423,32 +417,7 @@ class _Drawing:
         width: float = 2.4,
     ) -> None:
         self.add(f"<g {svg.attrs(class_=cls)}>")
-        self.add(
-            svg.element(
-                "line",
-                x1=a[0],
-                y1=a[1],
-                x2=b[0],
-                y2=b[1],
-                stroke=svg.INK,
-                stroke_width=width + 2.0,
-                stroke_dasharray=dash,
-                stroke_linecap="round",
-            )
-        )
-        self.add(
-            svg.element(
-                "line",
-                x1=a[0],
-                y1=a[1],
-                x2=b[0],
-                y2=b[1],
-                stroke=colour,
-                stroke_width=width,
-                stroke_dasharray=dash,
-                stroke_linecap="round",
-            )
-        )
+        self.stroke(a, b, colour, width, outline=width + 2.0, dash=dash)
         if end_dot:
             self.add(
                 svg.element("circle", cx=b[0], cy=b[1], r=3.5, fill=colour, stroke=svg.INK, stroke_width=1.2)
