@@ -200,15 +200,15 @@ def test_a_wrong_password_is_a_connection_error(imap_account):
 
 async def test_run_wakes_on_idle_and_survives_a_killed_connection(imap_account, dovecot):
     store = MemoryInbound()
-    poller = ImapPoller(store, settings_for(imap_account))
+    # IDLE is re-issued only every hour here, so mail seen within `eventually`'s wait
+    # can only have been announced by the server
+    poller = ImapPoller(store, settings_for(imap_account, idle_timeout=3600))
     stop = asyncio.Event()
     task = asyncio.create_task(poller.run(stop))
     try:
-        await eventually(lambda: poller.connected)
-        started = time.monotonic()
+        await eventually(lambda: poller.idling)
         imap_account.deliver(raw_message(1))
         await eventually(lambda: len(store.messages) == 1)
-        assert time.monotonic() - started < 10  # woken by IDLE, not by the 30 s re-issue
         dovecot.kick()
         imap_account.deliver(raw_message(2))
         await eventually(lambda: len(store.messages) == 2)
@@ -250,10 +250,8 @@ async def test_run_stops_promptly_while_idling(imap_account):
     stop = asyncio.Event()
     task = asyncio.create_task(poller.run(stop))
     await eventually(lambda: poller.idling)
-    started = time.monotonic()
     stop.set()
-    await asyncio.wait_for(task, 10)
-    assert time.monotonic() - started < 2
+    await asyncio.wait_for(task, 10)  # far sooner than the 300 s IDLE would last
 
 
 def test_settings_from_url():
