@@ -193,3 +193,34 @@ def test_convoy_seas_are_the_seas_of_irreducible_chains(standard, origin):
     for dest in coastal:
         assert standard.convoy_seas(origin, dest) == _chains_by_definition(standard, origin, dest), dest
     assert standard.convoy_seas("LON", "NWY") >= {"NTH", "ENG", "IRI", "NAO", "NWG"}
+
+
+def test_a_convoy_search_past_its_budget_answers_every_sea_linked_to_both_ends(monkeypatch):
+    # a fresh map (its cache empty) and a budget of one step: the search gives up at once
+    import payjudge.rules.geography as geography
+
+    monkeypatch.setattr(geography, "_CHAIN_SEARCH_STEPS", 1)
+    fresh = load_map_file(Path(geography.__file__).parent.parent / "variants" / "standard.map")
+    exact = _chains_by_definition(fresh, "LON", "TUN")
+    approximated = fresh.convoy_seas("LON", "TUN")
+    assert approximated > exact  # a redundant fleet's sea is accepted, never a needed one refused
+    water = {p for p in fresh.provinces if fresh.provinces[p].terrain is Terrain.WATER}
+    # every sea linked to London and Tunis by seas: all but the Baltic's and the Black Sea
+    assert approximated == water - {"BAL", "BOT", "BLA"}
+
+
+def test_the_largest_dpjudge_map_answers_convoy_questions_without_stalling():
+    # imperial (356 provinces): the exact search would take seconds per pair; with the
+    # step budget every pair is answered, and the answer always holds the exact seas
+    shared = Path(__file__).resolve().parents[3] / "shared" / "dpjudge-maps"
+    if not shared.is_dir():
+        shared = Path("/work/shared/dpjudge-maps")
+    path = shared / "maps" / "imperial.map"
+    if not path.exists():
+        pytest.skip("DPjudge's maps are not beside the repository")
+    m = load_map_file(path, [shared / "trials", shared / "maps"])
+    coastal = sorted(p for p in m.provinces if m.is_coastal(p))
+    for origin, dest in zip(coastal[::7], coastal[3::7], strict=False):
+        assert m.convoy_seas(origin, dest) <= {
+            p for p in m.provinces if m.provinces[p].terrain is Terrain.WATER
+        }
