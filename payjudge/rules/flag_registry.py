@@ -432,7 +432,13 @@ _DECLARATIONS = (
         "no deadlines: a phase is processed when every power has "
         "ordered and nobody waits, or by the Master's PROCESS",
     ),
-    _d(F.NO_QUARTER, "1.9", NOT_YET, "NO_RETREAT and NO_DRAW together", implies=(F.NO_RETREAT, F.NO_DRAW)),
+    _d(
+        F.NO_QUARTER,
+        "1.9",
+        S,
+        "NO_RETREAT and NO_DRAW together: dislodged units are destroyed, and no draw may be voted",
+        implies=(F.NO_RETREAT, F.NO_DRAW),
+    ),
     _d(
         F.NO_LATE_CHANGES,
         "1.9",

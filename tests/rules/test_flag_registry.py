@@ -196,6 +196,7 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "PORTAGE_CONVOY",
         # issue 11 items 5-7: game conclusion
         "NO_DRAW",
+        "NO_QUARTER",
         "NO_EOG",
         "HOLD_WIN",
         "SHARED_VICTORY",
