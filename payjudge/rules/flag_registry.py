@@ -215,13 +215,14 @@ _DECLARATIONS = (
         F.PORTAGE_CONVOY,
         "1.4",
         S,
-        "armies may carry fleets overland between coasts (not yet between two coasts of one province)",
+        "armies may carry fleets overland between coasts, and from one coast of a province to "
+        "another (an army in a bordering province)",
     ),
     _d(
         F.MULTI_COAST_PORTAGE,
         "1.4",
-        NOT_YET,
-        "portage only between the coasts of one province",
+        S,
+        "portage only from one coast of a province to another, by an army in any bordering province",
         implies=(F.PORTAGE_CONVOY,),
     ),
     _d(F.SAFE_CONVOYS, "1.4", S, "a beleaguered fleet cannot convoy"),

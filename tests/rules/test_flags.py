@@ -52,6 +52,7 @@ DONE = {
     Flag.COASTAL_CONVOY,
     Flag.GARRISON,
     Flag.PORTAGE_CONVOY,
+    Flag.MULTI_COAST_PORTAGE,
 }
 
 
