@@ -128,7 +128,9 @@ def _coast_portage_dest(m: Map, unit: Unit, dest: Location, position: Position) 
             raise AmbiguousOrder(f"{unit} - {unit.province}: say which coast ({names})")
         dest = Location(unit.province, others[0])
     if dest.coast not in others:
-        raise IllegalOrder(f"{unit} cannot move to the coast it is on" if dest.coast in coasts else f"{unit.province} has no coast {dest.coast}")
+        if dest.coast in coasts:
+            raise IllegalOrder(f"{unit} cannot move to the coast it is on")
+        raise IllegalOrder(f"{unit.province} has no coast {dest.coast}")
     if not army_chain(position, unit.province, unit.province):
         raise IllegalOrder(
             f"{unit} cannot move to {dest}: no army in a neighbouring province could carry it there"
@@ -474,7 +476,9 @@ def _portage(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozens
         if len(m.provinces[fleet.province].coasts) < 2:
             raise IllegalOrder(f"{unit} cannot carry {fleet} to the province it is in")
         if unit.province not in m.army_neighbours(fleet.province):
-            raise IllegalOrder(f"{unit} cannot carry {fleet} along its coasts: {unit.province} does not border it")
+            raise IllegalOrder(
+                f"{unit} cannot carry {fleet} along its coasts: {unit.province} does not border it"
+            )
         return Convoy(unit, fleet, dest)
     if Flag.MULTI_COAST_PORTAGE in flags:
         raise IllegalOrder(
