@@ -78,6 +78,7 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
             for d in ds
         ],
         "destroyed": report.get("destroyed", []),
+        "stranded": report.get("stranded", []),
         "center_changes": report.get("center_changes", []),
         "centers": [
             {"power": p, "count": len(report["centers"].get(p, [])), "centers": report["centers"].get(p, [])}

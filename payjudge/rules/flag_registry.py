@@ -200,8 +200,20 @@ _DECLARATIONS = (
         "own units left without an order hold (matters under PAY_DUMMIES)",
         also=("3.1",),
     ),
-    _d(F.UNITS_ADAPT, "1.3", NOT_YET, "units change type when the map's terrain changes under them"),
-    _d(F.HIBERNATE, "1.3", NOT_YET, "units on spaces that become impassable stay, and may only hold"),
+    _d(
+        F.UNITS_ADAPT,
+        "1.3",
+        S,
+        "on a map whose terrain changes by phase, a unit on a space its kind can no longer stand "
+        "on becomes the other kind (a fleet on drained land an army); without it such a unit is destroyed",
+    ),
+    _d(
+        F.HIBERNATE,
+        "1.3",
+        S,
+        "a unit on a space that became impassable, or a fleet on one that became land, stays "
+        "and may only hold until the terrain changes back (before UNITS_ADAPT, when both are used)",
+    ),
     _d(F.IMMOBILE_DUMMIES, "1.3", S, "units of dummy powers may not move"),
     _d(
         F.SUBMIT_MASTER,

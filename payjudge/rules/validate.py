@@ -31,6 +31,7 @@ from .orders import (
 from .parse import OrderKind, ParsedOrder, UnitSpec
 from .phase import PhaseType
 from .position import Position
+from .terrain import hibernating
 
 _KIND_NAMES = {
     OrderKind.HOLD: "hold",
@@ -346,6 +347,8 @@ def _movement(
     _check_owner(owner, unit, power, check_owner)
     if parsed.kind is OrderKind.HOLD:
         return Hold(unit)
+    if hibernating(m, unit):  # HIBERNATE: kept on terrain it cannot stand on
+        raise IllegalOrder(f"{unit} is hibernating (HIBERNATE): it may only hold")
     if parsed.kind is OrderKind.MOVE:
         if Flag.IMMOBILE_DUMMIES in flags and owner in dummies:
             raise IllegalOrder(f"{unit} belongs to the dummy {owner}, whose units may not move")
