@@ -356,7 +356,13 @@ _DECLARATIONS = (
         _BLIND_MODIFIER + "units see the other type only; centres see nothing",
         implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE),
     ),
-    _d(F.HIDE_BUILDS, "1.6", NOT_YET, "the results of an adjustment phase give only the number of builds"),
+    _d(
+        F.HIDE_BUILDS,
+        "1.6",
+        S,
+        "the results of an adjustment phase give only the number of builds (BUILD HIDDEN), with no "
+        "picture; the results of the next movement phase name the new units (FOUND)",
+    ),
     _d(
         F.HIDE_DUMMIES,
         "1.6",

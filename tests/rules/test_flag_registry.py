@@ -200,6 +200,7 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         # issue 11 items 5-7: game conclusion
         "NO_DRAW",
         "NO_QUARTER",
+        "HIDE_BUILDS",
         "NO_EOG",
         "HOLD_WIN",
         "SHARED_VICTORY",
