@@ -198,3 +198,23 @@ def test_without_the_flags_a_unit_on_changed_terrain_is_destroyed_and_reported()
     # a position read back from storage is on the board of its phase too
     stored = position_from_json(tides, position_to_json(fall))
     assert stored.map.provinces["PAS"].terrain is Terrain.SHUT
+
+
+def test_a_hibernating_unit_has_only_its_hold_among_the_possible_orders():
+    from payjudge.rules.possible import possible_orders
+
+    tides = _map("tides")
+    position = Position(
+        tides,
+        Phase.parse("S1901M"),
+        {"NORTH": (_unit("F LAG", tides),), "SOUTH": (_unit("A PAS", tides),)},
+        {"NORTH": frozenset({"HOM"}), "SOUTH": frozenset({"VAL"})},
+    )
+    assert len(possible_orders(position, "LAG")) > 1
+    _, fall = advance(position, {}, flags=_flags_named("HIBERNATE"))
+    assert [str(o) for o in possible_orders(fall, "LAG")] == ["F LAG H"]
+    assert [str(o) for o in possible_orders(fall, "PAS")] == ["A PAS H"]
+
+
+def _flags_named(*names: str) -> frozenset[Flag]:
+    return closure(lookup(n) for n in names)
