@@ -16,6 +16,7 @@ from ..payola.statement import statement_view
 from ..rules.phase import Phase
 from ..templating import render
 from ..vocabulary import SeatStatus
+from .hidden_builds import found_units, hide_builds, hides
 from .mailer import Mailer
 from .pictures import Pictures, wants_map
 from .state import GameState
@@ -47,8 +48,10 @@ def power_address(st: GameState, power: str) -> list[str]:
 def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | None) -> dict[str, Any]:
     """The public results of a phase, from its stored report (also used by HISTORY)."""
     m = st.map
+    phase = Phase.parse(report["phase"])
+    orders = hide_builds(report["orders"]) if hides(st.rules, phase) else report["orders"]
     by_power: dict[str, list[dict]] = {}
-    for o in report["orders"]:
+    for o in orders:
         notes = []
         if o["result"] in _RESULT_NOTE:
             notes.append(_RESULT_NOTE[o["result"]])
@@ -57,7 +60,6 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
         by_power.setdefault(o["power"], []).append(
             {"order": o["order"], "notes": notes, "default": o["default"]}
         )
-    phase = Phase.parse(report["phase"])
     nxt = Phase.parse(report["next_phase"])
     zone = Timing.from_json(st.game.timing).zone
     return {
@@ -78,6 +80,8 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
             for d in ds
         ],
         "destroyed": report.get("destroyed", []),
+        "stranded": report.get("stranded", []),
+        "found": found_units(st, phase),  # HIDE_BUILDS: the units built in secret last winter
         "center_changes": report.get("center_changes", []),
         "centers": [
             {"power": p, "count": len(report["centers"].get(p, [])), "centers": report["centers"].get(p, [])}
@@ -112,6 +116,8 @@ def send_results(
     if not preview and Flag.IGNORE_RESULTS in st.rules:
         to = [a for a in to if a != st.game.master_address]
     picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
+    if hides(st.rules, comp.report.phase) and any(o["order"].startswith("BUILD ") for o in report["orders"]):
+        picture = None  # HIDE_BUILDS: a picture of the winter would show where the builds are
     # the players who said SET MAP OFF get the same mail without the picture
     plain = (
         {s.address.lower() for s in st.seats if s.address and not wants_map(st.game, s.power)}

@@ -18,6 +18,7 @@ from ..store import Session, repo
 from ..store.models import Game, Turn
 from ..templating import render
 from ..vocabulary import GameStatus, TurnStatus
+from .hidden_builds import found_units, hides
 from .notify import results_view
 from .phases import end_publication
 from .pictures import Pictures, shared_pictures
@@ -130,4 +131,13 @@ def picture(session: Session, config: Config, name: str, seq: int) -> bytes | No
         return None
     st = _state(session, game, config)
     report: Any = turn.report if turn.status is TurnStatus.PROCESSED else None
-    return Pictures.of(config).png(st.map, position_from_json(st.map, turn.position), report)
+    position = position_from_json(st.map, turn.position)
+    if report is not None and hides(st.rules, turn.phase):
+        report = None  # HIDE_BUILDS: the board before the builds, without them
+    elif report is None and (found := found_units(st, turn.phase)):
+        # HIDE_BUILDS: the units built in secret are not shown until this phase is played
+        secret = {(f["power"], f["unit"]) for f in found}
+        position = position.replace(
+            units={p: tuple(u for u in us if (p, str(u)) not in secret) for p, us in position.units.items()}
+        )
+    return Pictures.of(config).png(st.map, position, report)

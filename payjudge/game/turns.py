@@ -372,6 +372,7 @@ def report_json(comp: TurnComputation) -> dict[str, Any]:
             for p, ds in r.dislodged.items()
         },
         "destroyed": [{"power": p, "unit": str(u)} for p, u in r.destroyed],
+        "stranded": [{"power": p, "unit": str(u)} for p, u in r.stranded],
         "center_changes": [{"center": c, "from": f, "to": t} for c, f, t in r.center_changes],
         "next_phase": str(comp.next_position.phase),
         "centers": {p: sorted(cs) for p, cs in comp.next_position.centers.items()},

@@ -200,8 +200,20 @@ _DECLARATIONS = (
         "own units left without an order hold (matters under PAY_DUMMIES)",
         also=("3.1",),
     ),
-    _d(F.UNITS_ADAPT, "1.3", NOT_YET, "units change type when the map's terrain changes under them"),
-    _d(F.HIBERNATE, "1.3", NOT_YET, "units on spaces that become impassable stay, and may only hold"),
+    _d(
+        F.UNITS_ADAPT,
+        "1.3",
+        S,
+        "on a map whose terrain changes by phase, a unit on a space its kind can no longer stand "
+        "on becomes the other kind (a fleet on drained land an army); without it such a unit is destroyed",
+    ),
+    _d(
+        F.HIBERNATE,
+        "1.3",
+        S,
+        "a unit on a space that became impassable, or a fleet on one that became land, stays "
+        "and may only hold until the terrain changes back (before UNITS_ADAPT, when both are used)",
+    ),
     _d(F.IMMOBILE_DUMMIES, "1.3", S, "units of dummy powers may not move"),
     _d(
         F.SUBMIT_MASTER,
@@ -215,13 +227,14 @@ _DECLARATIONS = (
         F.PORTAGE_CONVOY,
         "1.4",
         S,
-        "armies may carry fleets overland between coasts (not yet between two coasts of one province)",
+        "armies may carry fleets overland between coasts, and from one coast of a province to "
+        "another (an army in a bordering province)",
     ),
     _d(
         F.MULTI_COAST_PORTAGE,
         "1.4",
-        NOT_YET,
-        "portage only between the coasts of one province",
+        S,
+        "portage only from one coast of a province to another, by an army in any bordering province",
         implies=(F.PORTAGE_CONVOY,),
     ),
     _d(F.SAFE_CONVOYS, "1.4", S, "a beleaguered fleet cannot convoy"),
@@ -343,7 +356,13 @@ _DECLARATIONS = (
         _BLIND_MODIFIER + "units see the other type only; centres see nothing",
         implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE),
     ),
-    _d(F.HIDE_BUILDS, "1.6", NOT_YET, "the results of an adjustment phase give only the number of builds"),
+    _d(
+        F.HIDE_BUILDS,
+        "1.6",
+        S,
+        "the results of an adjustment phase give only the number of builds (BUILD HIDDEN), with no "
+        "picture; the results of the next movement phase name the new units (FOUND)",
+    ),
     _d(
         F.HIDE_DUMMIES,
         "1.6",
@@ -432,7 +451,13 @@ _DECLARATIONS = (
         "no deadlines: a phase is processed when every power has "
         "ordered and nobody waits, or by the Master's PROCESS",
     ),
-    _d(F.NO_QUARTER, "1.9", NOT_YET, "NO_RETREAT and NO_DRAW together", implies=(F.NO_RETREAT, F.NO_DRAW)),
+    _d(
+        F.NO_QUARTER,
+        "1.9",
+        S,
+        "NO_RETREAT and NO_DRAW together: dislodged units are destroyed, and no draw may be voted",
+        implies=(F.NO_RETREAT, F.NO_DRAW),
+    ),
     _d(
         F.NO_LATE_CHANGES,
         "1.9",

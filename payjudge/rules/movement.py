@@ -319,7 +319,8 @@ class _Board:
         if not self.path(i):
             return 0
         d = self.at.get(self.dest[i])  # type: ignore[arg-type]
-        if d is None or (self.h2h[i] is None and self.kind[d] == _MOVE and self.resolve(d)):
+        # d == i: a fleet carried between the coasts of its own province (PORTAGE_CONVOY)
+        if d is None or d == i or (self.h2h[i] is None and self.kind[d] == _MOVE and self.resolve(d)):
             return self._supports(self.move_support.get(i, ()))
         owner = self.powers[d]
         if owner in self.fire:
@@ -362,7 +363,7 @@ class _Board:
         if o is not None:
             if attack <= self.defend_strength(o):
                 return False
-        elif attack <= self.hold_strength(self.dest[i], i):  # type: ignore[arg-type]
+        elif self.dest[i] != self.prov[i] and attack <= self.hold_strength(self.dest[i], i):  # type: ignore[arg-type]
             return False
         # an explicit loop rather than all(): this is the adjudicator's innermost step
         for c in self.moves_to[self.dest[i]]:  # type: ignore[index]  # noqa: SIM110

@@ -12,6 +12,7 @@ from .flags import Flag
 from .geography import Location, Map
 from .orders import Unit
 from .phase import Phase, PhaseType, Season, game_start_phase
+from .terrain import adapt_units, phase_map
 
 
 def opening_phase(game_map: Map, flags: frozenset[Flag] = frozenset()) -> Phase:
@@ -70,6 +71,8 @@ class Position:
     _at: Mapping[str, tuple[str, Unit]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if self.map.phase_lines:  # the board of this phase (terrain that changes: `IN` lines)
+            object.__setattr__(self, "map", phase_map(self.map, self.phase))
         # each power's units in (province, coast) order; sorting by province alone gives
         # that order, as a province holds one unit (two are an error, reported as such)
         units = {p: tuple(sorted(us, key=_province_of)) for p, us in self.units.items() if us}
@@ -95,7 +98,9 @@ class Position:
         elif Flag.FLEX_SETUP in flags:
             homes = {p.name: set(p.homes) for p in game_map.powers}
             units = {p: tuple(u for u in us if u.province not in homes.get(p, ())) for p, us in units.items()}
-        return cls(game_map, opening_phase(game_map, flags), units, dict(game_map.start_centers))
+        phase = opening_phase(game_map, flags)
+        units, _lost = adapt_units(phase_map(game_map, phase), units, flags)
+        return cls(game_map, phase, units, dict(game_map.start_centers))
 
     # -- queries ---------------------------------------------------------------------
     def unit_at(self, province: str) -> Unit | None:

@@ -31,6 +31,7 @@ from .orders import (
 )
 from .phase import PhaseType
 from .position import Position
+from .terrain import hibernating
 
 
 def possible_orders(position: Position, unit: Unit | str, power: str | None = None) -> list[Order]:
@@ -144,6 +145,8 @@ class _Orders:
         owner, board_unit = hit2
         if kind is PhaseType.ADJUSTMENTS:
             return [Remove(board_unit)] if pos.adjustment(owner) < 0 else []
+        if hibernating(pos.map, board_unit):  # HIBERNATE: it may only hold
+            return [Hold(board_unit)]
         return self.movement(board_unit)
 
     # -- movement --------------------------------------------------------------------

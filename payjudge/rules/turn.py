@@ -22,6 +22,7 @@ from .parse import ParsedOrder, parse_order
 from .phase import Phase, PhaseType
 from .position import Dislodged, Position
 from .retreats import adjudicate_retreats
+from .terrain import adapt_units, phase_map
 from .validate import chain_looked_for, fleet_chain, validate
 
 
@@ -49,6 +50,9 @@ class PhaseReport:
     dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
     destroyed: tuple[tuple[str, Unit], ...] = ()  # dislodged with nowhere to go
     center_changes: tuple[tuple[str, str | None, str], ...] = ()  # (centre, from, to)
+    # units destroyed by the terrain of the phases that follow (a map's `IN` lines): on a
+    # space their kind cannot stand on, where UNITS_ADAPT and HIBERNATE do not save them
+    stranded: tuple[tuple[str, Unit], ...] = ()
 
 
 _PARSED_CACHE_SIZE = 50_000
@@ -212,11 +216,11 @@ def play(
         unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
         result = adjudicate_movement(position, by_unit, unordered, flags=flags, dummies=dummies)
         keep = Flag.NO_RETREAT not in flags  # NO_RETREAT: every dislodged unit is destroyed
-        stranded = {p: tuple(d for d in ds if d.retreats and keep) for p, ds in result.dislodged.items()}
+        retreating = {p: tuple(d for d in ds if d.retreats and keep) for p, ds in result.dislodged.items()}
         destroyed = tuple(
             (p, d.unit) for p, ds in result.dislodged.items() for d in ds if not (d.retreats and keep)
         )
-        units, dislodged = result.units, stranded
+        units, dislodged = result.units, retreating
         report = PhaseReport(
             position.phase, position, result.outcomes, tuple(problems), result.dislodged, destroyed
         )
@@ -232,8 +236,8 @@ def play(
         )
         dislodged = position.dislodged
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
-    nxt, changes = _next_position(position, units, dislodged, flags)
-    if changes:
+    nxt, changes, stranded = _next_position(position, units, dislodged, flags)
+    if changes or stranded:
         report = PhaseReport(
             report.phase,
             report.before,
@@ -242,6 +246,7 @@ def play(
             report.dislodged,
             report.destroyed,
             changes,
+            stranded,
         )
     return report, nxt
 
@@ -263,23 +268,31 @@ def _next_position(
     units: Mapping[str, tuple[Unit, ...]],
     dislodged: Mapping[str, tuple[Dislodged, ...]],
     flags: frozenset[Flag] = frozenset(),
-) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
-    """Step to the next phase that really happens, from the units after `before`'s phase."""
+) -> tuple[Position, tuple[tuple[str, str | None, str], ...], tuple[tuple[str, Unit], ...]]:
+    """Step to the next phase that really happens, from the units after `before`'s phase;
+    with the centres that changed hands and the units the terrain of a phase destroyed
+    (on a map whose terrain changes by phase, each phase passed has its own board)."""
     m, centers, phase = before.map, before.centers, before.phase
     changes: tuple[tuple[str, str | None, str], ...] = ()
+    stranded: tuple[tuple[str, Unit], ...] = ()
     while True:
         phase = phase.next()
+        board = phase_map(m, phase)
+        if board is not m:
+            m = board
+            units, lost = adapt_units(m, units, flags)
+            stranded += lost
         if phase.type is PhaseType.RETREATS:
             if any(dislodged.values()):
-                return Position(m, phase, units, centers, dislodged), changes
+                return Position(m, phase, units, centers, dislodged), changes, stranded
             continue
         if phase.type is PhaseType.ADJUSTMENTS:
             centers, changes = _captured(m, units, centers)
             pos = Position(m, phase, units, centers, dislodged)
             if adjustments_due(pos, flags):
-                return pos, changes
+                return pos, changes, stranded
             continue
-        return Position(m, phase, units, centers, dislodged), changes
+        return Position(m, phase, units, centers, dislodged), changes, stranded
 
 
 def _captured(

@@ -31,6 +31,7 @@ from .orders import (
 from .parse import OrderKind, ParsedOrder, UnitSpec
 from .phase import PhaseType
 from .position import Position
+from .terrain import hibernating
 
 _KIND_NAMES = {
     OrderKind.HOLD: "hold",
@@ -111,6 +112,30 @@ def _portage_dest(m: Map, unit: Unit, dest: Location, position: Position) -> Loc
         raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
     if dest.coast is None and coasts:
         return Location(dest.province, coasts[0])
+    return dest
+
+
+def _coast_portage_dest(m: Map, unit: Unit, dest: Location, position: Position) -> Location:
+    """PORTAGE_CONVOY: a fleet carried from one coast of its province to another by an army
+    in a neighbouring province (seed 003, MULTI_COAST_PORTAGE). With two coasts the other
+    one is meant when none is named."""
+    coasts = m.provinces[unit.province].coasts
+    if len(coasts) < 2:
+        raise IllegalOrder(f"{unit} cannot move to the province it is in")
+    others = [c for c in coasts if c != unit.location.coast]
+    if dest.coast is None:
+        if len(others) > 1:
+            names = " or ".join(f"{unit.province}/{c}" for c in others)
+            raise AmbiguousOrder(f"{unit} - {unit.province}: say which coast ({names})")
+        dest = Location(unit.province, others[0])
+    if dest.coast not in others:
+        if dest.coast in coasts:
+            raise IllegalOrder(f"{unit} cannot move to the coast it is on")
+        raise IllegalOrder(f"{unit.province} has no coast {dest.coast}")
+    if not army_chain(position, unit.province, unit.province):
+        raise IllegalOrder(
+            f"{unit} cannot move to {dest}: no army in a neighbouring province could carry it there"
+        )
     return dest
 
 
@@ -268,6 +293,8 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[
     dest = parsed.dest
     assert dest is not None
     if dest.province == unit.province:
+        if unit.type is UnitType.FLEET and Flag.PORTAGE_CONVOY in flags:
+            return Move(unit, _coast_portage_dest(m, unit, dest, position))
         raise IllegalOrder(f"{unit} cannot move to the province it is in")
     prov = m.provinces.get(dest.province)
     if prov is None or prov.terrain is Terrain.SHUT:
@@ -275,6 +302,7 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[
     if unit.type is UnitType.FLEET:
         if (
             Flag.PORTAGE_CONVOY in flags
+            and Flag.MULTI_COAST_PORTAGE not in flags
             and prov.terrain is Terrain.COAST
             and not m.reaches_province(UnitType.FLEET, unit.location, dest.province)
         ):
@@ -319,6 +347,8 @@ def _movement(
     _check_owner(owner, unit, power, check_owner)
     if parsed.kind is OrderKind.HOLD:
         return Hold(unit)
+    if hibernating(m, unit):  # HIBERNATE: kept on terrain it cannot stand on
+        raise IllegalOrder(f"{unit} is hibernating (HIBERNATE): it may only hold")
     if parsed.kind is OrderKind.MOVE:
         if Flag.IMMOBILE_DUMMIES in flags and owner in dummies:
             raise IllegalOrder(f"{unit} belongs to the dummy {owner}, whose units may not move")
@@ -333,7 +363,12 @@ def _movement(
                 raise IllegalOrder(f"{unit} cannot support {target}: it could not move to {target.province}")
             return SupportHold(unit, target)
         dest = parsed.dest
-        if dest.province == target.province:
+        coast_portage = (
+            Flag.PORTAGE_CONVOY in flags
+            and target.type is UnitType.FLEET
+            and army_chain(position, target.province, target.province, avoid=unit.province)
+        )
+        if dest.province == target.province and not coast_portage:
             raise IllegalOrder(f"{unit} cannot support {target} moving to where it already is")
         if dest.province == unit.province:
             raise IllegalOrder(f"{unit} cannot support a move into its own province")
@@ -355,6 +390,7 @@ def _movement(
         else:
             if not m.reaches_province(UnitType.FLEET, target.location, dest.province) and not (
                 Flag.PORTAGE_CONVOY in flags
+                and (dest.province == target.province or Flag.MULTI_COAST_PORTAGE not in flags)
                 and army_chain(position, target.province, dest.province, avoid=unit.province)
             ):
                 raise IllegalOrder(f"{target} cannot move to {dest.province}")
@@ -363,7 +399,7 @@ def _movement(
         return SupportMove(unit, target, dest)
     # convoy
     if Flag.PORTAGE_CONVOY in flags and unit.type is UnitType.ARMY:
-        return _portage(parsed, unit, position)
+        return _portage(parsed, unit, position, flags)
     if unit.type is not UnitType.FLEET or not _carrier(m, unit.province, flags):
         raise IllegalOrder(f"{unit} cannot convoy: only a fleet at sea can")
     _, army = _board_unit(parsed.target, position, "convoyed unit")
@@ -410,20 +446,27 @@ def _land_linked(m: Map, start: str, avoid: frozenset[str]) -> set[str]:
 
 def army_chain(position: Position, origin: str, dest: str, avoid: str | None = None) -> bool:
     """PORTAGE_CONVOY: is there a chain of armies overland from `origin` to `dest`, both on
-    a coast (the fleet's own province and its destination excluded)?"""
+    a coast (the fleet's own province and its destination excluded)? From a province with
+    several coasts to itself: is there an army in a neighbouring province (any will do,
+    coastal or not: it only lends its hands)?"""
     m = position.map
-    if origin == dest or not (m.is_coastal(origin) and m.is_coastal(dest)):
-        return False
 
     def has_army(p: str) -> bool:
         unit = position.unit_at(p)
         return unit is not None and unit.type is UnitType.ARMY and p != avoid and p not in (origin, dest)
 
+    if origin == dest:
+        return len(m.provinces[origin].coasts) > 1 and any(map(has_army, m.army_neighbours(origin)))
+    if not (m.is_coastal(origin) and m.is_coastal(dest)):
+        return False
+
     return _linked_by(origin, dest, m.army_neighbours, has_army)
 
 
-def _portage(parsed: ParsedOrder, unit: Unit, position: Position) -> Convoy:
-    """PORTAGE_CONVOY: an army's order to carry a fleet overland (no coast is named)."""
+def _portage(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[Flag]) -> Convoy:
+    """PORTAGE_CONVOY: an army's order to carry a fleet overland (no coast is named), or
+    from one coast of a province to another (the province written twice); under
+    MULTI_COAST_PORTAGE only the latter."""
     m = position.map
     assert parsed.target is not None
     _, fleet = _board_unit(parsed.target, position, "convoyed unit")
@@ -433,7 +476,18 @@ def _portage(parsed: ParsedOrder, unit: Unit, position: Position) -> Convoy:
     if dest is None or dest.province not in m.provinces:
         raise IllegalOrder(f"{unit}: unknown destination for the convoy")
     if dest.province == fleet.province:
-        raise IllegalOrder(f"{unit} cannot carry {fleet} to the province it is in")
+        if len(m.provinces[fleet.province].coasts) < 2:
+            raise IllegalOrder(f"{unit} cannot carry {fleet} to the province it is in")
+        if unit.province not in m.army_neighbours(fleet.province):
+            raise IllegalOrder(
+                f"{unit} cannot carry {fleet} along its coasts: {unit.province} does not border it"
+            )
+        return Convoy(unit, fleet, dest)
+    if Flag.MULTI_COAST_PORTAGE in flags:
+        raise IllegalOrder(
+            f"{unit} cannot carry {fleet} to {dest.province}: under MULTI_COAST_PORTAGE an army "
+            "carries a fleet only from one coast of a province to another"
+        )
     if not (m.is_coastal(fleet.province) and m.is_coastal(dest.province)):
         raise IllegalOrder(f"{unit} cannot carry {fleet} to {dest.province}: both ends must be on a coast")
     ends = frozenset({fleet.province, dest.province})

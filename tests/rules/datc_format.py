@@ -30,6 +30,7 @@ class Case:
     dummies: list[str] = field(default_factory=list)  # dummy powers (flag cases)
     next_phase: str | None = None  # phase after the last block (flag cases)
     start: bool = False  # from the map's opening (flag cases)
+    map: str = "standard"  # the map played on (flag cases: MAP <name>)
 
 
 def _power_line(text: str) -> tuple[str, str]:
@@ -61,6 +62,8 @@ def read_cases(directory: Path = HERE) -> list[Case]:
                 case.flags.extend(line.upper().split()[1:])
             elif word == "START" and line.upper() == "START":
                 case.start = True
+            elif word == "MAP":
+                case.map = line.split()[1].lower()
             elif word == "NEXT":
                 case.next_phase = line.split()[1].upper()
             elif word == "DUMMIES":

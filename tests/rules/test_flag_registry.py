@@ -194,8 +194,13 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "COASTAL_CONVOY",
         "GARRISON",
         "PORTAGE_CONVOY",
+        "MULTI_COAST_PORTAGE",
+        "UNITS_ADAPT",
+        "HIBERNATE",
         # issue 11 items 5-7: game conclusion
         "NO_DRAW",
+        "NO_QUARTER",
+        "HIDE_BUILDS",
         "NO_EOG",
         "HOLD_WIN",
         "SHARED_VICTORY",

@@ -44,3 +44,11 @@ def test_without_flags_the_support_against_its_own_power_does_not_count(database
     pos, _, _state, phase = _spring_with_a_dislodgement("", database)
     assert phase == "F1901M"
     assert {str(u) for u in pos.units["ITALY"]} == {"A ROM", "A VEN", "F NAP"}
+
+
+def test_no_quarter_brings_no_retreat_in_play(database):
+    """NO_QUARTER (seed 003 §1.9) brings NO_RETREAT: the dislodged army is destroyed."""
+    pos, _, _state, phase = _spring_with_a_dislodgement("FRIENDLY_FIRE NO_QUARTER", database)
+    assert phase == "F1901M"  # no retreat phase
+    assert {str(u) for u in pos.units["ITALY"]} == {"A ROM", "F NAP"}
+    assert not pos.dislodged

@@ -90,6 +90,15 @@ def test_no_draw_refuses_draw_votes_and_a_concession_still_ends_the_game(databas
     assert "conceded the game to FRANCE" in _end_mail(judge)
 
 
+def test_no_quarter_is_accepted_at_create_and_brings_no_draw(database):
+    """NO_QUARTER (seed 003 §1.9) is NO_RETREAT and NO_DRAW: CREATE takes it, and a draw
+    vote is refused as under NO_DRAW."""
+    judge = TestJudge(database)
+    start_game(judge, rules="NO_QUARTER")  # CREATE accepts it
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nVOTE DRAW\n")
+    assert "uses the rule NO_DRAW" in " ".join(judge.last_reply(addr("FRANCE")).split())
+
+
 def test_without_no_draw_a_draw_vote_is_recorded(database):
     judge = TestJudge(database)
     start_game(judge)

@@ -115,3 +115,64 @@ def test_hide_dummies_keeps_the_start_announcement_from_naming_dummies(database)
         assert started and ("dummy" in started[-1].body) is named, rules
         with database.transaction() as s:
             find_game(s, "pay7").name = f"old{len(rules)}"
+
+
+def _results(judge: TestJudge, phase: str) -> str:
+    [mail] = [m for m in judge.inbox(OBSERVER) if m.kind == "results" and phase in m.subject]
+    return mail.body
+
+
+def _winter_with_a_french_build(database, rules: str) -> TestJudge:
+    from .test_press_flags import _game, _play_to_winter
+
+    judge = _game(database, rules)
+    _play_to_winter(judge)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nBUILD A MAR\n")
+    judge.send(GM, "SIGNON Mpay7 masterpw\nPROCESS!\n")
+    assert snapshot(judge)[3] == "S1902M"
+    return judge
+
+
+def test_hide_builds_gives_the_number_of_builds_and_reveals_them_after_the_spring(database):
+    """HIDE_BUILDS (seed 003 §1.6): the winter results say BUILD HIDDEN once per build, not
+    where nor what, and have no picture; the spring results name the new unit (FOUND)."""
+    judge = _winter_with_a_french_build(database, "HIDE_BUILDS")
+    winter = judge.inbox(OBSERVER, clear=False)
+    body = _results(judge, "W1901A")
+    lines = [" ".join(x.split()) for x in body.splitlines()]
+    assert lines.count("BUILD HIDDEN") == 1
+    assert "A MAR" not in body
+    assert not any(b"image/png" in m.raw for m in winter if m.kind == "results")
+    judge.send(GM, "SIGNON Mpay7 masterpw\nPROCESS!\n")
+    assert snapshot(judge)[3] == "F1902M"
+    spring = [" ".join(x.split()) for x in _results(judge, "S1902M").splitlines()]
+    assert "FRANCE: FOUND A MAR" in spring
+
+
+def test_without_hide_builds_the_winter_results_show_the_builds(database):
+    judge = _winter_with_a_french_build(database, "")
+    body = _results(judge, "W1901A")
+    assert "BUILD A MAR" in body and "BUILD HIDDEN" not in body
+    judge.send(GM, "SIGNON Mpay7 masterpw\nPROCESS!\n")
+    assert "FOUND" not in _results(judge, "S1902M")
+
+
+def test_hide_builds_keeps_the_new_unit_off_the_web_picture_until_the_spring_is_played(database):
+    from payjudge.game.pictures import Pictures
+    from payjudge.game.public import picture
+    from payjudge.game.state import GameState, turns
+    from payjudge.rules.serial import position_from_json
+
+    judge = _winter_with_a_french_build(database, "HIDE_BUILDS")
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "pay7"))
+        winter, spring = turns(s, st.game)[-2:]
+        pos = position_from_json(st.map, spring.position)
+        assert "A MAR" in {str(u) for u in pos.units["FRANCE"]}
+        french = tuple(u for u in pos.units["FRANCE"] if str(u) != "A MAR")
+        without = pos.replace(units={**pos.units, "FRANCE": french})
+        draw = Pictures.of(judge.config).png
+        assert picture(s, judge.config, "pay7", spring.seq) == draw(st.map, without, None)
+        # the winter's picture is its board before the builds, without its orders
+        before = position_from_json(st.map, winter.position)
+        assert picture(s, judge.config, "pay7", winter.seq) == draw(st.map, before, None)
