@@ -176,6 +176,9 @@ def test_the_master_gives_and_takes_control_and_the_controller_orders_for_the_du
     master(judge, "DUMMY ITALY")
     assert "ITALY is now controlled by AUSTRIA" in master(judge, "CONTROL ITALY BY AUSTRIA")
     assert "only a power nobody plays" in master(judge, "CONTROL FRANCE BY AUSTRIA")
+    judge.send(OBSERVER, "SUMMARY pay7")
+    line = next(x for x in judge.last_reply(OBSERVER).splitlines() if x.strip().startswith("ITALY"))
+    assert line.split()[1] == "dummy" and line.endswith("controlled by AUSTRIA"), line
     # the controller signs on as itself and acts for Italy with FOR
     reply = send(judge, "AUSTRIA", "FOR ITALY\n0 : A VEN - PIE\n% secret-of-ITALY")
     assert "The commands below act for ITALY" in reply and "was processed" in reply
@@ -220,3 +223,22 @@ def test_team_victory_without_vassals_counts_a_controlled_powers_centres(databas
         board = pos.replace(centers={"AUSTRIA": frozenset(scs[:10]), "ITALY": frozenset(scs[10:18])})
         assert victors(st, pos, board, st.control()) == ("AUSTRIA",)
         assert victors(st, pos, board, {}) == ()
+
+
+def test_hide_dummies_hides_the_controller(database):
+    judge = TestJudge(database)
+    start_game(judge, rules="HIDE_DUMMIES")
+    master(judge, "DUMMY ITALY\nCONTROL ITALY BY AUSTRIA")
+    judge.send(OBSERVER, "SUMMARY pay7")
+    assert "controlled by" not in judge.last_reply(OBSERVER)
+
+
+def test_no_looting_keeps_a_controller_from_emptying_its_dummy(database):
+    for rules, refused in (("", False), ("NO_LOOTING", True)):
+        judge = TestJudge(database)
+        start_game(judge, rules=rules)
+        master(judge, "DUMMY ITALY\nCONTROL ITALY BY AUSTRIA")
+        reply = send(judge, "AUSTRIA", "FOR ITALY\nTRANSFER 10 TO AUSTRIA")
+        assert ("NOT processed" in reply) is refused, reply
+        with database.transaction() as s:  # a fresh game for the next round
+            find_game(s, "pay7").name = f"old{len(rules)}"
