@@ -10,9 +10,14 @@ report; nobody else sees any of it, the Master excepted.
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
+from pathlib import Path
 
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
+from payjudge.service.replay import replay
+from payjudge.store.db import Database, upgrade
 
 from .judge import TestJudge
 from .test_game import GM, OBSERVER, POWERS, addr, signon, start_game
@@ -87,13 +92,13 @@ PLAN = {
     "S1903M": [
         # Russia orders for its vassal and ranks England before France: its list decides
         # the tie of England's and France's offers to the German fleet
-        ("RUSSIA", ["ACCEPT REF?", "FOR GERMANY", "0 : F HEL H"]),
+        ("RUSSIA", ["ACCEPT REF?", "FOR GERMANY", "0 : F HEL H", "0 : A PRU - WAR"]),
         ("ENGLAND", ["3 : F HEL - NTH"]),
         # France buys the Russian units out of the German home centres
         (
             "FRANCE",
             ["3 : F HEL H", "5 : A KIE - DEN", "5 : A MUN - SIL", "5 : F BER - PRU"]
-            + ["5 : A PRU - LVN", "0 : A RUH - KIE", "0 : A BUR - MUN"],
+            + ["0 : A RUH - KIE", "0 : A BUR - MUN"],
         ),
     ],
     "F1903M": [
@@ -104,7 +109,7 @@ PLAN = {
 
 def test_a_dummy_becomes_a_vassal_and_changes_hands_by_mail(database):
     judge = TestJudge(database)
-    start_game(judge, rules="VASSAL_DUMMIES")
+    start_game(judge, rules="VASSAL_DUMMIES TORN_ALLEGIANCE")
     assert "GERMANY is now a dummy" in master(judge, "DUMMY GERMANY")
     seen_vassal_income = False
     while True:
@@ -162,12 +167,29 @@ def test_a_dummy_becomes_a_vassal_and_changes_hands_by_mail(database):
             assert new_control == {"GERMANY": "FRANCE"}
             results = next(m for m in mails if m.kind == "results" and addr("ITALY") in m.to)
             assert "GERMANY: no longer a vassal of RUSSIA; now a vassal of FRANCE" in results.body
+            # the German army Russia sent to Warsaw stood on its old master's home centre
+            # (which stayed Russian): TORN_ALLEGIANCE destroys it as Germany changes hands
+            assert re.search(r"TORN_ALLEGIANCE\):\s+GERMANY: A WAR", results.body), results.body
+            assert "WAR" in nxt.centers["RUSSIA"]
+            assert [str(u) for u in nxt.units["GERMANY"]] == ["F NTH", "A TYR"]
     assert seen_vassal_income
     # France now orders for Germany; Russia no longer may
     reply = send(judge, "RUSSIA", "FOR GERMANY\n0 : F NTH H")
     assert "RUSSIA does not control GERMANY" in reply
     reply = send(judge, "FRANCE", "FOR GERMANY\nBALANCE")
     assert "was processed" in reply
+    # the mail is the whole truth: replaying it rebuilds every phase, control and money
+    folder = Path(tempfile.mkdtemp())
+    try:
+        url = f"sqlite:///{folder / 'replay.sqlite'}"
+        upgrade(url)
+        target = Database(url)
+        report = replay(database, target, "pay7", judge.config)
+        assert report.ok, report.differences
+        assert report.identical == report.phases >= 9
+        target.dispose()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_the_master_gives_and_takes_control_and_the_controller_orders_for_the_dummy(database):
