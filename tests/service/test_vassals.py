@@ -264,3 +264,16 @@ def test_no_looting_keeps_a_controller_from_emptying_its_dummy(database):
         assert ("NOT processed" in reply) is refused, reply
         with database.transaction() as s:  # a fresh game for the next round
             find_game(s, "pay7").name = f"old{len(rules)}"
+
+
+def test_a_controlled_dummy_votes_through_its_controller(database):
+    judge = TestJudge(database)
+    start_game(judge)
+    master(judge, "DUMMY ITALY\nCONTROL ITALY BY AUSTRIA")
+    for p in POWERS:
+        if p != "ITALY":
+            send(judge, p, "VOTE DRAW")
+    with judge.db.transaction() as s:
+        game = find_game(s, "pay7")
+        assert game.state == "completed"
+        assert "ITALY" not in game.result["powers"] and "AUSTRIA" in game.result["powers"]
