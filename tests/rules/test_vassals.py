@@ -4,6 +4,8 @@ destroyed units after it are checked. Italy and Turkey are the dummies throughou
 
 from __future__ import annotations
 
+from payjudge.payola.income import income, vassal_income, year_end
+from payjudge.payola.rules import PayolaRules
 from payjudge.rules.flag_registry import closure
 from payjudge.rules.flags import Flag
 from payjudge.rules.mapfile import load_variant
@@ -134,6 +136,13 @@ def test_a_controlled_power_does_not_win_on_its_own_and_an_eliminated_controller
     assert winners(pos, control={"ITALY": "AUSTRIA"}) == ("AUSTRIA",)
 
 
-def test_an_eliminated_controller_keeps_its_vassal():
-    report, _ = fall({"ITALY": ["A VEN", "A ROM", "F NAP"]}, control={"ITALY": "AUSTRIA"})
+def test_an_eliminated_controller_keeps_its_vassal_and_its_income():
+    # Austria has lost every centre and unit; its vassal Italy holds its own homes
+    centers = {**START, "RUSSIA": START["RUSSIA"] | START["AUSTRIA"], "AUSTRIA": frozenset()}
+    report, nxt = fall({"ITALY": ["A VEN", "A ROM", "F NAP"]}, centers=centers, control={"ITALY": "AUSTRIA"})
     assert report.control == {"ITALY": "AUSTRIA"}
+    rules = PayolaRules.from_flags(["VASSAL_DUMMIES"])
+    lines = vassal_income(year_end(nxt, {"AUSTRIA": 0, "ITALY": 5}, rules), DUMMIES, report.control)
+    assert "ITALY" not in lines and "TURKEY" not in lines  # a dummy earns nothing of its own
+    assert lines["AUSTRIA"].vassals == (("ITALY", income(["NAP", "ROM", "VEN"], nxt, rules)),)
+    assert lines["AUSTRIA"].balance == lines["AUSTRIA"].vassals[0][1] > 0
