@@ -8,7 +8,7 @@ from ..game import lifecycle
 from ..game.context import CommandError, GameContext, MasterContext, SignedContext
 from ..game.control import give_control, may_act_for, take_control
 from ..game.game_start import begin
-from ..game.notify import broadcast, public_recipients
+from ..game.notify import broadcast, power_address, public_recipients
 from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
@@ -311,11 +311,9 @@ class For(SignedHandler):
         ctx.message.acting_for = p.name
         ctx.reply.note("acting_for", cmd.line, power=p.name)
         # the power's player sees what the Master did for it (email.md: the reply goes to
-        # the power's registered address too)
-        seat = ctx.state.seat(p.name)
-        ctx.reply.acting_for.append(
-            (cmd.line, p.name, seat.address if seat and seat.status is SeatStatus.PLAYING else None)
-        )
+        # the power's registered address too), or, for a controlled power, its controller
+        to = power_address(ctx.state, p.name)
+        ctx.reply.acting_for.append((cmd.line, p.name, to[0] if to else None))
 
 
 @register

@@ -208,6 +208,10 @@ def test_the_master_gives_and_takes_control_and_the_controller_orders_for_the_du
     assert "FRANCE does not control ITALY" in reply and "NOT processed" in reply
     reply = send(judge, "AUSTRIA", "FOR RUSSIA\nBALANCE")
     assert "AUSTRIA does not control RUSSIA" in reply
+    # what the Master does for Italy is copied to Italy's controller
+    judge.inbox(addr("AUSTRIA"))
+    master(judge, "FOR ITALY\nBALANCE")
+    assert any("act for ITALY" in m.body for m in judge.inbox(addr("AUSTRIA")))
     judge.sent.clear()
     next_phase(judge)
     pos, *_ = state(judge)
