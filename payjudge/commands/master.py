@@ -6,8 +6,9 @@ from typing import Any
 
 from ..game import lifecycle
 from ..game.context import CommandError, GameContext, MasterContext, SignedContext
+from ..game.control import give_control, may_act_for, take_control
 from ..game.game_start import begin
-from ..game.notify import broadcast, public_recipients
+from ..game.notify import broadcast, power_address, public_recipients
 from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
@@ -290,19 +291,52 @@ class Eject(MasterHandler):
 
 
 @register
-class For(MasterHandler):
+class For(SignedHandler):
     keyword = "FOR"
     syntax = "FOR <power>"
-    summary = "the player commands below act for that power (its player gets that part of the reply)"
+    summary = "the player commands below act for that power (the Master: any; a player: one it controls)"
 
-    def run(self, ctx: MasterContext, cmd: Command) -> None:
+    def run(self, ctx: SignedContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write FOR <power>")
         p = found(ctx.state.map.power(cmd.args[0]), f"there is no power {cmd.args[0]}")
-        ctx.act_for(p.name)
+        if not ctx.message.is_master:
+            require(not ctx.observer, "an observer acts for no power")
+            require(
+                may_act_for(ctx.state, ctx.actor, p.name),
+                f"{ctx.actor} does not control {p.name} (the Master gives control with CONTROL)",
+            )
+            ctx.message.acting_for = p.name
+            ctx.reply.note("acting_for", cmd.line, power=p.name)
+            return
+        ctx.message.acting_for = p.name
         ctx.reply.note("acting_for", cmd.line, power=p.name)
         # the power's player sees what the Master did for it (email.md: the reply goes to
-        # the power's registered address too)
-        seat = ctx.state.seat(p.name)
-        ctx.reply.acting_for.append(
-            (cmd.line, p.name, seat.address if seat and seat.status is SeatStatus.PLAYING else None)
-        )
+        # the power's registered address too), or, for a controlled power, its controller
+        to = power_address(ctx.state, p.name)
+        ctx.reply.acting_for.append((cmd.line, p.name, to[0] if to else None))
+
+
+@register
+class Control(MasterHandler):
+    keyword = "CONTROL"
+    syntax = "CONTROL <power> BY <power>"
+    summary = "give a power nobody plays to another power's player, who orders for it with FOR"
+
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
+        args = [a.upper() for a in cmd.args]
+        require(len(args) == 3 and args[1] == "BY", "write CONTROL <power> BY <power>")
+        power = found(ctx.state.map.power(args[0]), f"there is no power {args[0]}")
+        by = found(ctx.state.map.power(args[2]), f"there is no power {args[2]}")
+        ctx.reply.result(cmd.line, give_control(ctx.state, power.name, by.name))
+
+
+@register
+class Uncontrol(MasterHandler):
+    keyword = "UNCONTROL"
+    syntax = "UNCONTROL <power>"
+    summary = "take a controlled power back from its controller (it is a plain dummy again)"
+
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
+        require(len(cmd.args) == 1, "write UNCONTROL <power>")
+        power = found(ctx.state.map.power(cmd.args[0]), f"there is no power {cmd.args[0]}")
+        ctx.reply.result(cmd.line, take_control(ctx.state, power.name))

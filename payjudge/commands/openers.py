@@ -325,6 +325,9 @@ class Summary(OpenerHandler):
         timing = Timing.from_json(g.timing)
         hide_dummies = Flag.HIDE_DUMMIES in st.rules
         powers = []
+        # who controls whom is public (vassal states follow from the board), except under
+        # HIDE_DUMMIES, which hides any controller (seed 003 §1.6)
+        control = {} if hide_dummies else st.control()
         for p in st.map.powers:
             seat = st.seat(p.name)
             status = seat.status if seat else SeatStatus.OPEN
@@ -336,6 +339,7 @@ class Summary(OpenerHandler):
                     "status": status,
                     "centers": len(pos.centers.get(p.name, ())) if pos else 0,
                     "units": len(pos.units.get(p.name, ())) if pos else 0,
+                    "controller": control.get(p.name),
                 }
             )
         running = g.state is GameStatus.ACTIVE and pos is not None

@@ -194,7 +194,7 @@ class Context:
     state: GameState | None = None
     actor: str | None = None  # a power name, MASTER, or an observer name
     observer: bool = False
-    acting_for: str | None = None  # the power the Master acts for after FOR
+    acting_for: str | None = None  # the power the Master (or a controller) acts for after FOR
     inbound_id: int | None = None
     after: list[Callable[[], None]] = field(default_factory=list)  # run after every command (RESIGN)
     signon_failure: Any = None  # a security.FailedSignon: a wrong password, counted after rollback
@@ -213,7 +213,7 @@ class Context:
         """The power the commands act for (the Master's FOR power, or the player's)."""
         if self.is_master:
             return self.acting_for
-        return None if self.observer else self.actor
+        return None if self.observer else self.acting_for or self.actor
 
     def signed(self) -> SignedContext | None:
         """The context of anyone signed on (a power, the Master or an observer), if signed on."""

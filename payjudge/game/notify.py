@@ -8,6 +8,7 @@ templates in `templates/` do all the wording.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -40,9 +41,17 @@ def public_recipients(st: GameState) -> list[str]:
     return out
 
 
-def power_address(st: GameState, power: str) -> list[str]:
+def power_address(st: GameState, power: str, control: Mapping[str, str] | None = None) -> list[str]:
+    """Where a power's private mail goes: its player, and the player of the power that
+    controls it (CONTROL, a vassal state), who gives its orders and spends its money.
+    `control` is the control to go by (the phase's own for its statements), the current
+    one if not given."""
     seat = st.seat(power)
-    return [seat.address] if seat and seat.address and seat.status is SeatStatus.PLAYING else []
+    out = [seat.address] if seat and seat.address and seat.status is SeatStatus.PLAYING else []
+    controller = (st.control() if control is None else control).get(power)
+    if controller is not None and controller != power:
+        out += [a for a in power_address(st, controller, {}) if a not in out]
+    return out
 
 
 def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | None) -> dict[str, Any]:
@@ -83,6 +92,8 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
         "stranded": report.get("stranded", []),
         "found": found_units(st, phase),  # HIDE_BUILDS: the units built in secret last winter
         "center_changes": report.get("center_changes", []),
+        "torn": report.get("torn", []),
+        "control_changes": report.get("control_changes", []),
         "centers": [
             {"power": p, "count": len(report["centers"].get(p, [])), "centers": report["centers"].get(p, [])}
             for p in m.power_names
@@ -174,7 +185,8 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
         views.append(view)
         if not preview:
             mailer.send(
-                power_address(st, power),
+                # the statement goes to whoever controlled the power during the phase
+                power_address(st, power, comp.control_before),
                 f"Payola bribe results {st.game.name} {phase}",
                 "statement.txt.j2",
                 kind="statement",

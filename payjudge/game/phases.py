@@ -7,6 +7,7 @@ from typing import Any
 
 from ..rules.flags import Flag
 from ..rules.phase import Phase
+from ..rules.position import Position
 from ..rules.serial import position_from_json
 from ..store import repo
 from ..store.models import Turn
@@ -117,6 +118,16 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     return goal
 
 
+def voters(st: GameState, pos: Position) -> list[str]:
+    """The surviving powers that vote: those with centres, except that a controlled power's
+    vote is its controller's, and a controller whose own centres are gone survives through
+    the powers it controls (seed 003 §1.8: it plays on)."""
+    control = st.control()
+    owning = {p for p in pos.powers_alive() if pos.centers.get(p)}
+    teams = {control[p] for p in owning if p in control}
+    return [p for p in pos.map.power_names if (p in owning and p not in control) or p in teams]
+
+
 def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     """End the game when the surviving powers' standing votes agree: a concession when every
     other survivor concedes to one power; otherwise a draw. By default (DPjudge's DIAS) a draw
@@ -126,7 +137,7 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     pos = st.position
     if pos is None or st.game.state is not GameStatus.ACTIVE:
         return False
-    alive = [p for p in pos.powers_alive() if pos.centers.get(p)]
+    alive = voters(st, pos)
     seats = {s.power: s for s in st.seats}
     votes = {
         p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None) for p in alive

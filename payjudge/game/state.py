@@ -15,6 +15,7 @@ from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Submission, Turn
 
 MASTER = "MASTER"
+CONTROL_KEY = "control"  # the key of a turn's position document that holds the control
 
 
 def payola_rules(game: Game, game_map: Map | None = None) -> PayolaRules:
@@ -76,9 +77,26 @@ class GameState:
     def observers(self) -> list[Observer]:
         return repo.observers(self.session, self.game)
 
-    def dummies(self) -> frozenset[str]:
-        """Powers nobody plays (rule 4.4): dummies, and resigned seats not yet taken over."""
+    def unplayed(self) -> frozenset[str]:
+        """Powers without a player of their own (rule 4.4): dummies, and resigned seats not
+        yet taken over, whether another power's player controls them or not."""
         return frozenset(s.power for s in self.game.seats if s.power and s.status.is_unplayed)
+
+    def dummies(self) -> frozenset[str]:
+        """Powers nobody plays: the unplayed powers nobody controls. A controlled power
+        (CONTROL, a vassal state) is played by its controller like any other power."""
+        return self.unplayed() - self.control().keys()
+
+    def control(self) -> dict[str, str]:
+        """Each controlled power's controller (the Master's CONTROL, VASSAL_DUMMIES): kept
+        with each phase's position, so a rollback restores it."""
+        turn = self.turn
+        return dict(turn.position.get(CONTROL_KEY, {})) if turn is not None else {}
+
+    def controlled_by(self, power: str) -> list[str]:
+        """The powers `power`'s player controls, in the map's order."""
+        control = self.control()
+        return [p for p in self.map.power_names if control.get(p) == power]
 
     def acceptance_text(self, power: str) -> str | None:
         row = repo.latest_acceptance(self.session, self.game, power)

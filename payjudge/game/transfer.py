@@ -60,8 +60,10 @@ def transfer(
         for e in money.entries(st.session, game, power)
         if e.kind is LedgerKind.TRANSFER_OUT and e.turn_seq == turn.seq and e.counterparty
     ]
+    # NO_LOOTING protects every unplayed power, a controlled one too: its controller may
+    # not empty its treasury
     problem = check_transfer(
-        st.rules, position, power, target.name, amount, balance, dummies=st.dummies(), sent=sent_this_phase
+        st.rules, position, power, target.name, amount, balance, dummies=st.unplayed(), sent=sent_this_phase
     )
     if problem:
         raise CommandError(problem)

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..payola.acceptance import AcceptanceList, parse_acceptance
 from ..payola.auction import Auction, run_auction
-from ..payola.income import IncomeLine, income_due, year_end, zerosum_year_end
+from ..payola.income import IncomeLine, income_due, vassal_income, year_end, zerosum_year_end
 from ..rules.adjustments import allowance, build_sites
 from ..rules.flags import Flag
 from ..rules.orders import Order
@@ -29,7 +29,7 @@ from ..text.sheet import parse_sheet
 from ..vocabulary import LedgerKind, SeatStatus, TurnStatus
 from . import money
 from .lifecycle import new_seed
-from .state import GameState
+from .state import CONTROL_KEY, GameState
 from .timing import Timing
 
 
@@ -47,11 +47,17 @@ class TurnComputation:
     winner: str | None = None  # the winner, or the winners joined with "and" (SHARED_VICTORY)
     winners: tuple[str, ...] = ()
     rejected: dict[str, list[str]] = field(default_factory=dict)  # stored sheets no longer valid
+    control: dict[str, str] = field(default_factory=dict)  # the control in the next phase
+    control_before: dict[str, str] = field(default_factory=dict)  # the control in this one
 
 
 def required_powers(st: GameState) -> list[str]:
-    """The powers whose orders the phase waits for."""
-    return _needing(st, SeatStatus.PLAYING)
+    """The powers whose orders the phase waits for: the played ones, and the powers another
+    power's player controls (CONTROL, vassal states)."""
+    controlled = st.control()
+    need = _needing(st, SeatStatus.PLAYING)
+    need += [p for p in _needing(st, None) if p in controlled and p not in need]
+    return need
 
 
 def waited_dummies(st: GameState) -> list[str]:
@@ -60,15 +66,17 @@ def waited_dummies(st: GameState) -> list[str]:
     it; at the deadline it is in civil disorder); under CD_DUMMIES none is."""
     if Flag.CD_DUMMIES in st.rules:
         return []
-    return [p for p in _needing(st, SeatStatus.DUMMY) if not has_orders(st, p)]
+    dummies = st.dummies()
+    return [p for p in _needing(st, SeatStatus.DUMMY) if p in dummies and not has_orders(st, p)]
 
 
-def _needing(st: GameState, status: SeatStatus) -> list[str]:
-    """The powers with seats of `status` that have something to order in this phase."""
+def _needing(st: GameState, status: SeatStatus | None) -> list[str]:
+    """The powers with seats of `status` (any, for None) that have something to order in
+    this phase."""
     pos = st.position
     if pos is None:
         return []
-    playing = {s.power for s in st.seats if s.status is status and s.power}
+    playing = {s.power for s in st.seats if (status is None or s.status is status) and s.power}
     phase = pos.phase
     if phase.is_movement:
         need = [p for p in pos.map.power_names if pos.units.get(p)]
@@ -137,8 +145,13 @@ def compute_turn(st: GameState) -> TurnComputation:
     else:
         texts = {p: sub.text.splitlines() for p, sub in subs.items()}
         orders, problems = read_orders(pos, texts, flags=st.rules.flags, dummies=st.dummies())
-        report, nxt = play(pos, orders, problems, flags=st.rules.flags, dummies=st.dummies())
+        report, nxt = play(
+            pos, orders, problems, flags=st.rules.flags, dummies=st.dummies(), control=st.control()
+        )
         comp = TurnComputation(report, nxt, balances_before=balances, balances_after=dict(balances))
+    control = st.control()
+    comp.control = dict(comp.report.control) if comp.report.control is not None else control
+    comp.control_before = control
     m = st.map
     start = game_start_phase(m.start_phase, m.first_phase, m.flow)
     if income_due(pos.phase, comp.next_position.phase, start, st.rules):
@@ -154,6 +167,8 @@ def compute_turn(st: GameState) -> TurnComputation:
             )
         else:
             lines = year_end(comp.next_position, comp.balances_after, st.rules)
+        if Flag.VASSAL_DUMMIES in st.rules:
+            lines = vassal_income(lines, st.unplayed(), comp.control)
         for p, line in lines.items():
             change = line.balance - comp.balances_after.get(p, 0)
             comp.income_lines[p] = line
@@ -164,22 +179,26 @@ def compute_turn(st: GameState) -> TurnComputation:
         or comp.next_position.phase.is_adjustments
         or comp.next_position.phase.year > pos.phase.year
     ):
-        comp.winners = victors(st, pos, comp.next_position)
+        comp.winners = victors(st, pos, comp.next_position, comp.control)
         comp.winner = " and ".join(comp.winners) or None
     return comp
 
 
-def victors(st: GameState, pos: Position, nxt: Position) -> tuple[str, ...]:
+def victors(
+    st: GameState, pos: Position, nxt: Position, control: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
     """Who has won once `pos` gives way to `nxt`, under the game's rules: VICTORY_HOMES
     counts other powers' home centres, SHARED_VICTORY lets every power that reaches the
     condition share it, HOLD_WIN asks that each also met it at the end of the previous year
-    (the centres at the start of this one)."""
+    (the centres at the start of this one), TEAM_VICTORY adds the centres of the powers
+    each controls (`control`, the control in force after the phase)."""
     homes = Flag.VICTORY_HOMES in st.rules
-    won = winners(nxt, homes=homes, shared=Flag.SHARED_VICTORY in st.rules)
+    team = control if Flag.TEAM_VICTORY in st.rules else None
+    won = winners(nxt, homes=homes, shared=Flag.SHARED_VICTORY in st.rules, control=team)
     if won and Flag.HOLD_WIN in st.rules:
         start = _year_start_centers(st, pos)
         before = nxt.replace(centers={p: frozenset(cs) for p, cs in start.items()})
-        held = set(winners(before, homes=homes, shared=True))
+        held = set(winners(before, homes=homes, shared=True, control=team))
         won = tuple(p for p in won if p in held)
     return won
 
@@ -229,6 +248,9 @@ def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int],
         text = st.acceptance_text(power)
         if text:
             accept[power] = parse_acceptance(text, pos.map, power)
+    # a controlled power's ties are decided by its controller's acceptance list (DPjudge)
+    for controlled, controller in st.control().items():
+        accept[controlled] = parse_acceptance(st.acceptance_text(controller) or "", pos.map, controller)
     auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed)
     orders: dict[str, list[Order]] = {}
     for province, order in auction.adjudication_orders().items():
@@ -236,7 +258,7 @@ def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int],
         # the auction gives orders only to provinces with a unit, and every unit has an owner
         assert owner is not None
         orders.setdefault(owner, []).append(order)
-    report, nxt = play(pos, orders, flags=st.rules.flags, dummies=dummies)
+    report, nxt = play(pos, orders, flags=st.rules.flags, dummies=dummies, control=st.control())
     after = {p: auction.balances.get(p, balances.get(p, 0)) for p in set(balances) | set(auction.balances)}
     return TurnComputation(
         report,
@@ -301,11 +323,14 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
         }
     last_seq = repo.last_turn_seq(s, game)
     phase = comp.next_position.phase
+    document = position_to_json(comp.next_position)
+    if comp.control:
+        document[CONTROL_KEY] = dict(sorted(comp.control.items()))
     nxt = Turn(
         game_id=game.id,
         seq=last_seq + 1,
         phase=phase,
-        position=position_to_json(comp.next_position),
+        position=document,
         seed=new_seed(game, phase),
         status=TurnStatus.OPEN,
         opened_at=now,
@@ -352,6 +377,13 @@ def chart_json(auction: Auction) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def _control_changes(comp: TurnComputation) -> list[dict[str, str | None]]:
+    """VASSAL_DUMMIES: the dummies whose controller changed at the end of the fall."""
+    before = comp.control_before
+    changed = [(p, c) for p, c in sorted(comp.control.items()) if before.get(p) != c]
+    return [{"power": p, "from": before.get(p), "to": c} for p, c in changed]
+
+
 def report_json(comp: TurnComputation) -> dict[str, Any]:
     """The public record of a phase (no money)."""
     r = comp.report
@@ -374,6 +406,8 @@ def report_json(comp: TurnComputation) -> dict[str, Any]:
         "destroyed": [{"power": p, "unit": str(u)} for p, u in r.destroyed],
         "stranded": [{"power": p, "unit": str(u)} for p, u in r.stranded],
         "center_changes": [{"center": c, "from": f, "to": t} for c, f, t in r.center_changes],
+        "torn": [{"power": p, "unit": str(u)} for p, u in r.torn],
+        "control_changes": _control_changes(comp),
         "next_phase": str(comp.next_position.phase),
         "centers": {p: sorted(cs) for p, cs in comp.next_position.centers.items()},
         "winner": comp.winner,

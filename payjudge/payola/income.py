@@ -95,6 +95,7 @@ class IncomeLine:
     captures: tuple[tuple[str, int], ...] = ()  # ZEROSUM: (centre, AgP received)
     losses: tuple[tuple[str, int], ...] = ()  # ZEROSUM: (centre, AgP paid)
     balance: int = 0  # the new balance
+    vassals: tuple[tuple[str, int], ...] = ()  # VASSAL_DUMMIES: (vassal, its income paid here)
 
 
 def year_end(position: Position, balances: Mapping[str, int], rules: PayolaRules) -> dict[str, IncomeLine]:
@@ -143,4 +144,30 @@ def zerosum_year_end(
         got, lost = tuple(captures.get(power, ())), tuple(losses.get(power, ()))
         balance = forward + profit + sum(a for _, a in got) - sum(a for _, a in lost)
         out[power] = IncomeLine(power, forward, profit, got, lost, max(balance, 0))
+    return out
+
+
+def vassal_income(
+    lines: Mapping[str, IncomeLine], unplayed: frozenset[str], control: Mapping[str, str]
+) -> dict[str, IncomeLine]:
+    """VASSAL_DUMMIES (seed 003 §3.2): a dummy earns nothing unless it is a vassal, and a
+    vassal's income is paid into its controller's treasury (its own is left as it was).
+    The lines of the dummies are dropped; each controller's line says what came from
+    which vassal."""
+    out = {p: line for p, line in lines.items() if p not in unplayed}
+    for vassal in sorted(unplayed & lines.keys()):
+        master = control.get(vassal)
+        if master is None or master not in out:
+            continue
+        gained = lines[vassal].tax
+        line = out[master]
+        out[master] = IncomeLine(
+            line.power,
+            line.forward,
+            line.tax,
+            line.captures,
+            line.losses,
+            line.balance + gained,
+            (*line.vassals, (vassal, gained)),
+        )
     return out

@@ -437,12 +437,21 @@ _DECLARATIONS = (
     _d(
         F.VASSAL_DUMMIES,
         "1.8",
-        NOT_YET,
-        "a dummy whose home centres are all occupied by one power becomes its vassal",
+        S,
+        "a dummy never loses its home centres; one whose home centres are all occupied by one "
+        "power's forces becomes its vassal, ordered by that power's player (FOR); in Payola a "
+        "dummy earns only as a vassal, into its controller's treasury (docs/vassals.md)",
         also=("3.2",),
         implies=(F.TEAM_VICTORY,),
     ),
-    _d(F.TORN_ALLEGIANCE, "1.8", NOT_YET, "a vassal's unit on a centre not its master's is destroyed"),
+    _d(
+        F.TORN_ALLEGIANCE,
+        "1.8",
+        S,
+        "after the fall, a vassal's unit on a centre owned neither by its controller nor by one "
+        "of the controller's vassals is destroyed (brings VASSAL_DUMMIES)",
+        implies=(F.VASSAL_DUMMIES,),
+    ),
     # 1.9 deadlines and processing
     _d(
         F.NO_DEADLINE,
@@ -550,7 +559,13 @@ _DECLARATIONS = (
         "powers that reach the victory condition together share it "
         "(without it a tie goes on until it is broken)",
     ),
-    _d(F.TEAM_VICTORY, "1.10", NOT_YET, "a power counts the centres of the dummies it controls"),
+    _d(
+        F.TEAM_VICTORY,
+        "1.10",
+        S,
+        "a power counts toward victory the centres of the powers it controls (CONTROL, vassals); "
+        "a controlled power cannot win on its own",
+    ),
     _d(
         F.VICTORY_HOMES,
         "1.10",

@@ -9,7 +9,7 @@ civil-disorder rule.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
@@ -24,6 +24,7 @@ from .position import Dislodged, Position
 from .retreats import adjudicate_retreats
 from .terrain import adapt_units, phase_map
 from .validate import chain_looked_for, fleet_chain, validate
+from .vassals import settle
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,8 @@ class PhaseReport:
     # units destroyed by the terrain of the phases that follow (a map's `IN` lines): on a
     # space their kind cannot stand on, where UNITS_ADAPT and HIBERNATE do not save them
     stranded: tuple[tuple[str, Unit], ...] = ()
+    control: Mapping[str, str] | None = None  # VASSAL_DUMMIES: the control after the fall
+    torn: tuple[tuple[str, Unit], ...] = ()  # TORN_ALLEGIANCE: vassal units destroyed
 
 
 _PARSED_CACHE_SIZE = 50_000
@@ -201,12 +204,15 @@ def play(
     *,
     flags: frozenset[Flag] = frozenset(),
     dummies: frozenset[str] = frozenset(),
+    control: Mapping[str, str] | None = None,
 ) -> tuple[PhaseReport, Position]:
     """Adjudicate validated orders (per power, in the order given) and advance.
 
     `flags` are the rule flags in force (all of them, implied ones included), `dummies`
-    the dummy powers. A power that gave no order at all (none accepted, none refused) is
-    in civil disorder for the retreat and adjustment phases."""
+    the dummy powers nobody controls, `control` each controlled power's controller
+    (VASSAL_DUMMIES: the vassal states, which are dummies too). A power that gave no order
+    at all (none accepted, none refused) is in civil disorder for the retreat and
+    adjustment phases."""
     problems = list(problems)
     kind = position.phase.type
     dislodged: Mapping[str, tuple[Dislodged, ...]]
@@ -236,18 +242,14 @@ def play(
         )
         dislodged = position.dislodged
         report = PhaseReport(position.phase, position, outcomes, tuple(problems))
-    nxt, changes, stranded = _next_position(position, units, dislodged, flags)
+    vassals = None
+    if Flag.VASSAL_DUMMIES in flags:
+        vassals = _Vassals(dummies | frozenset(control or {}), dict(control or {}))
+    nxt, changes, stranded = _next_position(position, units, dislodged, flags, vassals)
     if changes or stranded:
-        report = PhaseReport(
-            report.phase,
-            report.before,
-            report.outcomes,
-            report.errors,
-            report.dislodged,
-            report.destroyed,
-            changes,
-            stranded,
-        )
+        report = replace(report, center_changes=changes, stranded=stranded)
+    if vassals is not None and vassals.settled:
+        report = replace(report, control=vassals.control, torn=vassals.torn)
     return report, nxt
 
 
@@ -268,10 +270,13 @@ def _next_position(
     units: Mapping[str, tuple[Unit, ...]],
     dislodged: Mapping[str, tuple[Dislodged, ...]],
     flags: frozenset[Flag] = frozenset(),
+    vassals: _Vassals | None = None,
 ) -> tuple[Position, tuple[tuple[str, str | None, str], ...], tuple[tuple[str, Unit], ...]]:
     """Step to the next phase that really happens, from the units after `before`'s phase;
     with the centres that changed hands and the units the terrain of a phase destroyed
-    (on a map whose terrain changes by phase, each phase passed has its own board)."""
+    (on a map whose terrain changes by phase, each phase passed has its own board).
+    Under VASSAL_DUMMIES (`vassals`) the centres and the control are settled as
+    `vassals.settle` says, and `vassals` keeps the outcome."""
     m, centers, phase = before.map, before.centers, before.phase
     changes: tuple[tuple[str, str | None, str], ...] = ()
     stranded: tuple[tuple[str, Unit], ...] = ()
@@ -287,12 +292,35 @@ def _next_position(
                 return Position(m, phase, units, centers, dislodged), changes, stranded
             continue
         if phase.type is PhaseType.ADJUSTMENTS:
-            centers, changes = _captured(m, units, centers)
+            if vassals is None:
+                centers, changes = _captured(m, units, centers)
+            else:
+                allegiance = settle(
+                    m,
+                    units,
+                    centers,
+                    vassals.dummies,
+                    vassals.control,
+                    torn_allegiance=Flag.TORN_ALLEGIANCE in flags,
+                )
+                centers, changes, units = allegiance.centers, allegiance.changes, allegiance.units
+                vassals.control, vassals.torn, vassals.settled = allegiance.control, allegiance.torn, True
             pos = Position(m, phase, units, centers, dislodged)
             if adjustments_due(pos, flags):
                 return pos, changes, stranded
             continue
         return Position(m, phase, units, centers, dislodged), changes, stranded
+
+
+@dataclass
+class _Vassals:
+    """VASSAL_DUMMIES while a phase is played: the dummies, the control, and what the end
+    of the fall made of them."""
+
+    dummies: frozenset[str]
+    control: Mapping[str, str]
+    torn: tuple[tuple[str, Unit], ...] = ()
+    settled: bool = False
 
 
 def _captured(
@@ -330,20 +358,36 @@ def home_victory(m: Map) -> int:
     return int(others / 2 + 1)
 
 
-def victory_scores(pos: Position, *, homes: bool = False) -> dict[str, int]:
+def victory_scores(
+    pos: Position, *, homes: bool = False, control: Mapping[str, str] | None = None
+) -> dict[str, int]:
     """What each power counts towards victory: its centres, or under VICTORY_HOMES the home
-    centres of other powers it owns."""
+    centres of other powers it owns. With `control` (TEAM_VICTORY) a power adds what the
+    powers it controls count, and a controlled power counts nothing of its own."""
     if not homes:
-        return {p: len(pos.centers.get(p, ())) for p in pos.map.power_names}
-    home_of = {h: power.name for power in pos.map.powers for h in power.homes}
-    return {p: sum(1 for c in pos.centers.get(p, ()) if home_of.get(c, p) != p) for p in pos.map.power_names}
+        score = {p: len(pos.centers.get(p, ())) for p in pos.map.power_names}
+    else:
+        home_of = {h: power.name for power in pos.map.powers for h in power.homes}
+        score = {
+            p: sum(1 for c in pos.centers.get(p, ()) if home_of.get(c, p) != p) for p in pos.map.power_names
+        }
+    if not control:
+        return score
+    team = dict(score)
+    for controlled, controller in control.items():
+        if controlled in team and controller in team:
+            team[controller] += score[controlled]
+            team[controlled] = 0
+    return team
 
 
-def winners(pos: Position, *, homes: bool = False, shared: bool = False) -> tuple[str, ...]:
+def winners(
+    pos: Position, *, homes: bool = False, shared: bool = False, control: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
     """The powers that have won: the one that reaches the victory condition with a count
     no other power reaches equals (a tie goes on), or under SHARED_VICTORY every power that
-    reaches it. `homes` counts as VICTORY_HOMES does."""
-    score = victory_scores(pos, homes=homes)
+    reaches it. `homes` counts as VICTORY_HOMES does, `control` as TEAM_VICTORY does."""
+    score = victory_scores(pos, homes=homes, control=control)
     need = home_victory(pos.map) if homes else pos.map.victory
     reached = [p for p in pos.map.power_names if score[p] >= need]
     if shared or len(reached) < 2:

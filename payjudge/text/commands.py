@@ -61,6 +61,8 @@ COMMANDS = frozenset(
         "REVIVE",
         "EJECT",
         "FOR",
+        "CONTROL",
+        "UNCONTROL",
     }
 )
 KEYWORDS = COMMANDS | ANYWHERE | {"SIGNOFF"}

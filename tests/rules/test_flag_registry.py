@@ -225,6 +225,9 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "PLAYER_DEADLINES",
         "HIDE_EXTENDERS",
         "PROGRESSIVE",
+        "VASSAL_DUMMIES",
+        "TORN_ALLEGIANCE",
+        "TEAM_VICTORY",
     }
     always = {f.value for f, info in REGISTRY.items() if info.status is Status.ALWAYS}
     assert always == {

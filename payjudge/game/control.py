@@ -1,0 +1,76 @@
+"""Power control (seed 003 §1.8): the Master gives a power nobody plays to another power's
+player, who then orders for it (FOR <power> after signing on), or takes it back.
+
+The control is kept in the current phase's position document (`state.CONTROL_KEY`), so it
+goes on from phase to phase, changes with the vassal states (VASSAL_DUMMIES) and comes
+back as it was with a rollback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..store.models import Turn
+from ..vocabulary import SeatStatus
+from .context import CommandError
+from .state import CONTROL_KEY, GameState
+
+
+@dataclass(frozen=True)
+class ControlChanged:
+    """The reply's note: `power` is now controlled by `controller` (None: by nobody)."""
+
+    note: ClassVar[str] = "control"
+    power: str
+    controller: str | None
+
+
+def _turn(st: GameState) -> Turn:
+    turn = st.turn
+    if turn is None or not st.game.state.is_running:
+        raise CommandError(f"{st.game.name} is {st.game.state}: control is given once the game has started")
+    return turn
+
+
+def _write(turn: Turn, control: dict[str, str]) -> None:
+    document = {k: v for k, v in turn.position.items() if k != CONTROL_KEY}
+    if control:
+        document[CONTROL_KEY] = dict(sorted(control.items()))
+    turn.position = document  # a new dict: the JSON column sees the change
+
+
+def give_control(st: GameState, power: str, controller: str) -> ControlChanged:
+    """CONTROL <power> BY <controller>: `power` must be unplayed (a dummy, or resigned and
+    not taken over), `controller` played by someone, and neither controlled already by
+    a third power in a chain (a controlled power controls nothing)."""
+    turn = _turn(st)
+    seat, by = st.seat(power), st.seat(controller)
+    if seat is None or not seat.status.is_unplayed:
+        raise CommandError(f"{power} is played: only a power nobody plays can be controlled")
+    if by is None or by.status is not SeatStatus.PLAYING or power == controller:
+        raise CommandError(f"{controller} has no player to control {power}")
+    control = st.control()
+    if controller in control:
+        raise CommandError(f"{controller} is itself controlled by {control[controller]}")
+    if any(c == power for c in control.values()):
+        raise CommandError(f"{power} controls other powers: a controlled power controls nothing")
+    control[power] = controller
+    _write(turn, control)
+    return ControlChanged(power, controller)
+
+
+def take_control(st: GameState, power: str) -> ControlChanged:
+    """UNCONTROL <power>: nobody controls it any more (it is a plain dummy again)."""
+    turn = _turn(st)
+    control = st.control()
+    if power not in control:
+        raise CommandError(f"nobody controls {power}")
+    del control[power]
+    _write(turn, control)
+    return ControlChanged(power, None)
+
+
+def may_act_for(st: GameState, player: str, power: str) -> bool:
+    """Whether `player`'s player may give orders for `power`: its own, or one it controls."""
+    return power == player or st.control().get(power) == player
