@@ -1,8 +1,8 @@
 """One unit's decision for given offer amounts (rules 4.4, 5.1-5.4, 6.4), and the money it moves.
 
-`evaluate` decides every unit at a given reduction state; the reduction procedures of
-`reduction.py` call it to learn who would overspend (`Spender` gives the same spending
-faster, for the rounds `reduce_fast` takes one by one).
+`evaluate` decides every unit at a given reduction state; the literal reduction
+(`reduction.py`) calls it to learn who would overspend. `decide` is the one decision rule:
+`overspend/` runs it unchanged on amounts that are linear in the rounds (`overspend.linear`).
 """
 
 from __future__ import annotations
@@ -80,60 +80,3 @@ def spending(book: Book, decisions: Sequence[Decision]) -> list[int]:
         for p, amount in d.payments:
             out[p] += amount
     return out
-
-
-class Spender:
-    """`spending(book, evaluate(book, k, ...))`, faster, for the rounds `reduction.reduce_fast`
-    takes one by one: the per-entry data is gathered once, and units are decided as `decide`
-    does without making Decisions."""
-
-    def __init__(self, book: Book, ebayola: bool, public_totals: bool):
-        self.book = book
-        self.ebayola = ebayola
-        self.public = public_totals
-        self.rows = [(e.amount, e.plateau, e.power) for e in book.entries]
-
-    def spending(self, k: Sequence[int]) -> list[int]:
-        book = self.book
-        flat = book.flat
-        amount: list[int] = []
-        add = amount.append
-        for a, pl, p in self.rows:  # schedule.value, inlined
-            kp = k[p]
-            if kp <= flat[p]:
-                v = a - kp
-                add(v if v > pl else pl)
-            else:
-                v = pl - kp + flat[p]
-                add(v if v > 0 else 0)
-        get = amount.__getitem__
-        ebayola = self.ebayola
-        plateau: list[int] = []  # read only for a rebate that keeps plateaus
-        if ebayola and not self.public:
-            plateau = [pl if k[p] <= flat[p] else 0 for _, pl, p in self.rows]
-        out = [0] * len(book.powers)
-        for ub in book.units:
-            cands = ub.candidates
-            totals = [sum(map(get, c.entries)) for c in cands]
-            top = max(totals)
-            w = totals.index(top)
-            if ub.dummy:
-                payers = cands[w].payers
-                if any(t == top and cands[i].payers != payers for i, t in enumerate(totals)):
-                    h = ub.hold  # rule 4.4: a tie between payers makes it HOLD
-                    if h >= 0:
-                        for p, es in cands[h].by_power:
-                            out[p] += sum(map(get, es))
-                    continue
-            over = 0
-            if ebayola:  # rule 6.4, as in `decide`
-                over = top - 1 - max((t for i, t in enumerate(totals) if i != w), default=0)
-            for p, es in cands[w].by_power:
-                cost = sum(map(get, es))
-                if over > 0:
-                    floor = 0 if self.public else sum(map(plateau.__getitem__, es))
-                    rebate = min(cost - floor, over)
-                    over -= rebate
-                    cost -= rebate
-                out[p] += cost
-        return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..book import Book
-from ..decide import evaluate, spending
+from ..reduction import ReductionError, overspending, reduce_literal
 from ..schedule import INF
 from .line import Line
 
@@ -29,36 +29,12 @@ LITERAL_LIMIT = 64
 LONGEST_PERIOD = 32
 
 
-class ReductionError(RuntimeError):
-    """The reduction did not settle (a bug: every round lowers some offer)."""
-
-
 def most_rounds(book: Book) -> int:
     """No power goes through more rounds than it takes to bring all its offers to 0."""
     top = [0] * len(book.powers)
     for e in book.entries:
         top[e.power] = max(top[e.power], book.flat[e.power] + e.plateau)
     return max(top, default=0)
-
-
-def overspending(
-    book: Book, k: Sequence[int], limits: Sequence[int], ebayola: bool, public_totals: bool
-) -> tuple[bool, ...]:
-    """Who overspends at k: the literal procedure's test, exactly."""
-    spent = spending(book, evaluate(book, k, ebayola, public_totals))
-    return tuple(spent[p] > limits[p] for p in range(len(book.powers)))
-
-
-def literal(book: Book, limits: Sequence[int], ebayola: bool, public_totals: bool) -> list[int]:
-    """Rule 5.5 round by round (as `reduction.reduce_literal`)."""
-    n = len(book.powers)
-    k = [0] * n
-    for _ in range(sum(e.amount for e in book.entries) + n + 2):
-        over = overspending(book, k, limits, ebayola, public_totals)
-        if not any(over):
-            return k
-        k = [k[p] + over[p] for p in range(n)]
-    raise ReductionError("the reduction rounds did not settle")
 
 
 Segment = tuple[tuple[bool, ...], int]  # (who overspends, for how many rounds)
@@ -75,7 +51,7 @@ def reduce_overspending(
     """The rounds per power rule 5.5 ends with (== `reduction.reduce_literal`). Without
     `shortcuts`, small auctions go through the segments too (for tests)."""
     if shortcuts and most_rounds(book) <= LITERAL_LIMIT:
-        return literal(book, limits, ebayola, public_totals)
+        return reduce_literal(book, limits, ebayola, public_totals)
     n = len(book.powers)
     k = [0] * n
     segments: list[Segment] = []
