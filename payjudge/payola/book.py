@@ -83,8 +83,7 @@ class Candidate:
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
     payers: frozenset[int]  # powers with an entry of any amount
     rank: tuple[tuple[float, ...], tuple[int, int]]  # the static tie-break key (lower wins)
-    paying: tuple[int, ...]  # the entries above 0 AgP (only they move)
-    paying_by_power: tuple[tuple[int, tuple[int, ...]], ...]
+    paying: tuple[int, ...]  # the entries above 0 AgP (the others stay at 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +94,6 @@ class UnitBook:
     candidates: tuple[Candidate, ...]  # in tie-break order
     entries: tuple[int, ...]  # every entry on the unit
     paying: tuple[int, ...]  # the entries above 0 AgP
-    paying_of: Mapping[int, tuple[int, ...]]  # per power, its entries above 0 AgP
     hold: int  # index of the HOLD candidate, or -1
     signal: SignalSupport | None  # RESTRICT_SIGNAL: replaces a winning HOLD
 
@@ -107,11 +105,7 @@ class Book:
     units: tuple[UnitBook, ...]
     flat: tuple[int, ...]  # per power: K of schedule.py
     accept: Mapping[str, tuple[str, ...]]
-    candidates_of: tuple[tuple[int, ...], ...]  # per entry: the candidates (of its unit) it pays for
-
-    @property
-    def amounts(self) -> list[int]:
-        return [e.amount for e in self.entries]
+    rows: tuple[tuple[int, int, int], ...]  # per entry: (amount, plateau, power), for schedule.values
 
 
 # an entry before it is numbered: (kind, unit, order, excluded, amount, plateau, line)
@@ -209,15 +203,8 @@ def compile_book(
             )
         )
     units.sort(key=lambda ub: ub.unit.province)
-    candidates_of: list[tuple[int, ...]] = [()] * len(entries)
-    for ub in units:
-        pays: dict[int, list[int]] = {}
-        for ci, c in enumerate(ub.candidates):
-            for ei in c.paying:
-                pays.setdefault(ei, []).append(ci)
-        for ei, cis in pays.items():
-            candidates_of[ei] = tuple(cis)
-    return Book(powers, tuple(entries), tuple(units), flat, dict(accept), tuple(candidates_of))
+    rows = tuple((e.amount, e.plateau, e.power) for e in entries)
+    return Book(powers, tuple(entries), tuple(units), flat, dict(accept), rows)
 
 
 def _unit_book(
@@ -243,20 +230,7 @@ def _unit_book(
     cands.sort(key=lambda c: c.rank)
     hold = next((n for n, c in enumerate(cands) if isinstance(c.order, Hold)), -1)
     paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
-    paying_of: dict[int, list[int]] = {}
-    for i in paying_on_unit:
-        paying_of.setdefault(entries[i].power, []).append(i)
-    return UnitBook(
-        unit,
-        owner,
-        dummy,
-        tuple(cands),
-        tuple(ids),
-        paying_on_unit,
-        {p: tuple(es) for p, es in paying_of.items()},
-        hold,
-        signal,
-    )
+    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying_on_unit, hold, signal)
 
 
 def _candidate(
@@ -276,12 +250,5 @@ def _candidate(
     fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
     order_of = sorted(groups, key=position_of.__getitem__)
     by_power = tuple((p, tuple(groups[p])) for p in order_of)
-    live_groups = []
-    for p in order_of:
-        es = tuple(i for i in groups[p] if entries[i].amount > 0)
-        if es:
-            live_groups.append((p, es))
     live = tuple(i for i in paying if entries[i].amount > 0)
-    return Candidate(
-        order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback), live, tuple(live_groups)
-    )
+    return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback), live)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .book import Book, UnitBook
-from .schedule import plateau_at, value
+from .schedule import plateaus, values
 
 
 class Amounts(Protocol):
@@ -35,7 +35,7 @@ class Decision:
 def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, public_totals: bool) -> Decision:
     """Decide one unit, given each entry's current amount and plateau."""
     cands = ub.candidates
-    totals = [sum(amount[e] for e in c.entries) for c in cands]
+    totals = [sum(amount[e] for e in c.paying) for c in cands]  # (the others are 0 AgP for good)
     best_total = max(totals)
     w = totals.index(best_total)  # candidates are in tie-break order
     if ub.dummy:
@@ -63,10 +63,7 @@ def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, publi
 
 def amounts_at(book: Book, k: Sequence[int]) -> tuple[list[int], list[int]]:
     """Every entry's amount and plateau after k[p] reduction rounds of its power p."""
-    flat = book.flat
-    amount = [value(e.amount, e.plateau, flat[e.power], k[e.power]) for e in book.entries]
-    plateau = [plateau_at(e.plateau, flat[e.power], k[e.power]) for e in book.entries]
-    return amount, plateau
+    return values(book.rows, k, book.flat), plateaus(book.rows, k, book.flat)
 
 
 def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -> list[Decision]:

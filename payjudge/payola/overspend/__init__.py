@@ -27,6 +27,9 @@ LITERAL_LIMIT = 64
 # Periods longer than this many rounds are not looked for: checking one costs one line
 # per round of the period, and the patterns seen in play are a few rounds long.
 LONGEST_PERIOD = 32
+# The first rounds of a segment are taken one by one: in a tug of war most segments are
+# a round or two long, and a round costs less than a line.
+ALONE = 2
 
 
 def most_rounds(book: Book) -> int:
@@ -54,47 +57,69 @@ def reduce_overspending(
         return reduce_literal(book, limits, ebayola, public_totals)
     n = len(book.powers)
     k = [0] * n
-    segments: list[Segment] = []
+    segments: list[Segment] = []  # the rounds so far, the jumped ones too (its tail)
     quiet = 0  # segments to wait before looking for a pattern again
     for _ in range(sum(e.amount for e in book.entries) + n + 2):
         over = overspending(book, k, limits, ebayola, public_totals)
         if not any(over):
             return k
-        if segments and segments[-1][0] == over:
-            # the second round of a segment: find where it ends (a first round is taken
-            # alone: in a tug of war most segments are a round or two long)
+        if segments and segments[-1][0] == over and segments[-1][1] >= ALONE:
+            # a segment going on: find where it ends (its first rounds are taken alone:
+            # in a tug of war most segments are a round or two long)
             rounds = Line(book, limits, ebayola, public_totals, k, over).departure(over)
             if rounds == INF:
                 raise ReductionError("overspending that no round can cure")
-            segments[-1] = (over, segments[-1][1] + int(rounds))
         else:
             rounds = 1
-            segments.append((over, 1))
+        _extend(segments, [(over, int(rounds))])
         k = [k[p] + int(rounds) * over[p] for p in range(n)]
         quiet -= 1
-        period = _repeating(segments) if quiet <= 0 else None
-        if period is None:
+        if quiet > 0:
             continue
-        periods = whole_periods(book, limits, ebayola, public_totals, k, period)
-        if periods:
-            step = _per_period(period, n)
-            k = [k[p] + periods * step[p] for p in range(n)]
-            segments.clear()
+        patterns = _repeating(segments)
+        for period in patterns:
+            periods = whole_periods(book, limits, ebayola, public_totals, k, period)
+            if periods:
+                step = _per_period(period, n)
+                k = [k[p] + periods * step[p] for p in range(n)]
+                # the periods jumped over are rounds like the others: a longer pattern
+                # that contains them shows in the segments
+                _extend(segments, period * min(periods, 2 * LONGEST_PERIOD))
+                quiet = 2  # the pattern has just broken: it will not go on at once
+                break
         else:
-            quiet = len(period)  # not a pattern yet: look again a period later
+            # not a pattern (yet): look again a period later
+            quiet = len(patterns[-1]) if patterns else 0
     raise ReductionError("the reduction did not settle")
 
 
-def _repeating(segments: list[Segment]) -> list[Segment] | None:
-    """The last L segments, if they repeat the L before them (the shortest such L)."""
+def _extend(segments: list[Segment], more: list[Segment]) -> None:
+    """Append rounds to the segments (merging runs of the same overspending powers), and
+    forget what is too old to be part of a pattern that is looked for."""
+    for over, rounds in more:
+        if segments and segments[-1][0] == over:
+            segments[-1] = (over, segments[-1][1] + rounds)
+        else:
+            segments.append((over, rounds))
+    if len(segments) > 4 * LONGEST_PERIOD:
+        del segments[: -2 * LONGEST_PERIOD]
+
+
+def _repeating(segments: list[Segment]) -> list[list[Segment]]:
+    """Patterns to try: the last L segments, where they repeat the L before them. The
+    longest such L first (a short repeat is often a part of a longer pattern, that lasts
+    longer), unless it is itself made of a shorter one; then the shortest."""
+    sizes = []
     total = 0
     for size in range(1, len(segments) // 2 + 1):
         total += segments[-size][1]
         if total > LONGEST_PERIOD:
-            return None
+            break
         if segments[-size:] == segments[-2 * size : -size]:
-            return segments[-size:]
-    return None
+            sizes.append(size)
+    primitive = [m for m in sizes if not any(m % s == 0 for s in sizes if s < m)]
+    order = sorted({primitive[-1], sizes[0]}, reverse=True) if sizes else []
+    return [segments[-size:] for size in order]
 
 
 def _per_period(period: list[Segment], n: int) -> list[int]:
