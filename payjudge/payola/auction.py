@@ -164,7 +164,7 @@ def _auction(
     accept_used: Mapping[str, tuple[str, ...]],
 ) -> Auction:
     powers = book.powers
-    amount, _ = amounts_at(book, k)
+    amount = amounts_at(book, k)
     orders, units, owners, totals = {}, {}, {}, {}
     paid: dict[str, list[Payment]] = {p: [] for p in powers}
     chart = []

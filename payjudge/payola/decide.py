@@ -35,16 +35,17 @@ class Decision:
 def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, public_totals: bool) -> Decision:
     """Decide one unit, given each entry's current amount and plateau."""
     cands = ub.candidates
-    totals = [sum(amount[e] for e in c.paying) for c in cands]  # (the others are 0 AgP for good)
+    at = amount.__getitem__
+    totals = [sum(map(at, c.paying)) for c in cands]  # (the other entries are 0 AgP for good)
     best_total = max(totals)
     w = totals.index(best_total)  # candidates are in tie-break order
     if ub.dummy:
         payers = cands[w].payers
         if any(t == best_total and cands[i].payers != payers for i, t in enumerate(totals)):
             h = ub.hold
-            pay = () if h < 0 else tuple((p, sum(amount[e] for e in es)) for p, es in cands[h].by_power)
+            pay = () if h < 0 else tuple((p, sum(map(at, es))) for p, es in cands[h].by_power)
             return Decision(h, w, best_total + 1, pay, True)
-    costs = [(p, sum(amount[e] for e in es)) for p, es in cands[w].by_power]
+    costs = [(p, sum(map(at, es))) for p, es in cands[w].by_power]
     total = best_total
     if ebayola:
         second = max((t for i, t in enumerate(totals) if i != w), default=0)
@@ -61,13 +62,16 @@ def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, publi
     return Decision(w, w, total, tuple(costs))
 
 
-def amounts_at(book: Book, k: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Every entry's amount and plateau after k[p] reduction rounds of its power p."""
-    return values(book.rows, k, book.flat), plateaus(book.rows, k, book.flat)
+def amounts_at(book: Book, k: Sequence[int]) -> list[int]:
+    """Every entry's amount after k[p] reduction rounds of its power p."""
+    return values(book.rows, k, book.flat)
 
 
 def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -> list[Decision]:
-    amount, plateau = amounts_at(book, k)
+    """Every unit's decision after k[p] reduction rounds of each power p."""
+    amount = values(book.rows, k, book.flat)
+    # the plateaus in force matter only to an eBayola rebate that keeps them
+    plateau = plateaus(book.rows, k, book.flat) if ebayola and not public_totals else []
     return [decide(ub, amount, plateau, ebayola, public_totals) for ub in book.units]
 
 
