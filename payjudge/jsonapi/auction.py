@@ -97,7 +97,8 @@ def _output(
             continue
         if not (p in errors or pos.units.get(p) or auction.previous.get(p)):
             continue
-        view = statement_view(auction, p, pos.phase, rules, str(sheets[p]) if p in sheets else "")
+        # an accepted sheet's normalized text is the sheet as processed (str(sheet))
+        view = statement_view(auction, p, pos.phase, rules, normalized[p] if p in sheets else "")
         if view is not None:
             ledgers[p] = render_statement(view)
     return {
