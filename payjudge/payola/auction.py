@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from ..rules.orders import Hold, Order, Unit
 from ..rules.position import Position
@@ -22,9 +22,10 @@ from .overspend import reduce_overspending
 from .reduction import reduce_literal
 from .rules import Flag, PayolaRules
 
+# Payment, Bid, ChartUnit: immutable records made by the hundred per auction (NamedTuples)
 
-@dataclass(frozen=True, slots=True)
-class Payment:
+
+class Payment(NamedTuple):
     """One accepted offer (rule 5.7 item 3): what the power pays for the unit's order."""
 
     unit: Unit
@@ -33,8 +34,7 @@ class Payment:
     gift: bool = False  # paid by a gift (`&`) for an order the gift did not name
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(NamedTuple):
     """One candidate order of a unit and what each power offered for it (for the chart)."""
 
     order: OfferOrder
@@ -43,8 +43,7 @@ class Bid:
     chosen: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ChartUnit:
+class ChartUnit(NamedTuple):
     unit: Unit
     owner: str
     bids: tuple[Bid, ...]  # in tie-break order

@@ -76,8 +76,7 @@ class Entry(NamedTuple):
         return order == self.order
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):  # (immutable records made by the thousand: NamedTuples)
     order: OfferOrder
     entries: tuple[int, ...]  # every entry paying for it
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
@@ -86,8 +85,7 @@ class Candidate:
     paying: tuple[int, ...]  # the entries above 0 AgP (the others stay at 0)
 
 
-@dataclass(frozen=True, slots=True)
-class UnitBook:
+class UnitBook(NamedTuple):
     unit: Unit
     owner: int
     dummy: bool  # an unplayed power's unit: ties between payers HOLD

@@ -8,8 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .book import Book, UnitBook
 from .schedule import plateaus, values
@@ -21,9 +20,9 @@ class Amounts(Protocol):
     def __getitem__(self, entry: int, /) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What a unit does: `chosen` indexes its candidates (-1: a HOLD nobody offered)."""
+class Decision(NamedTuple):
+    """What a unit does: `chosen` indexes its candidates (-1: a HOLD nobody offered). (A
+    NamedTuple: every round of the literal reduction makes one per unit.)"""
 
     chosen: int
     best: int  # the candidate that won on money and tie-breaks
