@@ -187,8 +187,11 @@ def compile_book(
     for i, e in enumerate(entries):
         on_unit.setdefault(e.unit.province, []).append(i)
     units = []
+    ranks: dict[str, dict[int, int]] = {}  # per owner: each power's place in its list
     for owner, unit in position.all_units():
         ids = on_unit.get(unit.province, [])
+        if owner not in ranks:
+            ranks[owner] = {pindex[x]: n for n, x in enumerate(accept[owner])}
         units.append(
             _unit_book(
                 unit,
@@ -196,7 +199,7 @@ def compile_book(
                 owner in dummies,
                 ids,
                 entries,
-                [pindex[x] for x in accept[owner]],
+                ranks[owner],
                 signals.get(unit.province) if restrict else None,
             )
         )
@@ -211,42 +214,52 @@ def _unit_book(
     dummy: bool,
     ids: list[int],
     entries: list[Entry],
-    accept: list[int],
+    position_of: dict[int, int],
     signal: SignalSupport | None,
 ) -> UnitBook:
     orders: dict[OfferOrder, list[int]] = {}
+    wild = []
     for i in ids:
         e = entries[i]
-        if e.order is not None and e.kind in (EntryKind.DIRECT, EntryKind.BUILT_HOLD, EntryKind.DEFAULT_HOLD):
+        if e.order is None:
+            wild.append(i)
+        elif e.kind in _NAMING:
             orders.setdefault(e.order, []).append(i)
-    wild = [i for i in ids if entries[i].order is None]
-    position_of = {p: n for n, p in enumerate(accept)}
     cands = []
     for order, direct in orders.items():
-        paying = sorted(direct + [i for i in wild if entries[i].covers(order)])
+        paying = sorted(direct + [i for i in wild if entries[i].covers(order)]) if wild else direct
         cands.append(_candidate(order, paying, direct, entries, position_of))
-    cands.sort(key=lambda c: c.rank)
+    if len(cands) > 1:
+        cands.sort(key=lambda c: c.rank)
     hold = next((n for n, c in enumerate(cands) if isinstance(c.order, Hold)), -1)
     paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
     return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying_on_unit, hold, signal)
 
 
+_NAMING = frozenset((EntryKind.DIRECT, EntryKind.BUILT_HOLD, EntryKind.DEFAULT_HOLD))  # candidates' kinds
+
+
 def _candidate(
     order: OfferOrder, paying: list[int], direct: list[int], entries: list[Entry], position_of: dict[int, int]
 ) -> Candidate:
-    inf = float("inf")
-    seqs = [inf] * len(position_of)
+    seqs = [_NEVER] * len(position_of)
     groups: dict[int, list[int]] = {}
     for i in paying:
         e = entries[i]
         at = position_of[e.power]
         if e.num < seqs[at]:
             seqs[at] = e.num
-        groups.setdefault(e.power, []).append(i)
+        if e.power in groups:
+            groups[e.power].append(i)
+        else:
+            groups[e.power] = [i]
     # Rule 5.4 claims this always decides; when it does not (two candidates whose every
     # payer's earliest entry is one shared wildcard), the earliest direct entry does.
     fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
-    order_of = sorted(groups, key=position_of.__getitem__)
+    order_of = sorted(groups, key=position_of.__getitem__) if len(groups) > 1 else list(groups)
     by_power = tuple((p, tuple(groups[p])) for p in order_of)
     live = tuple(i for i in paying if entries[i].amount > 0)
     return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback), live)
+
+
+_NEVER = float("inf")  # the sequence number of a power with no entry on a candidate
