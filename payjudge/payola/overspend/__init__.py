@@ -30,6 +30,9 @@ LONGEST_PERIOD = 32
 # The first rounds of a segment are taken one by one: in a tug of war most segments are
 # a round or two long, and a round costs less than a line.
 ALONE = 2
+# A pattern is checked once it has been seen this many times in a row: a check costs a
+# line per round of the period, and a pattern seen only twice often breaks at once.
+REPEATS = 3
 
 
 def most_rounds(book: Book) -> int:
@@ -111,11 +114,12 @@ def _repeating(segments: list[Segment]) -> list[list[Segment]]:
     longer), unless it is itself made of a shorter one; then the shortest."""
     sizes = []
     total = 0
-    for size in range(1, len(segments) // 2 + 1):
+    for size in range(1, len(segments) // REPEATS + 1):
         total += segments[-size][1]
         if total > LONGEST_PERIOD:
             break
-        if segments[-size:] == segments[-2 * size : -size]:
+        last = segments[-size:]
+        if all(segments[-(r + 1) * size : -r * size] == last for r in range(1, REPEATS)):
             sizes.append(size)
     primitive = [m for m in sizes if not any(m % s == 0 for s in sizes if s < m)]
     order = sorted({primitive[-1], sizes[0]}, reverse=True) if sizes else []
