@@ -236,7 +236,11 @@ def _unit_book(
     return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying_on_unit, hold, signal)
 
 
-_NAMING = frozenset((EntryKind.DIRECT, EntryKind.BUILT_HOLD, EntryKind.DEFAULT_HOLD))  # candidates' kinds
+_NAMING = (
+    EntryKind.DIRECT,
+    EntryKind.BUILT_HOLD,
+    EntryKind.DEFAULT_HOLD,
+)  # candidates' kinds (a tuple: enums compare fast, hash slowly)
 
 
 def _candidate(
