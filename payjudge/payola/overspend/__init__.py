@@ -5,8 +5,9 @@ The state of the auction is k, the rounds each power has gone through; a round a
 k[p] for every power p that overspends at k. `reduce_overspending` goes through the rounds
 as *segments* — runs of rounds with the same overspending powers o, along which k moves on
 the line k + q·o — and asks `line.Line` where each segment ends. When the last segments
-repeat the ones before them (a tug of war: a unit going back and forth between powers
-that take turns overspending), the rounds of a period are checked, each along its own
+repeat the ones before them, three times in a row (a tug of war: a unit going back and
+forth between powers that take turns overspending), the rounds of a period are checked,
+each along its own
 line k_j + q·(rounds per period), for how many whole periods they keep to the pattern,
 and the pattern is jumped over. Both are the same question — how long the overspending
 powers along a line stay as expected — asked of the same `Line`.
@@ -104,8 +105,8 @@ def _extend(segments: list[Segment], more: list[Segment]) -> None:
             segments[-1] = (over, segments[-1][1] + rounds)
         else:
             segments.append((over, rounds))
-    if len(segments) > 4 * LONGEST_PERIOD:
-        del segments[: -2 * LONGEST_PERIOD]
+    if len(segments) > 2 * REPEATS * LONGEST_PERIOD:
+        del segments[: -REPEATS * LONGEST_PERIOD]  # (a pattern seen REPEATS times fits)
 
 
 def _repeating(segments: list[Segment]) -> list[list[Segment]]:
