@@ -217,6 +217,13 @@ def _unit_book(
     position_of: dict[int, int],
     signal: SignalSupport | None,
 ) -> UnitBook:
+    if len(ids) == 1 and entries[ids[0]].kind in _NAMING:  # most units: one entry, one order
+        order = entries[ids[0]].order
+        assert order is not None  # (a naming entry names its order)
+        cand = _candidate(order, ids, ids, entries, position_of)
+        paying = ids if entries[ids[0]].amount > 0 else []
+        hold = 0 if isinstance(order, Hold) else -1
+        return UnitBook(unit, owner, dummy, (cand,), tuple(ids), tuple(paying), hold, signal)
     orders: dict[OfferOrder, list[int]] = {}
     wild = []
     for i in ids:
