@@ -1,4 +1,4 @@
-"""Benchmark of the Payola auction: the event-driven reduction against the literal one.
+"""Benchmark of the Payola auction: the fast reduction (`overspend/`) against the literal one.
 
     .venv/bin/python benchmarks/auction.py [--quick] [--seeds N]
 
@@ -13,7 +13,10 @@ Two workloads:
 
 Times are CPU seconds per auction (the best of a few runs, so that other processes on
 the machine disturb them less), for the whole `run_auction` (book, reduction, outcome),
-with the literal procedure run once. Every auction is also checked: fast == literal.
+with the literal procedure run once. Every auction is also checked: fast == literal, and
+the line-and-pattern procedure without its literal shortcut (`method="lines"`) == literal.
+The reference in the same run is the literal procedure (rule 5.5 as written); DPjudge's
+own figure on the stress cases (about 12 s at 5,000 AgP, Python 2.7) is a recorded one.
 """
 
 from __future__ import annotations
@@ -97,8 +100,8 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
         f"({seeds} sheet sets per balance)"
     )
     print(
-        f"{'balance':>8} {'rounds':>7} {'fast med':>9} {'fast max':>9} {'lines med':>10} "
-        f"{'lines max':>10} {'literal':>9} {'literal/fast':>13}  fast == lines == literal"
+        f"{'balance':>8} {'rounds':>7} {'fast med':>9} {'fast max':>9} "
+        f"{'literal':>9} {'literal/fast':>13}  fast == lines == literal"
     )
     cases = [
         (balance, seed, worst_case(balance, seed, rules)) for balance in balances for seed in range(seeds)
@@ -115,30 +118,26 @@ def bench_worst(balances: list[int], seeds: int, rules: PayolaRules, label: str,
     # the fast runs are short: pass over all cases several times, keep each one's best,
     # so that a burst of load on the machine does not decide the table
     fast = {key: float("inf") for key in literal}
-    lines = {key: float("inf") for key in literal}
     for _ in range(passes):
         for balance, seed, args in cases:
             tf, _ = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed), 1)
             fast[balance, seed] = min(fast[balance, seed], tf)
-            tf, _ = cpu(lambda args=args, seed=seed: run_auction(*args, seed=seed, method="lines"), 1)
-            lines[balance, seed] = min(lines[balance, seed], tf)
-    medians = {}
+    medians, worst = {}, {}
     for balance in balances:
         fs = [fast[balance, s] for s in range(seeds)]
-        gs = [lines[balance, s] for s in range(seeds)]
         ls = [literal[balance, s] for s in range(seeds)]
         med_f, med_l = statistics.median(fs), statistics.median(ls)
-        medians[balance] = med_f
+        medians[balance], worst[balance] = med_f, max(fs)
         rs = statistics.median(rounds[balance, s] for s in range(seeds))
         print(
             f"{balance:>8} {int(rs):>7} {1000 * med_f:>7.1f}ms {1000 * max(fs):>7.1f}ms "
-            f"{1000 * statistics.median(gs):>8.1f}ms {1000 * max(gs):>8.1f}ms "
             f"{1000 * med_l:>7.0f}ms {med_l / med_f:>12.1f}x  yes"
         )
     low, high = balances[0], balances[-1]
     print(
-        f"fast median at {high} AgP / at {low} AgP: {medians[high] / medians[low]:.2f}; "
-        f"literal: rounds grow {rounds_ratio(rounds, low, high, seeds):.0f}-fold"
+        f"fast at {high} AgP / at {low} AgP: median {medians[high] / medians[low]:.2f}, "
+        f"worst {worst[high] / worst[low]:.2f}; literal: rounds grow "
+        f"{rounds_ratio(rounds, low, high, seeds):.0f}-fold"
     )
 
 
@@ -160,7 +159,12 @@ def main() -> None:
     )
     bench_realistic(20 if opts.quick else 100)
     bench_worst(balances, seeds, PayolaRules(), "plain rules")
-    bench_worst([100, 1000, 5000], max(2, seeds // 2), PayolaRules.from_flags(["EBAYOLA"]), "EBAYOLA")
+    bench_worst(
+        [1000, 5000] if opts.quick else [1000, 5000, 20000],
+        max(2, seeds // 2),
+        PayolaRules.from_flags(["EBAYOLA"]),
+        "EBAYOLA",
+    )
     print(f"\ncalibration loop: {calibration():.1f} ms; load average {os.getloadavg()[0]:.2f}")
 
 

@@ -91,23 +91,32 @@ def _output(
     errors: Mapping[str, list[str]],
 ) -> dict[str, Any]:
     by_unit = sorted(auction.units.items(), key=lambda item: str(item[1]))
+    texts: dict[int, str] = {}  # str of each order object, once (the chart repeats them)
+
+    def text(order: object) -> str:
+        found = texts.get(id(order))  # (the auction keeps every order alive meanwhile)
+        if found is None:
+            found = texts[id(order)] = str(order)
+        return found
+
     ledgers = {}
     for p in pos.map.power_names:
         if p in dummies:
             continue
         if not (p in errors or pos.units.get(p) or auction.previous.get(p)):
             continue
-        view = statement_view(auction, p, pos.phase, rules, str(sheets[p]) if p in sheets else "")
+        # an accepted sheet's normalized text is the sheet as processed (str(sheet))
+        view = statement_view(auction, p, pos.phase, rules, normalized[p] if p in sheets else "")
         if view is not None:
             ledgers[p] = render_statement(view)
     return {
-        "orders": {str(u): str(auction.orders[prov]) for prov, u in by_unit},
+        "orders": {str(u): text(auction.orders[prov]) for prov, u in by_unit},
         "totals": {str(u): auction.totals[prov] for prov, u in by_unit},
         "spent": dict(auction.spent),
         "balances": dict(auction.balances),
         "reductions": dict(auction.reductions),
         "paid": {
-            p: [{"unit": str(x.unit), "order": str(x.order), "amount": x.amount} for x in xs]
+            p: [{"unit": str(x.unit), "order": text(x.order), "amount": x.amount} for x in xs]
             for p, xs in auction.paid.items()
             if xs
         },
@@ -123,7 +132,7 @@ def _output(
                 "owner": c.owner,
                 "total": c.total,
                 "bids": [
-                    {"order": str(b.order), "offers": dict(b.offers), "total": b.total, "chosen": b.chosen}
+                    {"order": text(b.order), "offers": dict(b.offers), "total": b.total, "chosen": b.chosen}
                     for b in c.bids
                 ],
             }

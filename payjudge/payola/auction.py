@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from ..rules.orders import Hold, Order, Unit
 from ..rules.position import Position
@@ -19,12 +19,13 @@ from .book import Book, EntryKind, compile_book
 from .decide import Decision, amounts_at, evaluate, spending
 from .offers import OfferOrder, Sheet, SignalSupport
 from .overspend import reduce_overspending
-from .reduction import reduce_fast, reduce_literal
+from .reduction import reduce_literal
 from .rules import Flag, PayolaRules
 
+# Payment, Bid, ChartUnit: immutable records made by the hundred per auction (NamedTuples)
 
-@dataclass(frozen=True, slots=True)
-class Payment:
+
+class Payment(NamedTuple):
     """One accepted offer (rule 5.7 item 3): what the power pays for the unit's order."""
 
     unit: Unit
@@ -33,8 +34,7 @@ class Payment:
     gift: bool = False  # paid by a gift (`&`) for an order the gift did not name
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(NamedTuple):
     """One candidate order of a unit and what each power offered for it (for the chart)."""
 
     order: OfferOrder
@@ -43,8 +43,7 @@ class Bid:
     chosen: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ChartUnit:
+class ChartUnit(NamedTuple):
     unit: Unit
     owner: str
     bids: tuple[Bid, ...]  # in tie-break order
@@ -85,7 +84,7 @@ class Auction:
         return self.orders[unit.province]
 
 
-Method = Literal["fast", "events", "lines", "literal"]
+Method = Literal["fast", "lines", "literal"]
 
 
 def run_auction(
@@ -104,10 +103,10 @@ def run_auction(
     `sheets` holds the accepted sheets only (a rejected sheet is no sheet); a power with no
     sheet still gets the automatic 0 AgP HOLD for its units (rule 3.3). `accept` holds the
     acceptance lists on record (missing: `<own>?`); dummies' lists are never used (4.4).
-    `method="literal"` runs the reduction rounds one by one, `"events"` always the event-driven
-    procedure (both for tests and benchmarks; "fast" picks what is cheaper, same result);
-    `"lines"` the line-and-pattern procedure of `overspend/` (the candidate replacement of
-    "fast", docs/overexpenditure.md).
+    `method="literal"` runs the reduction rounds one by one (rule 5.5 as written), `"lines"`
+    the line-and-pattern procedure of `overspend/` even where the literal one is cheaper
+    (both for tests and benchmarks); `"fast"` picks what is cheaper, with the same result
+    (docs/overexpenditure.md).
     """
     m = position.map
     powers = m.power_names
@@ -118,10 +117,8 @@ def run_auction(
     ebayola, public = Flag.EBAYOLA in rules, Flag.PUBLIC_TOTALS in rules
     if method == "literal":
         k = reduce_literal(book, limits, ebayola, public)
-    elif method == "lines":
-        k = reduce_overspending(book, limits, ebayola, public)
     else:
-        k = reduce_fast(book, limits, ebayola, public, shortcuts=method == "fast")
+        k = reduce_overspending(book, limits, ebayola, public, shortcuts=method == "fast")
     decisions = evaluate(book, k, ebayola, public)
     spent = spending(book, decisions)
     return _auction(position, book, decisions, k, spent, balances, savings, accept_used)
@@ -166,7 +163,7 @@ def _auction(
     accept_used: Mapping[str, tuple[str, ...]],
 ) -> Auction:
     powers = book.powers
-    amount, _ = amounts_at(book, k)
+    amount = amounts_at(book, k)
     orders, units, owners, totals = {}, {}, {}, {}
     paid: dict[str, list[Payment]] = {p: [] for p in powers}
     chart = []

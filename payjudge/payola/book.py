@@ -76,26 +76,22 @@ class Entry(NamedTuple):
         return order == self.order
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):  # (immutable records made by the thousand: NamedTuples)
     order: OfferOrder
     entries: tuple[int, ...]  # every entry paying for it
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
     payers: frozenset[int]  # powers with an entry of any amount
     rank: tuple[tuple[float, ...], tuple[int, int]]  # the static tie-break key (lower wins)
-    paying: tuple[int, ...]  # the entries above 0 AgP (only they move)
-    paying_by_power: tuple[tuple[int, tuple[int, ...]], ...]
+    paying: tuple[int, ...]  # the entries above 0 AgP (the others stay at 0)
 
 
-@dataclass(frozen=True, slots=True)
-class UnitBook:
+class UnitBook(NamedTuple):
     unit: Unit
     owner: int
     dummy: bool  # an unplayed power's unit: ties between payers HOLD
     candidates: tuple[Candidate, ...]  # in tie-break order
     entries: tuple[int, ...]  # every entry on the unit
     paying: tuple[int, ...]  # the entries above 0 AgP
-    paying_of: Mapping[int, tuple[int, ...]]  # per power, its entries above 0 AgP
     hold: int  # index of the HOLD candidate, or -1
     signal: SignalSupport | None  # RESTRICT_SIGNAL: replaces a winning HOLD
 
@@ -107,11 +103,7 @@ class Book:
     units: tuple[UnitBook, ...]
     flat: tuple[int, ...]  # per power: K of schedule.py
     accept: Mapping[str, tuple[str, ...]]
-    candidates_of: tuple[tuple[int, ...], ...]  # per entry: the candidates (of its unit) it pays for
-
-    @property
-    def amounts(self) -> list[int]:
-        return [e.amount for e in self.entries]
+    rows: tuple[tuple[int, int, int], ...]  # per entry: (amount, plateau, power), for schedule.values
 
 
 # an entry before it is numbered: (kind, unit, order, excluded, amount, plateau, line)
@@ -195,8 +187,11 @@ def compile_book(
     for i, e in enumerate(entries):
         on_unit.setdefault(e.unit.province, []).append(i)
     units = []
+    ranks: dict[str, dict[int, int]] = {}  # per owner: each power's place in its list
     for owner, unit in position.all_units():
         ids = on_unit.get(unit.province, [])
+        if owner not in ranks:
+            ranks[owner] = {pindex[x]: n for n, x in enumerate(accept[owner])}
         units.append(
             _unit_book(
                 unit,
@@ -204,20 +199,13 @@ def compile_book(
                 owner in dummies,
                 ids,
                 entries,
-                [pindex[x] for x in accept[owner]],
+                ranks[owner],
                 signals.get(unit.province) if restrict else None,
             )
         )
     units.sort(key=lambda ub: ub.unit.province)
-    candidates_of: list[tuple[int, ...]] = [()] * len(entries)
-    for ub in units:
-        pays: dict[int, list[int]] = {}
-        for ci, c in enumerate(ub.candidates):
-            for ei in c.paying:
-                pays.setdefault(ei, []).append(ci)
-        for ei, cis in pays.items():
-            candidates_of[ei] = tuple(cis)
-    return Book(powers, tuple(entries), tuple(units), flat, dict(accept), tuple(candidates_of))
+    rows = tuple((e.amount, e.plateau, e.power) for e in entries)
+    return Book(powers, tuple(entries), tuple(units), flat, dict(accept), rows)
 
 
 def _unit_book(
@@ -226,62 +214,63 @@ def _unit_book(
     dummy: bool,
     ids: list[int],
     entries: list[Entry],
-    accept: list[int],
+    position_of: dict[int, int],
     signal: SignalSupport | None,
 ) -> UnitBook:
+    if len(ids) == 1 and entries[ids[0]].kind in _NAMING:  # most units: one entry, one order
+        order = entries[ids[0]].order
+        assert order is not None  # (a naming entry names its order)
+        cand = _candidate(order, ids, ids, entries, position_of)
+        paying = ids if entries[ids[0]].amount > 0 else []
+        hold = 0 if isinstance(order, Hold) else -1
+        return UnitBook(unit, owner, dummy, (cand,), tuple(ids), tuple(paying), hold, signal)
     orders: dict[OfferOrder, list[int]] = {}
+    wild = []
     for i in ids:
         e = entries[i]
-        if e.order is not None and e.kind in (EntryKind.DIRECT, EntryKind.BUILT_HOLD, EntryKind.DEFAULT_HOLD):
+        if e.order is None:
+            wild.append(i)
+        elif e.kind in _NAMING:
             orders.setdefault(e.order, []).append(i)
-    wild = [i for i in ids if entries[i].order is None]
-    position_of = {p: n for n, p in enumerate(accept)}
     cands = []
     for order, direct in orders.items():
-        paying = sorted(direct + [i for i in wild if entries[i].covers(order)])
+        paying = sorted(direct + [i for i in wild if entries[i].covers(order)]) if wild else direct
         cands.append(_candidate(order, paying, direct, entries, position_of))
-    cands.sort(key=lambda c: c.rank)
+    if len(cands) > 1:
+        cands.sort(key=lambda c: c.rank)
     hold = next((n for n, c in enumerate(cands) if isinstance(c.order, Hold)), -1)
     paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
-    paying_of: dict[int, list[int]] = {}
-    for i in paying_on_unit:
-        paying_of.setdefault(entries[i].power, []).append(i)
-    return UnitBook(
-        unit,
-        owner,
-        dummy,
-        tuple(cands),
-        tuple(ids),
-        paying_on_unit,
-        {p: tuple(es) for p, es in paying_of.items()},
-        hold,
-        signal,
-    )
+    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying_on_unit, hold, signal)
+
+
+_NAMING = (
+    EntryKind.DIRECT,
+    EntryKind.BUILT_HOLD,
+    EntryKind.DEFAULT_HOLD,
+)  # candidates' kinds (a tuple: enums compare fast, hash slowly)
 
 
 def _candidate(
     order: OfferOrder, paying: list[int], direct: list[int], entries: list[Entry], position_of: dict[int, int]
 ) -> Candidate:
-    inf = float("inf")
-    seqs = [inf] * len(position_of)
+    seqs = [_NEVER] * len(position_of)
     groups: dict[int, list[int]] = {}
     for i in paying:
         e = entries[i]
         at = position_of[e.power]
         if e.num < seqs[at]:
             seqs[at] = e.num
-        groups.setdefault(e.power, []).append(i)
+        if e.power in groups:
+            groups[e.power].append(i)
+        else:
+            groups[e.power] = [i]
     # Rule 5.4 claims this always decides; when it does not (two candidates whose every
     # payer's earliest entry is one shared wildcard), the earliest direct entry does.
     fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
-    order_of = sorted(groups, key=position_of.__getitem__)
+    order_of = sorted(groups, key=position_of.__getitem__) if len(groups) > 1 else list(groups)
     by_power = tuple((p, tuple(groups[p])) for p in order_of)
-    live_groups = []
-    for p in order_of:
-        es = tuple(i for i in groups[p] if entries[i].amount > 0)
-        if es:
-            live_groups.append((p, es))
     live = tuple(i for i in paying if entries[i].amount > 0)
-    return Candidate(
-        order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback), live, tuple(live_groups)
-    )
+    return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback), live)
+
+
+_NEVER = float("inf")  # the sequence number of a power with no entry on a candidate

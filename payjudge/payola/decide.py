@@ -1,18 +1,17 @@
 """One unit's decision for given offer amounts (rules 4.4, 5.1-5.4, 6.4), and the money it moves.
 
-`evaluate` decides every unit at a given reduction state; the reduction procedures of
-`reduction.py` call it to learn who would overspend (`Spender` gives the same spending
-faster, for the rounds `reduce_fast` takes one by one).
+`evaluate` decides every unit at a given reduction state; the literal reduction
+(`reduction.py`) calls it to learn who would overspend. `decide` is the one decision rule:
+`overspend/` runs it unchanged on amounts that are linear in the rounds (`overspend.linear`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .book import Book, UnitBook
-from .schedule import plateau_at, value
+from .schedule import plateaus, values
 
 
 class Amounts(Protocol):
@@ -21,9 +20,9 @@ class Amounts(Protocol):
     def __getitem__(self, entry: int, /) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What a unit does: `chosen` indexes its candidates (-1: a HOLD nobody offered)."""
+class Decision(NamedTuple):
+    """What a unit does: `chosen` indexes its candidates (-1: a HOLD nobody offered). (A
+    NamedTuple: every round of the literal reduction makes one per unit.)"""
 
     chosen: int
     best: int  # the candidate that won on money and tie-breaks
@@ -35,16 +34,17 @@ class Decision:
 def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, public_totals: bool) -> Decision:
     """Decide one unit, given each entry's current amount and plateau."""
     cands = ub.candidates
-    totals = [sum(amount[e] for e in c.entries) for c in cands]
+    at = amount.__getitem__
+    totals = [sum(map(at, c.paying)) for c in cands]  # (the other entries are 0 AgP for good)
     best_total = max(totals)
     w = totals.index(best_total)  # candidates are in tie-break order
     if ub.dummy:
         payers = cands[w].payers
         if any(t == best_total and cands[i].payers != payers for i, t in enumerate(totals)):
             h = ub.hold
-            pay = () if h < 0 else tuple((p, sum(amount[e] for e in es)) for p, es in cands[h].by_power)
+            pay = () if h < 0 else tuple((p, sum(map(at, es))) for p, es in cands[h].by_power)
             return Decision(h, w, best_total + 1, pay, True)
-    costs = [(p, sum(amount[e] for e in es)) for p, es in cands[w].by_power]
+    costs = [(p, sum(map(at, es))) for p, es in cands[w].by_power]
     total = best_total
     if ebayola:
         second = max((t for i, t in enumerate(totals) if i != w), default=0)
@@ -61,16 +61,16 @@ def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, publi
     return Decision(w, w, total, tuple(costs))
 
 
-def amounts_at(book: Book, k: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Every entry's amount and plateau after k[p] reduction rounds of its power p."""
-    flat = book.flat
-    amount = [value(e.amount, e.plateau, flat[e.power], k[e.power]) for e in book.entries]
-    plateau = [plateau_at(e.plateau, flat[e.power], k[e.power]) for e in book.entries]
-    return amount, plateau
+def amounts_at(book: Book, k: Sequence[int]) -> list[int]:
+    """Every entry's amount after k[p] reduction rounds of its power p."""
+    return values(book.rows, k, book.flat)
 
 
 def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -> list[Decision]:
-    amount, plateau = amounts_at(book, k)
+    """Every unit's decision after k[p] reduction rounds of each power p."""
+    amount = values(book.rows, k, book.flat)
+    # the plateaus in force matter only to an eBayola rebate that keeps them
+    plateau = plateaus(book.rows, k, book.flat) if ebayola and not public_totals else []
     return [decide(ub, amount, plateau, ebayola, public_totals) for ub in book.units]
 
 
@@ -80,60 +80,3 @@ def spending(book: Book, decisions: Sequence[Decision]) -> list[int]:
         for p, amount in d.payments:
             out[p] += amount
     return out
-
-
-class Spender:
-    """`spending(book, evaluate(book, k, ...))`, faster, for the rounds `reduction.reduce_fast`
-    takes one by one: the per-entry data is gathered once, and units are decided as `decide`
-    does without making Decisions."""
-
-    def __init__(self, book: Book, ebayola: bool, public_totals: bool):
-        self.book = book
-        self.ebayola = ebayola
-        self.public = public_totals
-        self.rows = [(e.amount, e.plateau, e.power) for e in book.entries]
-
-    def spending(self, k: Sequence[int]) -> list[int]:
-        book = self.book
-        flat = book.flat
-        amount: list[int] = []
-        add = amount.append
-        for a, pl, p in self.rows:  # schedule.value, inlined
-            kp = k[p]
-            if kp <= flat[p]:
-                v = a - kp
-                add(v if v > pl else pl)
-            else:
-                v = pl - kp + flat[p]
-                add(v if v > 0 else 0)
-        get = amount.__getitem__
-        ebayola = self.ebayola
-        plateau: list[int] = []  # read only for a rebate that keeps plateaus
-        if ebayola and not self.public:
-            plateau = [pl if k[p] <= flat[p] else 0 for _, pl, p in self.rows]
-        out = [0] * len(book.powers)
-        for ub in book.units:
-            cands = ub.candidates
-            totals = [sum(map(get, c.entries)) for c in cands]
-            top = max(totals)
-            w = totals.index(top)
-            if ub.dummy:
-                payers = cands[w].payers
-                if any(t == top and cands[i].payers != payers for i, t in enumerate(totals)):
-                    h = ub.hold  # rule 4.4: a tie between payers makes it HOLD
-                    if h >= 0:
-                        for p, es in cands[h].by_power:
-                            out[p] += sum(map(get, es))
-                    continue
-            over = 0
-            if ebayola:  # rule 6.4, as in `decide`
-                over = top - 1 - max((t for i, t in enumerate(totals) if i != w), default=0)
-            for p, es in cands[w].by_power:
-                cost = sum(map(get, es))
-                if over > 0:
-                    floor = 0 if self.public else sum(map(plateau.__getitem__, es))
-                    rebate = min(cost - floor, over)
-                    over -= rebate
-                    cost -= rebate
-                out[p] += cost
-        return out

@@ -16,6 +16,8 @@ rounds (see `reduction.py`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 INF = float("inf")
 
 
@@ -24,6 +26,19 @@ def value(amount: int, plateau: int, flat: int, k: int) -> int:
     if k <= flat:
         return max(amount - k, plateau)
     return max(plateau - (k - flat), 0)
+
+
+def values(rows: Sequence[tuple[int, int, int]], k: Sequence[int], flat: Sequence[int]) -> list[int]:
+    """`value` of every (amount, plateau, power) row at once, as one expression:
+    max(A - k, pl - max(k - K, 0), 0). For k <= K it is max(A - k, pl); for k > K,
+    A - k <= pl - (k - K) (as A - pl <= K), so it is max(pl - (k - K), 0)."""
+    drop = [max(kp - f, 0) for kp, f in zip(k, flat)]
+    return [max(a - k[p], pl - drop[p], 0) for a, pl, p in rows]
+
+
+def plateaus(rows: Sequence[tuple[int, int, int]], k: Sequence[int], flat: Sequence[int]) -> list[int]:
+    """`plateau_at` of every (amount, plateau, power) row at once."""
+    return [pl if k[p] <= flat[p] else 0 for _, pl, p in rows]
 
 
 def plateau_at(plateau: int, flat: int, k: int) -> int:

@@ -62,17 +62,18 @@ def statement_view(
     show_totals = Flag.HIDE_COST not in rules
     # a unit's order is "unpaid" when the power had no offer at all (not even its own
     # automatic HOLD) for it: DPjudge's '*'
-    offered = {c.unit.province: {p for b in c.bids if b.chosen for p, _ in b.offers} for c in auction.chart}
     units = []
-    for prov in sorted(auction.units):
-        if auction.owners[prov] != power:
+    for c in auction.chart:  # (in province order, as the units are)
+        if c.owner != power:
             continue
+        prov = c.unit.province
+        offered = any(p == power for b in c.bids if b.chosen for p, _ in b.offers)
         units.append(
             UnitLine(
-                str(auction.units[prov]),
+                str(c.unit),
                 str(auction.orders[prov]),
                 auction.totals[prov] if show_totals else None,
-                power not in offered.get(prov, ()) and not hide_offers,
+                not offered and not hide_offers,
             )
         )
     zerosum = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 
 from .flags import Flag as F
@@ -719,7 +720,11 @@ def _expand(start: Iterable[F], in_force: frozenset[F]) -> frozenset[F]:
 def closure(flags: Iterable[F]) -> frozenset[F]:
     """The flags in force when `flags` are named: with those they imply, again and again, and
     their defaults unless a flag in force countermands them (LATE_CHANGES for CIVIL_DISORDER)."""
-    named = frozenset(flags)
+    return _closure(frozenset(flags))
+
+
+@lru_cache(maxsize=256)  # a game names the same few flags at every phase
+def _closure(named: frozenset[F]) -> frozenset[F]:
     hard = _expand(named, frozenset(REGISTRY))  # implications only: every default dropped
     return _expand(named, hard)
 

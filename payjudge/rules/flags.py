@@ -19,6 +19,10 @@ class Status(enum.Enum):
 class Flag(enum.Enum):
     """Every rule flag, by its canonical name (seed 003's, or DPjudge's code name)."""
 
+    # members are singletons compared by identity: hash them as objects, in C (Enum's own
+    # __hash__ is Python code, and flags are looked up in sets at every sheet line)
+    __hash__ = object.__hash__
+
     # 1.1 game start
     POWER_CHOICE = "POWER_CHOICE"
     MOBILIZE = "MOBILIZE"

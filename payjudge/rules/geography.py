@@ -38,6 +38,9 @@ class UnitType(enum.Enum):
     ARMY = "A"
     FLEET = "F"
 
+    # singletons compared by identity: hashed as objects, in C (every Unit's hash needs it)
+    __hash__ = object.__hash__
+
     def __str__(self) -> str:
         return self.value
 

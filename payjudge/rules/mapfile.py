@@ -478,7 +478,8 @@ def _phase_maps(name: str, source: Model, plain: Map) -> Callable[[str], Map]:
 
 
 # -- finding maps by name -------------------------------------------------------------------
-def _variant_dir() -> Path:
+@lru_cache(maxsize=1)
+def _variant_dir() -> Path:  # (the package does not move: looked up once)
     return Path(str(resources.files("payjudge") / "variants"))
 
 

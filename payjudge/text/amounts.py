@@ -29,6 +29,9 @@ class Amounts:
 def parse_amounts(text: str) -> Amounts:
     """Read the amount part; raises `LineError` (invalid) with a message for the player."""
     compact = "".join(text.split())
+    if len(compact) <= 4 and compact.isascii() and compact.isdigit():
+        # most lines: one plain amount, at most 9999 (no regular expression needed)
+        return Amounts((Term(int(compact), 1, 0),), False, False, False)
     if not compact:
         raise invalid("an amount is missing")
     parts = compact.split("+")

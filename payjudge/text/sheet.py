@@ -182,7 +182,8 @@ def _offer(
         raise LineError(unplaced(e.kind, e.message)) from None
     # a bare unit reads as a HOLD: only then can the line lack its order (one reading
     # less for every other line)
-    if first.kind is OrderKind.HOLD:
+    # (a text ending in the word H names its order: one-letter words are never places)
+    if first.kind is OrderKind.HOLD and not first_text.endswith(" H"):
         try:
             spec = parse_unit(first_text, m)
         except OrderError:

@@ -1,5 +1,7 @@
 """The line-and-pattern reduction of `payjudge/payola/overspend/` against the literal rounds of
-rule 5.5 (`reduction.reduce_literal`), and `linear.Lin` comparisons against counting."""
+rule 5.5 (`reduction.reduce_literal`), where it is hardest: powers sitting at their limits,
+units going back and forth between them (tugs of war), many ties, plateaus, dummies,
+eBayola; and `linear.Lin` comparisons against counting."""
 
 from __future__ import annotations
 
@@ -9,13 +11,30 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from payjudge.payola import overspend
+from payjudge.payola.acceptance import expand_all
+from payjudge.payola.book import compile_book
 from payjudge.payola.overspend import reduce_overspending
 from payjudge.payola.overspend.linear import Lin, Window
 from payjudge.payola.reduction import reduce_literal
-from payjudge.payola.rules import PayolaRules
+from payjudge.payola.rules import Flag, PayolaRules
 
 from .randomsheets import heavy_auction, random_auction
-from .test_tugs import FLAGS, _reduction
+
+FLAGS = [[], [], [], ["EBAYOLA"], ["EBAYOLA", "PUBLIC_TOTALS"], ["NO_PLATEAU"]]
+
+
+def _reduction(args, seed: int):
+    """The arguments of the reduction procedures for an auction (as `run_auction` makes them)."""
+    position, sheets, balances, accept, rules, dummies = args
+    book = compile_book(
+        position, sheets, expand_all(accept, position.map, seed, dummies), rules, frozenset(dummies)
+    )
+    limits = [
+        max(balances.get(p, 0) - (sheets[p].savings if p in sheets and rules.savings_allowed else 0), 0)
+        for p in position.map.power_names
+    ]
+    return book, limits, Flag.EBAYOLA in rules, Flag.PUBLIC_TOTALS in rules
 
 
 def _check(args) -> None:
@@ -24,15 +43,27 @@ def _check(args) -> None:
     assert reduce_overspending(*args) == literal
 
 
-def test_heavy_auctions():
-    for seed in range(80):
+def test_heavy_auctions(monkeypatch):
+    """A fixed corpus, so that a regression shows the same seed every time; and the corpus
+    does go through tugs of war (whole periods of a pattern jumped over)."""
+    jumps = []
+    whole_periods = overspend.whole_periods
+
+    def counting(*args):
+        periods = whole_periods(*args)
+        jumps.append(periods > 0)
+        return periods
+
+    monkeypatch.setattr(overspend, "whole_periods", counting)
+    for seed in range(250):
         rng = random.Random(f"tugs:{seed}")
         _check(_reduction(heavy_auction(rng, rules=PayolaRules.from_flags(FLAGS[seed % len(FLAGS)])), seed))
+    assert sum(jumps) >= 20
 
 
 @pytest.mark.slow
 def test_heavy_auctions_long():
-    for seed in range(80, 400):
+    for seed in range(250, 600):
         rng = random.Random(f"tugs:{seed}")
         _check(_reduction(heavy_auction(rng, rules=PayolaRules.from_flags(FLAGS[seed % len(FLAGS)])), seed))
 
@@ -60,7 +91,7 @@ def test_small_auctions():
     dummies=st.sampled_from([0, 0, 1, 2]),
     balance=st.sampled_from([30, 100, 400]),
 )
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 def test_heavy_auctions_hypothesis(seed, flags, dummies, balance):
     rng = random.Random(seed)
     _check(

@@ -53,7 +53,7 @@ def test_fast_reduction_is_the_literal_one(seed, flags, dummies, high, balance):
     args = _auction(seed, flags, offers=12, high=high, balance_high=balance, dummies=dummies)
     fast = run_auction(*args, seed=seed)
     assert fast == run_auction(*args, seed=seed, method="literal")
-    assert fast == run_auction(*args, seed=seed, method="events")
+    assert fast == run_auction(*args, seed=seed, method="lines")
     _conserved(fast)
 
 
@@ -62,13 +62,13 @@ def test_fast_reduction_is_the_literal_one(seed, flags, dummies, high, balance):
 def test_heavy_overspending_with_plateaus(seed, flags):
     """Many offers far above the balances, plateaus everywhere: long reductions, chattering."""
     args = _auction(seed, flags, offers=30, high=60, balance_high=40, savings_high=20)
-    fast = run_auction(*args, seed=seed, method="events")
+    fast = run_auction(*args, seed=seed, method="lines")
     assert fast == run_auction(*args, seed=seed, method="literal")
     _conserved(fast)
 
 
-def test_event_reduction_on_two_thousand_sheets():
-    """A fixed corpus, so that a regression shows the same seed every time (the event-driven
+def test_line_reduction_on_two_thousand_sheets():
+    """A fixed corpus, so that a regression shows the same seed every time (the line-and-pattern
     procedure throughout, without its shortcut to the literal one for small auctions)."""
     for seed in range(2000):
         rng = random.Random(seed)
@@ -83,8 +83,8 @@ def test_event_reduction_on_two_thousand_sheets():
             dummies=rng.choice([0, 0, 1]),
             plateaus=rng.random() < 0.7,
         )
-        events = run_auction(*args, seed=seed, method="events")
-        assert events == run_auction(*args, seed=seed, method="literal"), seed
+        lines = run_auction(*args, seed=seed, method="lines")
+        assert lines == run_auction(*args, seed=seed, method="literal"), seed
 
 
 @given(seed=st.integers(0, 10**9), flags=FLAGS)

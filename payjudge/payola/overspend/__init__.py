@@ -5,8 +5,9 @@ The state of the auction is k, the rounds each power has gone through; a round a
 k[p] for every power p that overspends at k. `reduce_overspending` goes through the rounds
 as *segments* — runs of rounds with the same overspending powers o, along which k moves on
 the line k + q·o — and asks `line.Line` where each segment ends. When the last segments
-repeat the ones before them (a tug of war: a unit going back and forth between powers
-that take turns overspending), the rounds of a period are checked, each along its own
+repeat the ones before them, three times in a row (a tug of war: a unit going back and
+forth between powers that take turns overspending), the rounds of a period are checked,
+each along its own
 line k_j + q·(rounds per period), for how many whole periods they keep to the pattern,
 and the pattern is jumped over. Both are the same question — how long the overspending
 powers along a line stay as expected — asked of the same `Line`.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..book import Book
-from ..decide import evaluate, spending
+from ..reduction import ReductionError, overspending, reduce_literal
 from ..schedule import INF
 from .line import Line
 
@@ -27,10 +28,12 @@ LITERAL_LIMIT = 64
 # Periods longer than this many rounds are not looked for: checking one costs one line
 # per round of the period, and the patterns seen in play are a few rounds long.
 LONGEST_PERIOD = 32
-
-
-class ReductionError(RuntimeError):
-    """The reduction did not settle (a bug: every round lowers some offer)."""
+# The first rounds of a segment are taken one by one: in a tug of war most segments are
+# a round or two long, and a round costs less than a line.
+ALONE = 2
+# A pattern is checked once it has been seen this many times in a row: a check costs a
+# line per round of the period, and a pattern seen only twice often breaks at once.
+REPEATS = 3
 
 
 def most_rounds(book: Book) -> int:
@@ -39,26 +42,6 @@ def most_rounds(book: Book) -> int:
     for e in book.entries:
         top[e.power] = max(top[e.power], book.flat[e.power] + e.plateau)
     return max(top, default=0)
-
-
-def overspending(
-    book: Book, k: Sequence[int], limits: Sequence[int], ebayola: bool, public_totals: bool
-) -> tuple[bool, ...]:
-    """Who overspends at k: the literal procedure's test, exactly."""
-    spent = spending(book, evaluate(book, k, ebayola, public_totals))
-    return tuple(spent[p] > limits[p] for p in range(len(book.powers)))
-
-
-def literal(book: Book, limits: Sequence[int], ebayola: bool, public_totals: bool) -> list[int]:
-    """Rule 5.5 round by round (as `reduction.reduce_literal`)."""
-    n = len(book.powers)
-    k = [0] * n
-    for _ in range(sum(e.amount for e in book.entries) + n + 2):
-        over = overspending(book, k, limits, ebayola, public_totals)
-        if not any(over):
-            return k
-        k = [k[p] + over[p] for p in range(n)]
-    raise ReductionError("the reduction rounds did not settle")
 
 
 Segment = tuple[tuple[bool, ...], int]  # (who overspends, for how many rounds)
@@ -75,50 +58,73 @@ def reduce_overspending(
     """The rounds per power rule 5.5 ends with (== `reduction.reduce_literal`). Without
     `shortcuts`, small auctions go through the segments too (for tests)."""
     if shortcuts and most_rounds(book) <= LITERAL_LIMIT:
-        return literal(book, limits, ebayola, public_totals)
+        return reduce_literal(book, limits, ebayola, public_totals)
     n = len(book.powers)
     k = [0] * n
-    segments: list[Segment] = []
+    segments: list[Segment] = []  # the rounds so far, the jumped ones too (its tail)
     quiet = 0  # segments to wait before looking for a pattern again
     for _ in range(sum(e.amount for e in book.entries) + n + 2):
         over = overspending(book, k, limits, ebayola, public_totals)
         if not any(over):
             return k
-        if segments and segments[-1][0] == over:
-            # the second round of a segment: find where it ends (a first round is taken
-            # alone: in a tug of war most segments are a round or two long)
+        if segments and segments[-1][0] == over and segments[-1][1] >= ALONE:
+            # a segment going on: find where it ends (its first rounds are taken alone:
+            # in a tug of war most segments are a round or two long)
             rounds = Line(book, limits, ebayola, public_totals, k, over).departure(over)
             if rounds == INF:
                 raise ReductionError("overspending that no round can cure")
-            segments[-1] = (over, segments[-1][1] + int(rounds))
         else:
             rounds = 1
-            segments.append((over, 1))
+        _extend(segments, [(over, int(rounds))])
         k = [k[p] + int(rounds) * over[p] for p in range(n)]
         quiet -= 1
-        period = _repeating(segments) if quiet <= 0 else None
-        if period is None:
+        if quiet > 0:
             continue
-        periods = whole_periods(book, limits, ebayola, public_totals, k, period)
-        if periods:
-            step = _per_period(period, n)
-            k = [k[p] + periods * step[p] for p in range(n)]
-            segments.clear()
+        patterns = _repeating(segments)
+        for period in patterns:
+            periods = whole_periods(book, limits, ebayola, public_totals, k, period)
+            if periods:
+                step = _per_period(period, n)
+                k = [k[p] + periods * step[p] for p in range(n)]
+                # the periods jumped over are rounds like the others: a longer pattern
+                # that contains them shows in the segments
+                _extend(segments, period * min(periods, 2 * LONGEST_PERIOD))
+                quiet = 2  # the pattern has just broken: it will not go on at once
+                break
         else:
-            quiet = len(period)  # not a pattern yet: look again a period later
+            # not a pattern (yet): look again a period later
+            quiet = len(patterns[-1]) if patterns else 0
     raise ReductionError("the reduction did not settle")
 
 
-def _repeating(segments: list[Segment]) -> list[Segment] | None:
-    """The last L segments, if they repeat the L before them (the shortest such L)."""
+def _extend(segments: list[Segment], more: list[Segment]) -> None:
+    """Append rounds to the segments (merging runs of the same overspending powers), and
+    forget what is too old to be part of a pattern that is looked for."""
+    for over, rounds in more:
+        if segments and segments[-1][0] == over:
+            segments[-1] = (over, segments[-1][1] + rounds)
+        else:
+            segments.append((over, rounds))
+    if len(segments) > 2 * REPEATS * LONGEST_PERIOD:
+        del segments[: -REPEATS * LONGEST_PERIOD]  # (a pattern seen REPEATS times fits)
+
+
+def _repeating(segments: list[Segment]) -> list[list[Segment]]:
+    """Patterns to try: the last L segments, where they repeat the L before them. The
+    longest such L first (a short repeat is often a part of a longer pattern, that lasts
+    longer), unless it is itself made of a shorter one; then the shortest."""
+    sizes = []
     total = 0
-    for size in range(1, len(segments) // 2 + 1):
+    for size in range(1, len(segments) // REPEATS + 1):
         total += segments[-size][1]
         if total > LONGEST_PERIOD:
-            return None
-        if segments[-size:] == segments[-2 * size : -size]:
-            return segments[-size:]
-    return None
+            break
+        last = segments[-size:]
+        if all(segments[-(r + 1) * size : -r * size] == last for r in range(1, REPEATS)):
+            sizes.append(size)
+    primitive = [m for m in sizes if not any(m % s == 0 for s in sizes if s < m)]
+    order = sorted({primitive[-1], sizes[0]}, reverse=True) if sizes else []
+    return [segments[-size:] for size in order]
 
 
 def _per_period(period: list[Segment], n: int) -> list[int]:

@@ -26,7 +26,7 @@ from typing import cast
 
 from ..book import Book
 from ..decide import Amounts, decide
-from ..schedule import INF, piece, plateau_at
+from ..schedule import INF, piece
 from .linear import Lin, Window, _first_gt0, _first_le0
 
 Pay = tuple[int, int, int]  # (power, AgP at step 0 of the line, AgP per step)
@@ -55,23 +55,24 @@ class Line:
         """Unit u from step q on: until when its plan holds, and its payments."""
         book, start, direction = self.book, self.start, self.direction
         ub = book.units[u]
-        entries, flat = book.entries, book.flat
+        rows, flat = book.rows, book.flat
         win = Window()
         amount: dict[int, Lin | int] = dict.fromkeys(ub.entries, 0)
-        plateau: dict[int, int] = dict.fromkeys(ub.entries, 0)
+        keep = self.ebayola and not self.public  # only then does `decide` read plateaus
+        plateau: dict[int, int] = dict.fromkeys(ub.entries, 0) if keep else {}
         slab: float = INF
         for e in ub.paying:
-            entry = entries[e]
-            p = entry.power
+            a, pl, p = rows[e]
             d = direction[p]
             k = start[p] + q * d
-            v, s, kend = piece(entry.amount, entry.plateau, flat[p], k)
-            plateau[e] = plateau_at(entry.plateau, flat[p], k)
-            if d == 0:
+            v, s, kend = piece(a, pl, flat[p], k)
+            if keep and k <= flat[p]:
+                plateau[e] = pl
+            if d == 0 or s == 0:
                 amount[e] = v
-                continue
-            amount[e] = Lin(v, s * d, win) if s else v
-            if kend != INF:
+            else:
+                amount[e] = Lin(v, s * d, win)
+            if d and kend != INF:
                 steps = -((k - int(kend)) // d)  # ceil((kend - k) / d)
                 if steps < slab:
                     slab = steps

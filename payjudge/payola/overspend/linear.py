@@ -54,7 +54,7 @@ class Lin:
     def __add__(self, other: Lin | int) -> Lin:
         if type(other) is Lin:
             return Lin(self.v + other.v, self.s + other.s, self.win)
-        return Lin(self.v + other, self.s, self.win)
+        return Lin(self.v + other, self.s, self.win) if other else self  # (a Lin never changes)
 
     __radd__ = __add__
 
