@@ -255,7 +255,7 @@ _DECLARATIONS = (
     _d(
         F.BLIND,
         "1.6",
-        NOT_YET,
+        S,
         "each power sees only what is near its units and home centres (Tin Cup in Payola)",
         also=("3.4",),
         implies=(
