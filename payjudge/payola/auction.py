@@ -77,7 +77,7 @@ class Auction:
     paid: Mapping[str, tuple[Payment, ...]]  # accepted offers, unit order
     accept_used: Mapping[str, tuple[str, ...]]  # each power's list as expanded this phase
     chart: tuple[ChartUnit, ...]
-    # BLIND (Tin Cup): the offers ignored because they did not fit the board, per power
+    # FICTIONAL_OK (BLIND, Tin Cup): the offers ignored because they did not fit the board, per power
     ignored: Mapping[str, tuple[Offer, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def adjudication_orders(self) -> dict[str, Order]:
@@ -110,13 +110,13 @@ def run_auction(
     `method="literal"` runs the reduction rounds one by one, `"events"` always the event-driven
     procedure (both for tests and benchmarks; "fast" picks what is cheaper, same result);
     `"lines"` the line-and-pattern procedure of `overspend/` (the candidate replacement of
-    "fast", docs/overexpenditure.md). Under BLIND (Tin Cup) the offers that do not fit the
-    board are dropped first (`tincup.screen`): they cost nothing and are not reduced.
+    "fast", docs/overexpenditure.md). Under FICTIONAL_OK (BLIND: Tin Cup) the offers that do not
+    fit the board are dropped first (`tincup.screen`): they cost nothing and are not reduced.
     """
     m = position.map
     powers = m.power_names
     ignored: Mapping[str, tuple[Offer, ...]] = {}
-    if Flag.BLIND in rules:  # Tin Cup: offers that do not fit the board are silently ignored
+    if Flag.FICTIONAL_OK in rules:  # BLIND, Tin Cup: offers that do not fit the board are ignored
         screened = screen(position, sheets, rules, frozenset(dummies))
         sheets, ignored = screened.sheets, screened.ignored
     accept_used = expand_all(accept, m, seed, dummies)

@@ -8,8 +8,9 @@ One line is one offer, savings request or comment:
 TYPE is `:` `!` `>` `@` or `&`; spaces around it are optional (`6:A BOH H`); a line that
 starts with a unit (`A PAR H`, `PAR - BUR`) is a 0 AgP direct offer. Orders are read
 leniently by `payjudge.rules.parse` (full names, any case, DPjudge convoy routes) and must
-be legal for the unit (any unit may be bribed). Under BLIND (Tin Cup) every unit named
-needs its type, and the lines are checked against the map alone (`_supposed`).
+be legal for the unit (any unit may be bribed). Under FICTIONAL_OK (BLIND: Tin Cup)
+every unit named needs its type, and the lines are checked against the map alone
+(`_supposed`).
 A `CLEAR` or `NMR` line drops the lines above it.
 Every problem is reported with its line; a sheet with any problem is rejected
 whole (`SheetParse.sheet` is None). `SheetParse.normalized` is the sheet as understood,
@@ -247,7 +248,7 @@ def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
         raise illegal("signal orders ('?') need the SIGNAL_SUPPORT rule")
     if signal and parsed.kind is not OrderKind.SUPPORT:
         raise invalid("only a support order can be a signal ('?')")
-    position = _supposed(parsed, ctx) if Flag.BLIND in ctx.rules else ctx.position
+    position = _supposed(parsed, ctx) if Flag.FICTIONAL_OK in ctx.rules else ctx.position
     try:
         order = validate(
             parsed, position, ctx.power, check_owner=False, flags=ctx.rules.flags, dummies=ctx.dummies
@@ -264,9 +265,10 @@ def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
 
 
 def _supposed(parsed: ParsedOrder, ctx: SheetContext) -> Position:
-    """BLIND (Tin Cup, rule 6.3): the board as the line supposes it. Every unit the order
-    names must have its type (A or F); whether it is there is not checked now, so that the
-    reply is the same whether it is or not (`payola.tincup`)."""
+    """FICTIONAL_OK (which BLIND brings: Tin Cup, rule 6.3): the board as the line
+    supposes it. Every unit the order names must have its type (A or F); whether it is
+    there is not checked now, so that the reply is the same whether it is or not
+    (`payola.tincup`)."""
     written = []
     for spec in (parsed.unit, parsed.target):
         if spec is None:
@@ -274,7 +276,7 @@ def _supposed(parsed: ParsedOrder, ctx: SheetContext) -> Position:
         if spec.type is None:
             raise invalid(
                 f"name the type of the unit in {spec.location}: A {spec.location} or F {spec.location} "
-                "(in Tin Cup every offer names its units' types)"
+                "(under BLIND and FICTIONAL_OK every offer names its units' types)"
             )
         written.append(Unit(spec.type, spec.location))
     return supposed_position(ctx.position, ctx.power, written)
