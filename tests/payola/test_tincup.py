@@ -23,9 +23,8 @@ BLIND = PayolaRules.from_flags(["BLIND"])
 
 
 def _phantoms(rng: random.Random, pos) -> list[str]:
-    empty = sorted(
-        p.name for p in pos.map.provinces.values() if p.terrain is Terrain.LAND and pos.unit_at(p.name) is None
-    )
+    land = (p.name for p in pos.map.provinces.values() if p.terrain is Terrain.LAND)
+    empty = sorted(name for name in land if pos.unit_at(name) is None)
     units = [u for _, u in pos.all_units()]
     real = rng.choice(units)
     other = "F" if real.type is UnitType.ARMY else "A"
