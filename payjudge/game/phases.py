@@ -205,7 +205,8 @@ def end_game(
 
 def end_publication(st: GameState) -> dict[str, Any]:
     """What the end of a game publishes to everyone (rules 3.6 and 4.5): the result, every
-    offer sheet, acceptance list and bid chart, and the final treasuries; under NO_EOG the
+    offer sheet, acceptance list and bid chart, the offers Tin Cup ignored (rule 6.3), and
+    the final treasuries; under NO_EOG the
     result and the treasuries only. The end notice and the status page of a finished game
     show it."""
     game = st.game
@@ -220,6 +221,7 @@ def end_publication(st: GameState) -> dict[str, Any]:
                 "sheets": t.chart.get("sheets", {}),
                 "accept": t.chart.get("accept", {}),
                 "chart": t.chart.get("chart", {}),
+                "ignored": t.chart.get("ignored", {}),
             }
         )
     unfinished = _unfinished_sheets(st) if publish else None

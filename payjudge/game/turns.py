@@ -320,6 +320,8 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
             "accept": comp.accept_used,
             "totals": dict(comp.auction.totals),
             "owners": dict(comp.auction.owners),
+            # BLIND (Tin Cup): the offers silently ignored, told to nobody until the end
+            "ignored": {p: [str(o) for o in os] for p, os in comp.auction.ignored.items()},
         }
     last_seq = repo.last_turn_seq(s, game)
     phase = comp.next_position.phase

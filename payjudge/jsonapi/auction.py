@@ -121,6 +121,7 @@ def _output(
             if xs
         },
         "errors": {p: list(es) for p, es in errors.items()},
+        "ignored": {p: [str(o) for o in os] for p, os in auction.ignored.items()},  # BLIND
         "ledgers": ledgers,
         "normalized": dict(normalized),
         "accept_used": {

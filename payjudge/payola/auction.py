@@ -8,7 +8,7 @@ Pure: the only randomness is the expansion of `?` in acceptance lists, drawn fro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal, NamedTuple, TypeVar
 
@@ -17,10 +17,11 @@ from ..rules.position import Position
 from .acceptance import AcceptanceList, expand_all
 from .book import Book, EntryKind, compile_book
 from .decide import Decision, amounts_at, evaluate, spending
-from .offers import OfferOrder, Sheet, SignalSupport
+from .offers import Offer, OfferOrder, Sheet, SignalSupport
 from .overspend import reduce_overspending
 from .reduction import reduce_literal
 from .rules import Flag, PayolaRules
+from .tincup import screen
 
 # Payment, Bid, ChartUnit: immutable records made by the hundred per auction (NamedTuples)
 
@@ -75,6 +76,8 @@ class Auction:
     paid: Mapping[str, tuple[Payment, ...]]  # accepted offers, unit order
     accept_used: Mapping[str, tuple[str, ...]]  # each power's list as expanded this phase
     chart: tuple[ChartUnit, ...]
+    # FICTIONAL_OK (BLIND, Tin Cup): the offers ignored because they did not fit the board, per power
+    ignored: Mapping[str, tuple[Offer, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def adjudication_orders(self) -> dict[str, Order]:
         """The orders to adjudicate: a signal support is a HOLD for the rules engine."""
@@ -106,10 +109,15 @@ def run_auction(
     `method="literal"` runs the reduction rounds one by one (rule 5.5 as written), `"lines"`
     the line-and-pattern procedure of `overspend/` even where the literal one is cheaper
     (both for tests and benchmarks); `"fast"` picks what is cheaper, with the same result
-    (docs/overexpenditure.md).
+    (docs/overexpenditure.md). Under FICTIONAL_OK (BLIND: Tin Cup) the offers that do not
+    fit the board are dropped first (`tincup.screen`): they cost nothing and are not reduced.
     """
     m = position.map
     powers = m.power_names
+    ignored: Mapping[str, tuple[Offer, ...]] = {}
+    if Flag.FICTIONAL_OK in rules:  # BLIND, Tin Cup: offers that do not fit the board are ignored
+        screened = screen(position, sheets, rules, frozenset(dummies))
+        sheets, ignored = screened.sheets, screened.ignored
     accept_used = expand_all(accept, m, seed, dummies)
     book = compile_book(position, sheets, accept_used, rules, frozenset(dummies))
     savings = {p: (sheets[p].savings if p in sheets and rules.savings_allowed else 0) for p in powers}
@@ -121,7 +129,8 @@ def run_auction(
         k = reduce_overspending(book, limits, ebayola, public, shortcuts=method == "fast")
     decisions = evaluate(book, k, ebayola, public)
     spent = spending(book, decisions)
-    return _auction(position, book, decisions, k, spent, balances, savings, accept_used)
+    auction = _auction(position, book, decisions, k, spent, balances, savings, accept_used)
+    return replace(auction, ignored=_frozen(ignored)) if ignored else auction
 
 
 def _issued(book: Book, ui: int, d: Decision) -> OfferOrder:

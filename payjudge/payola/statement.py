@@ -3,14 +3,19 @@
 Items: the order of each of the power's units and the total bribe it accepted, the
 offers of the power that were accepted and their cost, the sheet as processed, the
 reduction rounds it suffered, its total expenditure, previous and new balance.
-HIDE_COST drops the units' totals, HIDE_OFFERS everything about the power's offers;
-under NO_LEDGERS there is no statement at all (the money moves all the same).
+Under BLIND (Tin Cup) an accepted offer shows only its amount and the unit's type and
+nationality (rule 6.3): the player matches the price to its sheet. HIDE_COST drops the
+units' totals, HIDE_OFFERS everything about the power's offers;
+under NO_LEDGERS there is no statement at all (the money moves
+all the same).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rules.geography import UnitType
+from ..rules.orders import Unit
 from ..rules.phase import Phase
 from .auction import Auction
 from .rules import Flag, PayolaRules
@@ -30,6 +35,9 @@ class BribeLine:
     order: str
     amount: int
     gift: bool = False  # a gift paid for an order it did not name (rule 3.2)
+    # BLIND (Tin Cup, rule 6.3 on 5.7 item 3): only the unit's type and nationality are
+    # told, neither its place nor its order; `unit` and `order` are then empty
+    blind: str = ""  # "an army of ENGLAND"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +58,11 @@ class StatementView:
     saved_everything: bool  # the savings asked for took the whole balance: nothing spent
     cost: int
     balance: int
+
+
+def _blind_unit(unit: Unit, owner: str) -> str:
+    kind = "an army" if unit.type is UnitType.ARMY else "a fleet"
+    return f"{kind} of {owner}"
 
 
 def statement_view(
@@ -79,9 +92,18 @@ def statement_view(
     zerosum = None
     if Flag.ZEROSUM in rules:
         zerosum = sum(auction.totals[p] for p in auction.units if auction.owners[p] == power)
-    bribes = tuple(
-        BribeLine(str(p.unit), str(p.order), p.amount, p.gift) for p in auction.paid.get(power, ())
-    )
+    if Flag.BLIND in rules:
+        # not even the gift mark (it would tell that the unit did something else), nor the
+        # board's order of provinces: by nationality, type and amount
+        blind = (
+            BribeLine("", "", p.amount, False, _blind_unit(p.unit, auction.owners[p.unit.province]))
+            for p in auction.paid.get(power, ())
+        )
+        bribes = tuple(sorted(blind, key=lambda b: (b.blind, -b.amount)))
+    else:
+        bribes = tuple(
+            BribeLine(str(p.unit), str(p.order), p.amount, p.gift) for p in auction.paid.get(power, ())
+        )
     previous, savings = auction.previous.get(power, 0), auction.savings.get(power, 0)
     sheet = tuple(line for line in sheet_text.splitlines() if line.strip())
     return StatementView(

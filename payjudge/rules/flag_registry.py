@@ -168,9 +168,9 @@ _DECLARATIONS = (
     _d(
         F.FICTIONAL_OK,
         "1.3",
-        NO,
-        "orders to units that do not exist would be accepted",
-        reason="Payola accepts offers only to units on the board (only BLIND would bring this rule)",
+        S,
+        "offers to units that are not there are taken (each unit with its type) and silently "
+        "ignored when the phase is processed; published at the end (Tin Cup, rule 6.3)",
         also=("3.1",),
     ),
     _d(
@@ -269,7 +269,7 @@ _DECLARATIONS = (
     _d(
         F.BLIND,
         "1.6",
-        NOT_YET,
+        S,
         "each power sees only what is near its units and home centres (Tin Cup in Payola)",
         also=("3.4",),
         implies=(

@@ -8,8 +8,11 @@ One line is one offer, savings request or comment:
 TYPE is `:` `!` `>` `@` or `&`; spaces around it are optional (`6:A BOH H`); a line that
 starts with a unit (`A PAR H`, `PAR - BUR`) is a 0 AgP direct offer. Orders are read
 leniently by `payjudge.rules.parse` (full names, any case, DPjudge convoy routes) and must
-be legal for the unit (any unit may be bribed). A `CLEAR` or `NMR` line drops the lines
-above it. Every problem is reported with its line; a sheet with any problem is rejected
+be legal for the unit (any unit may be bribed). Under FICTIONAL_OK (BLIND: Tin Cup)
+every unit named needs its type, and the lines are checked against the map alone
+(`_supposed`).
+A `CLEAR` or `NMR` line drops the lines above it.
+Every problem is reported with its line; a sheet with any problem is rejected
 whole (`SheetParse.sheet` is None). `SheetParse.normalized` is the sheet as understood,
 which parses back to an equal sheet.
 """
@@ -31,9 +34,10 @@ from ..payola.offers import (
     Term,
 )
 from ..payola.rules import Flag, PayolaRules
+from ..payola.tincup import supposed_position
 from ..rules.errors import IllegalOrder, OrderError, ProblemKind
 from ..rules.geography import Map
-from ..rules.orders import Hold, Waive
+from ..rules.orders import Hold, Unit, Waive
 from ..rules.parse import OrderKind, ParsedOrder, parse_order, parse_order_body, parse_unit
 from ..rules.phase import PhaseType
 from ..rules.position import Position
@@ -245,19 +249,38 @@ def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
         raise illegal("signal orders ('?') need the SIGNAL_SUPPORT rule")
     if signal and parsed.kind is not OrderKind.SUPPORT:
         raise invalid("only a support order can be a signal ('?')")
+    position = _supposed(parsed, ctx) if Flag.FICTIONAL_OK in ctx.rules else ctx.position
     try:
         order = validate(
-            parsed, ctx.position, ctx.power, check_owner=False, flags=ctx.rules.flags, dummies=ctx.dummies
+            parsed, position, ctx.power, check_owner=False, flags=ctx.rules.flags, dummies=ctx.dummies
         )
     except IllegalOrder as e:
         if ctx.rules.signals_allowed and parsed.kind is OrderKind.SUPPORT:
-            return _signal(parsed, ctx.position.map, ctx.position)
+            return _signal(parsed, position.map, position)
         raise LineError(unplaced(e.kind, e.message)) from None
     except OrderError as e:
         raise LineError(unplaced(e.kind, e.message)) from None
     if signal:
-        return _signal(parsed, ctx.position.map, ctx.position)
+        return _signal(parsed, position.map, position)
     return order
+
+
+def _supposed(parsed: ParsedOrder, ctx: SheetContext) -> Position:
+    """FICTIONAL_OK (which BLIND brings: Tin Cup, rule 6.3): the board as the line
+    supposes it. Every unit the order names must have its type (A or F); whether it is
+    there is not checked now, so that the reply is the same whether it is or not
+    (`payola.tincup`)."""
+    written = []
+    for spec in (parsed.unit, parsed.target):
+        if spec is None:
+            continue
+        if spec.type is None:
+            raise invalid(
+                f"name the type of the unit in {spec.location}: A {spec.location} or F {spec.location} "
+                "(under BLIND and FICTIONAL_OK every offer names its units' types)"
+            )
+        written.append(Unit(spec.type, spec.location))
+    return supposed_position(ctx.position, ctx.power, written)
 
 
 def _signal(parsed: ParsedOrder, m: Map, position: Position) -> SignalSupport:

@@ -38,7 +38,14 @@ class SheetContext:
         self.signals.clear()
 
     def owner(self, unit: Unit) -> str | None:
-        return self.position.owner_at(unit.province)
+        """The unit's owner; under BLIND (Tin Cup) the writer knows only its own units:
+        any other unit's owner is None, whether the unit is there or not."""
+        owner = self.position.owner_at(unit.province)
+        if Flag.BLIND in self.rules:
+            board = self.position.unit_at(unit.province)
+            mine = owner == self.power and board is not None and board.type is unit.type
+            return self.power if mine else None
+        return owner
 
 
 def check_line(item: SheetItem, ctx: SheetContext) -> None:
@@ -63,7 +70,8 @@ def check_line(item: SheetItem, ctx: SheetContext) -> None:
     if Flag.PAY_DUMMIES in rules:
         _pay_dummies(item, ctx, owner, foreign)
     if foreign and item.is_zero and Flag.ZERO_FOREIGN not in rules:
-        raise illegal(f"a 0 AgP offer to a foreign unit is not allowed ({unit} belongs to {owner})")
+        whose = f"belongs to {owner}" if owner else "is not one of your units"
+        raise illegal(f"a 0 AgP offer to a foreign unit is not allowed ({unit} {whose})")
     if foreign and (Flag.TOUCH_BRIBE in rules or Flag.REMOTE_BRIBE in rules):
         _touch(item, ctx, owner)
 

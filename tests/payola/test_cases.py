@@ -30,6 +30,10 @@ def _check(out: dict, expected: dict) -> list[str]:
         for name, value in expected.get(key, {}).items():
             if out[key].get(name) != value:
                 problems.append(f"{key} of {name}: expected {value}, got {out[key].get(name)}")
+    for key in ("ignored", "normalized"):  # BLIND (Tin Cup): the offers silently ignored
+        for name, value in expected.get(key, {}).items():
+            if out[key].get(name, []) != value:
+                problems.append(f"{key} of {name}: expected {value}, got {out[key].get(name)}")
     for power, rejected in expected.get("sheet_rejected", {}).items():
         if bool(out["errors"].get(power)) != rejected:
             problems.append(

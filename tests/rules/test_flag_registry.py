@@ -112,8 +112,8 @@ def test_exclusions_hold_both_ways_and_no_flag_clashes_with_itself():
 
 
 def test_accepted_flags_never_bring_a_refused_one_that_is_in_force():
-    """Only flags not yet supported may bring NOT_ALLOWED ones (SHOW_PHANTOM, BLIND bring
-    FICTIONAL_OK), so that no accepted game ever has a forbidden flag in force."""
+    """Only flags not yet supported may bring NOT_ALLOWED ones, so that no accepted game
+    ever has a forbidden flag in force (BLIND brings FICTIONAL_OK, which Tin Cup plays)."""
     for info in REGISTRY.values():
         if info.status in (Status.SUPPORTED, Status.ALWAYS):
             assert all(REGISTRY[f].status is not Status.NOT_ALLOWED for f in closure({info.flag}))
@@ -122,6 +122,8 @@ def test_accepted_flags_never_bring_a_refused_one_that_is_in_force():
 def test_the_supported_flags_are_exactly_those_payjudge_implements():
     supported = {f.value for f, info in REGISTRY.items() if info.status is Status.SUPPORTED}
     assert supported == {
+        "BLIND",
+        "FICTIONAL_OK",
         "POWER_CHOICE",
         "START_MASTER",
         "SILENT_JOIN",
@@ -239,7 +241,7 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "TEXT_INPUT",
     }
     refused = {f.value for f, info in REGISTRY.items() if info.status is Status.NOT_ALLOWED}
-    assert refused == {"PROXY_OK", "FICTIONAL_OK", "BROADCAST_ORDERS", "NO_CHECK", "CD_SUPPORTS"}
+    assert refused == {"PROXY_OK", "BROADCAST_ORDERS", "NO_CHECK", "CD_SUPPORTS"}
 
 
 @pytest.mark.parametrize(
@@ -339,8 +341,8 @@ def test_pairs_formed_through_implications(names, message):
 
 
 def test_every_status_has_its_answer():
-    answers = {a.names[0]: a for a in assess(["BLIND", "PROXY_OK", "ORDER_ANY", "FOO_BAR", "EBAYOLA"])}
-    assert answers["BLIND"].message == "RULE BLIND is not supported yet"
+    answers = {a.names[0]: a for a in assess(["NO_FACTORIES", "PROXY_OK", "ORDER_ANY", "FOO_BAR", "EBAYOLA"])}
+    assert answers["NO_FACTORIES"].message == "RULE NO_FACTORIES is not supported yet"
     assert answers["PROXY_OK"].message.startswith("RULE PROXY_OK is not allowed: Payola has no proxy")
     assert not answers["ORDER_ANY"].refused and "always in force" in answers["ORDER_ANY"].message
     assert answers["FOO_BAR"].message == "unknown rule FOO_BAR"
@@ -371,7 +373,7 @@ def test_every_accepted_pair_of_flags_gives_rules_a_game_can_start_with():
     "rules, error",
     [
         (["FOO_BAR"], "unknown rule FOO_BAR"),
-        (["BLIND"], "RULE BLIND is not supported yet"),
+        (["NO_FACTORIES"], "RULE NO_FACTORIES is not supported yet"),
         (["PROXY_OK"], "RULE PROXY_OK is not allowed"),
         (["TOUCH_BRIBE", "REMOTE_BRIBE"], "TOUCH_BRIBE and REMOTE_BRIBE cannot be used together"),
     ],

@@ -124,7 +124,6 @@ def test_flags_always_in_force_are_accepted_and_said_so(database, name):
     "name, reason",
     [
         ("PROXY_OK", "Payola has no proxy orders"),
-        ("FICTIONAL_OK", "only BLIND would bring this rule"),
         ("BROADCAST_ORDERS", "offer sheets are secret in Payola until the end of the game"),
         ("NO_CHECK", "a Payola sheet is checked as it arrives"),
         ("CD_SUPPORTS", "in Payola a unit follows the offers it receives"),

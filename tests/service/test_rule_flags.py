@@ -38,10 +38,9 @@ def _fill(judge: TestJudge) -> None:
 @pytest.mark.parametrize(
     "line, answer",
     [
-        ("RULE BLIND", "RULE BLIND is not supported yet"),
+        ("RULE NO_FACTORIES", "RULE NO_FACTORIES is not supported yet"),
         ("RULE SHOW_PHANTOM", "RULE SHOW_PHANTOM is not supported yet"),
         ("RULE PROXY_OK", "RULE PROXY_OK is not allowed: Payola has no proxy orders"),
-        ("RULE FICTIONAL_OK", "RULE FICTIONAL_OK is not allowed: Payola accepts offers only to units"),
         ("RULE BROADCAST_ORDERS", "RULE BROADCAST_ORDERS is not allowed: offer sheets are secret"),
         ("RULE NO_PRESS PUBLIC_PRESS", "NO_PRESS and PUBLIC_PRESS cannot be used together"),
         ("RULE CIVIL_PREVIEW CIVIL_DISORDER", "CIVIL_PREVIEW and CIVIL_DISORDER cannot be used together"),
