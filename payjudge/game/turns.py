@@ -28,6 +28,7 @@ from ..store.models import Turn
 from ..text.sheet import parse_sheet
 from ..vocabulary import LedgerKind, SeatStatus, TurnStatus
 from . import money
+from .blind import is_blind, sight_json
 from .lifecycle import new_seed
 from .state import GameState
 from .timing import Timing
@@ -290,7 +291,7 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
             )
     turn.status = TurnStatus.PROCESSED
     turn.processed_at = now
-    turn.report = report_json(comp)
+    turn.report = report_json(comp, st.rules.flags)
     if comp.auction is not None:
         turn.chart = {
             "chart": chart_json(comp.auction),
@@ -352,10 +353,11 @@ def chart_json(auction: Auction) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def report_json(comp: TurnComputation) -> dict[str, Any]:
-    """The public record of a phase (no money)."""
+def report_json(comp: TurnComputation, flags: Iterable[Flag] = ()) -> dict[str, Any]:
+    """The record of a phase (no money): public, except in a BLIND game, where its `sight`
+    says what each power saw and only that is ever shown to the power (game/blind.py)."""
     r = comp.report
-    return {
+    out = {
         "phase": str(r.phase),
         "orders": [
             {
@@ -378,3 +380,6 @@ def report_json(comp: TurnComputation) -> dict[str, Any]:
         "winner": comp.winner,
         "winners": list(comp.winners),
     }
+    if is_blind(flags):
+        out["sight"] = sight_json(r, comp.next_position, flags)
+    return out
