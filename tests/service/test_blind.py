@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 
+from payjudge.game.public import game_page
 from payjudge.rules.flags import Flag
 from payjudge.rules.position import Position
 from payjudge.rules.visibility import Rules
@@ -23,7 +24,7 @@ from .test_game import GM, OBSERVER, POWERS, addr, play_phase, signon, snapshot,
 
 ORACLE = "oracle@pj.test"
 RULES = "BLIND OWN_SCS_SEE UNITS_SEE_SAME SEE_NO_SCS"
-ORDERED = re.compile(r"^  ([AF]) ([A-Z]{3})(?:/[NSEW]C)?\b", re.M)
+ORDERED = re.compile(r"^  (?:BUILD |REMOVE )?([AF]) ([A-Z]{3})(?:/[NSEW]C)?\b", re.M)
 GLIMPSE = re.compile(r"^  (?:Army|Fleet) ([A-Z]{3})(?:/[NSEW]C)? (ARRIVES|DEPARTS|FOUND|LOST)\.$", re.M)
 ANY_UNIT = re.compile(r"\b(?:[AF]|Army|Fleet) [A-Z]{3}\b")
 
@@ -104,6 +105,11 @@ def test_blind_game_by_mail_shows_each_power_only_what_it_sees(database):
         assert "has been processed" in reply
     judge.send(GM, "SIGNON Mpay7 masterpw\nHISTORY pay7\n")
     assert len(_named_units(judge.last_reply(GM))) > len(_named_units(reply))
+    # the status page: no results, no picture, no counts
+    with judge.db.transaction() as s:
+        page = game_page(s, judge.config, "pay7")
+    assert page is not None and page.history == () and not page.pictures and page.current_seq is None
+    assert page.summary.counts == ()
 
 
 def test_omniscient_needs_a_blind_game_and_an_observer(database):
