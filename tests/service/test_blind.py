@@ -131,3 +131,83 @@ def test_blind_refuses_the_combinations_naming_both_flags(database):
         reply = judge.last_reply(GM)
         assert f"BLIND and {other}{brought} cannot be used together" in reply, reply
         assert "has been created" not in reply
+
+
+def _order(power: str, order: str, result: str) -> dict:
+    return {"power": power, "order": order, "result": result, "dislodged": False, "default": False}
+
+
+def test_tailor_keeps_the_viewer_share_and_hides_void():
+    from payjudge.game.blind import tailor
+
+    report = {
+        "orders": [
+            {
+                "power": "FRANCE",
+                "order": "A PAR - BUR",
+                "result": "void",
+                "dislodged": False,
+                "default": False,
+            },
+            {
+                "power": "FRANCE",
+                "order": "F BRE S A PIC",
+                "result": "void",
+                "dislodged": False,
+                "default": False,
+            },
+            {
+                "power": "GERMANY",
+                "order": "A MUN - BUR",
+                "result": "bounced",
+                "dislodged": False,
+                "default": False,
+            },
+            {
+                "power": "GERMANY",
+                "order": "A KIE - HOL",
+                "result": "succeeds",
+                "dislodged": False,
+                "default": False,
+            },
+        ],
+        "sight": {
+            "FRANCE": {
+                "orders": ["full", "full", "full", "Army HOL ARRIVES."],
+                "before": ["PAR", "BRE", "MUN"],
+                "after": ["PAR", "BRE", "MUN", "HOL"],
+                "owners": ["PAR", "BRE", "MAR", "HOL"],
+            }
+        },
+    }
+    view = {
+        "powers": [{"name": "FRANCE", "adjective": "French"}, {"name": "GERMANY", "adjective": "German"}],
+        "dislodged": [],
+        "destroyed": [{"power": "ITALY", "unit": "A ROM"}],
+        "center_changes": [
+            {"center": "HOL", "from": None, "to": "GERMANY"},
+            {"center": "BEL", "from": "FRANCE", "to": "ENGLAND"},
+            {"center": "SER", "from": None, "to": "AUSTRIA"},
+        ],
+        "centers": [
+            {"power": "FRANCE", "count": 3, "centers": ["BRE", "MAR", "PAR"]},
+            {"power": "GERMANY", "count": 4, "centers": ["BER", "HOL", "KIE", "MUN"]},
+        ],
+    }
+    out = tailor(view, report, "FRANCE")
+    french, german = out["powers"]
+    assert french["orders"] == [
+        {"order": "A PAR - BUR", "notes": ["no convoy"], "default": False},
+        {"order": "F BRE S A PIC", "notes": [], "default": False},
+    ]
+    assert german["orders"] == [{"order": "A MUN - BUR", "notes": ["bounce"], "default": False}]
+    assert out["glimpses"] == ["Army HOL ARRIVES."]
+    assert out["destroyed"] == []
+    assert out["center_changes"] == [
+        {"center": "HOL", "from": None, "to": "GERMANY"},
+        {"center": "BEL", "from": "FRANCE", "to": "?"},
+    ]
+    assert out["centers"] == [
+        {"power": "FRANCE", "count": 3, "centers": ["BRE", "MAR", "PAR"]},
+        {"power": "GERMANY", "count": None, "centers": ["HOL"]},
+    ]
