@@ -211,3 +211,37 @@ def test_tailor_keeps_the_viewer_share_and_hides_void():
         {"power": "FRANCE", "count": 3, "centers": ["BRE", "MAR", "PAR"]},
         {"power": "GERMANY", "count": None, "centers": ["HOL"]},
     ]
+
+
+def _spring_1901(judge: TestJudge, rules: str, moves: dict[str, str]) -> dict[str, str]:
+    """Play Spring 1901 with every unit holding but `moves` (unit -> order); each power's
+    results mail, by power."""
+    start_game(judge, rules=rules)
+    pos, *_ = snapshot(judge)
+    for p in POWERS:
+        lines = [f"1 : {moves.get(str(u), f'{u} H')}" for u in pos.units[p]]
+        judge.send(addr(p), f"{signon(p)}\n" + "\n".join(lines) + "\n")
+    sent = len(judge.sent)
+    judge.tick(days=3)
+    return {
+        p: m.body.replace("\r\n", "\n")
+        for m in judge.sent[sent:]
+        if m.kind == "results"
+        for p in POWERS
+        if m.to == (addr(p),)
+    }
+
+
+def test_a_unit_moving_into_sight_arrives(database):
+    mails = _spring_1901(TestJudge(database), "BLIND", {"A WAR": "A WAR - GAL"})
+    # Warsaw is out of Austria's sight, Galicia next to Vienna and Budapest: it arrives
+    assert "Units seen in passing:\n  Army GAL ARRIVES.\n" in mails["AUSTRIA"]
+    assert "A WAR" not in mails["AUSTRIA"]
+    assert "A WAR - GAL" in mails["RUSSIA"]
+    assert "RUSSIA" not in mails["ENGLAND"] and "GAL" not in mails["ENGLAND"]
+
+
+def test_see_no_units_shows_nobody_else(database):
+    mails = _spring_1901(TestJudge(database), "SEE_NO_UNITS", {"A WAR": "A WAR - GAL"})
+    assert "GAL" not in mails["AUSTRIA"] and "Russian" not in mails["AUSTRIA"]
+    assert "A VIE H" in mails["AUSTRIA"]
