@@ -104,7 +104,13 @@ def test_blind_game_by_mail_shows_each_power_only_what_it_sees(database):
         assert not ANY_UNIT.search(reply.split("HISTORY pay7", 1)[-1]), reply
         assert "has been processed" in reply
     judge.send(GM, "SIGNON Mpay7 masterpw\nHISTORY pay7\n")
-    assert len(_named_units(judge.last_reply(GM))) > len(_named_units(reply))
+    master_history = judge.last_reply(GM)
+    assert len(_named_units(master_history)) > len(_named_units(reply))
+    judge.send(ORACLE, "SIGNON oracle@pay7 oraclepw\nHISTORY pay7\n")  # the omniscient: all
+    assert _named_units(judge.last_reply(ORACLE)) == _named_units(master_history)
+    judge.send(GM, "SIGNON Mpay7 masterpw\nOMNISCIENT oracle OFF\n")
+    judge.send(ORACLE, "SIGNON oracle@pay7 oraclepw\nHISTORY pay7\n")
+    assert not ANY_UNIT.search(judge.last_reply(ORACLE).split("HISTORY pay7", 1)[-1])
     # the status page: no results, no picture, no counts
     with judge.db.transaction() as s:
         page = game_page(s, judge.config, "pay7")
