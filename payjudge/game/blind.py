@@ -69,7 +69,7 @@ def sight_json(report: PhaseReport, after: Position, flags: Iterable[Flag]) -> d
                 orders.append(None)
                 continue
             unit, start, end = path
-            how = seen(before, now, start, end)
+            how = seen(before, now, o.power, start, end)
             if how is None:
                 orders.append(None)
             elif how is Seen.FULL:
@@ -79,8 +79,8 @@ def sight_json(report: PhaseReport, after: Position, flags: Iterable[Flag]) -> d
                 orders.append(f"{unit_word(unit, where)} {how.value}.")
         out[power] = {
             "orders": orders,
-            "before": sorted(before.units),
-            "after": sorted(now.units),
+            "before": sorted(f"{p} {province}" for p, province in before.units),
+            "after": sorted(f"{p} {province}" for p, province in now.units),
             "owners": sorted(now.owners),
         }
     return out
@@ -118,9 +118,9 @@ def tailor(view: dict[str, Any], report: dict[str, Any], power: str) -> dict[str
     out["dislodged"] = [
         {**d, "retreats": d["retreats"] if d["power"] == power else []}
         for d in view["dislodged"]
-        if d["power"] == power or _province(d["unit"]) in after
+        if d["power"] == power or _key(d) in after
     ]
-    out["destroyed"] = [d for d in view["destroyed"] if d["power"] == power or _province(d["unit"]) in before]
+    out["destroyed"] = [d for d in view["destroyed"] if d["power"] == power or _key(d) in before]
     out["center_changes"] = [
         {
             "center": c["center"],
@@ -148,8 +148,9 @@ def _notes(order: dict[str, Any]) -> list[str]:
     return notes
 
 
-def _province(unit: str) -> str:
-    return unit.split()[-1].split("/")[0]
+def _key(entry: dict[str, Any]) -> str:
+    """`GERMANY MUN`: how `sight_json` names a seen unit (owner and province)."""
+    return f"{entry['power']} {entry['unit'].split()[-1].split('/')[0]}"
 
 
 def next_phase_title(report: dict[str, Any]) -> str:

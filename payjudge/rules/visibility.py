@@ -100,11 +100,16 @@ def _board(pos: Position) -> list[tuple[str, Unit]]:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a power sees of one position: the provinces of the units it sees (its own
-    included) and the centres whose owner it sees."""
+    """What a power sees of one position: the units it sees, its own included, each as
+    (owner, province) (a dislodged unit shares its province with the one that dislodged
+    it), and the centres whose owner it sees."""
 
-    units: frozenset[str]
+    units: frozenset[tuple[str, str]]
     owners: frozenset[str]
+
+    @property
+    def provinces(self) -> frozenset[str]:
+        return frozenset(province for _, province in self.units)
 
 
 def snapshot(pos: Position, power: str, rules: Rules) -> Snapshot:
@@ -121,13 +126,13 @@ def snapshot(pos: Position, power: str, rules: Rules) -> Snapshot:
             centres = frozenset(home.homes) if home else frozenset()
     centre_area = set(centres) | {n for c in centres for n in neighbours(game_map, c)}
 
-    seen = {u.province for u in mine}
+    seen = {(power, u.province) for u in mine}
     if rules.foreign_units:
         for owner, unit in board:
             if owner == power:
                 continue
             if rules.centres_see_units and unit.province in centre_area:
-                seen.add(unit.province)
+                seen.add((owner, unit.province))
                 continue
             if not rules.units_see:
                 continue
@@ -135,7 +140,7 @@ def snapshot(pos: Position, power: str, rules: Rules) -> Snapshot:
                 if rules.same_type is not None and (own.type is unit.type) is not rules.same_type:
                     continue
                 if _support_reach(game_map, own, unit):
-                    seen.add(unit.province)
+                    seen.add((owner, unit.province))
                     break
 
     owners = set(own_centres)
@@ -170,10 +175,10 @@ def unit_path(order: Order, moved: bool) -> tuple[Unit, str | None, str | None] 
     return unit, unit.province, unit.province
 
 
-def seen(before: Snapshot, after: Snapshot, start: str | None, end: str | None) -> Seen | None:
-    """How a unit that went from `start` to `end` appears (None: not at all)."""
-    was = start is not None and start in before.units
-    now = end is not None and end in after.units
+def seen(before: Snapshot, after: Snapshot, owner: str, start: str | None, end: str | None) -> Seen | None:
+    """How a unit of `owner` that went from `start` to `end` appears (None: not at all)."""
+    was = start is not None and (owner, start) in before.units
+    now = end is not None and (owner, end) in after.units
     if was and now:
         return Seen.FULL
     if was:

@@ -65,7 +65,8 @@ CASES = [
 )
 def test_what_england_sees(board, flags, units, owners):
     got = snapshot(board, "ENGLAND", Rules.of((Flag.BLIND, *flags)))
-    assert got.units == frozenset(OWN | units)
+    assert got.provinces == frozenset(OWN | units)
+    assert {p for p, prov in got.units if prov in OWN} == {"ENGLAND"}
     expected = board.map.supply_centers if owners == "all" else frozenset(owners)
     assert got.owners == expected
 
@@ -73,12 +74,12 @@ def test_what_england_sees(board, flags, units, owners):
 def test_home_centres_see_even_when_lost(board):
     # France's home centres see the units next to them, whoever owns the centres
     got = snapshot(board, "FRANCE", Rules.of((Flag.BLIND,)))
-    assert "PIC" in got.units and "ENG" in got.units and "WAL" in got.units
+    assert {("FRANCE", "PIC"), ("FRANCE", "ENG"), ("ENGLAND", "WAL")} <= got.units
     assert "BEL" in got.owners  # A PIC could move to Belgium: France sees England owns it
 
 
-SEEN_BEFORE = Snapshot(frozenset({"BUR", "MUN"}), frozenset())
-SEEN_AFTER = Snapshot(frozenset({"MUN", "PAR"}), frozenset())
+SEEN_BEFORE = Snapshot(frozenset({("GERMANY", "BUR"), ("GERMANY", "MUN")}), frozenset())
+SEEN_AFTER = Snapshot(frozenset({("GERMANY", "MUN"), ("GERMANY", "PAR"), ("FRANCE", "RUH")}), frozenset())
 PASSAGES = [
     ("MUN", "MUN", Seen.FULL),
     ("BUR", "RUH", Seen.DEPARTS),  # seen where it started only: it moved away
@@ -88,12 +89,13 @@ PASSAGES = [
     ("BUR", None, Seen.LOST),  # disbanded
     (None, "PAR", Seen.FOUND),  # built
     ("RUH", "KIE", None),
+    ("KIE", "RUH", None),  # the unit seen in the Ruhr is another power's
 ]
 
 
 @pytest.mark.parametrize(("start", "end", "how"), PASSAGES)
 def test_passages(start, end, how):
-    assert seen(SEEN_BEFORE, SEEN_AFTER, start, end) is how
+    assert seen(SEEN_BEFORE, SEEN_AFTER, "GERMANY", start, end) is how
 
 
 def test_unit_paths(board):

@@ -31,7 +31,7 @@ ANY_UNIT = re.compile(r"\b(?:[AF]|Army|Fleet) [A-Z]{3}\b")
 
 def _allowed(before: Position, after: Position, power: str) -> set[str]:
     rules = Rules.of([Flag(f) for f in RULES.split()])
-    return set(sight(before, power, rules).units | sight(after, power, rules).units)
+    return set(sight(before, power, rules).provinces | sight(after, power, rules).provinces)
 
 
 def _named_units(body: str) -> set[str]:
@@ -180,8 +180,8 @@ def test_tailor_keeps_the_viewer_share_and_hides_void():
         "sight": {
             "FRANCE": {
                 "orders": ["full", "full", "full", "Army HOL ARRIVES."],
-                "before": ["PAR", "BRE", "MUN"],
-                "after": ["PAR", "BRE", "MUN", "HOL"],
+                "before": ["FRANCE PAR", "FRANCE BRE", "GERMANY MUN"],
+                "after": ["FRANCE PAR", "FRANCE BRE", "GERMANY MUN", "GERMANY HOL"],
                 "owners": ["PAR", "BRE", "MAR", "HOL"],
             }
         },
