@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import lifecycle
+from ..game.blind import set_omniscient
 from ..game.context import CommandError, GameContext, MasterContext, SignedContext
 from ..game.control import give_control, may_act_for, take_control
 from ..game.game_start import begin
@@ -340,3 +341,22 @@ class Uncontrol(MasterHandler):
         require(len(cmd.args) == 1, "write UNCONTROL <power>")
         power = found(ctx.state.map.power(cmd.args[0]), f"there is no power {cmd.args[0]}")
         ctx.reply.result(cmd.line, take_control(ctx.state, power.name))
+
+
+@register
+class Omniscient(MasterHandler):
+    keyword = "OMNISCIENT"
+    syntax = "OMNISCIENT <observer> [OFF]"
+    summary = "BLIND: the observer gets every power's results, as the Master does (OFF: no longer)"
+
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
+        require(len(cmd.args) in (1, 2), f"write {self.syntax}")
+        on = len(cmd.args) == 1
+        require(on or cmd.args[1].upper() == "OFF", f"write {self.syntax}")
+        try:
+            name = set_omniscient(
+                ctx.game, ctx.state.rules.flags, [o.name for o in ctx.state.observers()], cmd.args[0], on
+            )
+        except ValueError as e:
+            raise CommandError(str(e)) from e
+        ctx.reply.note("omniscient", cmd.line, observer=name, on=on)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..game import lifecycle
+from ..game.blind import NOBODY, is_blind, is_omniscient
 from ..game.context import CommandError, Context
 from ..game.game_start import begin
 from ..game.gamerules import listed_rules, rules_table, status_counts
@@ -26,6 +27,19 @@ def _game(ctx: Context, name: str, *, lock: bool = True) -> GameState:
     ctx.state = GameState(ctx.session, game, ctx.config.maps_path)
     ctx.reply.game = game.name
     return ctx.state
+
+
+def blind_viewer(ctx: Context, signed_in: str | None, st: GameState) -> str | None:
+    """Whom a BLIND game's SUMMARY and HISTORY are shown to: MASTER for the Master and the
+    omniscient (everything), the power signed on to this game (its own share), or NOBODY
+    (an observer or a stranger: no share at all). None when the game is not BLIND."""
+    if not is_blind(st.rules.flags):
+        return None
+    if signed_in != st.game.name or ctx.actor is None:
+        return NOBODY
+    if ctx.is_master or (ctx.observer and is_omniscient(st.game, ctx.actor)):
+        return MASTER
+    return NOBODY if ctx.observer else ctx.actor
 
 
 def _new_password(word: str) -> str:
@@ -319,8 +333,10 @@ class Summary(OpenerHandler):
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) >= 1, f"write {cmd.keyword} <game>")
+        signed_in = ctx.state.game.name if ctx.state is not None else None
         st = _game(ctx, cmd.args[0], lock=False)
         g = st.game
+        viewer = blind_viewer(ctx, signed_in, st)
         pos = st.position
         timing = Timing.from_json(g.timing)
         hide_dummies = Flag.HIDE_DUMMIES in st.rules
@@ -333,12 +349,14 @@ class Summary(OpenerHandler):
             status = seat.status if seat else SeatStatus.OPEN
             if hide_dummies and status is SeatStatus.DUMMY:
                 status = SeatStatus.PLAYING  # HIDE_DUMMIES: a dummy looks played
+            # BLIND: a power's counts are its own; only the Master sees every power's
+            hidden = viewer is not None and viewer not in (MASTER, p.name)
             powers.append(
                 {
                     "name": p.name,
                     "status": status,
-                    "centers": len(pos.centers.get(p.name, ())) if pos else 0,
-                    "units": len(pos.units.get(p.name, ())) if pos else 0,
+                    "centers": None if hidden else len(pos.centers.get(p.name, ())) if pos else 0,
+                    "units": None if hidden else len(pos.units.get(p.name, ())) if pos else 0,
                     "controller": control.get(p.name),
                 }
             )
@@ -371,9 +389,12 @@ class History(OpenerHandler):
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) >= 1, "write HISTORY <game>")
+        signed_in = ctx.state.game.name if ctx.state is not None else None
         st = _game(ctx, cmd.args[0], lock=False)
         reports = [t.report for t in turns(ctx.session, st.game) if t.report]
-        ctx.reply.note("history", cmd.line, game=st.game.name, results=render_history(st, reports))
+        viewer = blind_viewer(ctx, signed_in, st)
+        results = render_history(st, reports, viewer=None if viewer == MASTER else viewer)
+        ctx.reply.note("history", cmd.line, game=st.game.name, results=results)
 
 
 @register

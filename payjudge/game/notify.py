@@ -17,6 +17,7 @@ from ..payola.statement import statement_view
 from ..rules.phase import Phase
 from ..templating import render
 from ..vocabulary import SeatStatus
+from .blind import NOBODY, is_blind, is_omniscient, tailor
 from .hidden_builds import found_units, hide_builds, hides
 from .mailer import Mailer
 from .pictures import Pictures, wants_map
@@ -54,8 +55,18 @@ def power_address(st: GameState, power: str, control: Mapping[str, str] | None =
     return out
 
 
-def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | None) -> dict[str, Any]:
-    """The public results of a phase, from its stored report (also used by HISTORY)."""
+def results_view(
+    st: GameState, report: dict[str, Any], *, deadline: datetime | None, viewer: str | None = None
+) -> dict[str, Any]:
+    """The public results of a phase, from its stored report (also used by HISTORY); in a
+    BLIND game with a `viewer` power, only that power's share of them (game/blind.py)."""
+    view = _full_view(st, report, deadline=deadline)
+    if viewer is not None and is_blind(st.rules.flags):
+        return tailor(view, report, viewer)
+    return view
+
+
+def _full_view(st: GameState, report: dict[str, Any], *, deadline: datetime | None) -> dict[str, Any]:
     m = st.map
     phase = Phase.parse(report["phase"])
     orders = hide_builds(report["orders"]) if hides(st.rules, phase) else report["orders"]
@@ -103,6 +114,8 @@ def results_view(st: GameState, report: dict[str, Any], *, deadline: datetime | 
         "winner": report.get("winner"),
         "shared": len(report.get("winners", ())) > 1,
         "totals": [],
+        "glimpses": [],
+        "viewer": None,
     }
 
 
@@ -124,6 +137,9 @@ def send_results(
     view["totals"] = public_totals(st, comp)
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
+    if is_blind(st.rules.flags) and not preview:
+        _send_blind_results(st, report, view, subject, mailer)
+        return
     if not preview and Flag.IGNORE_RESULTS in st.rules:
         to = [a for a in to if a != st.game.master_address]
     picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
@@ -149,6 +165,44 @@ def send_results(
             attachments=(attachments,) if attachments else (),
             picture=attachments.filename if attachments else None,
             **view,
+        )
+
+
+def omniscient(st: GameState) -> list[str]:
+    """The addresses of the observers the Master made OMNISCIENT (BLIND games)."""
+    return [o.address for o in st.observers() if o.address and is_omniscient(st.game, o.name)]
+
+
+def _send_blind_results(
+    st: GameState, report: dict[str, Any], view: dict[str, Any], subject: str, mailer: Mailer
+) -> None:
+    """BLIND: each power its own share, the Master and the omniscient the whole results, the
+    other observers only the news that the game moved on. No picture: none is shared."""
+    for power in st.map.power_names:
+        to = power_address(st, power)
+        if to:
+            tailored = results_view(st, report, deadline=st.game.deadline, viewer=power)
+            mailer.send(
+                to, subject, "results.txt.j2", kind="results", game=st.game, preview=False, **tailored
+            )
+    full = [] if Flag.IGNORE_RESULTS in st.rules else [st.game.master_address]
+    full += omniscient(st)
+    if full:
+        mailer.send(full, subject, "results.txt.j2", kind="results", game=st.game, preview=False, **view)
+    told = {a.lower() for a in full}
+    others = [o.address for o in st.observers() if o.address and o.address.lower() not in told]
+    if others:
+        mailer.send(
+            others,
+            subject,
+            "results_moved.txt.j2",
+            kind="results",
+            game=st.game,
+            game_name=st.game.name,
+            phase=view["phase"],
+            next_phase=view["next_phase"],
+            deadline=view["deadline"],
+            winner=view["winner"],
         )
 
 
@@ -247,8 +301,27 @@ def broadcast(
     )
 
 
-def render_history(st: GameState, reports: list[dict[str, Any]]) -> list[str]:
+def render_history(st: GameState, reports: list[dict[str, Any]], *, viewer: str | None = None) -> list[str]:
+    """Every phase's results; in a BLIND game as `viewer` saw them (None: in full, for the
+    Master and the omniscient; NOBODY: only that each phase was played)."""
+    if viewer == NOBODY:
+        return [
+            render(
+                "results_moved.txt.j2",
+                game_name=st.game.name,
+                phase=Phase.parse(r["phase"]).title,
+                next_phase=Phase.parse(r["next_phase"]).title,
+                deadline=None,
+                winner=r.get("winner"),
+            )
+            for r in reports
+        ]
     return [
-        render("results.txt.j2", judge=st.game.name, preview=False, **results_view(st, r, deadline=None))
+        render(
+            "results.txt.j2",
+            judge=st.game.name,
+            preview=False,
+            **results_view(st, r, deadline=None, viewer=viewer),
+        )
         for r in reports
     ]

@@ -32,7 +32,7 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
         elif seat.status is SeatStatus.PLAYING:
             seat.missed = 0
     nxt = apply_turn(st, comp, now=now)
-    report = report_json(comp)
+    report = report_json(comp, st.rules.flags)
     send_results(st, comp, report, mailer)
     send_statements(st, comp, mailer)
     send_income(st, comp, mailer)
@@ -61,7 +61,7 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
 def preview_phase(st: GameState, mailer: Mailer) -> None:
     """The would-be results, to the Master only; nothing changes."""
     comp = compute_turn(st)
-    report = report_json(comp)
+    report = report_json(comp, st.rules.flags)
     send_results(st, comp, report, mailer, preview=True)
     send_statements(st, comp, mailer, preview=True)
 

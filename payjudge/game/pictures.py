@@ -10,8 +10,8 @@ beside them in `pictures/maps/`.
 
 Privacy: a picture shows what public results show (units, orders and their results,
 centres) and never money. A BLIND game's picture would have to be drawn for each power
-from what that power sees; until BLIND is supported, `shared_pictures` is the hook that
-gives such a game no picture at all.
+from what that power sees; until such pictures are drawn, `shared_pictures` gives a
+BLIND game no picture at all (its results are tailored per power: game/blind.py).
 """
 
 from __future__ import annotations

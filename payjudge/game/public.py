@@ -69,7 +69,7 @@ def summary(st: GameState) -> Summary:
     game, pos = st.game, st.position
     zone = Timing.from_json(game.timing).zone
     counts: tuple[Count, ...] = ()
-    if pos is not None:
+    if pos is not None and shared_pictures(game):  # BLIND: each power's counts are its own
         counts = tuple(
             Count(p, len(pos.centers.get(p, ())), len(pos.units.get(p, ()))) for p in pos.map.power_names
         )

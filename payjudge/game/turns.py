@@ -28,6 +28,7 @@ from ..store.models import Turn
 from ..text.sheet import parse_sheet
 from ..vocabulary import LedgerKind, SeatStatus, TurnStatus
 from . import money
+from .blind import is_blind, sight_json
 from .lifecycle import new_seed
 from .state import CONTROL_KEY, GameState
 from .timing import Timing
@@ -312,7 +313,7 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
             )
     turn.status = TurnStatus.PROCESSED
     turn.processed_at = now
-    turn.report = report_json(comp)
+    turn.report = report_json(comp, st.rules.flags)
     if comp.auction is not None:
         turn.chart = {
             "chart": chart_json(comp.auction),
@@ -386,10 +387,11 @@ def _control_changes(comp: TurnComputation) -> list[dict[str, str | None]]:
     return [{"power": p, "from": before.get(p), "to": c} for p, c in changed]
 
 
-def report_json(comp: TurnComputation) -> dict[str, Any]:
-    """The public record of a phase (no money)."""
+def report_json(comp: TurnComputation, flags: Iterable[Flag] = ()) -> dict[str, Any]:
+    """The record of a phase (no money): public, except in a BLIND game, where its `sight`
+    says what each power saw and only that is ever shown to the power (game/blind.py)."""
     r = comp.report
-    return {
+    out = {
         "phase": str(r.phase),
         "orders": [
             {
@@ -415,3 +417,6 @@ def report_json(comp: TurnComputation) -> dict[str, Any]:
         "winner": comp.winner,
         "winners": list(comp.winners),
     }
+    if is_blind(flags):
+        out["sight"] = sight_json(r, comp.next_position, flags)
+    return out

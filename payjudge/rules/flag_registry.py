@@ -44,6 +44,7 @@ def _d(
     implies: tuple[F, ...] = (),
     defaults: tuple[tuple[F, F], ...] = (),
     excludes: tuple[F, ...] = (),
+    requires: tuple[F, ...] = (),
     also: tuple[str, ...] = (),
 ) -> FlagInfo:
     return FlagInfo(
@@ -56,6 +57,7 @@ def _d(
         frozenset(implies),
         defaults,
         frozenset(excludes),
+        frozenset(requires),
     )
 
 
@@ -171,13 +173,21 @@ _DECLARATIONS = (
         S,
         "offers to units that are not there are taken (each unit with its type) and silently "
         "ignored when the phase is processed; published at the end (Tin Cup, rule 6.3)",
+        reason="except with BLIND, which brings it (Tin Cup, rule 6.3): elsewhere Payola takes "
+        "offers only to units on the board (seed 003 §3.1)",
+        requires=(F.BLIND,),
         also=("3.1",),
     ),
     _d(
         F.SHOW_PHANTOM,
         "1.3",
-        NOT_YET,
-        "supports and convoys of units that do not exist are shown in the results",
+        S,
+        "offers of supports and convoys to units that are not there are taken and silently "
+        "ignored when the phase is processed (seed 003 §3.4); results never give the "
+        "nationality of a supported or convoyed unit",
+        reason="except with BLIND, which brings it (Tin Cup, rule 6.3): elsewhere Payola takes "
+        "offers only to units on the board (seed 003 §3.1)",
+        requires=(F.BLIND,),
         implies=(F.FICTIONAL_OK,),
     ),
     _d(F.ORDER_ANY, "1.3", ALWAYS, "any power may make offers to any unit (that is Payola)", also=("3.1",)),
@@ -285,17 +295,17 @@ _DECLARATIONS = (
     _d(
         F.OWN_SCS_SEE,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "owned centres see, instead of home centres",
         implies=(F.BLIND,),
         excludes=(F.NO_SCS_SEE,),
     ),
-    _d(F.NO_SCS_SEE, "1.6", NOT_YET, _BLIND_MODIFIER + "centres see nothing", implies=(F.BLIND,)),
-    _d(F.NO_UNITS_SEE, "1.6", NOT_YET, _BLIND_MODIFIER + "units see nothing", implies=(F.BLIND,)),
+    _d(F.NO_SCS_SEE, "1.6", S, _BLIND_MODIFIER + "centres see nothing", implies=(F.BLIND,)),
+    _d(F.NO_UNITS_SEE, "1.6", S, _BLIND_MODIFIER + "units see nothing", implies=(F.BLIND,)),
     _d(
         F.SEE_NO_SCS,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "nobody learns who owns other centres",
         implies=(F.BLIND,),
         excludes=(F.SEE_ALL_SCS,),
@@ -303,21 +313,21 @@ _DECLARATIONS = (
     _d(
         F.SEE_ALL_SCS,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "everyone sees who owns every centre",
         implies=(F.BLIND,),
     ),
     _d(
         F.SEE_NO_UNITS,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "nobody sees other powers' units",
         implies=(F.BLIND,),
     ),
     _d(
         F.UNITS_SEE_OTHER,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "armies see only fleets and fleets only armies",
         implies=(F.BLIND,),
         excludes=(F.UNITS_SEE_SAME,),
@@ -325,35 +335,35 @@ _DECLARATIONS = (
     _d(
         F.UNITS_SEE_SAME,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "armies see only armies and fleets only fleets",
         implies=(F.BLIND,),
     ),
     _d(
         F.MYOPIC,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "only one's own units and centres are seen",
         implies=(F.BLIND, F.SEE_NO_SCS, F.SEE_NO_UNITS),
     ),
     _d(
         F.VENETIAN,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "owned centres see; other centres' owners stay hidden",
         implies=(F.BLIND, F.OWN_SCS_SEE, F.SEE_NO_SCS),
     ),
     _d(
         F.GREEK,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "units see their own type only; centres see nothing",
         implies=(F.BLIND, F.UNITS_SEE_SAME, F.NO_SCS_SEE),
     ),
     _d(
         F.TROJAN,
         "1.6",
-        NOT_YET,
+        S,
         _BLIND_MODIFIER + "units see the other type only; centres see nothing",
         implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE),
     ),
@@ -795,6 +805,11 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
             }[status]
             answers.append(Answer(verdict, (name,), (flag,)))
     in_force = closure(written)
+    for flag, name in written.items():
+        # a flag allowed only beside another (FICTIONAL_OK, SHOW_PHANTOM: only with BLIND)
+        lacking = next((f for f in _expand({flag}, in_force) if REGISTRY[f].requires - in_force), None)
+        if lacking is not None and REGISTRY[flag].status is Status.SUPPORTED:
+            answers.append(Answer(Verdict.NOT_ALLOWED, (name,), (lacking,)))
     reach = {flag: _expand({flag}, in_force) for flag in written}
     order = list(written)
     clashes: list[tuple[int, int, Answer]] = []

@@ -199,7 +199,8 @@ class FlagInfo:
     (with the reason when refused), its other names, the flags it brings with it, and those
     it cannot be used with.
 
-    `defaults` are flags it brings unless another flag is in force: (brought, unless).
+    `defaults` are flags it brings unless another flag is in force: (brought, unless);
+    `requires` flags without which it is refused, with `reason` (FICTIONAL_OK: only BLIND).
     """
 
     flag: Flag
@@ -211,6 +212,7 @@ class FlagInfo:
     implies: frozenset[Flag] = frozenset()
     defaults: tuple[tuple[Flag, Flag], ...] = ()
     excludes: frozenset[Flag] = frozenset()
+    requires: frozenset[Flag] = frozenset()
 
     @property
     def name(self) -> str:

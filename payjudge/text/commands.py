@@ -54,6 +54,7 @@ COMMANDS = frozenset(
         "PROCESS!",
         "PREVIEW",
         "ROLLBACK",
+        "OMNISCIENT",
         "ACTIVATE",
         "TERMINATE",
         "PAUSE",

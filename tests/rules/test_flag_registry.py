@@ -119,10 +119,21 @@ def test_accepted_flags_never_bring_a_refused_one_that_is_in_force():
             assert all(REGISTRY[f].status is not Status.NOT_ALLOWED for f in closure({info.flag}))
 
 
+def test_fictional_orders_are_refused_outside_blind_and_in_force_within():
+    # seed 003 §3.1: FICTIONAL_OK is not allowed in Payola, except as BLIND brings it (§3.4)
+    for alone in (["FICTIONAL_OK"], ["SHOW_PHANTOM"]):
+        (answer,) = assess(alone)
+        assert answer.refused and answer.verdict is Verdict.NOT_ALLOWED
+        assert answer.message.startswith(f"RULE {alone[0]} is not allowed: except with BLIND")
+    assert not [a for a in assess(["BLIND", "FICTIONAL_OK", "SHOW_PHANTOM"]) if a.refused]
+    assert {Flag.FICTIONAL_OK, Flag.SHOW_PHANTOM} <= closure({Flag.BLIND})
+
+
 def test_the_supported_flags_are_exactly_those_payjudge_implements():
     supported = {f.value for f, info in REGISTRY.items() if info.status is Status.SUPPORTED}
     assert supported == {
         "BLIND",
+        "SHOW_PHANTOM",
         "FICTIONAL_OK",
         "POWER_CHOICE",
         "START_MASTER",
@@ -230,6 +241,19 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "VASSAL_DUMMIES",
         "TORN_ALLEGIANCE",
         "TEAM_VICTORY",
+        # issue 12 item 1: BLIND and its twelve modifiers (rules/visibility.py)
+        "OWN_SCS_SEE",
+        "NO_SCS_SEE",
+        "NO_UNITS_SEE",
+        "SEE_NO_SCS",
+        "SEE_ALL_SCS",
+        "SEE_NO_UNITS",
+        "UNITS_SEE_OTHER",
+        "UNITS_SEE_SAME",
+        "MYOPIC",
+        "VENETIAN",
+        "GREEK",
+        "TROJAN",
     }
     always = {f.value for f, info in REGISTRY.items() if info.status is Status.ALWAYS}
     assert always == {
