@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -183,8 +183,8 @@ _DECLARATIONS = (
         "1.3",
         S,
         "offers of supports and convoys to units that are not there are taken and silently "
-        "ignored when the phase is processed (seed 003 §3.4); results never give the "
-        "nationality of a supported or convoyed unit",
+        "ignored when the phase is processed (seed 003 §3.4); the results never say whose "
+        "unit a support or convoy was for",
         reason="except with BLIND, which brings it (Tin Cup, rule 6.3): elsewhere Payola takes "
         "offers only to units on the board (seed 003 §3.1)",
         requires=(F.BLIND,),
@@ -687,17 +687,7 @@ def _symmetric(declarations: tuple[FlagInfo, ...]) -> dict[F, FlagInfo]:
             others[other].add(d.flag)
     out = {}
     for d in declarations:
-        out[d.flag] = FlagInfo(
-            d.flag,
-            d.sections,
-            d.status,
-            d.summary,
-            d.reason,
-            d.aliases,
-            d.implies,
-            d.defaults,
-            frozenset(others[d.flag]),
-        )
+        out[d.flag] = replace(d, excludes=frozenset(others[d.flag]))
     return out
 
 

@@ -90,7 +90,7 @@ def test_one_declaration_per_flag_and_names_are_unique():
     assert len(NAMES) == len(Flag) + len(aliases)
     for info in REGISTRY.values():
         assert info.summary and "|" not in info.summary + info.reason
-        assert bool(info.reason) == (info.status is Status.NOT_ALLOWED), info.name
+        assert bool(info.reason) == (info.status is Status.NOT_ALLOWED or bool(info.requires)), info.name
         assert info.flag not in info.excludes and info.flag not in info.implies
 
 

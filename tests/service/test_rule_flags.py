@@ -39,7 +39,7 @@ def _fill(judge: TestJudge) -> None:
     "line, answer",
     [
         ("RULE NO_FACTORIES", "RULE NO_FACTORIES is not supported yet"),
-        ("RULE SHOW_PHANTOM", "RULE SHOW_PHANTOM is not supported yet"),
+        ("RULE SHOW_PHANTOM", "RULE SHOW_PHANTOM is not allowed: except with BLIND"),
         ("RULE PROXY_OK", "RULE PROXY_OK is not allowed: Payola has no proxy orders"),
         ("RULE BROADCAST_ORDERS", "RULE BROADCAST_ORDERS is not allowed: offer sheets are secret"),
         ("RULE NO_PRESS PUBLIC_PRESS", "NO_PRESS and PUBLIC_PRESS cannot be used together"),
