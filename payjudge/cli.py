@@ -11,6 +11,10 @@ import click
 
 from .jsonapi import BadInput
 
+# one encoder for every line of a --jsonl run (json.dumps would make one per call); the
+# results are fresh trees of dicts and lists, never circular, so the check is skipped
+_JSONL = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
 
 def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
     stream = sys.stdin if source in ("-", None) else None
@@ -33,7 +37,7 @@ def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
                 result = {"error": f"malformed JSON: {exc}"}
             except BadInput as exc:
                 result = {"error": str(exc)}
-            sys.stdout.write(json.dumps(result, separators=(",", ":")) + "\n")
+            sys.stdout.write(_JSONL.encode(result) + "\n")
         return
     try:
         result = run(json.loads(text))

@@ -15,6 +15,11 @@ from ..rules.phase import Phase, game_start_phase
 from ..rules.position import Position
 from . import BadInput
 
+# maps already found by (name, maps_dir, paths): `load_variant` looks for the file and
+# checks its time on every call, which costs as much as a small case, and a command-line
+# run reads each map once (a map edited while `--jsonl` runs is not read again)
+_found: dict[tuple[str, Path | None, bool], Map] = {}
+
 
 def variant(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> Map:
     """The document's map: a shipped or installed one by name, or (`paths`, for the command
@@ -22,6 +27,16 @@ def variant(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = 
     name = doc.get("variant", "standard")
     if not isinstance(name, str):
         raise BadInput("variant must be a string")
+    key = (name, maps_dir, paths)
+    found = _found.get(key)
+    if found is None:
+        if len(_found) > 64:  # names are the input's: keep memory bounded
+            _found.clear()
+        found = _found[key] = _variant(name, maps_dir, paths)
+    return found
+
+
+def _variant(name: str, maps_dir: Path | None, paths: bool) -> Map:
     try:
         if paths and (name.endswith(".map") or "/" in name):
             return load_map_file(name, [maps_dir] if maps_dir else None)

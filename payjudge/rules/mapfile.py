@@ -479,7 +479,9 @@ def _phase_maps(name: str, source: Model, plain: Map) -> Callable[[str], Map]:
 
 # -- finding maps by name -------------------------------------------------------------------
 @lru_cache(maxsize=1)
-def _variant_dir() -> Path:  # (the package does not move: looked up once)
+def _variant_dir() -> Path:
+    # the installed package does not move while the process runs; asking importlib each
+    # time was a tenth of a `payjudge adjudicate --jsonl` case
     return Path(str(resources.files("payjudge") / "variants"))
 
 

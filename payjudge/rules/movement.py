@@ -29,6 +29,19 @@ from .position import Dislodged, Position
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _province_of = attrgetter("location.province")
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
+# Enum members read once: in Python 3.11 each `Result.X` or `UnitType.X` is a descriptor
+# call, and `Flag.X in flags` hashes the member in Python; the loops below do this for
+# every unit and every step of the resolver
+_ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
+_SUCCEEDS, _BOUNCED, _NO_CONVOY, _DISRUPTED, _CUT, _VOID, _DISLODGED = (
+    Result.SUCCEEDS,
+    Result.BOUNCED,
+    Result.NO_CONVOY,
+    Result.DISRUPTED,
+    Result.CUT,
+    Result.VOID,
+    Result.DISLODGED,
+)
 
 
 def _touching(m: Map) -> dict[str, frozenset[str]]:
@@ -59,6 +72,11 @@ class _Board:
     ):
         m = position.map
         self.flags = flags
+        # the flags the resolver asks about at each step, looked up once (see above)
+        self.weak_bounces = Flag.WEAK_BOUNCES in flags
+        self.coastal_crawl = Flag.COASTAL_CRAWL in flags
+        self.weak_convoys = Flag.WEAK_CONVOYS in flags
+        self.safe_convoys = Flag.SAFE_CONVOYS in flags
         # the powers that may dislodge their own units (FRIENDLY_FIRE; DUMMY_FIRE: dummies)
         self.fire: frozenset[str] = (
             frozenset(position.units)
@@ -120,7 +138,7 @@ class _Board:
             (powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
             for i in convoys
         }
-        army = UnitType.ARMY
+        army = _ARMY
         portage = Flag.PORTAGE_CONVOY in self.flags
         for i in moves:
             if units[i].type is army:
@@ -175,7 +193,7 @@ class _Board:
     def _crawl(self, i: int, j: int) -> bool:
         """COASTAL_CRAWL: two fleets swapping along different coasts of a two-coast province
         pass each other instead of meeting head to head."""
-        if Flag.COASTAL_CRAWL not in self.flags:
+        if not self.coastal_crawl:
             return False
         for a, b in ((i, j), (j, i)):
             here = self.units[a].location
@@ -184,7 +202,7 @@ class _Board:
                 here.coast is not None
                 and there.coast is not None
                 and here.coast != there.coast
-                and self.units[b].type is UnitType.FLEET
+                and self.units[b].type is _FLEET
             ):
                 return True
         return False
@@ -193,7 +211,7 @@ class _Board:
         """Does the convoying unit in `sea` border `province`? (An army carrying a fleet
         under PORTAGE_CONVOY borders what it could walk to.)"""
         j = self.at.get(sea)
-        if j is not None and self.units[j].type is UnitType.ARMY:
+        if j is not None and self.units[j].type is _ARMY:
             return province in self.map.army_neighbours(sea)
         return province in self.touch.get(sea, ())
 
@@ -349,7 +367,7 @@ class _Board:
                 return 0
             # WEAK_BOUNCES (Key's rule): a unit whose move failed does not hold against
             # a foreign attack (against any attack, where friendly fire is allowed)
-            weak = Flag.WEAK_BOUNCES in self.flags and (
+            weak = self.weak_bounces and (
                 self.powers[attacker] != self.powers[d] or self.powers[d] in self.fire
             )
             return 0 if weak else 1
@@ -396,7 +414,7 @@ class _Board:
         for c in attackers:
             if self._move_succeeds(c):  # adjudicate, not resolve: DATC 5.D
                 return False
-        if attackers and (Flag.WEAK_CONVOYS in self.flags or Flag.SAFE_CONVOYS in self.flags):
+        if attackers and (self.weak_convoys or self.safe_convoys):
             return self._convoy_survives(i, attackers)
         return True
 
@@ -410,10 +428,10 @@ class _Board:
         strongest = [c for c, s in strength.items() if s == top and s > 0]
         if not any(self.powers[c] != self.powers[i] for c in strongest):
             return True
-        if Flag.WEAK_CONVOYS in self.flags and top >= hold:
+        if self.weak_convoys and top >= hold:
             return False
         # SAFE_CONVOYS: beleaguered (the strongest attacks stand each other off) fails
-        return not (Flag.SAFE_CONVOYS in self.flags and top > hold and len(strongest) > 1)
+        return not (self.safe_convoys and top > hold and len(strongest) > 1)
 
 
 def adjudicate_movement(
@@ -462,28 +480,26 @@ def adjudicate_movement(
         gone = i in dislodged_by
         if kind == _MOVE:
             if resolution[i]:
-                result = Result.SUCCEEDS
+                result = _SUCCEEDS
             elif b.by_convoy[i] and not b.convoyers.get(i):
-                result = Result.NO_CONVOY
+                result = _NO_CONVOY
             elif b.by_convoy[i] and not b.path(i):
-                result = Result.DISRUPTED
+                result = _DISRUPTED
             else:
-                result = Result.BOUNCED
+                result = _BOUNCED
         elif kind == _SUPPORT:
-            result = (
-                Result.VOID if b.support_target[i] < 0 else (Result.SUCCEEDS if resolution[i] else Result.CUT)
-            )
+            result = _VOID if b.support_target[i] < 0 else (_SUCCEEDS if resolution[i] else _CUT)
         elif kind == _CONVOY:
             if b.convoy_target[i] < 0:
-                result = Result.VOID
+                result = _VOID
             elif i in b.szykman:
-                result = Result.DISRUPTED
+                result = _DISRUPTED
             elif gone:
-                result = Result.DISLODGED
+                result = _DISLODGED
             else:  # an attack stopped it under WEAK_CONVOYS or SAFE_CONVOYS
-                result = Result.SUCCEEDS if b.resolution[i] else Result.DISRUPTED
+                result = _SUCCEEDS if b.resolution[i] else _DISRUPTED
         else:
-            result = Result.DISLODGED if gone else Result.SUCCEEDS
+            result = _DISLODGED if gone else _SUCCEEDS
         outcomes.append(OrderOutcome(power, order, result, gone, prov[i] in defaults))
         if gone:
             attacker = dislodged_by[i]
@@ -511,7 +527,7 @@ def adjudicate_movement(
 def _retreats(
     m: Map, unit: Unit, attacker_from: str, by_convoy: bool, occupied: set[str], contested: set[str]
 ) -> tuple[Location, ...]:
-    if unit.type is UnitType.ARMY:
+    if unit.type is _ARMY:
         options = [Location(p) for p in m.army_neighbours(unit.province)]
     else:
         options = list(m.fleet_neighbours(unit.location))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
@@ -79,7 +80,20 @@ def _parsed(text: str, game_map: Map) -> ParsedOrder:
     return hit
 
 
-_Remembered = dict[str, tuple[Order, Unit | None, tuple[str, str, str | None] | None]]
+class _Accepted(NamedTuple):
+    """A movement order accepted before, with what must still hold for it to be accepted
+    again (the provinces are kept beside their units: they are read for every order)."""
+
+    order: Order
+    unit: Unit  # the ordered unit
+    province: str  # its province
+    target: Unit | None  # the unit a support or convoy names
+    target_province: str  # "" when there is no target
+    chain: tuple[str, str, str | None] | None  # `validate.chain_looked_for`
+
+
+_Remembered = dict[str, _Accepted]
+_NOBODY: tuple[str, Unit | None] = ("", None)
 
 
 def _validated(text: str, position: Position, power: str, remembered: _Remembered) -> Order:
@@ -96,20 +110,20 @@ def _validated(text: str, position: Position, power: str, remembered: _Remembere
     """
     hit = remembered.get(text)
     if hit is not None:
-        order, target, chain = hit
-        # only movement orders are remembered: each names its unit (a WAIVE would name none)
-        unit = None if isinstance(order, Waive) else order.unit
+        order, unit, province, target, target_province, chain = hit
         at = position._at
-        here = at.get(unit.province) if unit is not None else None
+        here = at.get(province)
         if (
             here is not None
             and here[1] is unit
             and here[0] == power
-            and (target is None or at.get(target.province, (None, None))[1] is target)
+            and (target is None or at.get(target_province, _NOBODY)[1] is target)
             and (chain is None or fleet_chain(position, *chain))
         ):
             return order
     order = validate(_parsed(text, position.map), position, power)
+    if isinstance(order, Waive):  # not a movement order: nothing to remember it by
+        return order
     if len(remembered) >= _PARSED_CACHE_SIZE:
         remembered.clear()
     target = (
@@ -119,7 +133,14 @@ def _validated(text: str, position: Position, power: str, remembered: _Remembere
         if isinstance(order, Convoy)
         else None
     )
-    remembered[text] = (order, target, chain_looked_for(order, position.map))
+    remembered[text] = _Accepted(
+        order,
+        order.unit,
+        order.unit.province,
+        target,
+        "" if target is None else target.province,
+        chain_looked_for(order, position.map),
+    )
     return order
 
 
@@ -141,6 +162,7 @@ def read_orders(
     if check_owner and position.phase.is_movement and not flags and not dummies:
         remembered = game_map.derived("turn:validated", lambda m: {})
     for power, lines in texts.items():
+        mine: list[Order] = []
         for text in lines:
             try:
                 if remembered is not None:
@@ -157,7 +179,9 @@ def read_orders(
             except OrderError as exc:
                 problems.append(OrderProblem(power, text, str(exc), exc.kind))
                 continue
-            accepted.setdefault(power, []).append(order)
+            mine.append(order)
+        if mine:
+            accepted[power] = mine
     return accepted, problems
 
 
