@@ -161,6 +161,8 @@ class Timing:
             PhaseType.MOVEMENT: self.move,
             PhaseType.RETREATS: self.retreat,
             PhaseType.ADJUSTMENTS: self.adjust,
+            # Exchange Payola: the ADJUST length until TIMING learns an EXCHANGE key
+            PhaseType.EXCHANGE: self.adjust,
         }[phase_type]
 
     @property
