@@ -114,7 +114,7 @@ def book(
             s,
             game,
             m.account,
-            m.kind,
+            LedgerKind(m.kind.value),
             m.amount,
             turn_seq=turn_seq,
             phase=phase,
@@ -128,13 +128,13 @@ def book(
             game,
             sh.company,
             sh.holder,
-            sh.kind,
+            ShareKind(sh.kind.value),
             sh.amount,
             turn_seq=turn_seq,
             phase=phase,
             now=now,
             price=sh.price,
-            memo=f"{sh.kind} at {sh.price}",
+            memo=f"{sh.kind.value} at {sh.price}",
         )
 
 

@@ -8,11 +8,11 @@ paid out; purchases to sales), so the phase creates no money and no share."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ...vocabulary import LedgerKind, ShareKind
 from .accounts import investor_name, is_investor
 from .dividends import Dividend, dividend
 from .election import Election, elect
@@ -48,10 +48,26 @@ class ExchangeSheet:
     worths: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
+class MoneyKind(enum.Enum):
+    """Why money moves in an exchange phase (the values are the ledger's words)."""
+
+    DIVIDEND_OUT = "dividend_out"
+    DIVIDEND_IN = "dividend_in"
+    PURCHASE = "purchase"
+    SALE = "sale"
+
+
+class ShareKind(enum.Enum):
+    """Why shares move in an exchange phase (the values are the share ledger's words)."""
+
+    PURCHASE = "purchase"
+    SALE = "sale"
+
+
 @dataclass(frozen=True, slots=True)
 class MoneyMove:
     account: str
-    kind: LedgerKind
+    kind: MoneyKind
     amount: int
     counterparty: str | None
     memo: str
@@ -154,10 +170,10 @@ def run_exchange(
         dividends.append(d)
         if d.total:
             memo = f"dividend {d.per_share} AgP a share"
-            money.append(MoneyMove(company, LedgerKind.DIVIDEND_OUT, -d.total, None, memo))
+            money.append(MoneyMove(company, MoneyKind.DIVIDEND_OUT, -d.total, None, memo))
             cash[company] = cash.get(company, 0) - d.total
             for key, amount in d.payments:
-                money.append(MoneyMove(key, LedgerKind.DIVIDEND_IN, amount, company, memo))
+                money.append(MoneyMove(key, MoneyKind.DIVIDEND_IN, amount, company, memo))
                 cash[key] = cash.get(key, 0) + amount
 
     # 2. one call market per company
@@ -186,7 +202,7 @@ def run_exchange(
             buy = f.order.side is Side.BUY
             sign = -1 if buy else 1
             memo = f"{'bought' if buy else 'sold'} {f.shares} {company} at {f.price}"
-            kind = LedgerKind.PURCHASE if buy else LedgerKind.SALE
+            kind = MoneyKind.PURCHASE if buy else MoneyKind.SALE
             money.append(MoneyMove(f.order.account, kind, sign * f.amount, company, memo))
             cash[f.order.account] = cash.get(f.order.account, 0) + sign * f.amount
             skind = ShareKind.PURCHASE if buy else ShareKind.SALE

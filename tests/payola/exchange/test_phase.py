@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from payjudge.payola.exchange.election import Reason
 from payjudge.payola.exchange.market import MarketOrder, Side
-from payjudge.payola.exchange.phase import ExchangeSheet, MarketState, float_state, run_exchange
-from payjudge.vocabulary import LedgerKind
+from payjudge.payola.exchange.phase import ExchangeSheet, MarketState, MoneyKind, float_state, run_exchange
 
 COMPANIES = ("FRANCE", "ITALY")
 INVESTORS = ("ALICE", "BOB", "CAROL")
@@ -99,7 +98,7 @@ def test_a_year_with_a_dividend_trades_an_issue_an_election_and_worths():
     }
     assert sum(after.values()) == sum(balances.values())
     kinds = {m.kind for m in out.money}
-    assert kinds == {LedgerKind.DIVIDEND_OUT, LedgerKind.DIVIDEND_IN, LedgerKind.PURCHASE, LedgerKind.SALE}
+    assert kinds == {MoneyKind.DIVIDEND_OUT, MoneyKind.DIVIDEND_IN, MoneyKind.PURCHASE, MoneyKind.SALE}
 
 
 ACCOUNTS = ("@ALICE", "@BOB", "@CAROL", "FRANCE", "ITALY")
