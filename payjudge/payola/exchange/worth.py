@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ...rules.position import Position
-from ..income import income
-from ..rules import PayolaRules
+from ..income import IncomeLine, income
+from ..rules import Flag, PayolaRules
 
 
 def allowance(count: int, position: Position, rules: PayolaRules) -> int:
@@ -82,3 +82,16 @@ def year_income(
     """A company's income at the year's end: its centres' worths, capped at its allowance."""
     owned = tuple(owned)
     return min(sum(worths.get(c, 0) for c in owned), allowance(len(owned), position, rules))
+
+
+def exchange_year_end(
+    position: Position, balances: Mapping[str, int], worths: Mapping[str, int], rules: PayolaRules
+) -> dict[str, IncomeLine]:
+    """Every company's year-end income under Exchange: `year_income` of the centres it
+    owns in `position` (NO_HOARDING empties the treasury first)."""
+    out = {}
+    for company in position.map.power_names:
+        forward = 0 if Flag.NO_HOARDING in rules else balances.get(company, 0)
+        gained = year_income(sorted(position.centers.get(company, ())), worths, position, rules)
+        out[company] = IncomeLine(company, forward, gained, balance=forward + gained)
+    return out

@@ -109,3 +109,28 @@ def test_check_worths():
     assert check_worths("FRANCE", france, worths, {"PAR": 20}, STANDARD, RULES) == [
         "FRANCE's centres would be worth 52 AgP, more than its allowance of 48 AgP for 3 centres"
     ]
+
+
+def test_exchange_income_comes_before_the_exchange_phase():
+    """The year's income is paid when the year's last Diplomacy phase gives way to the
+    exchange phase (not at the float, not when the exchange phase gives way to spring)."""
+    from payjudge.payola.income import income_due
+    from payjudge.payola.rules import Flag
+    from payjudge.rules.phase import Phase
+
+    rules = PayolaRules(flags=frozenset({Flag.EXCHANGE}))
+    start, p = Phase.parse("W1900X"), Phase.parse
+    assert not income_due(p("W1900X"), p("S1901M"), start, rules)  # the float: openings only
+    assert income_due(p("W1901A"), p("W1901X"), start, rules)
+    assert income_due(p("F1901M"), p("W1901X"), start, rules)  # no retreats, no builds
+    assert not income_due(p("W1901X"), p("S1902M"), start, rules)
+    assert not income_due(p("S1901M"), p("F1901M"), start, rules)
+
+
+def test_exchange_year_end_pays_the_worths_owned():
+    from payjudge.payola.exchange.worth import exchange_year_end
+
+    worths = {**starting_worths(STANDARD, RULES), "PAR": 0, "BRE": 20}
+    lines = exchange_year_end(STANDARD, {"FRANCE": 10, "ITALY": 5}, worths, RULES)
+    assert (lines["FRANCE"].tax, lines["FRANCE"].balance) == (36, 46)
+    assert (lines["ITALY"].tax, lines["ITALY"].balance) == (48, 53)
