@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ...rules.phase import Phase, PhaseType, Season
 from .accounts import investor_name, is_investor
 from .dividends import Dividend, dividend
 from .election import Election, elect
@@ -256,3 +257,17 @@ def float_state(
         worths=dict(worths),
         last_prices=dict.fromkeys(sorted(companies), reserve),
     )
+
+
+def phase_after(current: Phase, following: Phase | None = None) -> Phase:
+    """The phase that opens after `current` in an Exchange game. `following` is the one
+    ordinary play opens (None after an exchange phase): a year's exchange phase comes
+    after its last Diplomacy phase, whether or not there were adjustments; after it (and
+    after the float) comes the next spring."""
+    if current.is_exchange:
+        return Phase(current.year + 1, Season.SPRING, PhaseType.MOVEMENT)
+    if following is None:
+        raise ValueError(f"the phase after {current} needs the one ordinary play opens")
+    if following.year > current.year:
+        return Phase(current.year, Season.WINTER, PhaseType.EXCHANGE)
+    return following

@@ -143,3 +143,16 @@ def test_money_and_shares_are_conserved(orders, declared, holdings, balances, se
         assert sum(held.values()) == 10 and all(n >= 0 for n in held.values())
         moved = sum(m.amount for m in out.shares if m.company == company)
         assert moved == 0
+
+
+def test_the_exchange_phase_comes_after_the_years_last_diplomacy_phase():
+    from payjudge.payola.exchange.phase import phase_after
+    from payjudge.rules.phase import Phase
+
+    p = Phase.parse
+    assert phase_after(p("W1900X")) == p("S1901M")  # the float opens the game
+    assert phase_after(p("W1901A"), p("S1902M")) == p("W1901X")
+    assert phase_after(p("F1901R"), p("S1902M")) == p("W1901X")  # no adjustments to make
+    assert phase_after(p("F1901M"), p("S1902M")) == p("W1901X")  # no retreats either
+    assert phase_after(p("F1901M"), p("W1901A")) == p("W1901A")
+    assert phase_after(p("W1901X")) == p("S1902M")
