@@ -56,6 +56,8 @@ class MoneyKind(enum.Enum):
     DIVIDEND_IN = "dividend_in"
     PURCHASE = "purchase"
     SALE = "sale"
+    LIQUIDATION_OUT = "liquidation_out"
+    LIQUIDATION_IN = "liquidation_in"
 
 
 class ShareKind(enum.Enum):
