@@ -109,7 +109,8 @@ class Timing:
                 values["zone"] = value
             else:
                 raise TimingError(
-                    f"unknown TIMING key {key!r} (MOVE, RETREAT, ADJUST, EXCHANGE, NEXT, AT, DAYS, WARN, GRACE, ZONE)"
+                    f"unknown TIMING key {key!r} "
+                    "(MOVE, RETREAT, ADJUST, EXCHANGE, NEXT, AT, DAYS, WARN, GRACE, ZONE)"
                 )
             i += 2
         return cls(**values)
