@@ -13,12 +13,25 @@ from datetime import datetime
 from typing import Any
 
 from ..payola.exchange.accounts import investor_key
-from ..payola.exchange.phase import ExchangeOutcome, MarketState, float_state
+from ..payola.exchange.market import MarketOrder
+from ..payola.exchange.phase import (
+    ExchangeOutcome,
+    ExchangeSheet,
+    MarketState,
+    float_state,
+    phase_after,
+    run_exchange,
+)
 from ..rules.phase import Phase
+from ..rules.serial import position_to_json
 from ..store import Session, repo
-from ..store.models import CeoVote, Game, ShareEntry
-from ..vocabulary import LedgerKind, ShareKind
+from ..store.models import CeoVote, Game, ShareEntry, Submission, Turn
+from ..text.exchange import DividendLine, TradeLine, WorthLine, parse_exchange_line
+from ..vocabulary import LedgerKind, SeatKind, SeatStatus, ShareKind, SubmissionKind, TurnStatus
 from . import money
+from .lifecycle import new_seed
+from .state import GameState
+from .timing import Timing
 
 
 def market_json(state: MarketState) -> dict[str, Any]:
@@ -177,3 +190,101 @@ def ceo_votes(s: Session, game: Game) -> dict[str, dict[str, str | None]]:
     for (voter, company), candidate in repo.ceo_votes(s, game).items():
         out.setdefault(company, {})[voter] = candidate
     return out
+
+
+def playing_investors(st: GameState) -> frozenset[str]:
+    return frozenset(
+        s.investor_name
+        for s in st.seats
+        if s.kind is SeatKind.INVESTOR and s.status is SeatStatus.PLAYING and s.investor_name
+    )
+
+
+def sheet_from_text(account: str, text: str, state: MarketState, centres: Collection[str]) -> ExchangeSheet:
+    """An exchange submission as stored (normalised lines, `WORTH <centre> n` only) -> the
+    engine's sheet."""
+    companies = {c: c for c in state.companies()}
+    shares = max(state.shares.values(), default=1)
+    orders: list[MarketOrder] = []
+    dividend: int | None = None
+    worths: dict[str, int] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        parsed = parse_exchange_line(line, companies=companies, shares=shares, centres=centres)
+        if isinstance(parsed, TradeLine):
+            orders.append(MarketOrder(account, parsed.side, parsed.company, parsed.shares, parsed.price))
+        elif isinstance(parsed, DividendLine):
+            dividend = parsed.per_share
+        elif isinstance(parsed, WorthLine) and parsed.centre is not None:
+            worths[parsed.centre] = parsed.worth
+    return ExchangeSheet(account, tuple(orders), dividend, worths)
+
+
+def process_exchange(st: GameState, *, now: datetime) -> tuple[ExchangeOutcome, Turn]:
+    """Process the open exchange phase: run it on the stored sheets, votes and balances,
+    book its movements in both ledgers, close the turn and open the next spring with the
+    market after the phase. The float is the game's first turn."""
+    s, game, turn, pos = st.session, st.game, st.turn, st.position
+    assert turn is not None and pos is not None and turn.market is not None and turn.phase.is_exchange
+    state = load_market(s, game, turn.market)
+    centres = st.map.supply_centers
+    sheets = {
+        account: sheet_from_text(account, sub.text, state, centres)
+        for account, sub in st.submissions().items()
+        if sub.kind is SubmissionKind.EXCHANGE
+    }
+    is_float = turn.seq == 1
+    outcome = run_exchange(
+        state,
+        sheets,
+        money.balances(s, game),
+        ceo_votes(s, game),
+        playing_investors(st),
+        turn.seed,
+        float_price=int(game.settings.get("float", 1)) if is_float else None,
+    )
+    book(s, game, outcome, turn_seq=turn.seq, phase=turn.phase, now=now)
+    turn.status = TurnStatus.PROCESSED
+    turn.processed_at = now
+    turn.report = {
+        "exchange": [{"company": c.company, "price": c.price, "volume": c.volume} for c in outcome.clearings],
+        "ceos": dict(outcome.state.ceos),
+    }
+    phase = phase_after(turn.phase)
+    nxt = Turn(
+        game_id=game.id,
+        seq=repo.last_turn_seq(s, game) + 1,
+        phase=phase,
+        position=position_to_json(pos.replace(phase=phase)),
+        seed=new_seed(game, phase),
+        status=TurnStatus.OPEN,
+        opened_at=now,
+        market=market_json(outcome.state),
+    )
+    s.add(nxt)
+    game.phase = phase
+    game.deadline = Timing.from_json(game.timing).deadline(phase.type, now)
+    s.flush()
+    st.__dict__.pop("turn", None)
+    st.__dict__.pop("position", None)
+    return outcome, nxt
+
+
+def record_exchange_sheet(st: GameState, account: str, lines: list[str], *, now: datetime) -> None:
+    """Store an account's exchange sheet for the open phase (normalised lines), replacing
+    its previous one, as offer sheets are replaced."""
+    turn = st.turn
+    assert turn is not None
+    repo.retire_submissions(st.session, turn, account)
+    st.session.add(
+        Submission(
+            game_id=st.game.id,
+            turn_id=turn.id,
+            power=account,
+            kind=SubmissionKind.EXCHANGE,
+            text="\n".join(lines),
+            current=True,
+            submitted_at=now,
+        )
+    )

@@ -99,3 +99,19 @@ def parse_exchange_line(
         company = _company(words[2], companies)
         return CeoVoteLine(company, None if words[3] == "NONE" else words[3])
     raise invalid(f"{head} is not an exchange order")
+
+
+def normalized(line: ExchangeLine) -> str:
+    """A line as the judge stores and echoes it (`BUY 4 FRANCE AT 6`)."""
+    match line:
+        case TradeLine(side, n, company, price):
+            return f"{side.value.upper()} {n} {company} AT {price}"
+        case PassLine():
+            return "PASS"
+        case DividendLine(d):
+            return f"DIVIDEND {d}"
+        case WorthLine(centre, worth):
+            return f"WORTH {centre} {worth}" if centre else f"WORTH {worth}"
+        case CeoVoteLine(company, candidate):
+            return f"VOTE CEO {company} {candidate or 'NONE'}"
+    raise ValueError(line)
