@@ -12,6 +12,7 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 
+from ..payola.exchange import views
 from ..payola.exchange.accounts import investor_key
 from ..payola.exchange.market import MarketOrder
 from ..payola.exchange.phase import (
@@ -30,6 +31,8 @@ from ..text.exchange import DividendLine, TradeLine, WorthLine, parse_exchange_l
 from ..vocabulary import LedgerKind, SeatKind, SeatStatus, ShareKind, SubmissionKind, TurnStatus
 from . import money
 from .lifecycle import new_seed
+from .mailer import Mailer
+from .notify import public_recipients
 from .state import GameState
 from .timing import Timing
 
@@ -221,10 +224,13 @@ def sheet_from_text(account: str, text: str, state: MarketState, centres: Collec
     return ExchangeSheet(account, tuple(orders), dividend, worths)
 
 
-def process_exchange(st: GameState, *, now: datetime) -> tuple[ExchangeOutcome, Turn]:
+def process_exchange(
+    st: GameState, *, now: datetime, mailer: Mailer | None = None, income: Mapping[str, int] | None = None
+) -> tuple[ExchangeOutcome, Turn]:
     """Process the open exchange phase: run it on the stored sheets, votes and balances,
     book its movements in both ledgers, close the turn and open the next spring with the
-    market after the phase. The float is the game's first turn."""
+    market after the phase, and send its mails (`income`: the year's, for the reports).
+    The float is the game's first turn."""
     s, game, turn, pos = st.session, st.game, st.turn, st.position
     assert turn is not None and pos is not None and turn.market is not None and turn.phase.is_exchange
     state = load_market(s, game, turn.market)
@@ -235,10 +241,11 @@ def process_exchange(st: GameState, *, now: datetime) -> tuple[ExchangeOutcome, 
         if sub.kind is SubmissionKind.EXCHANGE
     }
     is_float = turn.seq == 1
+    balances = money.balances(s, game)
     outcome = run_exchange(
         state,
         sheets,
-        money.balances(s, game),
+        balances,
         ceo_votes(s, game),
         playing_investors(st),
         turn.seed,
@@ -266,9 +273,84 @@ def process_exchange(st: GameState, *, now: datetime) -> tuple[ExchangeOutcome, 
     game.phase = phase
     game.deadline = Timing.from_json(game.timing).deadline(phase.type, now)
     s.flush()
+    if mailer is not None:
+        owned = {c: tuple(sorted(cs)) for c, cs in pos.centers.items()}
+        send_exchange_mails(
+            st, mailer, turn.phase, state, outcome, balances, owned, income or {}, is_float=is_float
+        )
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
     return outcome, nxt
+
+
+def _investor_addresses(st: GameState) -> dict[str, str]:
+    return {
+        s.investor_name: s.address
+        for s in st.seats
+        if s.kind is SeatKind.INVESTOR and s.status is SeatStatus.PLAYING and s.investor_name and s.address
+    }
+
+
+def send_exchange_mails(
+    st: GameState,
+    mailer: Mailer,
+    phase: Phase,
+    before: MarketState,
+    outcome: ExchangeOutcome,
+    balances: Mapping[str, int],
+    owned: Mapping[str, tuple[str, ...]],
+    income: Mapping[str, int],
+    *,
+    is_float: bool = False,
+) -> None:
+    """The mails of an exchange phase (docs/exchange.md, "What each party sees"): the
+    public results to everyone; each investor its statement; each company's statement to
+    the CEO who acted for it in the phase; each annual report to the company's
+    stockholders and its CEO for the coming year (not after the float: no year to report)."""
+    game, name = st.game, st.game.name
+    addresses = _investor_addresses(st)
+    mailer.send(
+        public_recipients(st),
+        f"Exchange results {name} {phase}",
+        "exchange_results.txt.j2",
+        kind="results",
+        game=game,
+        v=views.results_view(str(phase), before, outcome, owned),
+    )
+    for investor, address in sorted(addresses.items()):
+        mailer.send(
+            [address],
+            f"Exchange statement {name} {phase}",
+            "exchange_statement.txt.j2",
+            kind="statement",
+            game=game,
+            v=views.investor_statement(str(phase), investor_key(investor), balances, outcome),
+        )
+    if is_float:
+        return
+    after = dict(balances)
+    for m in outcome.money:
+        after[m.account] = after.get(m.account, 0) + m.amount
+    for company in outcome.state.companies():
+        acting = before.ceos.get(company)
+        if acting in addresses:
+            mailer.send(
+                [addresses[acting]],
+                f"Company statement for {company} {name} {phase}",
+                "company_statement.txt.j2",
+                kind="statement",
+                game=game,
+                v=views.company_statement(str(phase), company, balances, outcome),
+            )
+        readers = [addresses[n] for n in views.stockholders(company, outcome) if n in addresses]
+        mailer.send(
+            readers,
+            f"Annual stockholder report for {company} {phase.year}",
+            "stockholder_report.txt.j2",
+            kind="report",
+            game=game,
+            v=views.stockholder_report(phase.year, company, after, income.get(company, 0), outcome, owned),
+        )
 
 
 def record_exchange_sheet(st: GameState, account: str, lines: list[str], *, now: datetime) -> None:

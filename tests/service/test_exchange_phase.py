@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from payjudge.config import Config
 from payjudge.game import exchange, money
+from payjudge.game.mailer import Mailer
 from payjudge.game.state import GameState
 from payjudge.payola.exchange.worth import starting_worths
 from payjudge.payola.rules import PayolaRules
@@ -108,7 +110,16 @@ def test_the_float_and_a_years_exchange_as_turns(database):
         exchange.set_ceo_vote(s, game, "CAROL", "FRANCE", "CAROL", now=T0)
         s.flush()
         total = sum(repo.balances(s, game).values())
-        outcome, spring = exchange.process_exchange(st, now=T0)
+        mailer = Mailer(s, Config(), T0)
+        outcome, spring = exchange.process_exchange(st, now=T0, mailer=mailer)
+        sent = {(m.recipients[0], m.subject) for m in mailer.queued}
+        assert ("m@x", "Exchange results ex1 W1900X") in sent
+        assert {r for r, subject in sent if subject.startswith("Exchange statement")} == {
+            "alice@x",
+            "bob@x",
+            "carol@x",
+        }
+        assert not any("report" in subject for _, subject in sent)  # no year to report at the float
         assert spring.phase == Phase.parse("S1901M") and game.phase == spring.phase
         assert Position.initial(STANDARD).units == GameState(s, game).position.units
         assert sum(repo.balances(s, game).values()) == total
@@ -149,8 +160,23 @@ def test_the_float_and_a_years_exchange_as_turns(database):
         exchange.set_ceo_vote(s, game, "ALICE", "FRANCE", "ALICE", now=T0)
         s.flush()
         before = repo.balances(s, game)
-        outcome, spring = exchange.process_exchange(st, now=T0)
+        mailer = Mailer(s, Config(), T0)
+        outcome, spring = exchange.process_exchange(st, now=T0, mailer=mailer, income={"FRANCE": 48})
         after = repo.balances(s, game)
+        mails = {(m.recipients[0], m.subject): m.raw.decode() for m in mailer.queued}
+        # privacy: the public results carry no balance and no holder who is not CEO
+        results = mails[("alice@x", "Exchange results ex1 W1901X")]
+        assert "CAROL" not in results and str(after["@ALICE"]) not in results
+        # each statement goes to its owner alone and names nobody else
+        bob = mails[("bob@x", "Exchange statement ex1 W1901X")]
+        assert "ALICE" not in bob and "CAROL" not in bob
+        # ALICE acted for FRANCE in this phase: the company statement is hers
+        assert ("alice@x", "Company statement for FRANCE ex1 W1901X") in mails
+        assert ("bob@x", "Company statement for FRANCE ex1 W1901X") not in mails
+        # FRANCE's report to its stockholders after the trades (ALICE and BOB), not to CAROL
+        report = {r for r, subject in mails if subject == "Annual stockholder report for FRANCE 1901"}
+        assert report == {"alice@x", "bob@x"}
+        assert "income this year: 48 AgP" in mails[("bob@x", "Annual stockholder report for FRANCE 1901")]
         assert sum(after.values()) == sum(before.values())
         _invariants(s, game)
         assert spring.phase == Phase.parse("S1902M")
