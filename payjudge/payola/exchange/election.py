@@ -78,3 +78,16 @@ def elect(
     if len(largest) == 1:
         return Election(company, largest[0], Reason.LARGEST_HOLDER, ordered)
     return Election(company, _draw(largest, seed, company), Reason.LARGEST_HOLDER_DRAW, ordered)
+
+
+def successor(
+    company: str, register: Mapping[str, int], departing: str, playing: Collection[str], seed: int | str
+) -> str | None:
+    """A CEO who resigns or is dismissed hands the company at once to its largest other
+    playing stockholder (ties drawn from the seed of the current phase), or to nobody."""
+    holding = {n: k for n, k in register.items() if k > 0 and n != departing and n in playing}
+    if not holding:
+        return None
+    most = max(holding.values())
+    largest = [n for n, k in holding.items() if k == most]
+    return largest[0] if len(largest) == 1 else _draw(largest, seed, company)

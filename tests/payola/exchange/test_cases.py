@@ -134,3 +134,16 @@ def test_exchange_year_end_pays_the_worths_owned():
     lines = exchange_year_end(STANDARD, {"FRANCE": 10, "ITALY": 5}, worths, RULES)
     assert (lines["FRANCE"].tax, lines["FRANCE"].balance) == (36, 46)
     assert (lines["ITALY"].tax, lines["ITALY"].balance) == (48, 53)
+
+
+def test_a_departing_ceos_company_passes_to_the_largest_other_stockholder():
+    from payjudge.payola.exchange.election import successor
+
+    register = {"ALICE": 6, "BOB": 3, "CAROL": 3, "DAVE": 5}
+    playing = {"ALICE", "BOB", "CAROL"}  # DAVE resigned too
+    assert successor("FRANCE", register, "ALICE", playing, seed=1) in {"BOB", "CAROL"}
+    assert successor("FRANCE", register, "ALICE", playing, seed=1) == successor(
+        "FRANCE", register, "ALICE", playing, seed=1
+    )
+    assert successor("FRANCE", {"ALICE": 6, "BOB": 1}, "ALICE", playing, seed=1) == "BOB"
+    assert successor("FRANCE", {"ALICE": 10}, "ALICE", playing, seed=1) is None  # unmanaged
