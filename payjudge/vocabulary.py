@@ -74,6 +74,15 @@ class LedgerKind(enum.StrEnum):
     ROLLBACK = "rollback"  # reverses an entry of a rolled-back phase
     FORFEIT = "forfeit"  # an eliminated power's treasury on resigning (rule 2.4)
     ADJUSTMENT = "adjustment"  # a correction by the Master
+    # Exchange Payola (docs/exchange.md): an account is a company (its power's name) or
+    # an investor (`@` and its name)
+    CAPITAL = "capital"  # an investor's starting cash
+    DIVIDEND_OUT = "dividend_out"  # a company pays its stockholders
+    DIVIDEND_IN = "dividend_in"  # a stockholder's share of a dividend
+    PURCHASE = "purchase"  # shares bought in an exchange phase (negative)
+    SALE = "sale"  # shares sold in an exchange phase (positive)
+    LIQUIDATION_OUT = "liquidation_out"  # a company paid out at the end of the game
+    LIQUIDATION_IN = "liquidation_in"  # a stockholder's part of a liquidation
 
 
 class SubmissionKind(enum.StrEnum):
@@ -81,6 +90,23 @@ class SubmissionKind(enum.StrEnum):
 
     SHEET = "sheet"  # an offer sheet (movement phases)
     ORDERS = "orders"  # orders (retreats and adjustments)
+    EXCHANGE = "exchange"  # exchange orders, a dividend, worths (Exchange Payola)
+
+
+class SeatKind(enum.StrEnum):
+    """Who holds a seat (`Seat.kind`): a power, or an investor of Exchange Payola."""
+
+    POWER = "power"
+    INVESTOR = "investor"
+
+
+class ShareKind(enum.StrEnum):
+    """Why shares moved (`ShareEntry.kind`, Exchange Payola)."""
+
+    ISSUE = "issue"  # a company's pool gets all its shares at the start
+    PURCHASE = "purchase"  # shares bought in an exchange phase (positive)
+    SALE = "sale"  # shares sold in an exchange phase (negative)
+    ROLLBACK = "rollback"  # reverses an entry of a rolled-back phase
 
 
 class InboundState(enum.StrEnum):

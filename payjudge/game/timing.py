@@ -57,6 +57,7 @@ class Timing:
     move: timedelta = timedelta(days=3)
     retreat: timedelta = timedelta(days=1)
     adjust: timedelta = timedelta(days=1)
+    exchange: timedelta | None = None  # Exchange Payola's exchange phases; None: as ADJUST
     at: time | None = None
     days: str = "SMTWTFS"
     warn: tuple[timedelta, ...] = (timedelta(hours=4),)
@@ -79,6 +80,8 @@ class Timing:
                 values["retreat"] = parse_duration(value)
             elif key in ("ADJUST", "ADJUSTMENT", "ADJUSTMENTS", "BUILD", "BUILDS"):
                 values["adjust"] = parse_duration(value)
+            elif key == "EXCHANGE":
+                values["exchange"] = parse_duration(value)
             elif key == "NEXT":
                 values.setdefault("retreat", parse_duration(value))
                 values.setdefault("adjust", parse_duration(value))
@@ -106,13 +109,14 @@ class Timing:
                 values["zone"] = value
             else:
                 raise TimingError(
-                    f"unknown TIMING key {key!r} (MOVE, RETREAT, ADJUST, NEXT, AT, DAYS, WARN, GRACE, ZONE)"
+                    f"unknown TIMING key {key!r} "
+                    "(MOVE, RETREAT, ADJUST, EXCHANGE, NEXT, AT, DAYS, WARN, GRACE, ZONE)"
                 )
             i += 2
         return cls(**values)
 
     def to_json(self) -> dict:
-        return {
+        doc = {
             "move": format_duration(self.move),
             "retreat": format_duration(self.retreat),
             "adjust": format_duration(self.adjust),
@@ -122,6 +126,9 @@ class Timing:
             "grace": format_duration(self.grace),
             "zone": self.zone,
         }
+        if self.exchange is not None:  # only Exchange games have it
+            doc["exchange"] = format_duration(self.exchange)
+        return doc
 
     @classmethod
     def from_json(cls, doc: dict | None) -> Timing:
@@ -132,6 +139,7 @@ class Timing:
             move=parse_duration(doc["move"]),
             retreat=parse_duration(doc["retreat"]),
             adjust=parse_duration(doc["adjust"]),
+            exchange=parse_duration(doc["exchange"]) if doc.get("exchange") else None,
             at=time.fromisoformat(at) if at else None,
             days=doc.get("days", "SMTWTFS"),
             warn=tuple(parse_duration(w) for w in doc.get("warn", [])),
@@ -145,6 +153,8 @@ class Timing:
             f"RETREAT {format_duration(self.retreat)}",
             f"ADJUST {format_duration(self.adjust)}",
         ]
+        if self.exchange is not None:
+            parts.append(f"EXCHANGE {format_duration(self.exchange)}")
         if self.at:
             parts.append(f"AT {self.at.strftime('%H:%M')}")
         if self.days != "SMTWTFS":
@@ -161,6 +171,7 @@ class Timing:
             PhaseType.MOVEMENT: self.move,
             PhaseType.RETREATS: self.retreat,
             PhaseType.ADJUSTMENTS: self.adjust,
+            PhaseType.EXCHANGE: self.adjust if self.exchange is None else self.exchange,
         }[phase_type]
 
     @property

@@ -134,3 +134,11 @@ def expand_all(
             acc = lists.get(power) or AcceptanceList.default(power)
         out[power] = acc.expand(game_map, phase_rng(seed, power))
     return out
+
+
+def investor_order(investors: Iterable[str], seed: int | str) -> tuple[str, ...]:
+    """Exchange Payola: the investors' places after every power in every acceptance list,
+    drawn once per phase from its seed (DPjudge left their order to chance)."""
+    order = sorted(investors)
+    random.Random(f"payjudge-investors:{seed}").shuffle(order)
+    return tuple(order)

@@ -7,14 +7,14 @@ Pure: the only randomness is the expansion of `?` in acceptance lists, drawn fro
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal, NamedTuple, TypeVar
 
 from ..rules.orders import Hold, Order, Unit
 from ..rules.position import Position
-from .acceptance import AcceptanceList, expand_all
+from .acceptance import AcceptanceList, expand_all, investor_order
 from .book import Book, EntryKind, compile_book
 from .decide import Decision, amounts_at, evaluate, spending
 from .offers import Offer, OfferOrder, Sheet, SignalSupport
@@ -100,6 +100,7 @@ def run_auction(
     seed: int = 0,
     *,
     method: Method = "fast",
+    investors: Sequence[str] = (),
 ) -> Auction:
     """Determine every unit's order and every power's expenditure.
 
@@ -111,15 +112,22 @@ def run_auction(
     (both for tests and benchmarks); `"fast"` picks what is cheaper, with the same result
     (docs/overexpenditure.md). Under FICTIONAL_OK (BLIND: Tin Cup) the offers that do not
     fit the board are dropped first (`tincup.screen`): they cost nothing and are not reduced.
+
+    `investors` (Exchange Payola, docs/exchange.md) are payers beside the powers, keyed by
+    their account keys in `sheets` and `balances`: they own no units, and every power's
+    list ranks them after every power, among themselves in an order drawn from the seed.
     """
     m = position.map
-    powers = m.power_names
     ignored: Mapping[str, tuple[Offer, ...]] = {}
     if Flag.FICTIONAL_OK in rules:  # BLIND, Tin Cup: offers that do not fit the board are ignored
         screened = screen(position, sheets, rules, frozenset(dummies))
         sheets, ignored = screened.sheets, screened.ignored
     accept_used = expand_all(accept, m, seed, dummies)
-    book = compile_book(position, sheets, accept_used, rules, frozenset(dummies))
+    if investors:
+        after = investor_order(investors, seed)
+        accept_used = {p: (*lst, *after) for p, lst in accept_used.items()}
+    book = compile_book(position, sheets, accept_used, rules, frozenset(dummies), payers=tuple(investors))
+    powers = book.powers
     savings = {p: (sheets[p].savings if p in sheets and rules.savings_allowed else 0) for p in powers}
     limits = [max(balances.get(p, 0) - savings[p], 0) for p in powers]
     ebayola, public = Flag.EBAYOLA in rules, Flag.PUBLIC_TOTALS in rules

@@ -154,12 +154,15 @@ def compile_book(
     accept: Mapping[str, tuple[str, ...]],
     rules: PayolaRules,
     dummies: frozenset[str] = frozenset(),
+    payers: tuple[str, ...] = (),
 ) -> Book:
     """Number every entry and gather each unit's candidates, in tie-break order.
 
     `accept` is each power's acceptance list as used this phase (every power, expanded).
+    `payers` are payers beside the map's powers (Exchange Payola's investors): they own
+    no units, and come after the powers in `Book.powers`.
     """
-    powers = position.map.power_names
+    powers = position.map.power_names + payers
     pindex = {p: i for i, p in enumerate(powers)}
     restrict = Flag.RESTRICT_SIGNAL in rules
     signals: dict[str, SignalSupport] = {}

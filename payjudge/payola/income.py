@@ -60,6 +60,10 @@ def income_due(current: Phase, following: Phase, start: Phase, rules: PayolaRule
     that started in `start` (its opening balance pays for its first movement phase)."""
     if following <= first_movement(start):
         return False
+    if Flag.EXCHANGE in rules and rules.income_every is not IncomeEvery.MOVEMENT:
+        # Exchange Payola: the year's income is paid as its last Diplomacy phase gives way
+        # to the exchange phase, so that trades and dividends see it (docs/exchange.md)
+        return following.is_exchange
     if rules.income_every is IncomeEvery.MOVEMENT:
         return following.is_movement
     return following.year > current.year

@@ -18,6 +18,7 @@ class PhaseType(enum.Enum):
     MOVEMENT = "M"
     RETREATS = "R"
     ADJUSTMENTS = "A"
+    EXCHANGE = "X"  # Exchange Payola's yearly market (docs/exchange.md), in winter
 
 
 _SEASON_WORDS = {"SPRING": Season.SPRING, "FALL": Season.FALL, "AUTUMN": Season.FALL, "WINTER": Season.WINTER}
@@ -29,8 +30,10 @@ _TYPE_WORDS = {
     "ADJUSTMENT": PhaseType.ADJUSTMENTS,
     "ADJUSTMENTS": PhaseType.ADJUSTMENTS,
     "BUILDS": PhaseType.ADJUSTMENTS,
+    "EXCHANGE": PhaseType.EXCHANGE,
 }
-_SHORT = re.compile(r"^([SFW])([0-9]{1,5})([MRA])$")
+_SHORT = re.compile(r"^([SFW])([0-9]{1,5})([MRAX])$")
+_WINTER_TYPES = (PhaseType.ADJUSTMENTS, PhaseType.EXCHANGE)
 _YEAR = re.compile(r"[0-9]{1,5}")
 
 
@@ -58,8 +61,8 @@ class Phase:
             ):
                 raise ValueError(f"not a phase: {text!r}")
             phase = cls(int(words[1]), _SEASON_WORDS[words[0]], _TYPE_WORDS[words[2]])
-        if (phase.season is Season.WINTER) != (phase.type is PhaseType.ADJUSTMENTS):
-            raise ValueError(f"not a phase: {text!r} (adjustments happen in winter only)")
+        if (phase.season is Season.WINTER) != (phase.type in _WINTER_TYPES):
+            raise ValueError(f"not a phase: {text!r} (adjustments and exchanges happen in winter only)")
         return phase
 
     def __str__(self) -> str:
@@ -84,8 +87,16 @@ class Phase:
     def is_adjustments(self) -> bool:
         return self.type is PhaseType.ADJUSTMENTS
 
-    def next(self) -> Phase:
-        """The phase that follows in the full cycle (it may be skipped when nothing happens)."""
+    @property
+    def is_exchange(self) -> bool:
+        return self.type is PhaseType.EXCHANGE
+
+    def next(self, *, exchange: bool = False) -> Phase:
+        """The phase that follows in the full cycle (it may be skipped when nothing happens).
+        With `exchange` (Exchange Payola), the winter adjustments are followed by the
+        year's exchange phase (W1901A -> W1901X -> S1902M)."""
+        if exchange and self.type is PhaseType.ADJUSTMENTS:
+            return Phase(self.year, Season.WINTER, PhaseType.EXCHANGE)
         if self.season is Season.SPRING:
             if self.type is PhaseType.MOVEMENT:
                 return Phase(self.year, Season.SPRING, PhaseType.RETREATS)
@@ -99,7 +110,12 @@ class Phase:
     @property
     def _order_key(self) -> tuple[int, int, int]:
         season = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}[self.season]
-        kind = {PhaseType.MOVEMENT: 0, PhaseType.RETREATS: 1, PhaseType.ADJUSTMENTS: 2}[self.type]
+        kind = {
+            PhaseType.MOVEMENT: 0,
+            PhaseType.RETREATS: 1,
+            PhaseType.ADJUSTMENTS: 2,
+            PhaseType.EXCHANGE: 3,
+        }[self.type]
         return (self.year, season, kind)
 
     def __lt__(self, other: Phase) -> bool:  # chronological, not alphabetical

@@ -73,6 +73,7 @@ def _wrong_phase(parsed: ParsedOrder, position: Position) -> IllegalOrder:
         PhaseType.MOVEMENT: "a movement",
         PhaseType.RETREATS: "a retreat",
         PhaseType.ADJUSTMENTS: "an adjustment",
+        PhaseType.EXCHANGE: "an exchange",
     }[position.phase.type]
     return IllegalOrder(f"a {_KIND_NAMES[parsed.kind]} order is not possible in {kind} phase")
 

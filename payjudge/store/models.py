@@ -32,7 +32,9 @@ from ..vocabulary import (
     InboundState,
     LedgerKind,
     OutboxState,
+    SeatKind,
     SeatStatus,
+    ShareKind,
     SubmissionKind,
     TurnStatus,
 )
@@ -110,7 +112,8 @@ class Game(Base):
 
 
 class Seat(Base):
-    """A player's place in a game: before the start a numbered seat, then a power."""
+    """A player's place in a game: before the start a numbered seat, then a power; in an
+    Exchange game an investor, whose name (`investor_name`) stands where a power would."""
 
     __tablename__ = "seat"
     __table_args__ = (UniqueConstraint("game_id", "power"),)
@@ -118,6 +121,8 @@ class Seat(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
     power: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    kind: Mapped[SeatKind] = mapped_column(EnumText(SeatKind), default=SeatKind.POWER)
+    investor_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
     address: Mapped[str | None] = mapped_column(String(254), nullable=True)
     password: Mapped[str | None] = mapped_column(String(255), nullable=True)
     status: Mapped[SeatStatus] = mapped_column(EnumText(SeatStatus), default=SeatStatus.PLAYING)
@@ -159,6 +164,9 @@ class Turn(Base):
     processed_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
     report: Mapped[dict | None] = mapped_column(JSON, nullable=True)  # public results
     chart: Mapped[dict | None] = mapped_column(JSON, nullable=True)  # bids (secret until the end)
+    # Exchange Payola: the market at the start of the turn (CEOs, worths, last prices), so
+    # a rollback to the turn restores it as it restores the position
+    market: Mapped[dict | None] = mapped_column(JSON, nullable=True)
 
 
 class Submission(Base):
@@ -205,6 +213,43 @@ class LedgerEntry(Base):
     memo: Mapped[str] = mapped_column(String(200), default="")
     reverses: Mapped[int | None] = mapped_column(Integer, nullable=True)  # for rollbacks
     created_at: Mapped[datetime] = mapped_column(UTC)
+
+
+class ShareEntry(Base):
+    """Append-only, like the money ledger: a holding is the sum of a holder's entries for
+    one company (Exchange Payola). The holder is an account key: the company itself (its
+    pool) or `@` and an investor's name."""
+
+    __tablename__ = "share_entry"
+    __table_args__ = (Index("ix_share_entry_game_company", "game_id", "company"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    company: Mapped[str] = mapped_column(String(32))
+    holder: Mapped[str] = mapped_column(String(33))
+    amount: Mapped[int] = mapped_column(Integer)  # shares, + in, - out
+    kind: Mapped[ShareKind] = mapped_column(EnumText(ShareKind))
+    turn_seq: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[Phase] = mapped_column(PhaseText())
+    price: Mapped[int | None] = mapped_column(Integer, nullable=True)  # AgP a share, for trades
+    memo: Mapped[str] = mapped_column(String(200), default="")
+    reverses: Mapped[int | None] = mapped_column(Integer, nullable=True)  # for rollbacks
+    created_at: Mapped[datetime] = mapped_column(UTC)
+
+
+class CeoVote(Base):
+    """A standing CEO vote (Exchange Payola): the latest row per voter and company counts;
+    a null candidate withdraws the vote. Append-only, like acceptance lists."""
+
+    __tablename__ = "ceo_vote"
+    __table_args__ = (Index("ix_ceo_vote_game_company", "game_id", "company"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
+    voter: Mapped[str] = mapped_column(String(32))
+    company: Mapped[str] = mapped_column(String(32))
+    candidate: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    set_at: Mapped[datetime] = mapped_column(UTC)
 
 
 class Press(Base):

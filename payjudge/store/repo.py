@@ -13,11 +13,13 @@ from sqlalchemy.orm import Session
 from ..vocabulary import GameStatus, InboundState, TurnStatus
 from .models import (
     Acceptance,
+    CeoVote,
     Game,
     InboundMessage,
     JudgeSetting,
     LedgerEntry,
     Observer,
+    ShareEntry,
     SignonFailure,
     Submission,
     Turn,
@@ -165,6 +167,30 @@ def ledger_entries(s: Session, game: Game, power: str | None = None) -> list[Led
     if power is not None:
         q = q.where(LedgerEntry.power == power)
     return list(s.scalars(q.order_by(LedgerEntry.id)))
+
+
+# -- the share register (Exchange Payola) -------------------------------------------------------
+def holdings(s: Session, game: Game) -> dict[tuple[str, str], int]:
+    """Every (company, holder) and the shares it holds: sums of the share ledger."""
+    rows = s.execute(
+        select(ShareEntry.company, ShareEntry.holder, func.sum(ShareEntry.amount))
+        .where(ShareEntry.game_id == game.id)
+        .group_by(ShareEntry.company, ShareEntry.holder)
+    ).all()
+    return {(company, holder): int(total) for company, holder, total in rows}
+
+
+def share_entries(s: Session, game: Game, company: str | None = None) -> list[ShareEntry]:
+    q = select(ShareEntry).where(ShareEntry.game_id == game.id)
+    if company is not None:
+        q = q.where(ShareEntry.company == company)
+    return list(s.scalars(q.order_by(ShareEntry.id)))
+
+
+def ceo_votes(s: Session, game: Game) -> dict[tuple[str, str], str | None]:
+    """Each (voter, company)'s standing CEO vote: its latest row (None: withdrawn)."""
+    rows = s.scalars(select(CeoVote).where(CeoVote.game_id == game.id).order_by(CeoVote.id))
+    return {(row.voter, row.company): row.candidate for row in rows}
 
 
 # -- inbound mail ------------------------------------------------------------------------------

@@ -92,3 +92,19 @@ def test_a_game_on_the_map_starts_there(name, expected):
     )
     m = load_map_file(path, [DPJUDGE / "trials", DPJUDGE / "maps"])
     assert Position.initial(m).phase == Phase.parse(expected)
+
+
+def test_exchange_phases_come_after_the_winter_adjustments():
+    """Exchange Payola (docs/exchange.md): W1901A -> W1901X -> S1902M; the float is W1900X."""
+    from payjudge.rules.phase import Phase, PhaseType
+
+    winter = Phase.parse("W1901A")
+    assert winter.next(exchange=True) == Phase.parse("W1901X")
+    assert Phase.parse("W1901X").next(exchange=True) == Phase.parse("S1902M")
+    assert winter.next() == Phase.parse("S1902M")  # other games never see one
+    assert Phase.parse("WINTER 1900 EXCHANGE").type is PhaseType.EXCHANGE
+    assert Phase.parse("W1900X").is_exchange and Phase.parse("W1900X").title == "Winter 1900 Exchange"
+    assert Phase.parse("W1901A") < Phase.parse("W1901X") < Phase.parse("S1902M")
+    for wrong in ("S1901X", "F1901X"):
+        with pytest.raises(ValueError):
+            Phase.parse(wrong)

@@ -76,3 +76,14 @@ def test_times_are_shown_absolute_with_their_zone():
     when = datetime(2026, 7, 3, 16, 0, tzinfo=UTC)
     assert show_time(when, "Europe/Paris") == "Fri 03 Jul 2026 18:00 CEST"
     assert show_time(when) == "Fri 03 Jul 2026 16:00 UTC"
+
+
+def test_exchange_phases_take_their_own_length_or_the_adjust_length():
+    """Exchange Payola (docs/exchange.md): `TIMING … EXCHANGE 2D`; without it, ADJUST's."""
+    t = Timing.parse("ADJUST 1D EXCHANGE 2D")
+    assert t.length(PhaseType.EXCHANGE) == timedelta(days=2)
+    assert Timing.from_json(t.to_json()) == t
+    assert "EXCHANGE 2D" in t.describe()
+    plain = Timing.parse("ADJUST 12H")
+    assert plain.length(PhaseType.EXCHANGE) == timedelta(hours=12)
+    assert "exchange" not in plain.to_json() and "EXCHANGE" not in plain.describe()

@@ -25,6 +25,7 @@ from payjudge.vocabulary import (
     InboundState,
     LedgerKind,
     OutboxState,
+    SeatKind,
     SeatStatus,
     SubmissionKind,
     TurnStatus,
@@ -127,8 +128,8 @@ def test_upgrade_from_0002_keeps_the_data_and_reads_it_typed(empty_url):
     upgrade(empty_url, "0002")
     _fill_0002(empty_url)
     before, after = upgrade(empty_url)
-    assert (before, after) == ("0002", "0003_typed_vocabulary")
-    assert schema_revisions(empty_url) == ("0003_typed_vocabulary", "0003_typed_vocabulary")
+    assert (before, after) == ("0002", "0004_exchange")
+    assert schema_revisions(empty_url) == ("0004_exchange", "0004_exchange")
     db = Database(empty_url)
     try:
         with db.reading() as s:
@@ -144,6 +145,8 @@ def test_upgrade_from_0002_keeps_the_data_and_reads_it_typed(empty_url):
                 SeatStatus.DUMMY,
                 SeatStatus.OPEN,
             ]
+            # 0004 (Exchange Payola): every seat that existed is a power's
+            assert {seat.kind for seat in game.seats} == {SeatKind.POWER}
             turn = s.get(Turn, 1)
             assert turn.status is TurnStatus.OPEN and turn.phase.is_movement
             assert s.get(LedgerEntry, 1).kind is LedgerKind.OPENING

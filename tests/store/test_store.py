@@ -135,3 +135,76 @@ def test_times_come_back_timezone_aware(database):
                 created_at=T0,
             )
         )
+
+
+def test_share_register_and_ceo_votes_are_sums_and_latest_rows(database):
+    """Exchange Payola: holdings are sums of the share ledger, an investor's money sits in
+    the money ledger under `@NAME`, and a CEO vote is the latest row (None: withdrawn)."""
+    from payjudge.store import repo
+    from payjudge.store.models import CeoVote, Seat, ShareEntry
+    from payjudge.vocabulary import SeatKind, ShareKind
+
+    with database.transaction() as s:
+        game = Game(
+            name="ex",
+            variant="payola",
+            map_name="standard",
+            state="active",
+            master_address="m@x",
+            master_password="h",
+            rules=["EXCHANGE"],
+            settings={},
+            timing={},
+            created_at=T0,
+            version=0,
+            reminded=[],
+        )
+        s.add(game)
+        s.flush()
+        s.add(Seat(game_id=game.id, kind=SeatKind.INVESTOR, investor_name="ALICE", joined_at=T0))
+
+        def share(holder, amount, kind, price=None):
+            s.add(
+                ShareEntry(
+                    game_id=game.id,
+                    company="FRANCE",
+                    holder=holder,
+                    amount=amount,
+                    kind=kind,
+                    turn_seq=0,
+                    phase="W1900X",
+                    price=price,
+                    created_at=T0,
+                )
+            )
+
+        share("FRANCE", 10, ShareKind.ISSUE)
+        share("FRANCE", -6, ShareKind.SALE, 3)
+        share("@ALICE", 6, ShareKind.PURCHASE, 3)
+        for power, kind, amount in (
+            ("@ALICE", "capital", 50),
+            ("@ALICE", "purchase", -18),
+            ("FRANCE", "sale", 18),
+        ):
+            s.add(
+                LedgerEntry(
+                    game_id=game.id,
+                    power=power,
+                    turn_seq=0,
+                    phase="W1900X",
+                    kind=kind,
+                    amount=amount,
+                    created_at=T0,
+                )
+            )
+        s.add(CeoVote(game_id=game.id, voter="ALICE", company="FRANCE", candidate="BOB", set_at=T0))
+        s.add(CeoVote(game_id=game.id, voter="ALICE", company="FRANCE", candidate="ALICE", set_at=T0))
+        s.add(CeoVote(game_id=game.id, voter="ALICE", company="ITALY", candidate="BOB", set_at=T0))
+        s.add(CeoVote(game_id=game.id, voter="ALICE", company="ITALY", candidate=None, set_at=T0))
+    with database.reading() as s:
+        game = repo.game_by_name(s, "ex")
+        assert game.seats[0].kind is SeatKind.INVESTOR and game.seats[0].investor_name == "ALICE"
+        assert repo.holdings(s, game) == {("FRANCE", "FRANCE"): 4, ("FRANCE", "@ALICE"): 6}
+        assert sum(e.amount for e in repo.share_entries(s, game, "FRANCE")) == 10  # shares conserved
+        assert repo.balances(s, game) == {"@ALICE": 32, "FRANCE": 18}
+        assert repo.ceo_votes(s, game) == {("ALICE", "FRANCE"): "ALICE", ("ALICE", "ITALY"): None}

@@ -1,0 +1,372 @@
+"""Exchange Payola's use cases on the store (docs/exchange.md, "In the code"): the market
+at the game's start (capital, the pools' issue), the market of a turn (the share ledger's
+register and the turn's `market` snapshot), booking an exchange phase's movements in both
+append-only ledgers, standing CEO votes, and the rollback of share entries.
+
+Money goes through `money.record` like every other movement; shares through the share
+ledger, whose sums are the holdings. Neither is ever updated, only added to."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from datetime import datetime
+from typing import Any
+
+from ..payola.exchange import views
+from ..payola.exchange.accounts import investor_key
+from ..payola.exchange.market import MarketOrder
+from ..payola.exchange.phase import (
+    ExchangeOutcome,
+    ExchangeSheet,
+    MarketState,
+    float_state,
+    phase_after,
+    run_exchange,
+)
+from ..rules.phase import Phase
+from ..rules.serial import position_to_json
+from ..store import Session, repo
+from ..store.models import CeoVote, Game, ShareEntry, Submission, Turn
+from ..text.exchange import DividendLine, TradeLine, WorthLine, parse_exchange_line
+from ..vocabulary import LedgerKind, SeatKind, SeatStatus, ShareKind, SubmissionKind, TurnStatus
+from . import money
+from .lifecycle import new_seed
+from .mailer import Mailer
+from .notify import public_recipients
+from .state import GameState
+from .timing import Timing
+
+
+def market_json(state: MarketState) -> dict[str, Any]:
+    """What `turn.market` keeps: everything but the register, which the share ledger keeps."""
+    return {
+        "shares": dict(state.shares),
+        "ceos": dict(state.ceos),
+        "worths": dict(state.worths),
+        "last_prices": dict(state.last_prices),
+    }
+
+
+def load_market(s: Session, game: Game, snapshot: Mapping[str, Any]) -> MarketState:
+    """The market of a turn: its snapshot, with the register summed from the share ledger."""
+    register: dict[str, dict[str, int]] = {c: {} for c in snapshot["shares"]}
+    for (company, holder), n in repo.holdings(s, game).items():
+        if n:
+            register.setdefault(company, {})[holder] = n
+    return MarketState(
+        shares=dict(snapshot["shares"]),
+        register=register,
+        ceos=dict(snapshot["ceos"]),
+        worths=dict(snapshot["worths"]),
+        last_prices=dict(snapshot["last_prices"]),
+    )
+
+
+def record_shares(
+    s: Session,
+    game: Game,
+    company: str,
+    holder: str,
+    kind: ShareKind,
+    amount: int,
+    *,
+    turn_seq: int,
+    phase: Phase,
+    now: datetime,
+    price: int | None = None,
+    memo: str = "",
+    reverses: int | None = None,
+) -> ShareEntry:
+    entry = ShareEntry(
+        game_id=game.id,
+        company=company,
+        holder=holder,
+        kind=kind,
+        amount=amount,
+        turn_seq=turn_seq,
+        phase=phase,
+        price=price,
+        memo=memo[:200],
+        reverses=reverses,
+        created_at=now,
+    )
+    s.add(entry)
+    return entry
+
+
+def open_market(
+    s: Session,
+    game: Game,
+    companies: Collection[str],
+    investors: Collection[str],
+    *,
+    capital: int,
+    shares: int,
+    worths: Mapping[str, int],
+    reserve: int,
+    turn_seq: int,
+    phase: Phase,
+    now: datetime,
+) -> MarketState:
+    """The game's start: each investor's capital, each pool all its company's shares (the
+    companies' opening treasuries are booked as in every Payola game)."""
+    for name in sorted(investors):
+        money.record(
+            s, game, investor_key(name), LedgerKind.CAPITAL, capital, turn_seq=turn_seq, phase=phase, now=now
+        )
+    for company in sorted(companies):
+        record_shares(
+            s, game, company, company, ShareKind.ISSUE, shares, turn_seq=turn_seq, phase=phase, now=now
+        )
+    return float_state(companies, shares, worths, reserve)
+
+
+def book(
+    s: Session, game: Game, outcome: ExchangeOutcome, *, turn_seq: int, phase: Phase, now: datetime
+) -> None:
+    """Book an exchange phase's money and share movements in the two ledgers."""
+    for m in outcome.money:
+        money.record(
+            s,
+            game,
+            m.account,
+            LedgerKind(m.kind.value),
+            m.amount,
+            turn_seq=turn_seq,
+            phase=phase,
+            now=now,
+            counterparty=m.counterparty,
+            memo=m.memo,
+        )
+    for sh in outcome.shares:
+        record_shares(
+            s,
+            game,
+            sh.company,
+            sh.holder,
+            ShareKind(sh.kind.value),
+            sh.amount,
+            turn_seq=turn_seq,
+            phase=phase,
+            now=now,
+            price=sh.price,
+            memo=f"{sh.kind.value} at {sh.price}",
+        )
+
+
+def roll_back_shares(s: Session, game: Game, from_seq: int, *, phase: Phase, now: datetime) -> int:
+    """Reverse every share entry made at or after turn `from_seq` by new entries (as
+    `money.roll_back` does for money); returns how many."""
+    entries = repo.share_entries(s, game)
+    done = {e.reverses for e in entries if e.reverses is not None}
+    count = 0
+    for e in entries:
+        if e.turn_seq >= from_seq and e.kind is not ShareKind.ROLLBACK and e.id not in done:
+            record_shares(
+                s,
+                game,
+                e.company,
+                e.holder,
+                ShareKind.ROLLBACK,
+                -e.amount,
+                turn_seq=from_seq,
+                phase=phase,
+                now=now,
+                price=e.price,
+                memo=f"rollback of {e.kind} ({e.phase})",
+                reverses=e.id,
+            )
+            count += 1
+    return count
+
+
+def set_ceo_vote(
+    s: Session, game: Game, voter: str, company: str, candidate: str | None, *, now: datetime
+) -> None:
+    """Record a standing CEO vote (None withdraws it): the latest row counts."""
+    s.add(CeoVote(game_id=game.id, voter=voter, company=company, candidate=candidate, set_at=now))
+
+
+def ceo_votes(s: Session, game: Game) -> dict[str, dict[str, str | None]]:
+    """company -> voter -> candidate, as `run_exchange` takes them."""
+    out: dict[str, dict[str, str | None]] = {}
+    for (voter, company), candidate in repo.ceo_votes(s, game).items():
+        out.setdefault(company, {})[voter] = candidate
+    return out
+
+
+def playing_investors(st: GameState) -> frozenset[str]:
+    return frozenset(
+        s.investor_name
+        for s in st.seats
+        if s.kind is SeatKind.INVESTOR and s.status is SeatStatus.PLAYING and s.investor_name
+    )
+
+
+def sheet_from_text(account: str, text: str, state: MarketState, centres: Collection[str]) -> ExchangeSheet:
+    """An exchange submission as stored (normalised lines, `WORTH <centre> n` only) -> the
+    engine's sheet."""
+    companies = {c: c for c in state.companies()}
+    shares = max(state.shares.values(), default=1)
+    orders: list[MarketOrder] = []
+    dividend: int | None = None
+    worths: dict[str, int] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        parsed = parse_exchange_line(line, companies=companies, shares=shares, centres=centres)
+        if isinstance(parsed, TradeLine):
+            orders.append(MarketOrder(account, parsed.side, parsed.company, parsed.shares, parsed.price))
+        elif isinstance(parsed, DividendLine):
+            dividend = parsed.per_share
+        elif isinstance(parsed, WorthLine) and parsed.centre is not None:
+            worths[parsed.centre] = parsed.worth
+    return ExchangeSheet(account, tuple(orders), dividend, worths)
+
+
+def process_exchange(
+    st: GameState, *, now: datetime, mailer: Mailer | None = None, income: Mapping[str, int] | None = None
+) -> tuple[ExchangeOutcome, Turn]:
+    """Process the open exchange phase: run it on the stored sheets, votes and balances,
+    book its movements in both ledgers, close the turn and open the next spring with the
+    market after the phase, and send its mails (`income`: the year's, for the reports).
+    The float is the game's first turn."""
+    s, game, turn, pos = st.session, st.game, st.turn, st.position
+    assert turn is not None and pos is not None and turn.market is not None and turn.phase.is_exchange
+    state = load_market(s, game, turn.market)
+    centres = st.map.supply_centers
+    sheets = {
+        account: sheet_from_text(account, sub.text, state, centres)
+        for account, sub in st.submissions().items()
+        if sub.kind is SubmissionKind.EXCHANGE
+    }
+    is_float = turn.seq == 1
+    balances = money.balances(s, game)
+    outcome = run_exchange(
+        state,
+        sheets,
+        balances,
+        ceo_votes(s, game),
+        playing_investors(st),
+        turn.seed,
+        float_price=int(game.settings.get("float", 1)) if is_float else None,
+    )
+    book(s, game, outcome, turn_seq=turn.seq, phase=turn.phase, now=now)
+    turn.status = TurnStatus.PROCESSED
+    turn.processed_at = now
+    turn.report = {
+        "exchange": [{"company": c.company, "price": c.price, "volume": c.volume} for c in outcome.clearings],
+        "ceos": dict(outcome.state.ceos),
+    }
+    phase = phase_after(turn.phase)
+    nxt = Turn(
+        game_id=game.id,
+        seq=repo.last_turn_seq(s, game) + 1,
+        phase=phase,
+        position=position_to_json(pos.replace(phase=phase)),
+        seed=new_seed(game, phase),
+        status=TurnStatus.OPEN,
+        opened_at=now,
+        market=market_json(outcome.state),
+    )
+    s.add(nxt)
+    game.phase = phase
+    game.deadline = Timing.from_json(game.timing).deadline(phase.type, now)
+    s.flush()
+    if mailer is not None:
+        owned = {c: tuple(sorted(cs)) for c, cs in pos.centers.items()}
+        send_exchange_mails(
+            st, mailer, turn.phase, state, outcome, balances, owned, income or {}, is_float=is_float
+        )
+    st.__dict__.pop("turn", None)
+    st.__dict__.pop("position", None)
+    return outcome, nxt
+
+
+def _investor_addresses(st: GameState) -> dict[str, str]:
+    return {
+        s.investor_name: s.address
+        for s in st.seats
+        if s.kind is SeatKind.INVESTOR and s.status is SeatStatus.PLAYING and s.investor_name and s.address
+    }
+
+
+def send_exchange_mails(
+    st: GameState,
+    mailer: Mailer,
+    phase: Phase,
+    before: MarketState,
+    outcome: ExchangeOutcome,
+    balances: Mapping[str, int],
+    owned: Mapping[str, tuple[str, ...]],
+    income: Mapping[str, int],
+    *,
+    is_float: bool = False,
+) -> None:
+    """The mails of an exchange phase (docs/exchange.md, "What each party sees"): the
+    public results to everyone; each investor its statement; each company's statement to
+    the CEO who acted for it in the phase; each annual report to the company's
+    stockholders and its CEO for the coming year (not after the float: no year to report)."""
+    game, name = st.game, st.game.name
+    addresses = _investor_addresses(st)
+    mailer.send(
+        public_recipients(st),
+        f"Exchange results {name} {phase}",
+        "exchange_results.txt.j2",
+        kind="results",
+        game=game,
+        v=views.results_view(str(phase), before, outcome, owned),
+    )
+    for investor, address in sorted(addresses.items()):
+        mailer.send(
+            [address],
+            f"Exchange statement {name} {phase}",
+            "exchange_statement.txt.j2",
+            kind="statement",
+            game=game,
+            v=views.investor_statement(str(phase), investor_key(investor), balances, outcome),
+        )
+    if is_float:
+        return
+    after = dict(balances)
+    for m in outcome.money:
+        after[m.account] = after.get(m.account, 0) + m.amount
+    for company in outcome.state.companies():
+        acting = before.ceos.get(company)
+        if acting in addresses:
+            mailer.send(
+                [addresses[acting]],
+                f"Company statement for {company} {name} {phase}",
+                "company_statement.txt.j2",
+                kind="statement",
+                game=game,
+                v=views.company_statement(str(phase), company, balances, outcome),
+            )
+        readers = [addresses[n] for n in views.stockholders(company, outcome) if n in addresses]
+        mailer.send(
+            readers,
+            f"Annual stockholder report for {company} {phase.year}",
+            "stockholder_report.txt.j2",
+            kind="report",
+            game=game,
+            v=views.stockholder_report(phase.year, company, after, income.get(company, 0), outcome, owned),
+        )
+
+
+def record_exchange_sheet(st: GameState, account: str, lines: list[str], *, now: datetime) -> None:
+    """Store an account's exchange sheet for the open phase (normalised lines), replacing
+    its previous one, as offer sheets are replaced."""
+    turn = st.turn
+    assert turn is not None
+    repo.retire_submissions(st.session, turn, account)
+    st.session.add(
+        Submission(
+            game_id=st.game.id,
+            turn_id=turn.id,
+            power=account,
+            kind=SubmissionKind.EXCHANGE,
+            text="\n".join(lines),
+            current=True,
+            submitted_at=now,
+        )
+    )

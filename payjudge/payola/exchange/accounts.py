@@ -1,0 +1,23 @@
+"""The two kinds of account of Exchange Payola: a company (keyed by its power's name,
+`FRANCE`) and an investor (`@` and its name, `@ALICE`). `@` cannot occur in a power's
+name, so one column of the ledgers holds both without collision."""
+
+from __future__ import annotations
+
+INVESTOR_MARK = "@"
+
+
+def investor_key(name: str) -> str:
+    """The ledger key of the investor called `name`."""
+    return INVESTOR_MARK + name.upper()
+
+
+def is_investor(key: str) -> bool:
+    return key.startswith(INVESTOR_MARK)
+
+
+def investor_name(key: str) -> str:
+    """`@ALICE` -> `ALICE`; raises ValueError for a company's key."""
+    if not is_investor(key):
+        raise ValueError(f"{key!r} is a company's account, not an investor's")
+    return key[len(INVESTOR_MARK) :]
