@@ -399,6 +399,7 @@ def test_every_accepted_pair_of_flags_gives_rules_a_game_can_start_with():
         (["FOO_BAR"], "unknown rule FOO_BAR"),
         (["NO_FACTORIES"], "RULE NO_FACTORIES is not supported yet"),
         (["PROXY_OK"], "RULE PROXY_OK is not allowed"),
+        (["FICTIONAL_OK"], "RULE FICTIONAL_OK is not allowed: except with BLIND"),
         (["TOUCH_BRIBE", "REMOTE_BRIBE"], "TOUCH_BRIBE and REMOTE_BRIBE cannot be used together"),
     ],
 )
