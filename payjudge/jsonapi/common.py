@@ -9,6 +9,7 @@ from typing import Any
 from ..rules.errors import OrderError
 from ..rules.geography import Map
 from ..rules.mapfile import MapError, load_map_file, load_variant
+from ..rules.names import PowerName
 from ..rules.orders import Unit
 from ..rules.parse import parse_unit
 from ..rules.phase import Phase, game_start_phase
@@ -30,10 +31,10 @@ def variant(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = 
         raise BadInput(str(exc)) from None
 
 
-def power_name(m: Map, text: Any) -> str:
+def power_name(m: Map, text: Any) -> PowerName:
     if isinstance(text, str):
         # the answer depends only on the text and the map; powers have few spellings
-        cache: dict[str, str] = m.derived("jsonapi:powers", lambda _: {})
+        cache: dict[str, PowerName] = m.derived("jsonapi:powers", lambda _: {})
         hit = cache.get(text)
         if hit is None:
             power = m.power(text)

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from .names import PowerName
+
 _T = TypeVar("_T")
 _K = TypeVar("_K")
 
@@ -70,7 +72,7 @@ class Province:
 
 @dataclass(frozen=True, slots=True)
 class Power:
-    name: str  # ENGLAND (DPjudge's key: `U+S+A` is USA, `_India` is _INDIA)
+    name: PowerName  # ENGLAND (DPjudge's key: `U+S+A` is USA, `_India` is _INDIA)
     adjective: str  # ENGLISH
     initial: str  # E; "" for a power without one (DPjudge's `_` powers)
     homes: tuple[str, ...]
@@ -100,8 +102,8 @@ class Map:
     powers: tuple[Power, ...]
     victory: int
     start_phase: str
-    start_units: Mapping[str, tuple[tuple[UnitType, Location], ...]]
-    start_centers: Mapping[str, frozenset[str]]
+    start_units: Mapping[PowerName, tuple[tuple[UnitType, Location], ...]]
+    start_centers: Mapping[PowerName, frozenset[str]]
     # army moves: province -> provinces; fleet moves: location -> locations
     army_adjacency: Mapping[str, frozenset[str]]
     fleet_adjacency: Mapping[Location, frozenset[Location]]
@@ -114,11 +116,11 @@ class Map:
     flow: tuple[str, ...] = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
     victory_steps: tuple[int, ...] = ()
     directives: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    dummies: tuple[str, ...] = ()
-    controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    leagues: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    reserves: Mapping[str, int] = field(default_factory=dict)
-    militia: Mapping[str, int] = field(default_factory=dict)
+    dummies: tuple[PowerName, ...] = ()
+    controls: Mapping[PowerName, tuple[PowerName, ...]] = field(default_factory=dict)
+    leagues: Mapping[PowerName, tuple[str, ...]] = field(default_factory=dict)
+    reserves: Mapping[PowerName, int] = field(default_factory=dict)
+    militia: Mapping[PowerName, int] = field(default_factory=dict)
     home_years: tuple[str, ...] = ()
     special_adjacency: tuple[tuple[str, str, str], ...] = ()  # (code, from, to): `*MAO`
     phase_lines: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (IN phase, its lines)
@@ -212,7 +214,7 @@ class Map:
         return frozenset(p.name for p in self.provinces.values() if p.supply_center)
 
     @property
-    def power_names(self) -> tuple[str, ...]:
+    def power_names(self) -> tuple[PowerName, ...]:
         return tuple(p.name for p in self.powers)
 
     def power(self, name_or_initial: str) -> Power | None:
@@ -221,7 +223,7 @@ class Map:
             return self._by_initial.get(key)
         return self._by_name.get(key)
 
-    def home_owner(self, province: str) -> str | None:
+    def home_owner(self, province: str) -> PowerName | None:
         for power in self.powers:
             if province in power.homes:
                 return power.name

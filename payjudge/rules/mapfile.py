@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .geography import Location, Map, Power, Province, Terrain, UnitType, _freeze
 from .mapread import UNOWNED, Model, Reader, Where, normalize_name, province_of
+from .names import PowerName
 
 __all__ = [
     "MapError",
@@ -186,9 +187,11 @@ class _Builder:
             aliases=_freeze(self.aliases(provinces)),
             rules=tuple(m.rules),
             directives=_freeze({k: tuple(v) for k, v in m.directives.items()}),
-            dummies=tuple(d for d in m.dummies if d in powers),
-            controls=_freeze({k: tuple(v) for k, v in m.controls.items() if k in powers}),
-            leagues=_freeze({k: tuple(v) for k, v in m.leagues.items() if k in powers}),
+            dummies=tuple(PowerName(d) for d in m.dummies if d in powers),
+            controls=_freeze(
+                {PowerName(k): tuple(map(PowerName, v)) for k, v in m.controls.items() if k in powers}
+            ),
+            leagues=_freeze({PowerName(k): tuple(v) for k, v in m.leagues.items() if k in powers}),
             reserves=_freeze({p: m.reserves.count(p) for p in powers if p in m.reserves}),
             militia=_freeze({p: m.militia.count(p) for p in powers if p in m.militia}),
             home_years=tuple(m.home_years),
@@ -268,7 +271,7 @@ class _Builder:
                     self.error(where, f"one-way adjacency {kind}: {site.upper()} -> {entry.upper()}")
         return provinces, army, fleet
 
-    def centres(self, powers: list[str], provinces: dict[str, Province]) -> set[str]:
+    def centres(self, powers: list[PowerName], provinces: dict[str, Province]) -> set[str]:
         m = self.m
         centers: set[str] = set()
         homes_of_powers = {h for p in powers for h in m.homes[p]}
@@ -312,8 +315,8 @@ class _Builder:
                         )
         return {c for c in centers if province_of(c) in provinces}
 
-    def units(self, powers: list[str]) -> dict[str, tuple[tuple[UnitType, Location], ...]]:
-        out: dict[str, tuple[tuple[UnitType, Location], ...]] = {}
+    def units(self, powers: list[PowerName]) -> dict[PowerName, tuple[tuple[UnitType, Location], ...]]:
+        out: dict[PowerName, tuple[tuple[UnitType, Location], ...]] = {}
         for power in powers:
             units = []
             for kind, site, where in self.m.units.get(power, []):
@@ -325,7 +328,7 @@ class _Builder:
             out[power] = tuple(units)
         return out
 
-    def special_adjacency(self, centers: set[str], powers: list[str]) -> None:
+    def special_adjacency(self, centers: set[str], powers: list[PowerName]) -> None:
         m = self.m
         initials = {m.initial.get(p, p[0]) for p in powers}
         for code, pairs in m.abut_rules.items():
@@ -391,7 +394,7 @@ class _Builder:
             self.error(m.begin[1] if m.begin else None, f"BEGIN phase {first} is not in the map's FLOW")
         return flow, first
 
-    def power(self, key: str) -> Power:
+    def power(self, key: PowerName) -> Power:
         m = self.m
         initial = m.initial.get(key, key[0])
         if initial == "_":

@@ -16,6 +16,7 @@ from .errors import OrderError, ProblemKind
 from .flags import Flag
 from .geography import Map
 from .movement import adjudicate_movement
+from .names import PowerName
 from .orders import Convoy, Order, SupportHold, SupportMove, Unit, Waive
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
@@ -29,7 +30,7 @@ from .validate import chain_looked_for, fleet_chain, validate
 class OrderProblem:
     """An order that was not accepted: who gave it, its text, and why."""
 
-    power: str
+    power: PowerName
     text: str
     message: str
     kind: ProblemKind
@@ -46,9 +47,9 @@ class PhaseReport:
     before: Position
     outcomes: tuple[OrderOutcome, ...]
     errors: tuple[OrderProblem, ...] = ()
-    dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
+    dislodged: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
     destroyed: tuple[tuple[str, Unit], ...] = ()  # dislodged with nowhere to go
-    center_changes: tuple[tuple[str, str | None, str], ...] = ()  # (centre, from, to)
+    center_changes: tuple[tuple[str, PowerName | None, PowerName], ...] = ()  # (centre, from, to)
 
 
 _PARSED_CACHE_SIZE = 50_000
@@ -75,7 +76,7 @@ def _parsed(text: str, game_map: Map) -> ParsedOrder:
 _Remembered = dict[str, tuple[Order, Unit | None, tuple[str, str, str | None] | None]]
 
 
-def _validated(text: str, position: Position, power: str, remembered: _Remembered) -> Order:
+def _validated(text: str, position: Position, power: PowerName, remembered: _Remembered) -> Order:
     """`validate` of a movement order given by `power`, remembered per map.
 
     Orders come back phase after phase, and the units they name are often the very same
@@ -118,14 +119,14 @@ def _validated(text: str, position: Position, power: str, remembered: _Remembere
 
 def read_orders(
     position: Position,
-    texts: Mapping[str, Iterable[str]],
+    texts: Mapping[PowerName, Iterable[str]],
     *,
     check_owner: bool = True,
     flags: frozenset[Flag] = frozenset(),
-    dummies: frozenset[str] = frozenset(),
-) -> tuple[dict[str, list[Order]], list[OrderProblem]]:
+    dummies: frozenset[PowerName] = frozenset(),
+) -> tuple[dict[PowerName, list[Order]], list[OrderProblem]]:
     """Parse and check each power's order texts, keeping the order they were given in."""
-    accepted: dict[str, list[Order]] = {}
+    accepted: dict[PowerName, list[Order]] = {}
     problems: list[OrderProblem] = []
     game_map = position.map
     remembered: _Remembered | None = None
@@ -154,12 +155,12 @@ def read_orders(
     return accepted, problems
 
 
-def _by_unit(orders: Mapping[str, Sequence[Order]], problems: list[OrderProblem]) -> dict[str, Order]:
+def _by_unit(orders: Mapping[PowerName, Sequence[Order]], problems: list[OrderProblem]) -> dict[str, Order]:
     """One order per unit. Two different orders to one unit cancel each other: it holds
     (DATC 4.D.3, choice c)."""
     chosen: dict[str, Order] = {}
     clashing: dict[str, Unit] = {}  # a dict, not a set: problems come out in a fixed order
-    owner: dict[str, str] = {}
+    owner: dict[str, PowerName] = {}
     for power, lst in orders.items():
         for order in lst:
             if isinstance(order, Waive):  # an adjustment order: it names no unit
@@ -192,11 +193,11 @@ def _by_unit(orders: Mapping[str, Sequence[Order]], problems: list[OrderProblem]
 
 def play(
     position: Position,
-    orders: Mapping[str, Sequence[Order]],
+    orders: Mapping[PowerName, Sequence[Order]],
     problems: Sequence[OrderProblem] = (),
     *,
     flags: frozenset[Flag] = frozenset(),
-    dummies: frozenset[str] = frozenset(),
+    dummies: frozenset[PowerName] = frozenset(),
 ) -> tuple[PhaseReport, Position]:
     """Adjudicate validated orders (per power, in the order given) and advance.
 
@@ -205,7 +206,7 @@ def play(
     in civil disorder for the retreat and adjustment phases."""
     problems = list(problems)
     kind = position.phase.type
-    dislodged: Mapping[str, tuple[Dislodged, ...]]
+    dislodged: Mapping[PowerName, tuple[Dislodged, ...]]
     ordered = {p for p, lst in orders.items() if lst} | {e.power for e in problems}
     if kind is PhaseType.MOVEMENT:
         by_unit = _by_unit(orders, problems)
@@ -248,10 +249,10 @@ def play(
 
 def advance(
     position: Position,
-    texts: Mapping[str, Iterable[str]],
+    texts: Mapping[PowerName, Iterable[str]],
     *,
     flags: frozenset[Flag] = frozenset(),
-    dummies: frozenset[str] = frozenset(),
+    dummies: frozenset[PowerName] = frozenset(),
 ) -> tuple[PhaseReport, Position]:
     """Read order texts, adjudicate the phase, and return the next position."""
     orders, problems = read_orders(position, texts, flags=flags, dummies=dummies)
@@ -260,13 +261,13 @@ def advance(
 
 def _next_position(
     before: Position,
-    units: Mapping[str, tuple[Unit, ...]],
-    dislodged: Mapping[str, tuple[Dislodged, ...]],
+    units: Mapping[PowerName, tuple[Unit, ...]],
+    dislodged: Mapping[PowerName, tuple[Dislodged, ...]],
     flags: frozenset[Flag] = frozenset(),
-) -> tuple[Position, tuple[tuple[str, str | None, str], ...]]:
+) -> tuple[Position, tuple[tuple[str, PowerName | None, PowerName], ...]]:
     """Step to the next phase that really happens, from the units after `before`'s phase."""
     m, centers, phase = before.map, before.centers, before.phase
-    changes: tuple[tuple[str, str | None, str], ...] = ()
+    changes: tuple[tuple[str, PowerName | None, PowerName], ...] = ()
     while True:
         phase = phase.next()
         if phase.type is PhaseType.RETREATS:
@@ -283,8 +284,8 @@ def _next_position(
 
 
 def _captured(
-    m: Map, units: Mapping[str, Sequence[Unit]], centers: Mapping[str, frozenset[str]]
-) -> tuple[Mapping[str, frozenset[str]], tuple[tuple[str, str | None, str], ...]]:
+    m: Map, units: Mapping[PowerName, Sequence[Unit]], centers: Mapping[PowerName, frozenset[str]]
+) -> tuple[Mapping[PowerName, frozenset[str]], tuple[tuple[str, PowerName | None, PowerName], ...]]:
     """Centre ownership once each supply centre belongs to the power whose unit stands on it."""
     owner = {c: p for p, cs in centers.items() for c in cs}
     changes = []
@@ -297,13 +298,13 @@ def _captured(
                 owner[province] = power
     if not changes:
         return centers, ()
-    new: dict[str, set[str]] = {}
+    new: dict[PowerName, set[str]] = {}
     for c, p in owner.items():
         new.setdefault(p, set()).add(c)
     return {p: frozenset(cs) for p, cs in new.items()}, tuple(sorted(changes))
 
 
-def winner(pos: Position) -> str | None:
+def winner(pos: Position) -> PowerName | None:
     """The power that holds the victory number of centres, if any (checked after the fall)."""
     won = winners(pos)
     return won[0] if won else None
@@ -317,7 +318,7 @@ def home_victory(m: Map) -> int:
     return int(others / 2 + 1)
 
 
-def victory_scores(pos: Position, *, homes: bool = False) -> dict[str, int]:
+def victory_scores(pos: Position, *, homes: bool = False) -> dict[PowerName, int]:
     """What each power counts towards victory: its centres, or under VICTORY_HOMES the home
     centres of other powers it owns."""
     if not homes:
@@ -326,7 +327,7 @@ def victory_scores(pos: Position, *, homes: bool = False) -> dict[str, int]:
     return {p: sum(1 for c in pos.centers.get(p, ()) if home_of.get(c, p) != p) for p in pos.map.power_names}
 
 
-def winners(pos: Position, *, homes: bool = False, shared: bool = False) -> tuple[str, ...]:
+def winners(pos: Position, *, homes: bool = False, shared: bool = False) -> tuple[PowerName, ...]:
     """The powers that have won: the one that reaches the victory condition with a count
     no other power reaches equals (a tie goes on), or under SHARED_VICTORY every power that
     reaches it. `homes` counts as VICTORY_HOMES does."""
