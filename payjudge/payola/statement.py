@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from .auction import Auction
 from .rules import Flag, PayolaRules
@@ -35,7 +36,7 @@ class BribeLine:
 @dataclass(frozen=True, slots=True)
 class StatementView:
     phase: str  # "Spring 1901 Movement"
-    power: str
+    power: PowerName
     show_units: bool  # not under PAY_DUMMIES (own units are ordered, not bribed)
     show_totals: bool  # not under HIDE_COST
     show_offers: bool  # not under HIDE_OFFERS
@@ -53,7 +54,7 @@ class StatementView:
 
 
 def statement_view(
-    auction: Auction, power: str, phase: Phase, rules: PayolaRules, sheet_text: str = ""
+    auction: Auction, power: PowerName, phase: Phase, rules: PayolaRules, sheet_text: str = ""
 ) -> StatementView | None:
     """The statement `power` receives after the auction; None under NO_LEDGERS."""
     if Flag.NO_LEDGERS in rules:
