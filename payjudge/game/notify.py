@@ -13,6 +13,7 @@ from typing import Any
 
 from ..payola.rules import Flag
 from ..payola.statement import statement_view
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..templating import render
 from ..vocabulary import SeatStatus
@@ -39,7 +40,7 @@ def public_recipients(st: GameState) -> list[str]:
     return out
 
 
-def power_address(st: GameState, power: str) -> list[str]:
+def power_address(st: GameState, power: PowerName) -> list[str]:
     seat = st.seat(power)
     return [seat.address] if seat and seat.address and seat.status is SeatStatus.PLAYING else []
 
