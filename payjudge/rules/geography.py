@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from .names import PowerName
+from .names import PowerName, ProvinceName
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
@@ -63,7 +63,7 @@ class Location:
 
 @dataclass(frozen=True, slots=True)
 class Province:
-    name: str
+    name: ProvinceName
     full_name: str
     terrain: Terrain
     coasts: tuple[str, ...] = ()
@@ -75,7 +75,7 @@ class Power:
     name: PowerName  # ENGLAND (DPjudge's key: `U+S+A` is USA, `_India` is _INDIA)
     adjective: str  # ENGLISH
     initial: str  # E; "" for a power without one (DPjudge's `_` powers)
-    homes: tuple[str, ...]
+    homes: tuple[ProvinceName, ...]
     written: str = ""  # the name as the map spells it, `+` as a blank (U S A)
     hidden_homes: tuple[str, ...] = ()  # `~X`: a build there is not announced
     alternative_homes: tuple[tuple[str, tuple[str, ...]], ...] = ()  # `@X(A,B)`
@@ -98,12 +98,12 @@ class Map:
     """An immutable, validated Diplomacy map. Build one with `payjudge.rules.mapfile`."""
 
     name: str
-    provinces: Mapping[str, Province]
+    provinces: Mapping[str, Province]  # lookup tables are keyed by text, their values typed
     powers: tuple[Power, ...]
     victory: int
     start_phase: str
     start_units: Mapping[PowerName, tuple[tuple[UnitType, Location], ...]]
-    start_centers: Mapping[PowerName, frozenset[str]]
+    start_centers: Mapping[PowerName, frozenset[ProvinceName]]
     # army moves: province -> provinces; fleet moves: location -> locations
     army_adjacency: Mapping[str, frozenset[str]]
     fleet_adjacency: Mapping[Location, frozenset[Location]]
@@ -210,7 +210,7 @@ class Map:
 
     # -- lookups ---------------------------------------------------------------------
     @property
-    def supply_centers(self) -> frozenset[str]:
+    def supply_centers(self) -> frozenset[ProvinceName]:
         return frozenset(p.name for p in self.provinces.values() if p.supply_center)
 
     @property

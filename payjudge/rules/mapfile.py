@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .geography import Location, Map, Power, Province, Terrain, UnitType, _freeze
 from .mapread import UNOWNED, Model, Reader, Where, normalize_name, province_of
-from .names import PowerName
+from .names import PowerName, ProvinceName
 
 __all__ = [
     "MapError",
@@ -181,7 +181,7 @@ class _Builder:
             first_phase=first,
             flow=flow,
             start_units=_freeze(units),
-            start_centers=_freeze({p: frozenset(cs) for p, cs in owned.items()}),
+            start_centers=_freeze({p: frozenset(map(ProvinceName, cs)) for p, cs in owned.items()}),
             army_adjacency=_freeze({k: frozenset(v) for k, v in army.items()}),
             fleet_adjacency=_freeze({k: frozenset(v) for k, v in fleet.items()}),
             aliases=_freeze(self.aliases(provinces)),
@@ -237,7 +237,7 @@ class _Builder:
             for site in sites:
                 if site.upper() not in abbrevs and site in m.loc_abut:
                     self.error(m.loc_where[site], f"location has no full name: {site.upper()}")
-            provinces[name] = Province(name, full_names.get(name, name), terrain, tuple(coasts))
+            provinces[name] = Province(ProvinceName(name), full_names.get(name, name), terrain, tuple(coasts))
 
         army: dict[str, set[str]] = {}
         fleet: dict[Location, set[Location]] = {}
@@ -403,7 +403,7 @@ class _Builder:
             name=key,
             adjective=m.own_word.get(key, key).replace("+", " "),
             initial=initial,
-            homes=tuple(m.homes[key]),
+            homes=tuple(map(ProvinceName, m.homes[key])),
             written=" ".join(m.pow_name.get(key, key).replace("+", " ").split()),
             hidden_homes=tuple(m.hidden.get(key, ())),
             alternative_homes=tuple((a[0], tuple(a[1:])) for a in m.alternative.get(key, ())),

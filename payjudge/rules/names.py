@@ -17,9 +17,13 @@ Raw text becomes a name only at the edges, after it was checked or canonicalised
 Inside, a function that takes a `PowerName` refuses a raw `str` (mypy), and the middle
 never casts: if a name arrives as `str`, its producer's type is fixed instead.
 
-`ProvinceName` is a province without its coast (`STP`). A place with a coast (`STP/SC`) is
-no string but the `Location` value of `geography.py` (province and coast), so it needs no
-`NewType` of its own.
+`ProvinceName` is a province without its coast (`STP`): `Province.name`, a power's home
+centres, the map's supply centres and who owns which centre (`Position.centers`), the
+province names that leave `rules/` for the income, the reports and the store. A place
+with a coast (`STP/SC`) is no string but the `Location` value of `geography.py`, so it
+needs no `NewType` of its own. `Location.province` and the adjudicator's lookup tables
+(`Map.provinces`, adjacency) are still keyed by `str`: a lookup accepts any text (the
+parsers ask with what the player wrote), and what it hands out is typed.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from typing import Any
 
 from .flags import Flag
 from .geography import Location, Map
-from .names import PowerName
+from .names import PowerName, ProvinceName
 from .orders import Unit
 from .phase import Phase, PhaseType, Season, game_start_phase
 
@@ -66,7 +66,7 @@ class Position:
     map: Map
     phase: Phase
     units: Mapping[PowerName, tuple[Unit, ...]]  # power -> its units on the board
-    centers: Mapping[PowerName, frozenset[str]]  # power -> the centres it owns
+    centers: Mapping[PowerName, frozenset[ProvinceName]]  # power -> the centres it owns
     dislodged: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
     _at: Mapping[str, tuple[PowerName, Unit]] = field(init=False, repr=False, compare=False)
 
@@ -130,7 +130,7 @@ class Position:
         """Builds (positive) or removals (negative) due to `power` in the winter."""
         return len(self.centers.get(power, ())) - len(self.units.get(power, ()))
 
-    def buildable_homes(self, power: PowerName) -> tuple[str, ...]:
+    def buildable_homes(self, power: PowerName) -> tuple[ProvinceName, ...]:
         p = self.map.power(power)
         if p is None:
             return ()

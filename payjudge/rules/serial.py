@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .geography import Location, Map
-from .names import PowerName
+from .names import PowerName, ProvinceName
 from .orders import Unit
 from .phase import Phase
 from .position import Dislodged, Position
@@ -37,7 +37,7 @@ def position_from_json(m: Map, doc: dict[str, Any]) -> Position:
         m,
         Phase.parse(doc["phase"]),
         {PowerName(p): tuple(Unit.parse(u) for u in us) for p, us in doc.get("units", {}).items()},
-        {PowerName(p): frozenset(cs) for p, cs in doc.get("centers", {}).items()},
+        {PowerName(p): frozenset(map(ProvinceName, cs)) for p, cs in doc.get("centers", {}).items()},
         {
             PowerName(p): tuple(
                 Dislodged(

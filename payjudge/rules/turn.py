@@ -16,7 +16,7 @@ from .errors import OrderError, ProblemKind
 from .flags import Flag
 from .geography import Map
 from .movement import adjudicate_movement
-from .names import PowerName
+from .names import PowerName, ProvinceName
 from .orders import Convoy, Order, SupportHold, SupportMove, Unit, Waive
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
@@ -284,21 +284,21 @@ def _next_position(
 
 
 def _captured(
-    m: Map, units: Mapping[PowerName, Sequence[Unit]], centers: Mapping[PowerName, frozenset[str]]
-) -> tuple[Mapping[PowerName, frozenset[str]], tuple[tuple[str, PowerName | None, PowerName], ...]]:
+    m: Map, units: Mapping[PowerName, Sequence[Unit]], centers: Mapping[PowerName, frozenset[ProvinceName]]
+) -> tuple[Mapping[PowerName, frozenset[ProvinceName]], tuple[tuple[str, PowerName | None, PowerName], ...]]:
     """Centre ownership once each supply centre belongs to the power whose unit stands on it."""
     owner = {c: p for p, cs in centers.items() for c in cs}
     changes = []
     provinces = m.provinces
     for power, us in units.items():
         for unit in us:
-            province = unit.location.province
-            if provinces[province].supply_center and owner.get(province) != power:
-                changes.append((province, owner.get(province), power))
-                owner[province] = power
+            province = provinces[unit.location.province]
+            if province.supply_center and owner.get(province.name) != power:
+                changes.append((province.name, owner.get(province.name), power))
+                owner[province.name] = power
     if not changes:
         return centers, ()
-    new: dict[PowerName, set[str]] = {}
+    new: dict[PowerName, set[ProvinceName]] = {}
     for c, p in owner.items():
         new.setdefault(p, set()).add(c)
     return {p: frozenset(cs) for p, cs in new.items()}, tuple(sorted(changes))
