@@ -215,7 +215,7 @@ class Context:
         """The power the commands act for (the Master's FOR power, or the player's)."""
         if self.is_master:
             return self.acting_for
-        return self.signed_power
+        return None if self.observer else self.signed_power
 
     def signed(self) -> SignedContext | None:
         """The context of anyone signed on (a power, the Master or an observer), if signed on."""
