@@ -192,7 +192,8 @@ def game_show(name: str, config_path: str | None) -> None:
             units = len(pos.units.get(seat.power, ())) if pos and seat.power else 0
             click.echo(
                 f"  {seat.power or '(seat)':10} {seat.status:9} {seat.address or '-':30} "
-                f"{balances.get(seat.power or '', 0):5} AgP  {centers:2} centres {units:2} units"
+                f"{balances.get(seat.power, 0) if seat.power else 0:5} AgP  "
+                f"{centers:2} centres {units:2} units"
                 f"{'  LATE' if seat.power in late else ''}"
             )
 

@@ -176,7 +176,7 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
         if seat is None or seat.status is not SeatStatus.PLAYING:
             raise CommandError(bad)
         _check(ctx, st, power.name, seat.password, seat.address, password)
-        ctx.actor = power.name
+        ctx.actor = ctx.signed_power = power.name
         if seat.address and seat.address != ctx.sender:
             ctx.reply.extra_recipients.append(seat.address)
         return
@@ -262,7 +262,7 @@ class Takeover(OpenerHandler):
         seat = lifecycle.seat_by_power(st, who)
         _new_password(cmd.args[1])
         lifecycle.takeover(st, seat, address=ctx.sender, password=cmd.args[1], now=ctx.now)
-        ctx.actor = seat.power
+        ctx.actor = ctx.signed_power = seat.power
         timing = Timing.from_json(st.game.timing)
         ctx.reply.note(
             "took_over",

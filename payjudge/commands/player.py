@@ -19,6 +19,7 @@ from ..game.timing import Timing, show_time
 from ..game.transfer import transfer
 from ..game.turns import wait_refused
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
@@ -96,7 +97,7 @@ class Balance(PlayerHandler):
         power = ctx.power
         ctx.after.append(lambda: self.report(ctx, cmd, power))
 
-    def report(self, ctx: PlayerContext, cmd: Command, power: str) -> None:
+    def report(self, ctx: PlayerContext, cmd: Command, power: PowerName) -> None:
         st = ctx.state
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import ClassVar
 
 from ..payola.acceptance import AcceptanceError, parse_acceptance
+from ..rules.names import PowerName
 from ..store.models import Acceptance
 from .context import CommandError
 from .state import GameState
@@ -17,11 +18,11 @@ class Accepted:
     """`templates/notes/accepted.txt.j2`."""
 
     note: ClassVar[str] = "accepted"
-    power: str
+    power: PowerName
     text: str  # the list as the judge reads it (`FEG?`)
 
 
-def set_acceptance(st: GameState, *, power: str, written: str, now: datetime) -> Accepted:
+def set_acceptance(st: GameState, *, power: PowerName, written: str, now: datetime) -> Accepted:
     game = st.game
     try:
         acc = parse_acceptance(written, st.map, power, complete=False)

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Protocol
 
 from ..config import Config
+from ..rules.names import PowerName
 from ..rules.position import Position
 from ..store import Session
 from ..store.models import Game, Seat, Turn
@@ -193,8 +194,9 @@ class Context:
     mailer: Mailer
     state: GameState | None = None
     actor: str | None = None  # a power name, MASTER, or an observer name
+    signed_power: PowerName | None = None  # the actor when a power signed on (typed)
     observer: bool = False
-    acting_for: str | None = None  # the power the Master (or a controller) acts for after FOR
+    acting_for: PowerName | None = None  # the power the Master (or a controller) acts for after FOR
     inbound_id: int | None = None
     after: list[Callable[[], None]] = field(default_factory=list)  # run after every command (RESIGN)
     signon_failure: Any = None  # a security.FailedSignon: a wrong password, counted after rollback
@@ -209,11 +211,11 @@ class Context:
         return self.actor == MASTER
 
     @property
-    def power(self) -> str | None:
+    def power(self) -> PowerName | None:
         """The power the commands act for (the Master's FOR power, or the player's)."""
         if self.is_master:
             return self.acting_for
-        return None if self.observer else self.acting_for or self.actor
+        return None if self.observer else self.acting_for or self.signed_power
 
     def signed(self) -> SignedContext | None:
         """The context of anyone signed on (a power, the Master or an observer), if signed on."""
@@ -293,7 +295,7 @@ class GameContext:
 class PlayerContext(GameContext):
     """A power's command: `power` is the player's power, or the Master's FOR power."""
 
-    power: str
+    power: PowerName
 
     @property
     def seat(self) -> Seat:
@@ -307,7 +309,7 @@ class PlayerContext(GameContext):
 class MasterContext(GameContext):
     """A Master's command."""
 
-    def act_for(self, power: str) -> None:
+    def act_for(self, power: PowerName) -> None:
         """FOR <power>: the player commands below act for `power`."""
         self.message.acting_for = power
 
@@ -320,5 +322,5 @@ class SignedContext(GameContext):
     observer: bool
 
     @property
-    def acting_for(self) -> str | None:
+    def acting_for(self) -> PowerName | None:
         return self.message.acting_for

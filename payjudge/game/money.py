@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..store import Session, repo
 from ..store.models import Game, LedgerEntry
@@ -17,7 +18,7 @@ entries = repo.ledger_entries
 def record(
     s: Session,
     game: Game,
-    power: str,
+    power: PowerName,
     kind: LedgerKind,
     amount: int,
     *,

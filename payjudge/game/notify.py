@@ -14,6 +14,7 @@ from typing import Any
 
 from ..payola.rules import Flag
 from ..payola.statement import statement_view
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..templating import render
 from ..vocabulary import SeatStatus
@@ -42,7 +43,9 @@ def public_recipients(st: GameState) -> list[str]:
     return out
 
 
-def power_address(st: GameState, power: str, control: Mapping[str, str] | None = None) -> list[str]:
+def power_address(
+    st: GameState, power: PowerName, control: Mapping[PowerName, PowerName] | None = None
+) -> list[str]:
     """Where a power's private mail goes: its player, and the player of the power that
     controls it (CONTROL, a vassal state), who gives its orders and spends its money.
     `control` is the control to go by (the phase's own for its statements), the current

@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from ..rules.errors import OrderError
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..rules.parse import parse_order
 from ..rules.phase import Phase
 from ..rules.validate import validate
@@ -33,7 +34,7 @@ class SheetTaken:
     """`templates/notes/sheet.txt.j2`."""
 
     note: ClassVar[str] = "sheet"
-    power: str
+    power: PowerName
     phase: str
     sheet: str  # the sheet as the judge understood it
     total: int | None  # what the offers add up to, if that is one number
@@ -46,7 +47,7 @@ class OrdersTaken:
     """`templates/notes/orders.txt.j2`."""
 
     note: ClassVar[str] = "orders"
-    power: str
+    power: PowerName
     phase: str
     orders: list[str]
 
@@ -63,7 +64,7 @@ class Cleared:
     """`templates/notes/cleared.txt.j2`."""
 
     note: ClassVar[str] = "cleared"
-    power: str
+    power: PowerName
     phase: Phase
 
 
@@ -74,7 +75,7 @@ def _current(st: GameState) -> Turn:
     return turn
 
 
-def _late_change_refused(st: GameState, power: str, now: datetime, by_master: bool) -> None:
+def _late_change_refused(st: GameState, power: PowerName, now: datetime, by_master: bool) -> None:
     """NO_LATE_CHANGES (which CIVIL_DISORDER brings unless LATE_CHANGES is named): once the
     deadline has passed, a power that has orders on record may no longer change them; a power
     that sent nothing may still send its first orders, and the Master may change anything."""
@@ -92,7 +93,7 @@ def _late_change_refused(st: GameState, power: str, now: datetime, by_master: bo
 def _replace(
     st: GameState,
     turn: Turn,
-    power: str,
+    power: PowerName,
     kind: SubmissionKind,
     text: str,
     *,
@@ -117,7 +118,7 @@ def _replace(
 def submit(
     st: GameState,
     *,
-    power: str,
+    power: PowerName,
     lines: Sequence[tuple[int, str]],
     now: datetime,
     inbound_id: int | None,
@@ -177,7 +178,9 @@ def _placed(problem: Problem, lines: Sequence[tuple[int, str]]) -> Problem:
     return Problem(None, "", problem.kind, f"the offer sheet: {problem.message}")
 
 
-def clear(st: GameState, *, power: str, now: datetime | None = None, by_master: bool = False) -> Cleared:
+def clear(
+    st: GameState, *, power: PowerName, now: datetime | None = None, by_master: bool = False
+) -> Cleared:
     """Empty the power's offer sheet (or its orders) for this phase."""
     turn = st.turn
     if not st.game.state.is_running or turn is None:

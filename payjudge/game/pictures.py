@@ -33,6 +33,7 @@ from ..render.raster import png
 from ..render.stored import outcomes_from_report, retreats_from_report
 from ..rules.flags import Flag
 from ..rules.geography import Map
+from ..rules.names import PowerName
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store.models import Game
@@ -53,12 +54,12 @@ def shared_pictures(game: Game) -> bool:
     return Flag.BLIND.value not in (game.rules or [])
 
 
-def wants_map(game: Game, power: str | None) -> bool:
+def wants_map(game: Game, power: PowerName | None) -> bool:
     """Whether a power's player gets the picture with results (`SET MAP OFF` says no)."""
     return power not in (game.settings or {}).get("no_map", [])
 
 
-def set_map(game: Game, power: str, on: bool) -> None:
+def set_map(game: Game, power: PowerName, on: bool) -> None:
     """`SET MAP ON` / `SET MAP OFF`: a seat's choice, kept in the game's settings (no
     column of its own); it stays with the power when another player takes it over."""
     settings = dict(game.settings or {})

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..rules.proximity import remote, touching
 from ..store.models import Press
 from ..vocabulary import GameStatus, SeatStatus
 from .context import CommandError, GameContext
-from .state import MASTER
+from .state import MASTER, GameState
 from .turns import has_orders, late_powers, required_powers
 
 ANONYMOUS = "Anonymous"
@@ -94,12 +95,20 @@ def _refuse(condition: bool, message: str) -> None:
         raise CommandError(message)
 
 
+def _power_names(st: GameState) -> dict[str, PowerName]:
+    """Each power's name as the map names it: press addressees and senders are power
+    names, MASTER or an observer's name, and only the first are powers."""
+    return {p: p for p in st.map.power_names}
+
+
 def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest, targets: list[str]) -> None:
     """Refuse press the game's flags forbid (the Master's press is never checked)."""
     st, game, rules = ctx.state, ctx.state.game, ctx.state.rules
     name = game.name
     broadcast = request.recipients is None
-    players = [t for t in targets if t != MASTER]
+    names = _power_names(st)
+    players = [names[t] for t in targets if t != MASTER]
+    me = None if observer else names[sender]  # a player's press: the sender is a power
     private = not broadcast and bool(players)
     to_players = broadcast or private
     power = not observer
@@ -123,7 +132,7 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
         (Flag.TOUCH_PRESS, True, "has no unit next to yours"),
         (Flag.REMOTE_PRESS, False, "is near your units or centres"),
     ):
-        if flag not in rules or not power or not running:
+        if flag not in rules or me is None or not running:
             continue
         _refuse(
             broadcast and Flag.PUBLIC_PRESS not in rules,
@@ -132,7 +141,7 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
         pos = st.position
         assert pos is not None
         for target in [] if broadcast else players:
-            allowed = touching(pos, sender, target) if near else remote(pos, sender, target)
+            allowed = touching(pos, me, target) if near else remote(pos, me, target)
             _refuse(not allowed, f"{target.title()} {what} (rule {flag.value})")
     if power and running and Flag.FTF_PRESS in rules:
         # a running game with a position always has a phase
@@ -145,9 +154,9 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
             private and bool(late),
             f"in {name} no private press once the deadline has passed (rule FTF_PRESS)",
         )
-    if power and running and Flag.MUST_ORDER in rules:
+    if me is not None and running and Flag.MUST_ORDER in rules:
         _refuse(
-            to_players and sender in required_powers(st) and not has_orders(st, sender),
+            to_players and me in required_powers(st) and not has_orders(st, me),
             "send your orders for this phase before writing to players (rule MUST_ORDER)",
         )
     _refuse(
@@ -181,6 +190,7 @@ def send_press(
     rules = st.rules
     is_master = sender == MASTER
     broadcast = request.recipients is None
+    targets: list[str]
     if request.recipients is None:
         targets = [s.power for s in st.seats if s.power and s.power != sender and s.address]
     else:
@@ -200,7 +210,7 @@ def send_press(
         if fake is None:
             raise CommandError(f"FAKE AS needs a power of the game, not {request.fake_as}")
         shown_from = fake.name.title()
-    players = [t for t in targets if t != MASTER]
+    players = [_power_names(st)[t] for t in targets if t != MASTER]
     if (
         not is_master
         and (broadcast or players)

@@ -6,6 +6,7 @@ clears them all at once). `phases.check_votes` ends the game when every survivor
 from __future__ import annotations
 
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..store.models import Seat
 from ..vocabulary import SeatStatus
 from .context import CommandError
@@ -90,7 +91,7 @@ def answer(st: GameState, mailer: Mailer, seat: Seat, yes: bool) -> str:
     return what
 
 
-def agreed(st: GameState, alive: list[str]) -> dict[str, object] | None:
+def agreed(st: GameState, alive: list[PowerName]) -> dict[str, object] | None:
     """The result every survivor agreed to, if the open proposal has a YES from each."""
     current = open_proposal(st)
     if current is None:

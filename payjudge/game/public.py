@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Config
+from ..rules.names import PowerName
 from ..rules.serial import position_from_json
 from ..store import Session, repo
 from ..store.models import Game, Turn
@@ -28,7 +29,7 @@ from .timing import Timing, show_time
 
 @dataclass(frozen=True)
 class Count:
-    power: str
+    power: PowerName
     centers: int
     units: int
 

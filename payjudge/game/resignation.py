@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from ..rules.names import PowerName
 from . import lifecycle
 from .context import CommandError
 from .mailer import Mailer
@@ -22,7 +23,7 @@ class Resigned:
     """`templates/notes/resigned.txt.j2`."""
 
     note: ClassVar[str] = "resigned"
-    power: str
+    power: PowerName
     game: str
     forfeited: int  # AgP lost under rule 2.4 (0 unless eliminated)
 
@@ -32,14 +33,14 @@ class OpenSeatMail:
     """`templates/resigned.txt.j2`: a power is open for a new player."""
 
     game_name: str
-    power: str
+    power: PowerName
 
 
-def announce_open_seat(st: GameState, mailer: Mailer, power: str, subject: str) -> None:
+def announce_open_seat(st: GameState, mailer: Mailer, power: PowerName, subject: str) -> None:
     broadcast(st, mailer, subject, "resigned.txt.j2", v=OpenSeatMail(st.game.name, power))
 
 
-def resign_power(st: GameState, mailer: Mailer, *, power: str, now: datetime) -> Resigned:
+def resign_power(st: GameState, mailer: Mailer, *, power: PowerName, now: datetime) -> Resigned:
     seat = st.seat(power)
     if seat is None:
         raise CommandError(f"{power} has no seat in {st.game.name}")

@@ -9,6 +9,7 @@ from pathlib import Path
 from ..payola.rules import IncomeEvery, PayolaRules
 from ..rules.geography import Map
 from ..rules.mapfile import load_variant
+from ..rules.names import PowerName
 from ..rules.position import Position
 from ..rules.serial import position_from_json
 from ..store import Session, repo
@@ -64,7 +65,7 @@ class GameState:
         turn = self.turn
         return position_from_json(self.map, turn.position) if turn else None
 
-    def seat(self, power: str) -> Seat | None:
+    def seat(self, power: PowerName) -> Seat | None:
         for seat in self.game.seats:
             if seat.power == power:
                 return seat
@@ -77,38 +78,38 @@ class GameState:
     def observers(self) -> list[Observer]:
         return repo.observers(self.session, self.game)
 
-    def unplayed(self) -> frozenset[str]:
+    def unplayed(self) -> frozenset[PowerName]:
         """Powers without a player of their own (rule 4.4): dummies, and resigned seats not
         yet taken over, whether another power's player controls them or not."""
         return frozenset(s.power for s in self.game.seats if s.power and s.status.is_unplayed)
 
-    def dummies(self) -> frozenset[str]:
+    def dummies(self) -> frozenset[PowerName]:
         """Powers nobody plays: the unplayed powers nobody controls. A controlled power
         (CONTROL, a vassal state) is played by its controller like any other power."""
         return self.unplayed() - self.control().keys()
 
-    def control(self) -> dict[str, str]:
+    def control(self) -> dict[PowerName, PowerName]:
         """Each controlled power's controller (the Master's CONTROL, VASSAL_DUMMIES): kept
         with each phase's position, so a rollback restores it."""
         turn = self.turn
         return dict(turn.position.get(CONTROL_KEY, {})) if turn is not None else {}
 
-    def controlled_by(self, power: str) -> list[str]:
+    def controlled_by(self, power: PowerName) -> list[PowerName]:
         """The powers `power`'s player controls, in the map's order."""
         control = self.control()
         return [p for p in self.map.power_names if control.get(p) == power]
 
-    def acceptance_text(self, power: str) -> str | None:
+    def acceptance_text(self, power: PowerName) -> str | None:
         row = repo.latest_acceptance(self.session, self.game, power)
         return row.text if row else None
 
-    def submission(self, power: str) -> Submission | None:
+    def submission(self, power: PowerName) -> Submission | None:
         turn = self.turn
         if turn is None:
             return None
         return repo.current_submission(self.session, turn, power)
 
-    def submissions(self) -> dict[str, Submission]:
+    def submissions(self) -> dict[PowerName, Submission]:
         turn = self.turn
         if turn is None:
             return {}

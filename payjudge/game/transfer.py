@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from ..payola.transfers import Transfer, apply_transfer, check_transfer, giver_label
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..vocabulary import LedgerKind
 from . import money
 from .context import CommandError
@@ -36,7 +37,7 @@ class TransferMail:
     """The receiver's statement (`templates/transfer.txt.j2`)."""
 
     game_name: str
-    power: str  # the receiver
+    power: PowerName  # the receiver
     sender: str  # the giver, or SOMEONE under ANON_TRANSFER
     amount: int
     before: int
@@ -44,7 +45,7 @@ class TransferMail:
 
 
 def transfer(
-    st: GameState, mailer: Mailer, *, power: str, to: str, amount: int, now: datetime
+    st: GameState, mailer: Mailer, *, power: PowerName, to: str, amount: int, now: datetime
 ) -> Transferred:
     """`power` gives `amount` AgP to the power named `to` (a name or an initial)."""
     target = st.map.power(to)

@@ -18,6 +18,7 @@ from ..payola.auction import Auction, run_auction
 from ..payola.income import IncomeLine, income_due, vassal_income, year_end, zerosum_year_end
 from ..rules.adjustments import allowance, build_sites
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..rules.orders import Order
 from ..rules.phase import Phase, game_start_phase
 from ..rules.position import Position
@@ -39,20 +40,20 @@ class TurnComputation:
     report: PhaseReport
     next_position: Position
     auction: Auction | None = None
-    sheets_used: dict[str, str] = field(default_factory=dict)  # power -> normalised sheet
-    accept_used: dict[str, str] = field(default_factory=dict)
-    balances_before: dict[str, int] = field(default_factory=dict)
-    income: dict[str, int] = field(default_factory=dict)  # power -> change at year end
-    income_lines: dict[str, IncomeLine] = field(default_factory=dict)
-    balances_after: dict[str, int] = field(default_factory=dict)
+    sheets_used: dict[PowerName, str] = field(default_factory=dict)  # power -> normalised sheet
+    accept_used: dict[PowerName, str] = field(default_factory=dict)
+    balances_before: dict[PowerName, int] = field(default_factory=dict)
+    income: dict[PowerName, int] = field(default_factory=dict)  # power -> change at year end
+    income_lines: dict[PowerName, IncomeLine] = field(default_factory=dict)
+    balances_after: dict[PowerName, int] = field(default_factory=dict)
     winner: str | None = None  # the winner, or the winners joined with "and" (SHARED_VICTORY)
-    winners: tuple[str, ...] = ()
-    rejected: dict[str, list[str]] = field(default_factory=dict)  # stored sheets no longer valid
-    control: dict[str, str] = field(default_factory=dict)  # the control in the next phase
-    control_before: dict[str, str] = field(default_factory=dict)  # the control in this one
+    winners: tuple[PowerName, ...] = ()
+    rejected: dict[PowerName, list[str]] = field(default_factory=dict)  # stored sheets no longer valid
+    control: dict[PowerName, PowerName] = field(default_factory=dict)  # the control in the next phase
+    control_before: dict[PowerName, PowerName] = field(default_factory=dict)  # the control in this one
 
 
-def required_powers(st: GameState) -> list[str]:
+def required_powers(st: GameState) -> list[PowerName]:
     """The powers whose orders the phase waits for: the played ones, and the powers another
     power's player controls (CONTROL, vassal states)."""
     controlled = st.control()
@@ -61,7 +62,7 @@ def required_powers(st: GameState) -> list[str]:
     return need
 
 
-def waited_dummies(st: GameState) -> list[str]:
+def waited_dummies(st: GameState) -> list[PowerName]:
     """The dummies that keep the phase from being processed before its deadline: without
     CD_DUMMIES, a dummy with something to order is waited for (the Master may order for
     it; at the deadline it is in civil disorder); under CD_DUMMIES none is."""
@@ -71,7 +72,7 @@ def waited_dummies(st: GameState) -> list[str]:
     return [p for p in _needing(st, SeatStatus.DUMMY) if p in dummies and not has_orders(st, p)]
 
 
-def _needing(st: GameState, status: SeatStatus | None) -> list[str]:
+def _needing(st: GameState, status: SeatStatus | None) -> list[PowerName]:
     """The powers with seats of `status` (any, for None) that have something to order in
     this phase."""
     pos = st.position
@@ -93,12 +94,12 @@ def _needing(st: GameState, status: SeatStatus | None) -> list[str]:
     return [p for p in need if p in playing]
 
 
-def has_orders(st: GameState, power: str) -> bool:
+def has_orders(st: GameState, power: PowerName) -> bool:
     sub = st.submission(power)
     return sub is not None and bool(sub.text.strip())
 
 
-def late_powers(st: GameState) -> list[str]:
+def late_powers(st: GameState) -> list[PowerName]:
     return [p for p in required_powers(st) if not has_orders(st, p)]
 
 
@@ -119,7 +120,7 @@ def wait_refused(st: GameState) -> str | None:
     return None
 
 
-def waiting_powers(st: GameState) -> list[str]:
+def waiting_powers(st: GameState) -> list[PowerName]:
     """The powers whose wait for the deadline holds now (none when the rules forbid waiting)."""
     if wait_refused(st) is not None:
         return []
@@ -186,8 +187,8 @@ def compute_turn(st: GameState) -> TurnComputation:
 
 
 def victors(
-    st: GameState, pos: Position, nxt: Position, control: Mapping[str, str] | None = None
-) -> tuple[str, ...]:
+    st: GameState, pos: Position, nxt: Position, control: Mapping[PowerName, PowerName] | None = None
+) -> tuple[PowerName, ...]:
     """Who has won once `pos` gives way to `nxt`, under the game's rules: VICTORY_HOMES
     counts other powers' home centres, SHARED_VICTORY lets every power that reaches the
     condition share it, HOLD_WIN asks that each also met it at the end of the previous year
@@ -210,20 +211,22 @@ def _year_turns(st: GameState, year: int) -> list[Turn]:
     return [t for t in turns(st.session, st.game) if t.phase.year == year]
 
 
-def _year_start_centers(st: GameState, pos: Position) -> Mapping[str, Iterable[str]]:
+def _year_start_centers(st: GameState, pos: Position) -> Mapping[PowerName, Iterable[str]]:
     """The centres each power owned when `pos`'s year began."""
     first = _year_turns(st, pos.phase.year)
-    centers: Mapping[str, Iterable[str]] = first[0].position.get("centers", {}) if first else pos.centers
-    return centers
+    if not first:
+        return pos.centers
+    # a stored position: its keys are names the judge wrote
+    return {PowerName(p): cs for p, cs in first[0].position.get("centers", {}).items()}
 
 
-def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
+def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[PowerName, int]:
     """ZEROSUM: the bribes each power's units accepted during the year."""
-    out: dict[str, int] = {}
+    out: dict[PowerName, int] = {}
     for t in _year_turns(st, year):
         if t.status is TurnStatus.PROCESSED and t.chart:
             for province, total in t.chart.get("totals", {}).items():
-                owner = t.chart["owners"][province]
+                owner = PowerName(t.chart["owners"][province])  # a stored chart: names the judge wrote
                 out[owner] = out.get(owner, 0) + total
     if comp.auction is not None:
         for province, total in comp.auction.totals.items():
@@ -232,10 +235,12 @@ def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[str, int]:
     return out
 
 
-def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int], subs) -> TurnComputation:
+def _movement(
+    st: GameState, pos: Position, seed: int, balances: dict[PowerName, int], subs
+) -> TurnComputation:
     sheets = {}
     used = {}
-    rejected: dict[str, list[str]] = {}
+    rejected: dict[PowerName, list[str]] = {}
     dummies = st.dummies()
     for power, sub in subs.items():
         parsed = parse_sheet(sub.text, pos, power, st.rules, balance=balances.get(power, 0), dummies=dummies)
@@ -253,7 +258,7 @@ def _movement(st: GameState, pos: Position, seed: int, balances: dict[str, int],
     for controlled, controller in st.control().items():
         accept[controlled] = parse_acceptance(st.acceptance_text(controller) or "", pos.map, controller)
     auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed)
-    orders: dict[str, list[Order]] = {}
+    orders: dict[PowerName, list[Order]] = {}
     for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)
         # the auction gives orders only to provinces with a unit, and every unit has an owner

@@ -13,6 +13,7 @@ from ..payola.rules import PayolaRules, RulesError
 from ..payola.statement import statement_view
 from ..reports import render_statement
 from ..rules.flag_registry import assess
+from ..rules.names import PowerName
 from ..rules.phase import PhaseType
 from ..text.sheet import parse_sheet
 from . import BadInput
@@ -51,12 +52,12 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
     seed = doc.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadInput("seed must be an integer")
-    balances: dict[str, int] = {}
+    balances: dict[PowerName, int] = {}
     for p, amount in _mapping(doc, "balances").items():
         if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
             raise BadInput(f"the balance of {p} must be a whole number of AgP, not {amount!r}")
         balances[power_name(m, p)] = amount
-    accept: dict[str, AcceptanceList] = {}
+    accept: dict[PowerName, AcceptanceList] = {}
     for p, text in _mapping(doc, "accept").items():
         name = power_name(m, p)
         if not isinstance(text, str):
@@ -65,9 +66,9 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
             accept[name] = parse_acceptance(text, m, name)
         except AcceptanceError as exc:
             raise BadInput(f"acceptance list of {name}: {exc}") from None
-    sheets: dict[str, Sheet] = {}
-    normalized: dict[str, str] = {}
-    errors: dict[str, list[str]] = {}
+    sheets: dict[PowerName, Sheet] = {}
+    normalized: dict[PowerName, str] = {}
+    errors: dict[PowerName, list[str]] = {}
     for p, text in _mapping(doc, "sheets").items():
         name = power_name(m, p)
         if not isinstance(text, str):
@@ -85,10 +86,10 @@ def _output(
     auction: Auction,
     pos,
     rules: PayolaRules,
-    dummies: frozenset[str],
-    sheets: Mapping[str, Sheet],
-    normalized: Mapping[str, str],
-    errors: Mapping[str, list[str]],
+    dummies: frozenset[PowerName],
+    sheets: Mapping[PowerName, Sheet],
+    normalized: Mapping[PowerName, str],
+    errors: Mapping[PowerName, list[str]],
 ) -> dict[str, Any]:
     by_unit = sorted(auction.units.items(), key=lambda item: str(item[1]))
     texts: dict[int, str] = {}  # str of each order object, once (the chart repeats them)

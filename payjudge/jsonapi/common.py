@@ -9,6 +9,7 @@ from typing import Any
 from ..rules.errors import OrderError
 from ..rules.geography import Map
 from ..rules.mapfile import MapError, load_map_file, load_variant
+from ..rules.names import PowerName, ProvinceName
 from ..rules.orders import Unit
 from ..rules.parse import parse_unit
 from ..rules.phase import Phase, game_start_phase
@@ -45,10 +46,10 @@ def _variant(name: str, maps_dir: Path | None, paths: bool) -> Map:
         raise BadInput(str(exc)) from None
 
 
-def power_name(m: Map, text: Any) -> str:
+def power_name(m: Map, text: Any) -> PowerName:
     if isinstance(text, str):
         # the answer depends only on the text and the map; powers have few spellings
-        cache: dict[str, str] = m.derived("jsonapi:powers", lambda _: {})
+        cache: dict[str, PowerName] = m.derived("jsonapi:powers", lambda _: {})
         hit = cache.get(text)
         if hit is None:
             power = m.power(text)
@@ -119,22 +120,22 @@ def _province(m: Map, text: Any) -> str:
     return loc.province
 
 
-def centers(m: Map, texts: list) -> frozenset[str]:
+def centers(m: Map, texts: list) -> frozenset[ProvinceName]:
     """The supply centres named by `texts`."""
     # the supply centres' names seen before: most inputs name nothing else (the cache
     # holds only strings, so any other value misses it and gets the full checks below)
-    cache: dict[str, str] = m.derived("jsonapi:centers", lambda _: {})
+    cache: dict[str, ProvinceName] = m.derived("jsonapi:centers", lambda _: {})
     try:
         return frozenset(map(cache.__getitem__, texts))
     except (KeyError, TypeError):
         pass
-    owned = frozenset(province(m, c) for c in texts)
+    owned = frozenset(m.provinces[province(m, c)].name for c in texts)
     for c in owned:
         if not m.provinces[c].supply_center:
             raise BadInput(f"{c} is not a supply centre")
     if len(cache) > 50_000:
         cache.clear()
-    cache.update((c, province(m, c)) for c in texts)
+    cache.update((c, m.provinces[province(m, c)].name) for c in texts)
     return owned
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from random import Random  # (the class has a method named `random`)
 
 from ..rules.geography import Map
+from ..rules.names import PowerName
 
 WILD = "?"
 
@@ -24,10 +25,10 @@ class AcceptanceError(ValueError):
 class AcceptanceList:
     """Power names in order of preference; `None` marks where the `?` stands."""
 
-    entries: tuple[str | None, ...]
+    entries: tuple[PowerName | None, ...]
 
     @classmethod
-    def default(cls, own_power: str) -> AcceptanceList:
+    def default(cls, own_power: PowerName) -> AcceptanceList:
         """Rule 4.2: one's own currency first, then everybody else in random order."""
         return cls((own_power, None))
 
@@ -44,12 +45,12 @@ class AcceptanceList:
             words.append((power.initial or power.name) if power else WILD)
         return ("," if any(len(w) > 1 for w in words) else "").join(words)
 
-    def expand(self, game_map: Map, rng: Random) -> tuple[str, ...]:
+    def expand(self, game_map: Map, rng: Random) -> tuple[PowerName, ...]:
         """Every power of the map, the `?` replaced by the missing ones in `rng`'s order."""
         listed = [e for e in self.entries if e is not None]
         others = [p for p in game_map.power_names if p not in listed]
         rng.shuffle(others)
-        out: list[str] = []
+        out: list[PowerName] = []
         for e in self.entries:
             out.extend(others if e is None else [e])
         if None not in self.entries:
@@ -57,7 +58,9 @@ class AcceptanceList:
         return tuple(out)
 
 
-def parse_acceptance(text: str, game_map: Map, own_power: str, *, complete: bool = True) -> AcceptanceList:
+def parse_acceptance(
+    text: str, game_map: Map, own_power: PowerName, *, complete: bool = True
+) -> AcceptanceList:
     """Read `FEG?` (spaces and commas allowed; empty means the default `<own>?`).
 
     A power without an initial (DPjudge's `_` powers: zeus's _INDIA, vassal's minor
@@ -74,7 +77,7 @@ def parse_acceptance(text: str, game_map: Map, own_power: str, *, complete: bool
     powers = game_map.power_names
     if len(letters) > len(powers) + (WILD in letters):
         raise AcceptanceError(f"acceptance list {text.strip()!r} is too long: there are {len(powers)} powers")
-    entries: list[str | None] = []
+    entries: list[PowerName | None] = []
     for letter in letters:
         if letter == WILD:
             if None in entries:
@@ -115,14 +118,17 @@ def _items(text: str, game_map: Map) -> list[str]:
     return out
 
 
-def phase_rng(seed: int | str, power: str) -> random.Random:
+def phase_rng(seed: int | str, power: PowerName) -> random.Random:
     """The random source of one power's `?` in one phase: a function of the seed only."""
     return random.Random(f"payjudge-accept:{seed}:{power}")
 
 
 def expand_all(
-    lists: Mapping[str, AcceptanceList], game_map: Map, seed: int | str, dummies: Iterable[str] = ()
-) -> dict[str, tuple[str, ...]]:
+    lists: Mapping[PowerName, AcceptanceList],
+    game_map: Map,
+    seed: int | str,
+    dummies: Iterable[PowerName] = (),
+) -> dict[PowerName, tuple[PowerName, ...]]:
     """Each power's list as used this phase. Dummies get a drawn list (rule 4.4); powers
     without a list on record get the default `<own>?` (rule 4.2)."""
     dummies = frozenset(dummies)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal, NamedTuple, TypeVar
 
+from ..rules.names import PowerName
 from ..rules.orders import Hold, Order, Unit
 from ..rules.position import Position
 from .acceptance import AcceptanceList, expand_all, investor_order
@@ -39,14 +40,14 @@ class Bid(NamedTuple):
     """One candidate order of a unit and what each power offered for it (for the chart)."""
 
     order: OfferOrder
-    offers: tuple[tuple[str, int], ...]  # (power, AgP), every power with an entry
+    offers: tuple[tuple[PowerName, int], ...]  # (power, AgP), every power with an entry
     total: int
     chosen: bool
 
 
 class ChartUnit(NamedTuple):
     unit: Unit
-    owner: str
+    owner: PowerName
     bids: tuple[Bid, ...]  # in tie-break order
     total: int  # the total the unit accepted (as reported)
     dummy_hold: bool
@@ -66,15 +67,15 @@ class Auction:
 
     orders: Mapping[str, OfferOrder]  # every unit's order
     units: Mapping[str, Unit]
-    owners: Mapping[str, str]
+    owners: Mapping[str, PowerName]
     totals: Mapping[str, int]  # the total each unit accepted (rule 5.7 item 2)
-    previous: Mapping[str, int]  # balances before the auction
-    savings: Mapping[str, int]  # savings requested (rule 3.4)
-    spent: Mapping[str, int]  # expenditure (rules 5.5, 5.6)
-    balances: Mapping[str, int]  # balances after
-    reductions: Mapping[str, int]  # reduction rounds each power went through
-    paid: Mapping[str, tuple[Payment, ...]]  # accepted offers, unit order
-    accept_used: Mapping[str, tuple[str, ...]]  # each power's list as expanded this phase
+    previous: Mapping[PowerName, int]  # balances before the auction
+    savings: Mapping[PowerName, int]  # savings requested (rule 3.4)
+    spent: Mapping[PowerName, int]  # expenditure (rules 5.5, 5.6)
+    balances: Mapping[PowerName, int]  # balances after
+    reductions: Mapping[PowerName, int]  # reduction rounds each power went through
+    paid: Mapping[PowerName, tuple[Payment, ...]]  # accepted offers, unit order
+    accept_used: Mapping[PowerName, tuple[PowerName, ...]]  # each power's list as expanded this phase
     chart: tuple[ChartUnit, ...]
     # FICTIONAL_OK (BLIND, Tin Cup): the offers ignored because they did not fit the board, per power
     ignored: Mapping[str, tuple[Offer, ...]] = field(default_factory=lambda: MappingProxyType({}))
@@ -92,11 +93,11 @@ Method = Literal["fast", "lines", "literal"]
 
 def run_auction(
     position: Position,
-    sheets: Mapping[str, Sheet],
-    balances: Mapping[str, int],
-    accept: Mapping[str, AcceptanceList],
+    sheets: Mapping[PowerName, Sheet],
+    balances: Mapping[PowerName, int],
+    accept: Mapping[PowerName, AcceptanceList],
     rules: PayolaRules,
-    dummies: frozenset[str] = frozenset(),
+    dummies: frozenset[PowerName] = frozenset(),
     seed: int = 0,
     *,
     method: Method = "fast",
@@ -175,14 +176,14 @@ def _auction(
     decisions: list[Decision],
     k: list[int],
     spent: list[int],
-    balances: Mapping[str, int],
-    savings: Mapping[str, int],
-    accept_used: Mapping[str, tuple[str, ...]],
+    balances: Mapping[PowerName, int],
+    savings: Mapping[PowerName, int],
+    accept_used: Mapping[PowerName, tuple[PowerName, ...]],
 ) -> Auction:
     powers = book.powers
     amount = amounts_at(book, k)
     orders, units, owners, totals = {}, {}, {}, {}
-    paid: dict[str, list[Payment]] = {p: [] for p in powers}
+    paid: dict[PowerName, list[Payment]] = {p: [] for p in powers}
     chart = []
     for ui, (ub, d) in enumerate(zip(book.units, decisions)):
         prov = ub.unit.province

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..rules.names import PowerName
 from ..rules.orders import Hold, Unit
 from ..rules.position import Position
 from .offers import Offer, OfferKind, OfferOrder, Sheet, SignalSupport, is_move
@@ -98,11 +99,11 @@ class UnitBook(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Book:
-    powers: tuple[str, ...]
+    powers: tuple[PowerName, ...]
     entries: tuple[Entry, ...]
     units: tuple[UnitBook, ...]
     flat: tuple[int, ...]  # per power: K of schedule.py
-    accept: Mapping[str, tuple[str, ...]]
+    accept: Mapping[PowerName, tuple[PowerName, ...]]
     rows: tuple[tuple[int, int, int], ...]  # per entry: (amount, plateau, power), for schedule.values
 
 
@@ -150,10 +151,10 @@ def _expand(offer: Offer, amount: int, plateau: int) -> list[_Raw]:
 
 def compile_book(
     position: Position,
-    sheets: Mapping[str, Sheet],
-    accept: Mapping[str, tuple[str, ...]],
+    sheets: Mapping[PowerName, Sheet],
+    accept: Mapping[PowerName, tuple[PowerName, ...]],
     rules: PayolaRules,
-    dummies: frozenset[str] = frozenset(),
+    dummies: frozenset[PowerName] = frozenset(),
     payers: tuple[str, ...] = (),
 ) -> Book:
     """Number every entry and gather each unit's candidates, in tie-break order.

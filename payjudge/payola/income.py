@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..rules.position import Position
 from .rules import Flag, IncomeEvery, PayolaRules
@@ -69,7 +70,7 @@ def income_due(current: Phase, following: Phase, start: Phase, rules: PayolaRule
     return following.year > current.year
 
 
-def opening_balances(position: Position, rules: PayolaRules) -> dict[str, int]:
+def opening_balances(position: Position, rules: PayolaRules) -> dict[PowerName, int]:
     """Every power's treasury when the game starts (one year's income; rule 6.2: a power
     with units but no centres gets half of what as many centres would pay)."""
     out = {}
@@ -93,7 +94,7 @@ def opening_balances(position: Position, rules: PayolaRules) -> dict[str, int]:
 class IncomeLine:
     """One power's income statement at the end of a year."""
 
-    power: str
+    power: PowerName
     forward: int  # the balance brought forward
     tax: int  # tax income (ZEROSUM: bribe profits)
     captures: tuple[tuple[str, int], ...] = ()  # ZEROSUM: (centre, AgP received)
@@ -102,7 +103,9 @@ class IncomeLine:
     vassals: tuple[tuple[str, int], ...] = ()  # VASSAL_DUMMIES: (vassal, its income paid here)
 
 
-def year_end(position: Position, balances: Mapping[str, int], rules: PayolaRules) -> dict[str, IncomeLine]:
+def year_end(
+    position: Position, balances: Mapping[PowerName, int], rules: PayolaRules
+) -> dict[PowerName, IncomeLine]:
     """Tax income for the centres owned in `position` (not for ZEROSUM games)."""
     if Flag.ZEROSUM in rules:
         raise ValueError("a ZEROSUM game has no tax income: use zerosum_year_end")
@@ -115,20 +118,20 @@ def year_end(position: Position, balances: Mapping[str, int], rules: PayolaRules
 
 
 def zerosum_year_end(
-    start_centers: Mapping[str, Iterable[str]],
+    start_centers: Mapping[PowerName, Iterable[str]],
     position: Position,
-    balances: Mapping[str, int],
-    accrued: Mapping[str, int],
+    balances: Mapping[PowerName, int],
+    accrued: Mapping[PowerName, int],
     rules: PayolaRules,
-) -> dict[str, IncomeLine]:
+) -> dict[PowerName, IncomeLine]:
     """ZEROSUM (rule 6.7): each power receives the bribes its units accepted during the
     year (`accrued`); a neutral centre captured pays 10 AgP; a centre taken from a power
     moves that power's treasury (with its accrued profits) divided by the number of
     centres it owned at the start of the year, rounded down."""
     before = {p: frozenset(cs) for p, cs in start_centers.items()}
     owner_before = {c: p for p, cs in before.items() for c in cs}
-    captures: dict[str, list[tuple[str, int]]] = {}
-    losses: dict[str, list[tuple[str, int]]] = {}
+    captures: dict[PowerName, list[tuple[str, int]]] = {}
+    losses: dict[PowerName, list[tuple[str, int]]] = {}
     for power, owned in sorted(position.centers.items()):
         for center in sorted(owned):
             loser = owner_before.get(center)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules.geography import UnitType
+from ..rules.names import PowerName
 from ..rules.orders import Unit
 from ..rules.phase import Phase
 from .auction import Auction
@@ -43,7 +44,7 @@ class BribeLine:
 @dataclass(frozen=True, slots=True)
 class StatementView:
     phase: str  # "Spring 1901 Movement"
-    power: str
+    power: PowerName
     show_units: bool  # not under PAY_DUMMIES (own units are ordered, not bribed)
     show_totals: bool  # not under HIDE_COST
     show_offers: bool  # not under HIDE_OFFERS
@@ -66,7 +67,7 @@ def _blind_unit(unit: Unit, owner: str) -> str:
 
 
 def statement_view(
-    auction: Auction, power: str, phase: Phase, rules: PayolaRules, sheet_text: str = ""
+    auction: Auction, power: PowerName, phase: Phase, rules: PayolaRules, sheet_text: str = ""
 ) -> StatementView | None:
     """The statement `power` receives after the auction; None under NO_LEDGERS."""
     if Flag.NO_LEDGERS in rules:

@@ -11,18 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ..rules.names import PowerName
 from ..rules.position import Position
 from .rules import Flag, PayolaRules
 
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    sender: str
-    recipient: str
+    sender: PowerName
+    recipient: PowerName
     amount: int
 
 
-def is_eliminated(position: Position, power: str) -> bool:
+def is_eliminated(position: Position, power: PowerName) -> bool:
     """Rule 2.4: a power owning no supply centre."""
     return not position.centers.get(power)
 
@@ -30,13 +31,13 @@ def is_eliminated(position: Position, power: str) -> bool:
 def check_transfer(
     rules: PayolaRules,
     position: Position,
-    sender: str,
-    recipient: str,
+    sender: PowerName,
+    recipient: PowerName,
     amount: int,
     balance: int,
     *,
-    dummies: Iterable[str] = (),
-    sent: Iterable[str] = (),
+    dummies: Iterable[PowerName] = (),
+    sent: Iterable[str] = (),  # the ledger's counterparties: names, compared only
 ) -> str | None:
     """Why this transfer may not be made, or None if it may.
 
@@ -65,7 +66,7 @@ def check_transfer(
     return None
 
 
-def apply_transfer(balances: Mapping[str, int], transfer: Transfer) -> dict[str, int]:
+def apply_transfer(balances: Mapping[PowerName, int], transfer: Transfer) -> dict[PowerName, int]:
     """The balances after a transfer that `check_transfer` allowed."""
     out = dict(balances)
     out[transfer.sender] = out.get(transfer.sender, 0) - transfer.amount
@@ -75,12 +76,12 @@ def apply_transfer(balances: Mapping[str, int], transfer: Transfer) -> dict[str,
     return out
 
 
-def giver_label(rules: PayolaRules, sender: str) -> str:
+def giver_label(rules: PayolaRules, sender: PowerName) -> str:
     """How the receiving power's statement names the giver."""
     return "SOMEONE" if Flag.ANON_TRANSFER in rules else sender
 
 
-def forfeit_on_resign(position: Position, power: str, balance: int) -> int:
+def forfeit_on_resign(position: Position, power: PowerName, balance: int) -> int:
     """What a resigning power loses (rule 2.4): its whole treasury if it is eliminated.
     A power with centres keeps its money for whoever takes it over."""
     return balance if is_eliminated(position, power) else 0

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..rules.geography import Location, Terrain, UnitType
+from ..rules.names import PowerName
 from ..rules.orders import (
     Build,
     Convoy,
@@ -42,7 +43,7 @@ class Picture:
 
     position: Position  # the board when the orders were given
     outcomes: tuple[OrderOutcome, ...] = ()
-    retreats: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
+    retreats: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
     title: str | None = None
 
 
@@ -56,7 +57,7 @@ def board_svg(
     position: Position,
     outcomes: Iterable[OrderOutcome] = (),
     *,
-    retreats: Mapping[str, tuple[Dislodged, ...]] | None = None,
+    retreats: Mapping[PowerName, tuple[Dislodged, ...]] | None = None,
     title: str | None = None,
 ) -> str:
     return _Drawing(geometry, Picture(position, tuple(outcomes), retreats or {}, title)).svg()
@@ -256,7 +257,7 @@ class _Drawing:
         self.add("</g>")
 
     # -- units -------------------------------------------------------------------------
-    def unit(self, power: str, unit: Unit, at: Point, kind: str = "unit", **extra: object) -> None:
+    def unit(self, power: PowerName, unit: Unit, at: Point, kind: str = "unit", **extra: object) -> None:
         shape = svg.army if unit.type is UnitType.ARMY else svg.fleet
         cls = f"{kind} {'army' if unit.type is UnitType.ARMY else 'fleet'}"
         self.add(

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..rules.errors import OrderError
 from ..rules.geography import Location, Map
+from ..rules.names import PowerName
 from ..rules.orders import Unit
 from ..rules.outcome import OrderOutcome, Result
 from ..rules.parse import parse_order
@@ -20,15 +21,14 @@ def outcomes_from_report(before: Position, report: Mapping[str, Any]) -> tuple[O
     in `before`, so each reads back as the order that was played."""
     out = []
     for entry in report.get("orders", []):
+        power = PowerName(entry["power"])  # written by the judge: a name already
         try:
-            order = validate(
-                parse_order(entry["order"], before.map), before, entry["power"], check_owner=False
-            )
+            order = validate(parse_order(entry["order"], before.map), before, power, check_owner=False)
         except (OrderError, KeyError, ValueError):
             continue  # a record this version cannot read: the picture shows the rest
         out.append(
             OrderOutcome(
-                entry["power"],
+                power,
                 order,
                 Result(entry["result"]),
                 bool(entry.get("dislodged")),
@@ -38,9 +38,9 @@ def outcomes_from_report(before: Position, report: Mapping[str, Any]) -> tuple[O
     return tuple(out)
 
 
-def retreats_from_report(report: Mapping[str, Any]) -> dict[str, tuple[Dislodged, ...]]:
+def retreats_from_report(report: Mapping[str, Any]) -> dict[PowerName, tuple[Dislodged, ...]]:
     return {
-        power: tuple(
+        PowerName(power): tuple(
             Dislodged(Unit.parse(d["unit"]), "", tuple(Location.parse(r) for r in d["retreats"])) for d in ds
         )
         for power, ds in dict(report.get("dislodged") or {}).items()
@@ -49,7 +49,7 @@ def retreats_from_report(report: Mapping[str, Any]) -> dict[str, tuple[Dislodged
 
 def stored_picture(
     game_map: Map, position: Mapping[str, Any], report: Mapping[str, Any] | None
-) -> tuple[Position, tuple[OrderOutcome, ...], dict[str, tuple[Dislodged, ...]]]:
+) -> tuple[Position, tuple[OrderOutcome, ...], dict[PowerName, tuple[Dislodged, ...]]]:
     """Position, outcomes and retreat options of a stored turn (no report: not played yet)."""
     before = position_from_json(game_map, dict(position))
     if not report:

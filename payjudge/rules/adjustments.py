@@ -16,6 +16,7 @@ from collections.abc import Set as AbstractSet
 
 from .flags import Flag
 from .geography import Location, Map, UnitType
+from .names import PowerName
 from .orders import Build, Order, Remove, Unit, Waive
 from .outcome import OrderOutcome, Result
 from .position import Position, mobilizing
@@ -51,7 +52,7 @@ def distance_table(m: Map) -> dict[str, dict[str, int]]:
 
 
 def civil_disorder_removals(
-    position: Position, power: str, count: int, exclude: AbstractSet[str] = frozenset()
+    position: Position, power: PowerName, count: int, exclude: AbstractSet[str] = frozenset()
 ) -> list[Unit]:
     m = position.map
     table = m.derived("distance_table", distance_table)
@@ -75,20 +76,22 @@ def civil_disorder_removals(
     return candidates[:count]
 
 
-def garrison_claims(position: Position, flags: frozenset[Flag] = frozenset()) -> dict[str, tuple[str, ...]]:
+def garrison_claims(
+    position: Position, flags: frozenset[Flag] = frozenset()
+) -> dict[PowerName, tuple[str, ...]]:
     """GARRISON: each eliminated power (no centre) none of whose home centres is occupied ->
     those home centres. Such a power may build one unit in one of them (not owning it), and
     nobody else may build there."""
     if Flag.GARRISON not in flags:
         return {}
-    claims: dict[str, tuple[str, ...]] = {}
+    claims: dict[PowerName, tuple[str, ...]] = {}
     for p in position.map.powers:
         if p.homes and not position.centers.get(p.name) and all(position.unit_at(h) is None for h in p.homes):
             claims[p.name] = tuple(p.homes)
     return claims
 
 
-def allowance(position: Position, power: str, flags: frozenset[Flag] = frozenset()) -> int:
+def allowance(position: Position, power: PowerName, flags: frozenset[Flag] = frozenset()) -> int:
     """Builds (positive) or removals (negative) due to `power`: one build at most in the
     opening phase of a MOBILIZE game; one build for a power that GARRISON lets build."""
     if power in garrison_claims(position, flags):
@@ -97,7 +100,9 @@ def allowance(position: Position, power: str, flags: frozenset[Flag] = frozenset
     return min(delta, 1) if delta > 0 and mobilizing(position, flags) else delta
 
 
-def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozenset()) -> tuple[str, ...]:
+def build_sites(
+    position: Position, power: PowerName, flags: frozenset[Flag] = frozenset()
+) -> tuple[str, ...]:
     """The unoccupied centres `power` owns and may build in, by the flags in force:
     its home centres; any owned centre (BUILD_ANY); any owned centre that is some power's
     home (HOME_BUILDS); REMOTE_BUILDS only while it still owns one of its own homes; and
@@ -123,7 +128,7 @@ def build_sites(position: Position, power: str, flags: frozenset[Flag] = frozens
     return tuple(c for c in sites if position.unit_at(c) is None)
 
 
-def _disorder_builds(position: Position, power: str, count: int, flags: frozenset[Flag]) -> list[Unit]:
+def _disorder_builds(position: Position, power: PowerName, count: int, flags: frozenset[Flag]) -> list[Unit]:
     """CD_BUILDS: the builds of a power in civil disorder. The judge's choice is fixed, not
     random: the sites in alphabetical order, an army where one can stand, else a fleet (on
     the first coast in alphabetical order)."""
@@ -141,8 +146,8 @@ def _disorder_builds(position: Position, power: str, count: int, flags: frozense
 
 
 def adjudicate_adjustments(
-    position: Position, orders: Mapping[str, Sequence[Order]], *, flags: frozenset[Flag] = frozenset()
-) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
+    position: Position, orders: Mapping[PowerName, Sequence[Order]], *, flags: frozenset[Flag] = frozenset()
+) -> tuple[tuple[OrderOutcome, ...], dict[PowerName, tuple[Unit, ...]]]:
     """Validated orders per power, in the order given -> outcomes and the new units.
 
     A power that gave no order at all is in civil disorder: it waives its builds, or

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from .names import PowerName, ProvinceName
+
 _T = TypeVar("_T")
 _K = TypeVar("_K")
 
@@ -71,7 +73,7 @@ class Location:
 
 @dataclass(frozen=True, slots=True)
 class Province:
-    name: str
+    name: ProvinceName
     full_name: str
     terrain: Terrain
     coasts: tuple[str, ...] = ()
@@ -80,10 +82,10 @@ class Province:
 
 @dataclass(frozen=True, slots=True)
 class Power:
-    name: str  # ENGLAND (DPjudge's key: `U+S+A` is USA, `_India` is _INDIA)
+    name: PowerName  # ENGLAND (DPjudge's key: `U+S+A` is USA, `_India` is _INDIA)
     adjective: str  # ENGLISH
     initial: str  # E; "" for a power without one (DPjudge's `_` powers)
-    homes: tuple[str, ...]
+    homes: tuple[ProvinceName, ...]
     written: str = ""  # the name as the map spells it, `+` as a blank (U S A)
     hidden_homes: tuple[str, ...] = ()  # `~X`: a build there is not announced
     alternative_homes: tuple[tuple[str, tuple[str, ...]], ...] = ()  # `@X(A,B)`
@@ -106,12 +108,12 @@ class Map:
     """An immutable, validated Diplomacy map. Build one with `payjudge.rules.mapfile`."""
 
     name: str
-    provinces: Mapping[str, Province]
+    provinces: Mapping[str, Province]  # lookup tables are keyed by text, their values typed
     powers: tuple[Power, ...]
     victory: int
     start_phase: str
-    start_units: Mapping[str, tuple[tuple[UnitType, Location], ...]]
-    start_centers: Mapping[str, frozenset[str]]
+    start_units: Mapping[PowerName, tuple[tuple[UnitType, Location], ...]]
+    start_centers: Mapping[PowerName, frozenset[ProvinceName]]
     # army moves: province -> provinces; fleet moves: location -> locations
     army_adjacency: Mapping[str, frozenset[str]]
     fleet_adjacency: Mapping[Location, frozenset[Location]]
@@ -124,11 +126,11 @@ class Map:
     flow: tuple[str, ...] = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
     victory_steps: tuple[int, ...] = ()
     directives: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    dummies: tuple[str, ...] = ()
-    controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    leagues: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    reserves: Mapping[str, int] = field(default_factory=dict)
-    militia: Mapping[str, int] = field(default_factory=dict)
+    dummies: tuple[PowerName, ...] = ()
+    controls: Mapping[PowerName, tuple[PowerName, ...]] = field(default_factory=dict)
+    leagues: Mapping[PowerName, tuple[str, ...]] = field(default_factory=dict)
+    reserves: Mapping[PowerName, int] = field(default_factory=dict)
+    militia: Mapping[PowerName, int] = field(default_factory=dict)
     home_years: tuple[str, ...] = ()
     special_adjacency: tuple[tuple[str, str, str], ...] = ()  # (code, from, to): `*MAO`
     phase_lines: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (IN phase, its lines)
@@ -218,11 +220,11 @@ class Map:
 
     # -- lookups ---------------------------------------------------------------------
     @property
-    def supply_centers(self) -> frozenset[str]:
+    def supply_centers(self) -> frozenset[ProvinceName]:
         return frozenset(p.name for p in self.provinces.values() if p.supply_center)
 
     @property
-    def power_names(self) -> tuple[str, ...]:
+    def power_names(self) -> tuple[PowerName, ...]:
         return tuple(p.name for p in self.powers)
 
     def power(self, name_or_initial: str) -> Power | None:
@@ -231,7 +233,7 @@ class Map:
             return self._by_initial.get(key)
         return self._by_name.get(key)
 
-    def home_owner(self, province: str) -> str | None:
+    def home_owner(self, province: str) -> PowerName | None:
         for power in self.powers:
             if province in power.homes:
                 return power.name

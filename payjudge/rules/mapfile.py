@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .geography import Location, Map, Power, Province, Terrain, UnitType, _freeze
 from .mapread import UNOWNED, Model, Reader, Where, normalize_name, province_of
+from .names import PowerName, ProvinceName
 
 __all__ = [
     "MapError",
@@ -180,15 +181,17 @@ class _Builder:
             first_phase=first,
             flow=flow,
             start_units=_freeze(units),
-            start_centers=_freeze({p: frozenset(cs) for p, cs in owned.items()}),
+            start_centers=_freeze({p: frozenset(map(ProvinceName, cs)) for p, cs in owned.items()}),
             army_adjacency=_freeze({k: frozenset(v) for k, v in army.items()}),
             fleet_adjacency=_freeze({k: frozenset(v) for k, v in fleet.items()}),
             aliases=_freeze(self.aliases(provinces)),
             rules=tuple(m.rules),
             directives=_freeze({k: tuple(v) for k, v in m.directives.items()}),
-            dummies=tuple(d for d in m.dummies if d in powers),
-            controls=_freeze({k: tuple(v) for k, v in m.controls.items() if k in powers}),
-            leagues=_freeze({k: tuple(v) for k, v in m.leagues.items() if k in powers}),
+            dummies=tuple(PowerName(d) for d in m.dummies if d in powers),
+            controls=_freeze(
+                {PowerName(k): tuple(map(PowerName, v)) for k, v in m.controls.items() if k in powers}
+            ),
+            leagues=_freeze({PowerName(k): tuple(v) for k, v in m.leagues.items() if k in powers}),
             reserves=_freeze({p: m.reserves.count(p) for p in powers if p in m.reserves}),
             militia=_freeze({p: m.militia.count(p) for p in powers if p in m.militia}),
             home_years=tuple(m.home_years),
@@ -234,7 +237,7 @@ class _Builder:
             for site in sites:
                 if site.upper() not in abbrevs and site in m.loc_abut:
                     self.error(m.loc_where[site], f"location has no full name: {site.upper()}")
-            provinces[name] = Province(name, full_names.get(name, name), terrain, tuple(coasts))
+            provinces[name] = Province(ProvinceName(name), full_names.get(name, name), terrain, tuple(coasts))
 
         army: dict[str, set[str]] = {}
         fleet: dict[Location, set[Location]] = {}
@@ -268,7 +271,7 @@ class _Builder:
                     self.error(where, f"one-way adjacency {kind}: {site.upper()} -> {entry.upper()}")
         return provinces, army, fleet
 
-    def centres(self, powers: list[str], provinces: dict[str, Province]) -> set[str]:
+    def centres(self, powers: list[PowerName], provinces: dict[str, Province]) -> set[str]:
         m = self.m
         centers: set[str] = set()
         homes_of_powers = {h for p in powers for h in m.homes[p]}
@@ -312,8 +315,8 @@ class _Builder:
                         )
         return {c for c in centers if province_of(c) in provinces}
 
-    def units(self, powers: list[str]) -> dict[str, tuple[tuple[UnitType, Location], ...]]:
-        out: dict[str, tuple[tuple[UnitType, Location], ...]] = {}
+    def units(self, powers: list[PowerName]) -> dict[PowerName, tuple[tuple[UnitType, Location], ...]]:
+        out: dict[PowerName, tuple[tuple[UnitType, Location], ...]] = {}
         for power in powers:
             units = []
             for kind, site, where in self.m.units.get(power, []):
@@ -325,7 +328,7 @@ class _Builder:
             out[power] = tuple(units)
         return out
 
-    def special_adjacency(self, centers: set[str], powers: list[str]) -> None:
+    def special_adjacency(self, centers: set[str], powers: list[PowerName]) -> None:
         m = self.m
         initials = {m.initial.get(p, p[0]) for p in powers}
         for code, pairs in m.abut_rules.items():
@@ -391,7 +394,7 @@ class _Builder:
             self.error(m.begin[1] if m.begin else None, f"BEGIN phase {first} is not in the map's FLOW")
         return flow, first
 
-    def power(self, key: str) -> Power:
+    def power(self, key: PowerName) -> Power:
         m = self.m
         initial = m.initial.get(key, key[0])
         if initial == "_":
@@ -400,7 +403,7 @@ class _Builder:
             name=key,
             adjective=m.own_word.get(key, key).replace("+", " "),
             initial=initial,
-            homes=tuple(m.homes[key]),
+            homes=tuple(map(ProvinceName, m.homes[key])),
             written=" ".join(m.pow_name.get(key, key).replace("+", " ").split()),
             hidden_homes=tuple(m.hidden.get(key, ())),
             alternative_homes=tuple((a[0], tuple(a[1:])) for a in m.alternative.get(key, ())),

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .names import PowerName
+
 TERRAIN_WORDS = ("WATER", "LAND", "COAST", "PORT", "SHUT")
 DPJUDGE_VARIANTS = ("STANDARD", "PAYOLA", "XTALBALL", "SOLITAIRE")
 UNOWNED = "UNOWNED"
@@ -188,8 +190,9 @@ class Model:
     def copy(self) -> Model:
         return copy.deepcopy(self)
 
-    def powers(self) -> list[str]:
-        return sorted(p for p in self.homes if p != UNOWNED)
+    def powers(self) -> list[PowerName]:
+        """The powers the map declares: here their keys become typed names."""
+        return sorted(PowerName(p) for p in self.homes if p != UNOWNED)
 
     def areatype(self, site: str) -> str | None:
         return self.loc_type.get(site.upper()) or self.loc_type.get(site.lower())
@@ -724,7 +727,7 @@ class Reader:
             return power
         if words[1].upper() == "ALL":
             if len(words) == 2:
-                m.dummies = m.powers()
+                m.dummies = list(m.powers())
             elif words[2].upper() != "EXCEPT" or len(words) == 3:
                 self.error(where, f"{up} ALL takes EXCEPT and a list of powers")
             else:
@@ -796,7 +799,7 @@ class Reader:
             goners = [power]
         elif words[1].upper() == "ALL":
             if len(words) == 2:
-                goners = m.powers()
+                goners = list(m.powers())
             elif words[2].upper() != "EXCEPT" or len(words) == 3:
                 self.error(where, "UNPLAYED ALL takes EXCEPT and a list of powers")
                 return

@@ -22,6 +22,7 @@ from operator import attrgetter
 
 from .flags import Flag
 from .geography import Location, Map, UnitType
+from .names import PowerName
 from .orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
 from .outcome import OrderOutcome, Result
 from .position import Dislodged, Position
@@ -55,8 +56,8 @@ def _touching(m: Map) -> dict[str, frozenset[str]]:
 @dataclass(frozen=True)
 class MovementResult:
     outcomes: tuple[OrderOutcome, ...]
-    units: dict[str, tuple[Unit, ...]]  # after the moves, without the dislodged
-    dislodged: dict[str, tuple[Dislodged, ...]]
+    units: dict[PowerName, tuple[Unit, ...]]  # after the moves, without the dislodged
+    dislodged: dict[PowerName, tuple[Dislodged, ...]]
     contested: frozenset[str]  # provinces left empty by a standoff
 
 
@@ -68,7 +69,7 @@ class _Board:
         position: Position,
         orders: dict[str, Order],
         flags: frozenset[Flag] = frozenset(),
-        dummies: frozenset[str] = frozenset(),
+        dummies: frozenset[PowerName] = frozenset(),
     ):
         m = position.map
         self.flags = flags
@@ -87,7 +88,7 @@ class _Board:
         self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
         powers = sorted(position.units)
         self.units: list[Unit] = list(chain.from_iterable(map(position.units.__getitem__, powers)))
-        self.powers: list[str] = [power for power in powers for _ in position.units[power]]
+        self.powers: list[PowerName] = [power for power in powers for _ in position.units[power]]
         n = len(self.units)
         self.prov: list[str] = list(map(_province_of, self.units))
         self.at: dict[str, int] = dict(zip(self.prov, range(n)))
@@ -324,7 +325,7 @@ class _Board:
                     frontier.append(t)
         return False
 
-    def _supports(self, supporters: Sequence[int], exclude_power: str | None = None) -> int:
+    def _supports(self, supporters: Sequence[int], exclude_power: PowerName | None = None) -> int:
         n = 1
         for s in supporters:
             if exclude_power is not None and self.powers[s] == exclude_power:
@@ -440,7 +441,7 @@ def adjudicate_movement(
     defaults: frozenset[str] = frozenset(),
     *,
     flags: frozenset[Flag] = frozenset(),
-    dummies: frozenset[str] = frozenset(),
+    dummies: frozenset[PowerName] = frozenset(),
 ) -> MovementResult:
     """Adjudicate validated orders, keyed by the province of the ordered unit.
 
@@ -474,8 +475,8 @@ def adjudicate_movement(
             contested.add(province)
 
     outcomes = []
-    new_units: dict[str, list[Unit]] = {}
-    dislodged: dict[str, list[Dislodged]] = {}
+    new_units: dict[PowerName, list[Unit]] = {}
+    dislodged: dict[PowerName, list[Dislodged]] = {}
     for i, (unit, power, order, kind) in enumerate(zip(b.units, b.powers, b.orders, kinds)):
         gone = i in dislodged_by
         if kind == _MOVE:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from .names import PowerName
 from .orders import Order
 
 
@@ -29,7 +30,7 @@ class Result(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class OrderOutcome:
-    power: str
+    power: PowerName
     order: Order
     result: Result
     dislodged: bool = False  # the ordered unit was dislodged

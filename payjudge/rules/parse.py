@@ -127,9 +127,16 @@ _COASTS = {
 _ANY = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]|[^\s]")
 
 
+# the kinds of token that are no keyword of their own (a keyword's kind is its text)
+_LOC = "LOC"  # a place the map names (its coast attached by `_attach_coasts`)
+_COAST = "COAST"  # a coast word: NC, NORTH, …
+_UNKNOWN = "?"  # a word that is neither
+_OPEN, _CLOSE = "(", ")"
+
+
 @dataclass(frozen=True, slots=True)
 class _Tok:
-    kind: str  # a keyword ("A", "-", "S", …), "LOC" or "?"
+    kind: str  # a keyword ("A", "-", "S", …), _LOC, _COAST or _UNKNOWN
     loc: Location | None = None
     text: str = ""
 
@@ -176,7 +183,7 @@ def tokenize(text: str, game_map: Map) -> list[_Tok]:
                 break
         if best is not None:
             j, loc = best
-            toks.append(_Tok("LOC", loc, " ".join(raw[i:j])))
+            toks.append(_Tok(_LOC, loc, " ".join(raw[i:j])))
             i = j
             continue
         if word in ("/", "(", ")", ",", "|"):
@@ -184,9 +191,9 @@ def tokenize(text: str, game_map: Map) -> list[_Tok]:
         elif word in _WORDS:
             toks.append(_Tok(_WORDS[word], text=word))
         elif word in _COASTS or word == "COAST":
-            toks.append(_Tok("COAST", text=word))
+            toks.append(_Tok(_COAST, text=word))
         else:
-            toks.append(_Tok("?", text=word))
+            toks.append(_Tok(_UNKNOWN, text=word))
         i += 1
     return _attach_coasts(toks)
 
@@ -197,23 +204,23 @@ def _attach_coasts(toks: list[_Tok]) -> list[_Tok]:
     i = 0
     while i < len(toks):
         t = toks[i]
-        if t.kind == "LOC" and t.loc is not None and t.loc.coast is None:
+        if t.kind == _LOC and t.loc is not None and t.loc.coast is None:
             j = i + 1
             closing = False
-            if j < len(toks) and toks[j].kind in ("/", "("):
-                closing = toks[j].kind == "("
+            if j < len(toks) and toks[j].kind in ("/", _OPEN):
+                closing = toks[j].kind == _OPEN
                 j += 1
-            if j < len(toks) and toks[j].kind == "COAST" and toks[j].text != "COAST":
+            if j < len(toks) and toks[j].kind == _COAST and toks[j].text != "COAST":
                 coast = _COASTS[toks[j].text]
                 j += 1
                 if j < len(toks) and toks[j].text == "COAST":
                     j += 1
                 if closing:
-                    if j < len(toks) and toks[j].kind == ")":
+                    if j < len(toks) and toks[j].kind == _CLOSE:
                         j += 1
                     else:
                         raise InvalidOrder("unclosed parenthesis after a coast")
-                out.append(_Tok("LOC", Location(t.loc.province, coast), t.text))
+                out.append(_Tok(_LOC, Location(t.loc.province, coast), t.text))
                 i = j
                 continue
         out.append(t)
@@ -242,7 +249,7 @@ class _Reader:
     def fail(self, expected: str, *, province: bool = False) -> InvalidOrder:
         if self.i < len(self.toks):
             tok = self.toks[self.i]
-            if tok.kind == "?":
+            if tok.kind == _UNKNOWN:
                 near = suggest_provinces(tok.text, self.map) if province and self.map else []
                 hint = f"; did you mean {' or '.join(near)}?" if near else ""
                 return InvalidOrder(f"unknown word {tok.text!r} (expected {expected}{hint})")
@@ -250,7 +257,7 @@ class _Reader:
         return InvalidOrder(f"order ends too early (expected {expected})")
 
     def location(self, what: str) -> Location:
-        tok = self.take("LOC")
+        tok = self.take(_LOC)
         if tok is None:
             raise self.fail(what, province=True)
         return tok.loc  # type: ignore[return-value]
@@ -286,7 +293,7 @@ def read_order_tokens(text: str, game_map: Map) -> ParsedOrder:
             raise InvalidOrder("a build must name the unit type (A or F)")
         r.end()
         return ParsedOrder(OrderKind.BUILD, unit)
-    if r.peek() == "REMOVE" or (r.peek() == "D" and r.peek(1) in ("A", "F", "LOC")):
+    if r.peek() == "REMOVE" or (r.peek() == "D" and r.peek(1) in ("A", "F", _LOC)):
         r.i += 1
         unit = r.unit()
         r.end()
@@ -349,7 +356,7 @@ def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
         return ParsedOrder(OrderKind.BUILD, unit)
     if r.take("REMOVE"):
         return ParsedOrder(OrderKind.REMOVE, unit)
-    if r.peek() == "LOC":
+    if r.peek() == _LOC:
         raise InvalidOrder("a move needs a move mark: write '-' between the provinces")
     raise r.fail("H, -, S, C, R or D")
 
@@ -419,7 +426,7 @@ def _canonical_words(game_map: Map) -> dict[str, Location] | None:
 
     if any(alone(word) != [(kind, None)] for word, kind in _KEYWORD_TOKENS.items()):
         return None
-    return {name: loc for name, loc in candidates.items() if alone(name) == [("LOC", loc)]}
+    return {name: loc for name, loc in candidates.items() if alone(name) == [(_LOC, loc)]}
 
 
 def _canonical_units(game_map: Map) -> dict[tuple[str, str], UnitSpec] | None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from .flags import Flag
 from .geography import Location, Map
+from .names import PowerName, ProvinceName
 from .orders import Unit
 from .phase import Phase, PhaseType, Season, game_start_phase
 from .terrain import adapt_units, phase_map
@@ -49,7 +50,7 @@ def _unit_key(unit: Unit) -> tuple[str, str]:
     return unit.location.province, unit.location.coast or ""
 
 
-def _two_units(units: Mapping[str, tuple[Unit, ...]]) -> str:
+def _two_units(units: Mapping[PowerName, tuple[Unit, ...]]) -> str:
     """The error for two units in one province, naming the first two found when each
     power's units are taken in (province, coast) order."""
     seen: dict[str, Unit] = {}
@@ -65,10 +66,10 @@ def _two_units(units: Mapping[str, tuple[Unit, ...]]) -> str:
 class Position:
     map: Map
     phase: Phase
-    units: Mapping[str, tuple[Unit, ...]]  # power -> its units on the board
-    centers: Mapping[str, frozenset[str]]  # power -> the centres it owns
-    dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
-    _at: Mapping[str, tuple[str, Unit]] = field(init=False, repr=False, compare=False)
+    units: Mapping[PowerName, tuple[Unit, ...]]  # power -> its units on the board
+    centers: Mapping[PowerName, frozenset[ProvinceName]]  # power -> the centres it owns
+    dislodged: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
+    _at: Mapping[str, tuple[PowerName, Unit]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.map.phase_lines:  # the board of this phase (terrain that changes: `IN` lines)
@@ -107,41 +108,41 @@ class Position:
         hit = self._at.get(province)
         return hit[1] if hit else None
 
-    def owner_at(self, province: str) -> str | None:
+    def owner_at(self, province: str) -> PowerName | None:
         """The power whose unit stands in `province`."""
         hit = self._at.get(province)
         return hit[0] if hit else None
 
-    def all_units(self) -> Iterator[tuple[str, Unit]]:
+    def all_units(self) -> Iterator[tuple[PowerName, Unit]]:
         for power in sorted(self.units):
             for unit in self.units[power]:
                 yield power, unit
 
-    def center_owner(self, province: str) -> str | None:
+    def center_owner(self, province: str) -> PowerName | None:
         for power, owned in self.centers.items():
             if province in owned:
                 return power
         return None
 
-    def dislodged_at(self, province: str) -> tuple[str, Dislodged] | None:
+    def dislodged_at(self, province: str) -> tuple[PowerName, Dislodged] | None:
         for power, ds in self.dislodged.items():
             for d in ds:
                 if d.unit.province == province:
                     return power, d
         return None
 
-    def adjustment(self, power: str) -> int:
+    def adjustment(self, power: PowerName) -> int:
         """Builds (positive) or removals (negative) due to `power` in the winter."""
         return len(self.centers.get(power, ())) - len(self.units.get(power, ()))
 
-    def buildable_homes(self, power: str) -> tuple[str, ...]:
+    def buildable_homes(self, power: PowerName) -> tuple[ProvinceName, ...]:
         p = self.map.power(power)
         if p is None:
             return ()
         owned = self.centers.get(power, frozenset())
         return tuple(h for h in p.homes if h in owned and h not in self._at)
 
-    def powers_alive(self) -> tuple[str, ...]:
+    def powers_alive(self) -> tuple[PowerName, ...]:
         """Powers with a unit or a centre (the others are eliminated)."""
         return tuple(p for p in self.map.power_names if self.units.get(p) or self.centers.get(p))
 

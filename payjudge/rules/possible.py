@@ -15,6 +15,7 @@ from typing import NamedTuple
 from .adjustments import allowance, build_sites
 from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
+from .names import PowerName
 from .orders import (
     Build,
     Convoy,
@@ -34,7 +35,7 @@ from .position import Position
 from .terrain import hibernating
 
 
-def possible_orders(position: Position, unit: Unit | str, power: str | None = None) -> list[Order]:
+def possible_orders(position: Position, unit: Unit | str, power: PowerName | None = None) -> list[Order]:
     """The legal orders of `unit` (a unit, or the province it stands in) this phase.
 
     Movement: holds, moves (by land, by convoy), supports and convoys; retreats: each
@@ -44,7 +45,9 @@ def possible_orders(position: Position, unit: Unit | str, power: str | None = No
     return _Orders(position).of_unit(unit, power)
 
 
-def possible_adjustments(position: Position, power: str, flags: frozenset[Flag] = frozenset()) -> list[Order]:
+def possible_adjustments(
+    position: Position, power: PowerName, flags: frozenset[Flag] = frozenset()
+) -> list[Order]:
     """The legal adjustment orders of `power`: each build and `WAIVE` when it may build,
     each removal when it must remove, nothing otherwise (build sites by `flags`)."""
     if position.phase.type is not PhaseType.ADJUSTMENTS:
@@ -67,7 +70,7 @@ def possible_adjustments(position: Position, power: str, flags: frozenset[Flag] 
     return builds + [Waive()] if builds else []
 
 
-def orderable_units(position: Position) -> dict[str, tuple[Unit, ...]]:
+def orderable_units(position: Position) -> dict[PowerName, tuple[Unit, ...]]:
     """The units that take an order this phase, per power (dislodged units in a retreat
     phase, the units of powers that must remove some in an adjustment phase)."""
     kind = position.phase.type
@@ -78,7 +81,7 @@ def orderable_units(position: Position) -> dict[str, tuple[Unit, ...]]:
     return {p: tuple(us) for p, us in sorted(position.units.items()) if position.adjustment(p) < 0}
 
 
-def all_possible_orders(position: Position) -> dict[str, dict[Unit, list[Order]]]:
+def all_possible_orders(position: Position) -> dict[PowerName, dict[Unit, list[Order]]]:
     """`possible_orders` of every orderable unit, per power (computed together: faster)."""
     orders = _Orders(position)
     return {p: {u: orders.of_unit(u, p) for u in us} for p, us in orderable_units(position).items()}
@@ -129,7 +132,7 @@ class _Orders:
         self._reach: dict[tuple[str, str | None], frozenset[str]] = {}
         self._coastal_armies: list[Unit] | None = None
 
-    def of_unit(self, unit: Unit | str, power: str | None) -> list[Order]:
+    def of_unit(self, unit: Unit | str, power: PowerName | None) -> list[Order]:
         pos = self.position
         province = unit if isinstance(unit, str) else unit.province
         kind = pos.phase.type
@@ -253,7 +256,7 @@ class _Orders:
                         yield SupportMove(unit, other, loc)
 
 
-def orders_by_power(position: Position) -> dict[str, list[Order]]:
+def orders_by_power(position: Position) -> dict[PowerName, list[Order]]:
     """Every legal order each power could give this phase (adjustments included)."""
     if position.phase.type is PhaseType.ADJUSTMENTS:
         lists = {p: possible_adjustments(position, p) for p in position.map.power_names}

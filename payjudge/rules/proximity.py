@@ -6,10 +6,11 @@ a power "touches" another when a unit of either could support a hold of a unit o
 
 from __future__ import annotations
 
+from .names import PowerName
 from .position import Position
 
 
-def _reaches_unit(pos: Position, mover: str, other: str) -> bool:
+def _reaches_unit(pos: Position, mover: PowerName, other: PowerName) -> bool:
     """Some unit of `mover` could move into the province of some unit of `other`."""
     targets = {u.province for u in pos.units.get(other, ())}
     return any(
@@ -17,7 +18,7 @@ def _reaches_unit(pos: Position, mover: str, other: str) -> bool:
     )
 
 
-def _reaches_centre(pos: Position, mover: str, owner: str) -> bool:
+def _reaches_centre(pos: Position, mover: PowerName, owner: PowerName) -> bool:
     """Some unit of `mover` could move into a supply centre `owner` owns."""
     centres = pos.centers.get(owner, ())
     return any(
@@ -25,11 +26,11 @@ def _reaches_centre(pos: Position, mover: str, owner: str) -> bool:
     )
 
 
-def touching(pos: Position, a: str, b: str) -> bool:
+def touching(pos: Position, a: PowerName, b: PowerName) -> bool:
     """A unit of `a` could support a unit of `b` to hold, or the other way round."""
     return _reaches_unit(pos, a, b) or _reaches_unit(pos, b, a)
 
 
-def remote(pos: Position, a: str, b: str) -> bool:
+def remote(pos: Position, a: PowerName, b: PowerName) -> bool:
     """Nothing of `b` is near `a`: not touching, and neither could move into the other's centres."""
     return not (touching(pos, a, b) or _reaches_centre(pos, b, a) or _reaches_centre(pos, a, b))

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections import Counter
 
 from .flags import Flag
+from .names import PowerName
 from .orders import Disband, Order, Retreat, Unit
 from .outcome import OrderOutcome, Result
 from .position import Position
 
 
 def _disorder_retreats(
-    position: Position, orders: dict[str, Order], in_disorder: frozenset[str]
+    position: Position, orders: dict[str, Order], in_disorder: frozenset[PowerName]
 ) -> dict[str, Order]:
     """CD_RETREATS: a retreat for each dislodged unit of a power in civil disorder. The
     judge's choice is fixed, not random: a supply centre first, then any place, each in
@@ -36,8 +37,8 @@ def adjudicate_retreats(
     defaults: frozenset[str] = frozenset(),
     *,
     flags: frozenset[Flag] = frozenset(),
-    in_disorder: frozenset[str] = frozenset(),
-) -> tuple[tuple[OrderOutcome, ...], dict[str, tuple[Unit, ...]]]:
+    in_disorder: frozenset[PowerName] = frozenset(),
+) -> tuple[tuple[OrderOutcome, ...], dict[PowerName, tuple[Unit, ...]]]:
     """Validated retreat orders keyed by the dislodged unit's province -> outcomes, units.
 
     The units of the powers `in_disorder` (they gave no order) disband, or retreat by

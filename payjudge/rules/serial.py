@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .geography import Location, Map
+from .names import PowerName, ProvinceName
 from .orders import Unit
 from .phase import Phase
 from .position import Dislodged, Position
@@ -31,13 +32,14 @@ def position_to_json(pos: Position) -> dict[str, Any]:
 
 
 def position_from_json(m: Map, doc: dict[str, Any]) -> Position:
+    # a stored document: the judge wrote these names, so they become names unchecked
     return Position(
         m,
         Phase.parse(doc["phase"]),
-        {p: tuple(Unit.parse(u) for u in us) for p, us in doc.get("units", {}).items()},
-        {p: frozenset(cs) for p, cs in doc.get("centers", {}).items()},
+        {PowerName(p): tuple(Unit.parse(u) for u in us) for p, us in doc.get("units", {}).items()},
+        {PowerName(p): frozenset(map(ProvinceName, cs)) for p, cs in doc.get("centers", {}).items()},
         {
-            p: tuple(
+            PowerName(p): tuple(
                 Dislodged(
                     Unit.parse(d["unit"]), d["attacker_from"], tuple(Location.parse(r) for r in d["retreats"])
                 )

@@ -17,6 +17,7 @@ from .errors import OrderError, ProblemKind
 from .flags import Flag
 from .geography import Map
 from .movement import adjudicate_movement
+from .names import PowerName, ProvinceName
 from .orders import Convoy, Order, SupportHold, SupportMove, Unit, Waive
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
@@ -32,7 +33,7 @@ from .vassals import settle
 class OrderProblem:
     """An order that was not accepted: who gave it, its text, and why."""
 
-    power: str
+    power: PowerName
     text: str
     message: str
     kind: ProblemKind
@@ -49,14 +50,14 @@ class PhaseReport:
     before: Position
     outcomes: tuple[OrderOutcome, ...]
     errors: tuple[OrderProblem, ...] = ()
-    dislodged: Mapping[str, tuple[Dislodged, ...]] = field(default_factory=dict)
+    dislodged: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
     destroyed: tuple[tuple[str, Unit], ...] = ()  # dislodged with nowhere to go
-    center_changes: tuple[tuple[str, str | None, str], ...] = ()  # (centre, from, to)
+    center_changes: tuple[tuple[str, PowerName | None, PowerName], ...] = ()  # (centre, from, to)
     # units destroyed by the terrain of the phases that follow (a map's `IN` lines): on a
     # space their kind cannot stand on, where UNITS_ADAPT and HIBERNATE do not save them
-    stranded: tuple[tuple[str, Unit], ...] = ()
-    control: Mapping[str, str] | None = None  # VASSAL_DUMMIES: the control after the fall
-    torn: tuple[tuple[str, Unit], ...] = ()  # TORN_ALLEGIANCE: vassal units destroyed
+    stranded: tuple[tuple[PowerName, Unit], ...] = ()
+    control: Mapping[PowerName, PowerName] | None = None  # VASSAL_DUMMIES: the control after the fall
+    torn: tuple[tuple[PowerName, Unit], ...] = ()  # TORN_ALLEGIANCE: vassal units destroyed
 
 
 _PARSED_CACHE_SIZE = 50_000
@@ -96,7 +97,7 @@ _Remembered = dict[str, _Accepted]
 _NOBODY: tuple[str, Unit | None] = ("", None)
 
 
-def _validated(text: str, position: Position, power: str, remembered: _Remembered) -> Order:
+def _validated(text: str, position: Position, power: PowerName, remembered: _Remembered) -> Order:
     """`validate` of a movement order given by `power`, remembered per map.
 
     Orders come back phase after phase, and the units they name are often the very same
@@ -146,14 +147,14 @@ def _validated(text: str, position: Position, power: str, remembered: _Remembere
 
 def read_orders(
     position: Position,
-    texts: Mapping[str, Iterable[str]],
+    texts: Mapping[PowerName, Iterable[str]],
     *,
     check_owner: bool = True,
     flags: frozenset[Flag] = frozenset(),
-    dummies: frozenset[str] = frozenset(),
-) -> tuple[dict[str, list[Order]], list[OrderProblem]]:
+    dummies: frozenset[PowerName] = frozenset(),
+) -> tuple[dict[PowerName, list[Order]], list[OrderProblem]]:
     """Parse and check each power's order texts, keeping the order they were given in."""
-    accepted: dict[str, list[Order]] = {}
+    accepted: dict[PowerName, list[Order]] = {}
     problems: list[OrderProblem] = []
     game_map = position.map
     remembered: _Remembered | None = None
@@ -185,12 +186,12 @@ def read_orders(
     return accepted, problems
 
 
-def _by_unit(orders: Mapping[str, Sequence[Order]], problems: list[OrderProblem]) -> dict[str, Order]:
+def _by_unit(orders: Mapping[PowerName, Sequence[Order]], problems: list[OrderProblem]) -> dict[str, Order]:
     """One order per unit. Two different orders to one unit cancel each other: it holds
     (DATC 4.D.3, choice c)."""
     chosen: dict[str, Order] = {}
     clashing: dict[str, Unit] = {}  # a dict, not a set: problems come out in a fixed order
-    owner: dict[str, str] = {}
+    owner: dict[str, PowerName] = {}
     for power, lst in orders.items():
         for order in lst:
             if isinstance(order, Waive):  # an adjustment order: it names no unit
@@ -223,12 +224,12 @@ def _by_unit(orders: Mapping[str, Sequence[Order]], problems: list[OrderProblem]
 
 def play(
     position: Position,
-    orders: Mapping[str, Sequence[Order]],
+    orders: Mapping[PowerName, Sequence[Order]],
     problems: Sequence[OrderProblem] = (),
     *,
     flags: frozenset[Flag] = frozenset(),
-    dummies: frozenset[str] = frozenset(),
-    control: Mapping[str, str] | None = None,
+    dummies: frozenset[PowerName] = frozenset(),
+    control: Mapping[PowerName, PowerName] | None = None,
 ) -> tuple[PhaseReport, Position]:
     """Adjudicate validated orders (per power, in the order given) and advance.
 
@@ -239,7 +240,7 @@ def play(
     adjustment phases."""
     problems = list(problems)
     kind = position.phase.type
-    dislodged: Mapping[str, tuple[Dislodged, ...]]
+    dislodged: Mapping[PowerName, tuple[Dislodged, ...]]
     ordered = {p for p, lst in orders.items() if lst} | {e.power for e in problems}
     if kind is PhaseType.MOVEMENT:
         by_unit = _by_unit(orders, problems)
@@ -279,10 +280,10 @@ def play(
 
 def advance(
     position: Position,
-    texts: Mapping[str, Iterable[str]],
+    texts: Mapping[PowerName, Iterable[str]],
     *,
     flags: frozenset[Flag] = frozenset(),
-    dummies: frozenset[str] = frozenset(),
+    dummies: frozenset[PowerName] = frozenset(),
 ) -> tuple[PhaseReport, Position]:
     """Read order texts, adjudicate the phase, and return the next position."""
     orders, problems = read_orders(position, texts, flags=flags, dummies=dummies)
@@ -291,19 +292,19 @@ def advance(
 
 def _next_position(
     before: Position,
-    units: Mapping[str, tuple[Unit, ...]],
-    dislodged: Mapping[str, tuple[Dislodged, ...]],
+    units: Mapping[PowerName, tuple[Unit, ...]],
+    dislodged: Mapping[PowerName, tuple[Dislodged, ...]],
     flags: frozenset[Flag] = frozenset(),
     vassals: _Vassals | None = None,
-) -> tuple[Position, tuple[tuple[str, str | None, str], ...], tuple[tuple[str, Unit], ...]]:
+) -> tuple[Position, tuple[tuple[str, PowerName | None, PowerName], ...], tuple[tuple[PowerName, Unit], ...]]:
     """Step to the next phase that really happens, from the units after `before`'s phase;
     with the centres that changed hands and the units the terrain of a phase destroyed
     (on a map whose terrain changes by phase, each phase passed has its own board).
     Under VASSAL_DUMMIES (`vassals`) the centres and the control are settled as
     `vassals.settle` says, and `vassals` keeps the outcome."""
     m, centers, phase = before.map, before.centers, before.phase
-    changes: tuple[tuple[str, str | None, str], ...] = ()
-    stranded: tuple[tuple[str, Unit], ...] = ()
+    changes: tuple[tuple[str, PowerName | None, PowerName], ...] = ()
+    stranded: tuple[tuple[PowerName, Unit], ...] = ()
     while True:
         phase = phase.next()
         board = phase_map(m, phase)
@@ -348,27 +349,27 @@ class _Vassals:
 
 
 def _captured(
-    m: Map, units: Mapping[str, Sequence[Unit]], centers: Mapping[str, frozenset[str]]
-) -> tuple[Mapping[str, frozenset[str]], tuple[tuple[str, str | None, str], ...]]:
+    m: Map, units: Mapping[PowerName, Sequence[Unit]], centers: Mapping[PowerName, frozenset[ProvinceName]]
+) -> tuple[Mapping[PowerName, frozenset[ProvinceName]], tuple[tuple[str, PowerName | None, PowerName], ...]]:
     """Centre ownership once each supply centre belongs to the power whose unit stands on it."""
     owner = {c: p for p, cs in centers.items() for c in cs}
     changes = []
     provinces = m.provinces
     for power, us in units.items():
         for unit in us:
-            province = unit.location.province
-            if provinces[province].supply_center and owner.get(province) != power:
-                changes.append((province, owner.get(province), power))
-                owner[province] = power
+            province = provinces[unit.location.province]
+            if province.supply_center and owner.get(province.name) != power:
+                changes.append((province.name, owner.get(province.name), power))
+                owner[province.name] = power
     if not changes:
         return centers, ()
-    new: dict[str, set[str]] = {}
+    new: dict[PowerName, set[ProvinceName]] = {}
     for c, p in owner.items():
         new.setdefault(p, set()).add(c)
     return {p: frozenset(cs) for p, cs in new.items()}, tuple(sorted(changes))
 
 
-def winner(pos: Position) -> str | None:
+def winner(pos: Position) -> PowerName | None:
     """The power that holds the victory number of centres, if any (checked after the fall)."""
     won = winners(pos)
     return won[0] if won else None
@@ -383,8 +384,8 @@ def home_victory(m: Map) -> int:
 
 
 def victory_scores(
-    pos: Position, *, homes: bool = False, control: Mapping[str, str] | None = None
-) -> dict[str, int]:
+    pos: Position, *, homes: bool = False, control: Mapping[PowerName, PowerName] | None = None
+) -> dict[PowerName, int]:
     """What each power counts towards victory: its centres, or under VICTORY_HOMES the home
     centres of other powers it owns. With `control` (TEAM_VICTORY) a power adds what the
     powers it controls count, and a controlled power counts nothing of its own."""
@@ -406,8 +407,12 @@ def victory_scores(
 
 
 def winners(
-    pos: Position, *, homes: bool = False, shared: bool = False, control: Mapping[str, str] | None = None
-) -> tuple[str, ...]:
+    pos: Position,
+    *,
+    homes: bool = False,
+    shared: bool = False,
+    control: Mapping[PowerName, PowerName] | None = None,
+) -> tuple[PowerName, ...]:
     """The powers that have won: the one that reaches the victory condition with a count
     no other power reaches equals (a tie goes on), or under SHARED_VICTORY every power that
     reaches it. `homes` counts as VICTORY_HOMES does, `control` as TEAM_VICTORY does."""

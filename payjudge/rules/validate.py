@@ -14,6 +14,7 @@ from .adjustments import build_sites, garrison_claims
 from .errors import AmbiguousOrder, IllegalOrder
 from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
+from .names import PowerName
 from .orders import (
     Build,
     Convoy,
@@ -49,11 +50,11 @@ _KIND_NAMES = {
 def validate(
     parsed: ParsedOrder,
     position: Position,
-    power: str | None = None,
+    power: PowerName | None = None,
     *,
     check_owner: bool = True,
     flags: frozenset[Flag] = frozenset(),
-    dummies: frozenset[str] = frozenset(),
+    dummies: frozenset[PowerName] = frozenset(),
 ) -> Order:
     """The legal order `parsed` stands for, in `position`, given by `power`.
 
@@ -78,7 +79,7 @@ def _wrong_phase(parsed: ParsedOrder, position: Position) -> IllegalOrder:
     return IllegalOrder(f"a {_KIND_NAMES[parsed.kind]} order is not possible in {kind} phase")
 
 
-def _board_unit(spec: UnitSpec, position: Position, what: str = "unit") -> tuple[str, Unit]:
+def _board_unit(spec: UnitSpec, position: Position, what: str = "unit") -> tuple[PowerName, Unit]:
     """The unit on the board that `spec` names (type and coast taken from the board)."""
     hit = position._at.get(spec.location.province)
     if hit is None:
@@ -91,7 +92,7 @@ def _board_unit(spec: UnitSpec, position: Position, what: str = "unit") -> tuple
     return owner, unit
 
 
-def _check_owner(owner: str, unit: Unit, power: str | None, check: bool) -> None:
+def _check_owner(owner: PowerName, unit: Unit, power: PowerName | None, check: bool) -> None:
     if check and power is not None and owner != power:
         raise IllegalOrder(f"{unit} belongs to {owner}, not to {power}")
 
@@ -335,10 +336,10 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[
 def _movement(
     parsed: ParsedOrder,
     position: Position,
-    power: str | None,
+    power: PowerName | None,
     check_owner: bool,
     flags: frozenset[Flag],
-    dummies: frozenset[str],
+    dummies: frozenset[PowerName],
 ) -> Order:
     m = position.map
     if parsed.kind not in (OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY):
@@ -500,7 +501,7 @@ def _portage(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozens
     return Convoy(unit, fleet, dest)
 
 
-def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_owner: bool) -> Order:
+def _retreat(parsed: ParsedOrder, position: Position, power: PowerName | None, check_owner: bool) -> Order:
     if parsed.kind not in (OrderKind.RETREAT, OrderKind.MOVE, OrderKind.DISBAND, OrderKind.REMOVE):
         raise _wrong_phase(parsed, position)
     assert parsed.unit is not None
@@ -529,7 +530,9 @@ def _retreat(parsed: ParsedOrder, position: Position, power: str | None, check_o
     return Retreat(unit, dest)
 
 
-def _adjustment(parsed: ParsedOrder, position: Position, power: str | None, flags: frozenset[Flag]) -> Order:
+def _adjustment(
+    parsed: ParsedOrder, position: Position, power: PowerName | None, flags: frozenset[Flag]
+) -> Order:
     m = position.map
     if parsed.kind is OrderKind.WAIVE:
         return Waive()

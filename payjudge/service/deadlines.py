@@ -21,6 +21,7 @@ from ..game.state import GameState
 from ..game.timing import Timing, format_duration, show_time
 from ..game.turns import is_ready, late_powers
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..store import repo
 from ..store.db import Database
 from ..vocabulary import GameStatus
@@ -171,7 +172,9 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
         return sent
 
 
-def _remind(st: GameState, mailer: Mailer, timing: Timing, late: list[str], now: datetime) -> str | None:
+def _remind(
+    st: GameState, mailer: Mailer, timing: Timing, late: list[PowerName], now: datetime
+) -> str | None:
     """Send each due reminder once, to the late powers. A reminder that would fall before
     the phase opened (a phase shorter than the warning) is not sent at all."""
     game = st.game

@@ -26,6 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..vocabulary import (
     GameStatus,
@@ -120,7 +121,7 @@ class Seat(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
-    power: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    power: Mapped[PowerName | None] = mapped_column(String(32), nullable=True)
     kind: Mapped[SeatKind] = mapped_column(EnumText(SeatKind), default=SeatKind.POWER)
     investor_name: Mapped[str | None] = mapped_column(String(32), nullable=True)
     address: Mapped[str | None] = mapped_column(String(254), nullable=True)
@@ -178,7 +179,7 @@ class Submission(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
     turn_id: Mapped[int] = mapped_column(ForeignKey("turn.id"))
-    power: Mapped[str] = mapped_column(String(32))
+    power: Mapped[PowerName] = mapped_column(String(32))
     kind: Mapped[SubmissionKind] = mapped_column(EnumText(SubmissionKind))
     text: Mapped[str] = mapped_column(Text)  # normalised
     current: Mapped[bool] = mapped_column(Boolean, default=True)
@@ -191,7 +192,7 @@ class Acceptance(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
-    power: Mapped[str] = mapped_column(String(32))
+    power: Mapped[PowerName] = mapped_column(String(32))
     text: Mapped[str] = mapped_column(String(64))
     set_at: Mapped[datetime] = mapped_column(UTC)
 
@@ -204,7 +205,7 @@ class LedgerEntry(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"))
-    power: Mapped[str] = mapped_column(String(32))
+    power: Mapped[PowerName] = mapped_column(String(32))
     turn_seq: Mapped[int] = mapped_column(Integer)  # the phase it belongs to
     phase: Mapped[Phase] = mapped_column(PhaseText())
     kind: Mapped[LedgerKind] = mapped_column(EnumText(LedgerKind))

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Row, func, or_, select, text, update
 from sqlalchemy.orm import Session
 
+from ..rules.names import PowerName
 from ..vocabulary import GameStatus, InboundState, TurnStatus
 from .models import (
     Acceptance,
@@ -106,7 +107,7 @@ def observer(s: Session, game: Game, name: str) -> Observer | None:
 
 
 # -- submissions and acceptance lists -------------------------------------------------------
-def latest_acceptance(s: Session, game: Game, power: str) -> Acceptance | None:
+def latest_acceptance(s: Session, game: Game, power: PowerName) -> Acceptance | None:
     return s.scalar(
         select(Acceptance)
         .where(Acceptance.game_id == game.id, Acceptance.power == power)
@@ -119,7 +120,7 @@ def acceptance_history(s: Session, game: Game) -> list[Acceptance]:
     return list(s.scalars(select(Acceptance).where(Acceptance.game_id == game.id).order_by(Acceptance.id)))
 
 
-def current_submission(s: Session, turn: Turn, power: str) -> Submission | None:
+def current_submission(s: Session, turn: Turn, power: PowerName) -> Submission | None:
     return s.scalar(
         select(Submission)
         .where(Submission.turn_id == turn.id, Submission.power == power, Submission.current.is_(True))
@@ -128,7 +129,7 @@ def current_submission(s: Session, turn: Turn, power: str) -> Submission | None:
     )
 
 
-def current_submissions(s: Session, turn: Turn) -> dict[str, Submission]:
+def current_submissions(s: Session, turn: Turn) -> dict[PowerName, Submission]:
     rows = s.scalars(
         select(Submission)
         .where(Submission.turn_id == turn.id, Submission.current.is_(True))
@@ -137,7 +138,7 @@ def current_submissions(s: Session, turn: Turn) -> dict[str, Submission]:
     return {r.power: r for r in rows}
 
 
-def retire_submissions(s: Session, turn: Turn, power: str | None = None) -> None:
+def retire_submissions(s: Session, turn: Turn, power: PowerName | None = None) -> None:
     """Mark the current sheet or orders (of one power, or of everyone) as superseded."""
     q = update(Submission).where(Submission.turn_id == turn.id)
     if power is not None:
@@ -146,23 +147,24 @@ def retire_submissions(s: Session, turn: Turn, power: str | None = None) -> None
 
 
 # -- the ledger ------------------------------------------------------------------------------
-def balances(s: Session, game: Game) -> dict[str, int]:
+def balances(s: Session, game: Game) -> dict[PowerName, int]:
     rows = s.execute(
         select(LedgerEntry.power, func.sum(LedgerEntry.amount))
         .where(LedgerEntry.game_id == game.id)
         .group_by(LedgerEntry.power)
     ).all()
-    return {power: int(total) for power, total in rows}
+    # the column holds names the judge wrote: here they become names again
+    return {PowerName(power): int(total) for power, total in rows}
 
 
-def balance(s: Session, game: Game, power: str) -> int:
+def balance(s: Session, game: Game, power: PowerName) -> int:
     total = s.scalar(
         select(func.sum(LedgerEntry.amount)).where(LedgerEntry.game_id == game.id, LedgerEntry.power == power)
     )
     return int(total or 0)
 
 
-def ledger_entries(s: Session, game: Game, power: str | None = None) -> list[LedgerEntry]:
+def ledger_entries(s: Session, game: Game, power: PowerName | None = None) -> list[LedgerEntry]:
     q = select(LedgerEntry).where(LedgerEntry.game_id == game.id)
     if power is not None:
         q = q.where(LedgerEntry.power == power)

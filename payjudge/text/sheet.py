@@ -37,6 +37,7 @@ from ..payola.rules import Flag, PayolaRules
 from ..payola.tincup import supposed_position
 from ..rules.errors import IllegalOrder, OrderError, ProblemKind
 from ..rules.geography import Map
+from ..rules.names import PowerName
 from ..rules.orders import Hold, Unit, Waive
 from ..rules.parse import OrderKind, ParsedOrder, parse_order, parse_order_body, parse_unit
 from ..rules.phase import PhaseType
@@ -75,7 +76,7 @@ def parse_sheet(
     rules: PayolaRules,
     *,
     balance: int | None = None,
-    dummies: frozenset[str] = frozenset(),
+    dummies: frozenset[PowerName] = frozenset(),
 ) -> SheetParse:
     """Read and check a whole offer sheet of `power` (name or initial)."""
     found = position.map.power(power)

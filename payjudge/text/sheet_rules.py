@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ..payola.offers import Offer, OfferKind, SheetItem, SignalSupport
 from ..payola.rules import Flag, PayolaRules
 from ..rules.errors import ProblemKind
+from ..rules.names import PowerName
 from ..rules.orders import Unit
 from ..rules.position import Position
 from .problems import Problem, illegal
@@ -20,10 +21,10 @@ class SheetContext:
     """What the checks need to know, and what the lines above have already offered."""
 
     position: Position
-    power: str
+    power: PowerName
     rules: PayolaRules
     balance: int | None
-    dummies: frozenset[str]
+    dummies: frozenset[PowerName]
     offered: dict[str, int] = field(default_factory=dict)  # province -> first line
     signals: set[str] = field(default_factory=set)
 
@@ -37,7 +38,7 @@ class SheetContext:
         self.offered.clear()
         self.signals.clear()
 
-    def owner(self, unit: Unit) -> str | None:
+    def owner(self, unit: Unit) -> PowerName | None:
         """The unit's owner; under BLIND (Tin Cup) the writer knows only its own units:
         any other unit's owner is None, whether the unit is there or not."""
         owner = self.position.owner_at(unit.province)
@@ -85,7 +86,7 @@ def _restricted_signal(item: Offer, ctx: SheetContext, foreign: bool) -> None:
         raise illegal(f"{item.unit} already has a signal order (RESTRICT_SIGNAL)")
 
 
-def _pay_dummies(item: Offer, ctx: SheetContext, owner: str | None, foreign: bool) -> None:
+def _pay_dummies(item: Offer, ctx: SheetContext, owner: PowerName | None, foreign: bool) -> None:
     if not foreign:
         if (
             item.kind is not OfferKind.DIRECT
@@ -108,7 +109,7 @@ def _adjacent(a: Unit, b: Unit, ctx: SheetContext) -> bool:
     )
 
 
-def _touch(item: Offer, ctx: SheetContext, owner: str | None) -> None:
+def _touch(item: Offer, ctx: SheetContext, owner: PowerName | None) -> None:
     rules = ctx.rules
     if owner in ctx.dummies and (Flag.CD_DUMMIES in rules or Flag.PAY_DUMMIES in rules):
         return
