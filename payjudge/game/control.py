@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ..rules.names import PowerName
 from ..store.models import Turn
 from ..vocabulary import SeatStatus
 from .context import CommandError
@@ -22,8 +23,8 @@ class ControlChanged:
     """The reply's note: `power` is now controlled by `controller` (None: by nobody)."""
 
     note: ClassVar[str] = "control"
-    power: str
-    controller: str | None
+    power: PowerName
+    controller: PowerName | None
 
 
 def _turn(st: GameState) -> Turn:
@@ -33,14 +34,14 @@ def _turn(st: GameState) -> Turn:
     return turn
 
 
-def _write(turn: Turn, control: dict[str, str]) -> None:
+def _write(turn: Turn, control: dict[PowerName, PowerName]) -> None:
     document = {k: v for k, v in turn.position.items() if k != CONTROL_KEY}
     if control:
         document[CONTROL_KEY] = dict(sorted(control.items()))
     turn.position = document  # a new dict: the JSON column sees the change
 
 
-def give_control(st: GameState, power: str, controller: str) -> ControlChanged:
+def give_control(st: GameState, power: PowerName, controller: PowerName) -> ControlChanged:
     """CONTROL <power> BY <controller>: `power` must be unplayed (a dummy, or resigned and
     not taken over), `controller` played by someone, and neither controlled already by
     a third power in a chain (a controlled power controls nothing)."""
@@ -60,7 +61,7 @@ def give_control(st: GameState, power: str, controller: str) -> ControlChanged:
     return ControlChanged(power, controller)
 
 
-def take_control(st: GameState, power: str) -> ControlChanged:
+def take_control(st: GameState, power: PowerName) -> ControlChanged:
     """UNCONTROL <power>: nobody controls it any more (it is a plain dummy again)."""
     turn = _turn(st)
     control = st.control()
@@ -71,6 +72,6 @@ def take_control(st: GameState, power: str) -> ControlChanged:
     return ControlChanged(power, None)
 
 
-def may_act_for(st: GameState, player: str, power: str) -> bool:
+def may_act_for(st: GameState, player: str, power: PowerName) -> bool:
     """Whether `player`'s player may give orders for `power`: its own, or one it controls."""
     return power == player or st.control().get(power) == player

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from ..payola.exchange import views
 from ..payola.exchange.accounts import investor_key
@@ -23,6 +23,7 @@ from ..payola.exchange.phase import (
     phase_after,
     run_exchange,
 )
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..rules.serial import position_to_json
 from ..store import Session, repo
@@ -35,6 +36,19 @@ from .mailer import Mailer
 from .notify import public_recipients
 from .state import GameState
 from .timing import Timing
+
+_V = TypeVar("_V")
+
+
+def _by_account(by_name: Mapping[PowerName, _V]) -> dict[str, _V]:
+    """The store's accounts (companies' names and investors' keys, kept in the ledger's
+    power column) as the exchange engine keys them: by account key, plain text."""
+    return {str(k): v for k, v in by_name.items()}
+
+
+def _ledger_key(account: str) -> PowerName:
+    # the ledger keeps every account, an investor's key included, in its power column
+    return PowerName(account)
 
 
 def market_json(state: MarketState) -> dict[str, Any]:
@@ -112,7 +126,14 @@ def open_market(
     companies' opening treasuries are booked as in every Payola game)."""
     for name in sorted(investors):
         money.record(
-            s, game, investor_key(name), LedgerKind.CAPITAL, capital, turn_seq=turn_seq, phase=phase, now=now
+            s,
+            game,
+            _ledger_key(investor_key(name)),
+            LedgerKind.CAPITAL,
+            capital,
+            turn_seq=turn_seq,
+            phase=phase,
+            now=now,
         )
     for company in sorted(companies):
         record_shares(
@@ -129,7 +150,7 @@ def book(
         money.record(
             s,
             game,
-            m.account,
+            _ledger_key(m.account),
             LedgerKind(m.kind.value),
             m.amount,
             turn_seq=turn_seq,
@@ -244,8 +265,8 @@ def process_exchange(
     balances = money.balances(s, game)
     outcome = run_exchange(
         state,
-        sheets,
-        balances,
+        _by_account(sheets),
+        _by_account(balances),
         ceo_votes(s, game),
         playing_investors(st),
         turn.seed,
@@ -276,7 +297,15 @@ def process_exchange(
     if mailer is not None:
         owned = {c: tuple(sorted(cs)) for c, cs in pos.centers.items()}
         send_exchange_mails(
-            st, mailer, turn.phase, state, outcome, balances, owned, income or {}, is_float=is_float
+            st,
+            mailer,
+            turn.phase,
+            state,
+            outcome,
+            _by_account(balances),
+            _by_account(owned),
+            income or {},
+            is_float=is_float,
         )
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
@@ -358,7 +387,7 @@ def record_exchange_sheet(st: GameState, account: str, lines: list[str], *, now:
     its previous one, as offer sheets are replaced."""
     turn = st.turn
     assert turn is not None
-    repo.retire_submissions(st.session, turn, account)
+    repo.retire_submissions(st.session, turn, _ledger_key(account))
     st.session.add(
         Submission(
             game_id=st.game.id,

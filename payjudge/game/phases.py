@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..rules.position import Position
 from ..rules.serial import position_from_json
@@ -118,7 +119,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     return goal
 
 
-def voters(st: GameState, pos: Position) -> list[str]:
+def voters(st: GameState, pos: Position) -> list[PowerName]:
     """The surviving powers that vote: those with centres, except that a controlled power's
     vote is its controller's, and a controller whose own centres are gone survives through
     the powers it controls (seed 003 §1.8: it plays on)."""

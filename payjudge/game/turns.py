@@ -396,7 +396,7 @@ def report_json(comp: TurnComputation, flags: Iterable[Flag] = ()) -> dict[str, 
     """The record of a phase (no money): public, except in a BLIND game, where its `sight`
     says what each power saw and only that is ever shown to the power (game/blind.py)."""
     r = comp.report
-    out = {
+    out: dict[str, Any] = {
         "phase": str(r.phase),
         "orders": [
             {

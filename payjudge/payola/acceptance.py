@@ -142,7 +142,7 @@ def expand_all(
     return out
 
 
-def investor_order(investors: Iterable[str], seed: int | str) -> tuple[str, ...]:
+def investor_order(investors: Iterable[PowerName], seed: int | str) -> tuple[PowerName, ...]:
     """Exchange Payola: the investors' places after every power in every acceptance list,
     drawn once per phase from its seed (DPjudge left their order to chance)."""
     order = sorted(investors)

@@ -78,7 +78,7 @@ class Auction:
     accept_used: Mapping[PowerName, tuple[PowerName, ...]]  # each power's list as expanded this phase
     chart: tuple[ChartUnit, ...]
     # FICTIONAL_OK (BLIND, Tin Cup): the offers ignored because they did not fit the board, per power
-    ignored: Mapping[str, tuple[Offer, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    ignored: Mapping[PowerName, tuple[Offer, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def adjudication_orders(self) -> dict[str, Order]:
         """The orders to adjudicate: a signal support is a HOLD for the rules engine."""
@@ -101,7 +101,7 @@ def run_auction(
     seed: int = 0,
     *,
     method: Method = "fast",
-    investors: Sequence[str] = (),
+    investors: Sequence[PowerName] = (),
 ) -> Auction:
     """Determine every unit's order and every power's expenditure.
 
@@ -119,7 +119,7 @@ def run_auction(
     list ranks them after every power, among themselves in an order drawn from the seed.
     """
     m = position.map
-    ignored: Mapping[str, tuple[Offer, ...]] = {}
+    ignored: Mapping[PowerName, tuple[Offer, ...]] = {}
     if Flag.FICTIONAL_OK in rules:  # BLIND, Tin Cup: offers that do not fit the board are ignored
         screened = screen(position, sheets, rules, frozenset(dummies))
         sheets, ignored = screened.sheets, screened.ignored

@@ -155,7 +155,7 @@ def compile_book(
     accept: Mapping[PowerName, tuple[PowerName, ...]],
     rules: PayolaRules,
     dummies: frozenset[PowerName] = frozenset(),
-    payers: tuple[str, ...] = (),
+    payers: tuple[PowerName, ...] = (),  # investors' account keys, paying like powers
 ) -> Book:
     """Number every entry and gather each unit's candidates, in tie-break order.
 

@@ -155,8 +155,10 @@ def zerosum_year_end(
 
 
 def vassal_income(
-    lines: Mapping[str, IncomeLine], unplayed: frozenset[str], control: Mapping[str, str]
-) -> dict[str, IncomeLine]:
+    lines: Mapping[PowerName, IncomeLine],
+    unplayed: frozenset[PowerName],
+    control: Mapping[PowerName, PowerName],
+) -> dict[PowerName, IncomeLine]:
     """VASSAL_DUMMIES (seed 003 §3.2): a dummy earns nothing unless it is a vassal, and a
     vassal's income is paid into its controller's treasury (its own is left as it was).
     The lines of the dummies are dropped; each controller's line says what came from

@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from ..rules.errors import OrderError
 from ..rules.geography import Location, Terrain, UnitType
+from ..rules.names import PowerName
 from ..rules.orders import Unit
 from ..rules.parse import parse_order
 from ..rules.position import Position
@@ -27,7 +28,7 @@ from .offers import Offer, OfferOrder, Sheet, SheetItem, SignalSupport
 from .rules import PayolaRules
 
 
-def supposed_position(position: Position, power: str, written: Iterable[Unit]) -> Position:
+def supposed_position(position: Position, power: PowerName, written: Iterable[Unit]) -> Position:
     """The board as the writer of an offer supposes it: the units the line names, as
     written, all the writer's (ownership is not checked in offers), and a fleet in every
     other sea, so that a convoy is judged by the map alone (whether the fleets are there is
@@ -46,17 +47,20 @@ def supposed_position(position: Position, power: str, written: Iterable[Unit]) -
 class Screened:
     """The sheets with only the offers that fit the board, and the offers ignored."""
 
-    sheets: Mapping[str, Sheet]
-    ignored: Mapping[str, tuple[Offer, ...]]  # power -> its ignored offers, in sheet order
+    sheets: Mapping[PowerName, Sheet]
+    ignored: Mapping[PowerName, tuple[Offer, ...]]  # power -> its ignored offers, in sheet order
 
 
 def screen(
-    position: Position, sheets: Mapping[str, Sheet], rules: PayolaRules, dummies: frozenset[str] = frozenset()
+    position: Position,
+    sheets: Mapping[PowerName, Sheet],
+    rules: PayolaRules,
+    dummies: frozenset[PowerName] = frozenset(),
 ) -> Screened:
     """Keep, in each sheet, the offers that fit the real board (in its terms: the units'
     coasts as on the board); the rest are ignored."""
-    kept: dict[str, Sheet] = {}
-    ignored: dict[str, tuple[Offer, ...]] = {}
+    kept: dict[PowerName, Sheet] = {}
+    ignored: dict[PowerName, tuple[Offer, ...]] = {}
     for power, sheet in sheets.items():
         items: list[SheetItem] = []
         dropped: list[Offer] = []
@@ -76,7 +80,7 @@ def screen(
 
 
 def _real_offer(
-    offer: Offer, position: Position, power: str, rules: PayolaRules, dummies: frozenset[str]
+    offer: Offer, position: Position, power: PowerName, rules: PayolaRules, dummies: frozenset[PowerName]
 ) -> Offer | None:
     """The offer in the board's terms, or None when it must be ignored."""
     unit = position.unit_at(offer.unit.province)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
+from .names import PowerName
 from .orders import Unit
 from .phase import Phase
 
@@ -80,11 +81,11 @@ def adapt(game_map: Map, unit: Unit, flags: frozenset[Flag]) -> Unit | None:
 
 
 def adapt_units(
-    game_map: Map, units: Mapping[str, tuple[Unit, ...]], flags: frozenset[Flag]
-) -> tuple[dict[str, tuple[Unit, ...]], tuple[tuple[str, Unit], ...]]:
+    game_map: Map, units: Mapping[PowerName, tuple[Unit, ...]], flags: frozenset[Flag]
+) -> tuple[dict[PowerName, tuple[Unit, ...]], tuple[tuple[PowerName, Unit], ...]]:
     """Every power's units on the board of `game_map`, and those the terrain destroyed."""
-    kept: dict[str, tuple[Unit, ...]] = {}
-    lost: list[tuple[str, Unit]] = []
+    kept: dict[PowerName, tuple[Unit, ...]] = {}
+    lost: list[tuple[PowerName, Unit]] = []
     for power, us in units.items():
         mine = []
         for unit in us:

@@ -342,9 +342,9 @@ class _Vassals:
     """VASSAL_DUMMIES while a phase is played: the dummies, the control, and what the end
     of the fall made of them."""
 
-    dummies: frozenset[str]
-    control: Mapping[str, str]
-    torn: tuple[tuple[str, Unit], ...] = ()
+    dummies: frozenset[PowerName]
+    control: Mapping[PowerName, PowerName]
+    torn: tuple[tuple[PowerName, Unit], ...] = ()
     settled: bool = False
 
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .geography import Map
+from .names import PowerName, ProvinceName
 from .orders import Unit
 
 
@@ -29,24 +30,28 @@ from .orders import Unit
 class Allegiance:
     """The outcome of `settle`: centres, units (less the torn ones), control, and changes."""
 
-    centers: Mapping[str, frozenset[str]]
-    units: Mapping[str, tuple[Unit, ...]]
-    control: Mapping[str, str]
-    changes: tuple[tuple[str, str | None, str], ...]  # (centre, from, to)
-    torn: tuple[tuple[str, Unit], ...]  # TORN_ALLEGIANCE: (power, unit) destroyed
+    centers: Mapping[PowerName, frozenset[ProvinceName]]
+    units: Mapping[PowerName, tuple[Unit, ...]]
+    control: Mapping[PowerName, PowerName]
+    changes: tuple[tuple[str, PowerName | None, PowerName], ...]  # (centre, from, to)
+    torn: tuple[tuple[PowerName, Unit], ...]  # TORN_ALLEGIANCE: (power, unit) destroyed
 
 
-def lord(power: str, control: Mapping[str, str]) -> str:
+def lord(power: PowerName, control: Mapping[PowerName, PowerName]) -> PowerName:
     """The power whose player gives `power`'s orders: its controller, or itself."""
     return control.get(power, power)
 
 
-def team(power: str, control: Mapping[str, str]) -> frozenset[str]:
+def team(power: PowerName, control: Mapping[PowerName, PowerName]) -> frozenset[PowerName]:
     """`power` and the powers it controls."""
     return frozenset({power, *(p for p, c in control.items() if c == power)})
 
 
-def _revert(owner: dict[str, str], control: Mapping[str, str], homes: Mapping[str, frozenset[str]]) -> None:
+def _revert(
+    owner: dict[ProvinceName, PowerName],
+    control: Mapping[PowerName, PowerName],
+    homes: Mapping[PowerName, frozenset[ProvinceName]],
+) -> None:
     for center, power in owner.items():
         master = control.get(power)
         if master is not None and center in homes.get(master, ()):
@@ -55,10 +60,10 @@ def _revert(owner: dict[str, str], control: Mapping[str, str], homes: Mapping[st
 
 def settle(
     m: Map,
-    units: Mapping[str, Sequence[Unit]],
-    centers: Mapping[str, frozenset[str]],
-    dummies: frozenset[str],
-    control: Mapping[str, str],
+    units: Mapping[PowerName, Sequence[Unit]],
+    centers: Mapping[PowerName, frozenset[ProvinceName]],
+    dummies: frozenset[PowerName],
+    control: Mapping[PowerName, PowerName],
     *,
     torn_allegiance: bool = False,
 ) -> Allegiance:
@@ -68,16 +73,16 @@ def settle(
     before = {c: p for p, cs in centers.items() for c in cs}
     owner = dict(before)
     dummy_home = {h: d for d in dummies for h in homes.get(d, ())}
-    occupant: dict[str, str] = {}
+    occupant: dict[str, PowerName] = {}
     for power, us in units.items():
         for unit in us:
-            province = unit.location.province
-            occupant[province] = power
-            if not m.provinces[province].supply_center:
+            province = m.provinces[unit.location.province]
+            occupant[province.name] = power
+            if not province.supply_center:
                 continue
-            if dummy_home.get(province, power) != power:
+            if dummy_home.get(province.name, power) != power:
                 continue  # a dummy never loses a home centre
-            owner[province] = power
+            owner[province.name] = power
     _revert(owner, control, homes)
     new = dict(control)
     for dummy in sorted(dummies):
@@ -91,22 +96,22 @@ def settle(
             if master is not None and master != dummy and master not in dummies:
                 new[dummy] = master
     _revert(owner, new, homes)
-    kept: dict[str, tuple[Unit, ...]] = {p: tuple(us) for p, us in units.items()}
-    torn: list[tuple[str, Unit]] = []
+    kept: dict[PowerName, tuple[Unit, ...]] = {p: tuple(us) for p, us in units.items()}
+    torn: list[tuple[PowerName, Unit]] = []
     if torn_allegiance:
         for vassal, master in sorted(new.items()):
             allies = team(master, new)
             stay = []
             for unit in kept.get(vassal, ()):
-                province = unit.location.province
-                if m.provinces[province].supply_center and owner.get(province) not in allies:
+                on = m.provinces[unit.location.province]
+                if on.supply_center and owner.get(on.name) not in allies:
                     torn.append((vassal, unit))
                 else:
                     stay.append(unit)
             if vassal in kept:
                 kept[vassal] = tuple(stay)
     changes = tuple(sorted((c, before.get(c), p) for c, p in owner.items() if before.get(c) != p))
-    grouped: dict[str, set[str]] = {}
+    grouped: dict[PowerName, set[ProvinceName]] = {}
     for c, p in owner.items():
         grouped.setdefault(p, set()).add(c)
     return Allegiance(

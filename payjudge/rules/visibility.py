@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from .flag_registry import closure
 from .flags import Flag
 from .geography import Map, UnitType
+from .names import PowerName, ProvinceName
 from .orders import Build, Disband, Move, Order, Remove, Retreat, Unit
 from .position import Position
 
@@ -91,7 +92,7 @@ def _support_reach(game_map: Map, a: Unit, b: Unit) -> bool:
     )
 
 
-def _board(pos: Position) -> list[tuple[str, Unit]]:
+def _board(pos: Position) -> list[tuple[PowerName, Unit]]:
     """Every unit on the board, dislodged ones included (they still stand there)."""
     units = list(pos.all_units())
     units += [(p, d.unit) for p, ds in sorted(pos.dislodged.items()) for d in ds]
@@ -104,20 +105,20 @@ class Snapshot:
     (owner, province) (a dislodged unit shares its province with the one that dislodged
     it), and the centres whose owner it sees."""
 
-    units: frozenset[tuple[str, str]]
-    owners: frozenset[str]
+    units: frozenset[tuple[PowerName, str]]
+    owners: frozenset[ProvinceName]
 
     @property
     def provinces(self) -> frozenset[str]:
         return frozenset(province for _, province in self.units)
 
 
-def snapshot(pos: Position, power: str, rules: Rules) -> Snapshot:
+def snapshot(pos: Position, power: PowerName, rules: Rules) -> Snapshot:
     game_map = pos.map
     board = _board(pos)
     mine = [u for p, u in board if p == power]
     own_centres = pos.centers.get(power, frozenset())
-    centres: frozenset[str] = frozenset()
+    centres: frozenset[ProvinceName] = frozenset()
     if rules.centres_see:
         if rules.owned_centres_see:
             centres = own_centres
@@ -154,7 +155,7 @@ def snapshot(pos: Position, power: str, rules: Rules) -> Snapshot:
                 area |= {
                     c for c in game_map.supply_centers if game_map.reaches_province(own.type, own.location, c)
                 }
-        owners |= area & game_map.supply_centers
+        owners |= {c for c in game_map.supply_centers if c in area}
     return Snapshot(frozenset(seen), frozenset(owners))
 
 
@@ -175,7 +176,9 @@ def unit_path(order: Order, moved: bool) -> tuple[Unit, str | None, str | None] 
     return unit, unit.province, unit.province
 
 
-def seen(before: Snapshot, after: Snapshot, owner: str, start: str | None, end: str | None) -> Seen | None:
+def seen(
+    before: Snapshot, after: Snapshot, owner: PowerName, start: str | None, end: str | None
+) -> Seen | None:
     """How a unit of `owner` that went from `start` to `end` appears (None: not at all)."""
     was = start is not None and (owner, start) in before.units
     now = end is not None and (owner, end) in after.units

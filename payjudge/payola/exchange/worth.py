@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from ...rules.names import PowerName
 from ...rules.position import Position
 from ..income import IncomeLine, income
 from ..rules import Flag, PayolaRules
@@ -85,8 +86,8 @@ def year_income(
 
 
 def exchange_year_end(
-    position: Position, balances: Mapping[str, int], worths: Mapping[str, int], rules: PayolaRules
-) -> dict[str, IncomeLine]:
+    position: Position, balances: Mapping[PowerName, int], worths: Mapping[str, int], rules: PayolaRules
+) -> dict[PowerName, IncomeLine]:
     """Every company's year-end income under Exchange: `year_income` of the centres it
     owns in `position` (NO_HOARDING empties the treasury first)."""
     out = {}
