@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import smtplib
+import sys
 from email import message_from_bytes, policy
 
 import pytest
@@ -250,6 +251,16 @@ def _nested(depth: int) -> bytes:
     )
 
 
+@pytest.fixture
+def default_recursion_limit():
+    # the interpreter's default, as the daemon runs with (a library may have raised it)
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    sys.setrecursionlimit(before)
+
+
+@pytest.mark.usefixtures("default_recursion_limit")
 async def test_a_message_that_blows_up_the_parser_is_quarantined_and_its_sender_told(database):
     clock = FixedClock()
     assert await _deliver(database, clock, ("deep@example.org", _nested(1000), False)) == [250]
