@@ -223,10 +223,15 @@ class _GameClock:
         self._dirty = False
         self._poker: asyncio.Future | None = None
 
-    async def refresh(self, *, tick: bool) -> None:
+    async def refresh(self, *, tick: bool, only: list[int] | None = None) -> None:
+        """Read the games again (`only` these, when given) and move their jobs; with
+        `tick`, tick those due or changed first."""
         async with self._lock:
             try:
-                current = await asyncio.to_thread(self._read)
+                current = await asyncio.to_thread(self._read, only)
+                # the jobs first: the first refresh ticks every game (10,000 ticks take
+                # a minute), and the deadlines to come must not wait for that
+                self._plan(current, only, skip_due=tick)
                 if tick:
                     now = self.now.now()
                     todo = [
@@ -238,8 +243,8 @@ class _GameClock:
                         await asyncio.to_thread(self._tick, todo, now)
                         for gid in todo:  # the key *before* the tick: a changed game is ticked once more
                             self._ticked[gid] = current[gid].key
-                        current = await asyncio.to_thread(self._read)
-                self._plan(current)
+                        current = await asyncio.to_thread(self._read, only)
+                self._plan(current, only)
             except Exception:
                 log.exception("the deadline scheduler could not read the games; retrying at the next sweep")
 
@@ -270,12 +275,14 @@ class _GameClock:
             self._ticked[game_id] = known.key
         if action:
             self.sender.wake()
-        await self.refresh(tick=False)
+        # this game's row only: re-reading every game after each deadline made a day of
+        # deadlines cost games × games (10,000 rows read per deadline)
+        await self.refresh(tick=False, only=[game_id])
 
-    def _read(self) -> dict[int, _Wake]:
+    def _read(self, only: list[int] | None = None) -> dict[int, _Wake]:
         now = self.now.now()
         with self.db.reading() as s:
-            keys = repo.active_game_keys(s)
+            keys = repo.active_game_keys(s, only)
             changed = [
                 gid
                 for gid, key in keys.items()
@@ -287,7 +294,7 @@ class _GameClock:
                 self._known[row.id] = _Wake(
                     keys[row.id], next_wakeup(row, self.settle), _next_after(row, self.settle, now)
                 )
-        for gone in set(self._known) - set(keys):
+        for gone in (set(self._known) if only is None else set(only) & set(self._known)) - set(keys):
             del self._known[gone]
         return {gid: self._known[gid] for gid in keys if gid in self._known}
 
@@ -301,11 +308,15 @@ class _GameClock:
         if acted:
             self.sender.wake()
 
-    def _plan(self, current: dict[int, _Wake]) -> None:
+    def _plan(self, current: dict[int, _Wake], only: list[int] | None = None, skip_due: bool = False) -> None:
+        """Move each game's job to its next wake-up; with `skip_due`, leave the games due
+        and not ticked yet as they are (the caller is about to tick them)."""
         now = self.now.now()
         for gid, w in current.items():
             when: datetime | None
             if w.due is not None and w.due <= now and self._ticked.get(gid) != w.key:
+                if skip_due:
+                    continue
                 when = now  # due and not looked at yet
             else:
                 when = w.due if w.due is not None and w.due > now else w.later
@@ -322,7 +333,7 @@ class _GameClock:
                     misfire_grace_time=None,
                 )
                 self._planned[gid] = when
-        for gid in set(self._planned) - set(current):
+        for gid in (set(self._planned) if only is None else set(only) & set(self._planned)) - set(current):
             self._unplan(gid)
 
     def _unplan(self, gid: int) -> None:

@@ -220,8 +220,14 @@ def _redact(s, row: InboundMessage, mail: InboundMail | None) -> None:
     if mail is None:
         row.raw = headers_only(row.raw)
     else:
-        salt = redaction_salt(s)
-        body = redact_body(mail.body, lambda word: password_token(salt, word))
+        salts: list[str] = []  # read only for a message that holds a password (most do not)
+
+        def token(word: str) -> str:
+            if not salts:
+                salts.append(redaction_salt(s))
+            return password_token(salts[0], word)
+
+        body = redact_body(mail.body, token)
         if body != mail.body:
             row.raw = rebuild_message(row.raw, body)
     row.redacted = True

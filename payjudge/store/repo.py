@@ -49,11 +49,13 @@ def games(s: Session, states: Iterable[GameStatus] | None = None) -> list[Game]:
     return list(s.scalars(q))
 
 
-def active_game_keys(s: Session) -> dict[int, tuple]:
-    """Each active game's (version, deadline, ready_at): what the scheduler watches change."""
-    rows = s.execute(
-        select(Game.id, Game.version, Game.deadline, Game.ready_at).where(Game.state == GameStatus.ACTIVE)
-    ).all()
+def active_game_keys(s: Session, only: list[int] | None = None) -> dict[int, tuple]:
+    """Each active game's (version, deadline, ready_at): what the scheduler watches
+    change; of the games `only` when given."""
+    query = select(Game.id, Game.version, Game.deadline, Game.ready_at).where(Game.state == GameStatus.ACTIVE)
+    if only is not None:
+        query = query.where(Game.id.in_(only))
+    rows = s.execute(query).all()
     return {gid: (version, deadline, ready_at) for gid, version, deadline, ready_at in rows}
 
 

@@ -13,11 +13,12 @@ import codecs
 import enum
 import re
 from dataclasses import dataclass
-from email import message_from_bytes, policy
+from email import message_from_bytes
 from email.message import EmailMessage, MIMEPart
 from email.parser import Parser
+from email.policy import EmailPolicy
 from email.utils import collapse_rfc2231_value
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .htmlbody import html_to_text
 
@@ -66,6 +67,29 @@ class InboundMail:
     skipped: Skipped = Skipped()  # the lines left out of `lines`, counted
 
 
+class _ReadingPolicy(EmailPolicy):
+    """`policy.default` that parses each distinct header value once. The email package
+    parses a header again on every access (`get_content_type` alone reads Content-Type
+    about ten times a message), and most mail carries the same few values; a parsed
+    header is a str that nobody changes, so one can serve every reader of it."""
+
+    def header_fetch_parse(self, name: str, value: str) -> Any:
+        if hasattr(value, "name") or len(value) > 500:
+            return super().header_fetch_parse(name, value)
+        key = (name, value)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            if len(_PARSED) >= 4096:  # bounded: cleared rather than aged (a cache, not a store)
+                _PARSED.clear()
+            parsed = _PARSED[key] = super().header_fetch_parse(name, value)
+        return parsed
+
+
+_PARSED: dict[tuple[str, str], object] = {}
+
+
+READING = cast("EmailPolicy[EmailMessage]", _ReadingPolicy())  # how inbound mail is read
+
 _MSGID = re.compile(r"<[^<>\s]+>")
 _QUOTE_HEADER = re.compile(
     r"^\s*(on|le|am|el|il|op|em)\s.*(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$",
@@ -87,7 +111,7 @@ def read_message(raw: bytes, *, envelope_from: str | None = None) -> InboundMail
     """Read a raw RFC 5322 message. `envelope_from` is the SMTP MAIL FROM when known
     ("" for a bounce)."""
     problems: list[MailProblem] = []
-    msg = message_from_bytes(raw, policy=policy.default)
+    msg = message_from_bytes(raw, policy=READING)
     head = utf8_headers(raw) or msg
 
     sender = _sender(head, problems)
@@ -129,7 +153,7 @@ def utf8_headers(raw: bytes) -> EmailMessage | None:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return Parser(policy=policy.default).parsestr(text, headersonly=True)
+    return Parser(policy=READING).parsestr(text, headersonly=True)
 
 
 def command_lines(body: str) -> tuple[Line, ...]:

@@ -1,0 +1,88 @@
+"""The direct writing of a common reply (`compose._plain_mail`) gives the very bytes the
+email package makes of the same mail; anything it does not cover goes the long way."""
+
+from __future__ import annotations
+
+import random
+import string
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from payjudge.text import compose
+
+DATE = datetime(2026, 3, 1, 12, 30, tzinfo=UTC)
+
+
+def both(monkeypatch, *args, **kwargs) -> tuple[bytes, bytes, bool]:
+    """(direct, email package, whether the direct way was taken)."""
+    fast = compose.compose_mail(*args, **kwargs)[1]
+    taken = compose._plain_mail is not None and not kwargs.get("attachments")
+    with monkeypatch.context() as m:
+        m.setattr(compose, "_plain_mail", lambda *a, **k: None)
+        slow = compose.compose_mail(*args, **kwargs)[1]
+    return fast, slow, taken
+
+
+CASES = [
+    ("judge@pj.test", ["a@b.test"], "Re: HELP", "line 1\nline 2\n", "<p@q.test>", ()),
+    ("judge@pj.test", ["a@b.test", "c@d.test"], "Re: x", "one\n\n\ntwo", None, ("<r@s> <t@u>",)),
+    ("judge@pj.test", ["a@b.test"], "Re: " + "long " * 30, "body\n", None, ()),  # folded subject
+    ("judge@pj.test", ["Alice <a@b.test>"], "Re: x", "body\n", None, ()),  # a display name
+    ("judge@pj.test", ["a@b.test"], "Re: é", "body\n", None, ()),  # non-ASCII subject
+    ("judge@pj.test", ["a@b.test"], "Re: x", "naïve\n", None, ()),  # non-ASCII body
+    ("judge@pj.test", ["a@b.test"], "Re: x", "naïve " * 40 + "\nend = 1\n" + "x " * 50, None, ()),
+    ("judge@pj.test", ["a@b.test"], "Re: x", "ééé\n" * 5, None, ()),  # base64
+    ("judge@pj.test", ["a@b.test"], "Re: x", "trailing blank \n… \t\n", None, ()),
+    ("judge@pj.test", ["a@b.test"], "Re: =?utf-8?q?x?=", "body\n", None, ()),
+    ("judge@pj.test", ["a@b.test"], "Re: x", "", None, ()),
+    ("judge@pj.test", ["a@b.test"], "Re: x", "\n", None, ()),
+    ("judge@pj.test", ["a@b.test"], "Re: x", "tab\there  \n.\nFrom me\n", None, ()),
+    ("judge@pj.test", ["a@b.test"], "Re: x", "x" * 999 + "\n", None, ()),
+    ("judge@pj.test", ["a@b.test"], "Re: x", "a\r\nb\rc\x0cd\n", None, ()),
+    ("judge@pj.test", ['"quoted"@b.test'], "Re: x", "body", "not an id", ()),
+    ("judge@pj.test", ["a@b.test"], "", "body", None, ()),
+    ("judge@pj.test", ["a@b.test"], "Re: x", "body", None, tuple(f"<ref{i}@pj.test>" for i in range(9))),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=range(len(CASES)))
+def test_the_same_bytes_as_the_email_package(monkeypatch, case):
+    sender, to, subject, body, parent, refs = case
+    kwargs = {"message_id": "<m1@pj.test>", "date": DATE, "in_reply_to": parent, "references": refs}
+    fast, slow, _ = both(monkeypatch, sender, to, subject, body, **kwargs)
+    assert fast == slow
+
+
+def test_the_common_reply_is_written_directly():
+    assert compose._plain_mail(
+        "judge@pj.test", ["a@b.test"], "Re: HELP", "text\n", "<m@pj.test>", DATE, "<p@q>", (), "auto-replied"
+    )
+
+
+def test_random_ascii_mail_is_the_same(monkeypatch):
+    rng = random.Random(14)
+    alphabet = string.ascii_letters + string.digits + " .,:;-_!?()[]<>@=\t\n"
+    accents = "éü…—€·"
+    zones = [UTC, timezone(timedelta(hours=2)), timezone(timedelta(hours=-5, minutes=-30))]
+    direct = 0
+    for i in range(400):
+        subject = "".join(rng.choice(alphabet[:-2]) for _ in range(rng.randrange(0, 90)))
+        body = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 400)))
+        if i % 2:  # a few non-ASCII characters: quoted-printable
+            cut = rng.randrange(len(body) + 1)
+            body = body[:cut] + rng.choice(accents) * rng.randrange(1, 4) + body[cut:]
+        to = [f"p{j}.x@h{j}.example.org" for j in range(rng.randrange(1, 5))]
+        refs = tuple(f"<r{j}.{i}@pj.test>" for j in range(rng.randrange(0, 3)))
+        parent = rng.choice([None, f"<p{i}@players.test>", "junk"])
+        date = DATE.astimezone(rng.choice(zones))
+        kwargs = {"message_id": f"<m{i}@pj.test>", "date": date, "in_reply_to": parent, "references": refs}
+        fast, slow, _ = both(monkeypatch, "judge@pj.test", to, subject, body, **kwargs)
+        assert fast == slow, (subject, body, to, refs, parent)
+        direct += (
+            compose._plain_mail(
+                "judge@pj.test", to, subject, body, f"<m{i}@pj.test>", date, parent, refs, "auto-replied"
+            )
+            is not None
+        )
+    assert direct > 100  # the direct way was really compared
