@@ -66,7 +66,10 @@ class SectionRows:
 
 def _row(info: FlagInfo) -> FlagRow:
     order = list(Flag)
-    brings = [f.value for f in sorted(info.implies, key=order.index)]
+    brings = [
+        f"{f.value} (RULE !{f.value} turns it off)" if f in info.disable else f.value
+        for f in sorted(info.implies, key=order.index)
+    ]
     brings += [f"{f.value} unless {unless.value}" for f, unless in info.defaults]
     return FlagRow(
         info.name,

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ..rules.flag_registry import REGISTRY, closure, lookup
+from ..rules.flag_registry import REGISTRY, closure, lookup, split_off
 from ..rules.flags import Flag, Status
 
 # Every flag is one `Flag` of the registry (payjudge/rules/flag_registry.py), which also says
@@ -75,16 +75,16 @@ class PayolaRules:
         names the registry does not know are kept in `other`."""
         named: set[Flag] = set()
         other: set[str] = set()
-        for raw in names:
-            name = str(raw).strip().upper()
-            if not name:
-                continue
+        words, off_words = split_off(names)
+        for name in words:
             flag = lookup(name)
             if flag is None:
                 other.add(name)
             else:
                 named.add(flag)
-        flags = frozenset(f for f in closure(named) if REGISTRY[f].status is Status.SUPPORTED)
+        # `RULE !X` (X brought by another flag, as BLIND brings HIDE_DUMMIES): X is not in force
+        off = {f for f in map(lookup, off_words) if f is not None}
+        flags = frozenset(f for f in closure(named, off) if REGISTRY[f].status is Status.SUPPORTED)
         if Flag.PAYOLA_CLASSIC in flags and tax is None and not center_taxes:
             tax = CLASSIC_RATE
         return cls(flags, tax, dict(center_taxes or {}), cap, frozenset(other), IncomeEvery(income_every))

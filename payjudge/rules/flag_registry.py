@@ -46,6 +46,7 @@ def _d(
     excludes: tuple[F, ...] = (),
     requires: tuple[F, ...] = (),
     also: tuple[str, ...] = (),
+    disable: tuple[F, ...] = (),
 ) -> FlagInfo:
     return FlagInfo(
         flag,
@@ -58,6 +59,7 @@ def _d(
         defaults,
         frozenset(excludes),
         frozenset(requires),
+        frozenset(disable),
     )
 
 
@@ -290,6 +292,8 @@ _DECLARATIONS = (
             F.SHOW_PHANTOM,
             F.SILENT_ABSENCES,
         ),
+        # seed 003 §1.6: "HIDE_DUMMIES is in effect, unless explicitly disabled" (RULE !HIDE_DUMMIES)
+        disable=(F.HIDE_DUMMIES,),
         excludes=(F.ZERO_FOREIGN, F.PUBLIC_TOTALS, F.NO_DIAS),
     ),
     _d(
@@ -693,6 +697,13 @@ def _symmetric(declarations: tuple[FlagInfo, ...]) -> dict[F, FlagInfo]:
 
 REGISTRY: Mapping[F, FlagInfo] = MappingProxyType(_symmetric(_DECLARATIONS))
 
+# what `RULE !X` may disable, for messages: "!HIDE_DUMMIES with BLIND"
+_DISABLEABLE = ", ".join(
+    f"!{off.value} with {info.name}"
+    for info in REGISTRY.values()
+    for off in sorted(info.disable, key=list(F).index)
+)
+
 # every name a Master may write, canonical and alias, upper case
 NAMES: Mapping[str, F] = MappingProxyType(
     {**{f.value: f for f in REGISTRY}, **{a: d.flag for d in REGISTRY.values() for a in d.aliases}}
@@ -704,34 +715,50 @@ def lookup(name: str) -> F | None:
     return NAMES.get(name.strip().upper())
 
 
-def _expand(start: Iterable[F], in_force: frozenset[F]) -> frozenset[F]:
-    # a default is dropped when the flag that countermands it is in force (`in_force`)
+def _expand(start: Iterable[F], in_force: frozenset[F], off: frozenset[F] = frozenset()) -> frozenset[F]:
+    # a default is dropped when the flag that countermands it is in force (`in_force`);
+    # the flags `off` (disabled with `RULE !X`) are never brought
     have = set(start)
     todo = list(have)
     while todo:
         info = REGISTRY[todo.pop()]
         brought = set(info.implies) | {f for f, unless in info.defaults if unless not in in_force}
-        for flag in brought - have:
+        for flag in brought - have - off:
             have.add(flag)
             todo.append(flag)
     return frozenset(have)
 
 
-def closure(flags: Iterable[F]) -> frozenset[F]:
+def closure(flags: Iterable[F], off: Iterable[F] = ()) -> frozenset[F]:
     """The flags in force when `flags` are named: with those they imply, again and again, and
-    their defaults unless a flag in force countermands them (LATE_CHANGES for CIVIL_DISORDER)."""
-    return _closure(frozenset(flags))
+    their defaults unless a flag in force countermands them (LATE_CHANGES for CIVIL_DISORDER).
+    The flags `off` (the Master's `RULE !X`, checked by `assess`) are not brought."""
+    return _closure(frozenset(flags), frozenset(off))
 
 
 @lru_cache(maxsize=256)  # a game names the same few flags at every phase
-def _closure(named: frozenset[F]) -> frozenset[F]:
-    hard = _expand(named, frozenset(REGISTRY))  # implications only: every default dropped
-    return _expand(named, hard)
+def _closure(named: frozenset[F], off: frozenset[F] = frozenset()) -> frozenset[F]:
+    hard = _expand(named, frozenset(REGISTRY), off)  # implications only: every default dropped
+    return _expand(named, hard, off)
+
+
+def split_off(names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The names a Master wrote, as (flags named, flags disabled): `!X` disables X."""
+    named: list[str] = []
+    off: list[str] = []
+    for raw in names:
+        name = str(raw).strip().upper()
+        if name.startswith("!"):
+            off.append(name[1:].strip())
+        elif name:
+            named.append(name)
+    return named, off
 
 
 class Verdict(enum.Enum):
     UNKNOWN = "unknown"
     NOT_YET = "not yet"
+    NOT_DISABLED = "cannot be disabled"
     NOT_ALLOWED = "not allowed"
     ALWAYS = "always in force"
     CONFLICT = "conflict"
@@ -757,6 +784,20 @@ class Answer:
         if self.verdict is Verdict.UNKNOWN:
             return f"unknown rule {self.names[0]}"
         info = REGISTRY[self.flags[0]]
+        if self.verdict is Verdict.NOT_DISABLED:
+            if len(self.names) > 1:
+                return f"RULE {self.names[0]} contradicts RULE {self.names[1]}"
+            bringers = [f.value for f in self.flags[1:]]
+            if not bringers:
+                return (
+                    f"RULE {self.names[0]}: only a rule that another named rule brings may be "
+                    f"disabled, and no rule named here brings {info.name}"
+                )
+            return (
+                f"RULE {self.names[0]}: {info.name}, which {' and '.join(bringers)} "
+                f"{'brings' if len(bringers) == 1 else 'bring'}, "
+                f"cannot be disabled (only {_DISABLEABLE} can)"
+            )
         if self.verdict is Verdict.NOT_YET:
             return f"RULE {self.names[0]} is not supported yet"
         if self.verdict is Verdict.NOT_ALLOWED:
@@ -777,8 +818,8 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
     is `refused`."""
     answers: list[Answer] = []
     written: dict[F, str] = {}
-    for raw in names:
-        name = raw.strip().upper()
+    named, off_names = split_off(names)
+    for name in named:
         flag = lookup(name)
         if flag is None:
             answers.append(Answer(Verdict.UNKNOWN, (name,)))
@@ -794,13 +835,14 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
                 Status.ALWAYS: Verdict.ALWAYS,
             }[status]
             answers.append(Answer(verdict, (name,), (flag,)))
-    in_force = closure(written)
+    off = _assess_off(off_names, written, answers)
+    in_force = closure(written, off)
     for flag, name in written.items():
         # a flag allowed only beside another (FICTIONAL_OK, SHOW_PHANTOM: only with BLIND)
-        lacking = next((f for f in _expand({flag}, in_force) if REGISTRY[f].requires - in_force), None)
+        lacking = next((f for f in _expand({flag}, in_force, off) if REGISTRY[f].requires - in_force), None)
         if lacking is not None and REGISTRY[flag].status is Status.SUPPORTED:
             answers.append(Answer(Verdict.NOT_ALLOWED, (name,), (lacking,)))
-    reach = {flag: _expand({flag}, in_force) for flag in written}
+    reach = {flag: _expand({flag}, in_force, off) for flag in written}
     order = list(written)
     clashes: list[tuple[int, int, Answer]] = []
     for a in sorted(in_force, key=_ORDER.__getitem__):
@@ -818,6 +860,30 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
             clashes.append((sides[0][0], sides[1][0], answer))
     answers.extend(answer for *_, answer in sorted(clashes, key=lambda c: (c[0], c[1])))
     return tuple(answers)
+
+
+def _assess_off(off_names: list[str], written: dict[F, str], answers: list[Answer]) -> frozenset[F]:
+    """The flags `RULE !X` disables, each checked: X must be brought by a flag named (or
+    brought in turn), every flag that brings it must allow it to be disabled (`disable`),
+    and X must not be named as well. Refusals are added to `answers`."""
+    brought = closure(written)
+    off: set[F] = set()
+    for name in off_names:
+        flag = lookup(name)
+        if flag is None:
+            answers.append(Answer(Verdict.UNKNOWN, (f"!{name}",)))
+            continue
+        if flag in off:
+            continue
+        if flag in written:
+            answers.append(Answer(Verdict.NOT_DISABLED, (f"!{name}", written[flag]), (flag,)))
+            continue
+        bringers = tuple(f for f in sorted(brought, key=_ORDER.__getitem__) if flag in REGISTRY[f].implies)
+        if not bringers or any(flag not in REGISTRY[f].disable for f in bringers):
+            answers.append(Answer(Verdict.NOT_DISABLED, (f"!{name}",), (flag, *bringers)))
+            continue
+        off.add(flag)
+    return frozenset(off)
 
 
 _ORDER = {flag: i for i, flag in enumerate(F)}

@@ -201,6 +201,8 @@ class FlagInfo:
 
     `defaults` are flags it brings unless another flag is in force: (brought, unless);
     `requires` flags without which it is refused, with `reason` (FICTIONAL_OK: only BLIND).
+    `disable` are flags among `implies` that a Master may turn off with `RULE !X` (the
+    catalog allows it for BLIND's HIDE_DUMMIES only: "unless explicitly disabled").
     """
 
     flag: Flag
@@ -213,6 +215,7 @@ class FlagInfo:
     defaults: tuple[tuple[Flag, Flag], ...] = ()
     excludes: frozenset[Flag] = frozenset()
     requires: frozenset[Flag] = frozenset()
+    disable: frozenset[Flag] = frozenset()
 
     @property
     def name(self) -> str:

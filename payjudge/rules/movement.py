@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
 
+from .borders import crossing_refused
 from .flags import Flag
 from .geography import Location, Map, UnitType
 from .names import PowerName
@@ -450,7 +451,6 @@ def adjudicate_movement(
     phase: FRIENDLY_FIRE, DUMMY_FIRE, WEAK_BOUNCES, COASTAL_CRAWL, WEAK_CONVOYS,
     SAFE_CONVOYS), `dummies` the dummy powers.
     """
-    m = position.map
     b = _Board(position, orders, flags, dummies)
     n = len(b.units)
     kinds, resolution, prov, at = b.kind, b.resolution, b.prov, b.at
@@ -509,7 +509,7 @@ def adjudicate_movement(
                 Dislodged(
                     unit,
                     prov[attacker],
-                    _retreats(m, unit, prov[attacker], came_by_convoy, occupied, contested),
+                    _retreats(position, power, unit, prov[attacker], came_by_convoy, occupied, contested),
                 )
             )
         else:
@@ -526,8 +526,15 @@ def adjudicate_movement(
 
 
 def _retreats(
-    m: Map, unit: Unit, attacker_from: str, by_convoy: bool, occupied: set[str], contested: set[str]
+    position: Position,
+    power: PowerName,
+    unit: Unit,
+    attacker_from: str,
+    by_convoy: bool,
+    occupied: set[str],
+    contested: set[str],
 ) -> tuple[Location, ...]:
+    m = position.map
     if unit.type is _ARMY:
         options = [Location(p) for p in m.army_neighbours(unit.province)]
     else:
@@ -538,6 +545,8 @@ def _retreats(
         if p in occupied or p in contested:
             continue
         if p == attacker_from and not by_convoy:  # DATC 4.A.5: allowed after a convoyed attack
+            continue
+        if crossing_refused(position, power, unit.province, p):  # the map's `X(CEN)`, `R:X`
             continue
         allowed.append(loc)
     return tuple(sorted(allowed))

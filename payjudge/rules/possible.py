@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from .adjustments import allowance, build_sites
+from .borders import borders, crossing_refused, support_refused
 from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
 from .names import PowerName
@@ -150,7 +151,31 @@ class _Orders:
             return [Remove(board_unit)] if pos.adjustment(owner) < 0 else []
         if hibernating(pos.map, board_unit):  # HIBERNATE: it may only hold
             return [Hold(board_unit)]
+        b = borders(pos.map)
+        if b.no_support or b.restricted:
+            return [o for o in self.movement(board_unit) if self._within_borders(owner, o)]
         return self.movement(board_unit)
+
+    def _within_borders(self, owner: PowerName, order: Order) -> bool:
+        """Does `order` respect the map's special borders (rules/borders.py), as
+        `validate` does?"""
+        pos = self.position
+        if isinstance(order, Move):
+            here, there = order.unit.province, order.dest.province
+            return order.via_convoy or not crossing_refused(pos, owner, here, there)
+        if isinstance(order, SupportHold | SupportMove):
+            here = order.unit.province
+            into = order.supported.province if isinstance(order, SupportHold) else order.dest.province
+            if support_refused(pos.map, here, into) or crossing_refused(pos, owner, here, into):
+                return False
+            if isinstance(order, SupportMove):
+                other = order.supported
+                target_owner = pos.owner_at(other.province)
+                assert target_owner is not None
+                if crossing_refused(pos, target_owner, other.province, into):
+                    avoid = here if pos.map.is_sea(here) and order.unit.type is UnitType.FLEET else None
+                    return other.type is UnitType.ARMY and into in self.convoy_reach(other.province, avoid)
+        return True
 
     # -- movement --------------------------------------------------------------------
     def convoy_reach(self, origin: str, avoid: str | None = None) -> frozenset[str]:

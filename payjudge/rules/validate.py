@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .adjustments import build_sites, garrison_claims
+from .borders import crossing_refused, support_refused
 from .errors import AmbiguousOrder, IllegalOrder
 from .flags import Flag
 from .geography import Location, Map, Terrain, UnitType
@@ -290,10 +291,19 @@ def _convoy_possible(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> 
     return m.convoy_path_possible(origin, dest)
 
 
-def _move(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[Flag] = frozenset()) -> Move:
+def _move(
+    parsed: ParsedOrder,
+    unit: Unit,
+    position: Position,
+    owner: PowerName,
+    flags: frozenset[Flag] = frozenset(),
+) -> Move:
     m = position.map
     dest = parsed.dest
     assert dest is not None
+    # a border the unit's owner may not cross (the map's `X(CEN)`, `R:X`): a fleet may not
+    # move across it, an army only by convoy
+    refused = crossing_refused(position, owner, unit.province, dest.province)
     if dest.province == unit.province:
         if unit.type is UnitType.FLEET and Flag.PORTAGE_CONVOY in flags:
             return Move(unit, _coast_portage_dest(m, unit, dest, position))
@@ -311,6 +321,8 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[
             return Move(unit, _portage_dest(m, unit, dest, position))
         if parsed.via_convoy:
             raise IllegalOrder(f"{unit} is a fleet and cannot be convoyed")
+        if refused and m.reaches_province(UnitType.FLEET, unit.location, dest.province):
+            raise IllegalOrder(f"{unit} cannot move to {dest.province}: {refused}")
         return Move(unit, _fleet_dest(m, unit, dest))
     if not prov.terrain.army_can_enter:
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: an army cannot go to sea")
@@ -319,6 +331,11 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[
         if not _carrier(m, sea.province, flags):
             raise IllegalOrder(f"{unit}: a convoy route can only pass through seas, not {sea.province}")
     adjacent = dest.province in m.army_neighbours(unit.province)
+    by_sea_only = adjacent and refused is not None  # it may not walk there: only by convoy
+    if by_sea_only:
+        if not _convoy_possible(m, unit.province, dest.province, flags):
+            raise IllegalOrder(f"{unit} cannot move to {dest.province}: {refused}")
+        adjacent = False
     if parsed.via_convoy and not _convoy_possible(m, unit.province, dest.province, flags):
         raise IllegalOrder(f"{unit} cannot go to {dest.province} by convoy: no sea route links them")
     if not adjacent and not _convoy_possible(m, unit.province, dest.province, flags):
@@ -330,7 +347,7 @@ def _move(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[
             f"{unit} cannot move to {dest.province}: it would need a convoy, "
             f"and no chain of fleets links them"
         )
-    return Move(unit, dest, via_convoy=parsed.via_convoy and adjacent)
+    return Move(unit, dest, via_convoy=(parsed.via_convoy and adjacent) or by_sea_only)
 
 
 def _movement(
@@ -354,15 +371,16 @@ def _movement(
     if parsed.kind is OrderKind.MOVE:
         if Flag.IMMOBILE_DUMMIES in flags and owner in dummies:
             raise IllegalOrder(f"{unit} belongs to the dummy {owner}, whose units may not move")
-        return _move(parsed, unit, position, flags)
+        return _move(parsed, unit, position, owner, flags)
     assert parsed.target is not None
     if parsed.kind is OrderKind.SUPPORT:
-        _, target = _board_unit(parsed.target, position, "supported unit")
+        target_owner, target = _board_unit(parsed.target, position, "supported unit")
         if target.province == unit.province:
             raise IllegalOrder(f"{unit} cannot support itself")
         if parsed.dest is None:
             if not m.reaches_province(unit.type, unit.location, target.province):
                 raise IllegalOrder(f"{unit} cannot support {target}: it could not move to {target.province}")
+            _check_border(position, owner, unit, target.province)
             return SupportHold(unit, target)
         dest = parsed.dest
         coast_portage = (
@@ -380,6 +398,13 @@ def _movement(
             raise IllegalOrder(
                 f"{unit} cannot support a move to {dest.province}: it could not move there itself"
             )
+        _check_border(position, owner, unit, dest.province)
+        across = crossing_refused(position, target_owner, target.province, dest.province)
+        if across and (
+            target.type is UnitType.FLEET
+            or not fleet_chain(position, target.province, dest.province, avoid=unit.province, flags=flags)
+        ):
+            raise IllegalOrder(f"{target} cannot move to {dest.province}: {across}")
         if target.type is UnitType.ARMY:
             if (
                 not _army_can_reach(
@@ -420,6 +445,16 @@ def _movement(
             f"{unit.province} is not on a convoy route that needs it"
         )
     return Convoy(unit, army, dest)
+
+
+def _check_border(position: Position, owner: PowerName, unit: Unit, province: str) -> None:
+    """A unit supports into `province` only across a border it could cross and that
+    gives support (the map's special adjacencies, rules/borders.py)."""
+    if support_refused(position.map, unit.province, province):
+        raise IllegalOrder(f"{unit} cannot support into {province}: no support is given across that border")
+    refused = crossing_refused(position, owner, unit.province, province)
+    if refused:
+        raise IllegalOrder(f"{unit} cannot support into {province}: {refused}")
 
 
 def _convoy_seas(m: Map, origin: str, dest: str, flags: frozenset[Flag]) -> frozenset[str]:

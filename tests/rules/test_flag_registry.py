@@ -434,3 +434,23 @@ def _flag_string_tests(path: Path) -> list[str]:
 def test_no_module_tests_a_flag_by_its_string():
     found = [hit for path in sorted((ROOT / "payjudge").rglob("*.py")) for hit in _flag_string_tests(path)]
     assert not found, found
+
+
+def test_rule_bang_turns_off_only_what_the_seed_lets_be_turned_off():
+    """`RULE !X` (seed 003 §1.6: BLIND brings HIDE_DUMMIES "unless explicitly disabled"):
+    the closure leaves X out, and assess refuses every other `!X`."""
+    from payjudge.rules.flag_registry import assess, closure
+
+    off = closure({Flag.BLIND}, {Flag.HIDE_DUMMIES})
+    assert Flag.HIDE_DUMMIES not in off and {Flag.HIDE_LATE_POWERS, Flag.HIDE_ABSENTEES} <= off
+    assert Flag.HIDE_DUMMIES in closure({Flag.BLIND})
+    assert not assess(["BLIND", "!HIDE_DUMMIES"]) and not assess(["MYOPIC", "!hide_dummies"])
+    for names, verdict in (
+        (["!HIDE_DUMMIES"], "no rule named here brings HIDE_DUMMIES"),
+        (["BLIND", "!FICTIONAL_OK"], "cannot be disabled (only !HIDE_DUMMIES with BLIND can)"),
+        (["HIDE_DUMMIES", "!HIDE_LATE_POWERS"], "which HIDE_DUMMIES brings, cannot be disabled"),
+        (["BLIND", "HIDE_DUMMIES", "!HIDE_DUMMIES"], "RULE !HIDE_DUMMIES contradicts RULE HIDE_DUMMIES"),
+        (["BLIND", "!NOSUCH"], "unknown rule !NOSUCH"),
+    ):
+        answers = assess(names)
+        assert [a.refused for a in answers] == [True] and verdict in answers[0].message, (names, answers)

@@ -112,6 +112,11 @@ def test_every_file_names_its_flag():
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_flag_case(case: Case):
+    play_case(case)
+
+
+def play_case(case: Case) -> None:
+    """Play a case file's blocks and check what it expects (also tests/rules/test_borders.py)."""
     flags = _flags(case)
     dummies = frozenset(case.dummies)
     board = _map(case.map)

@@ -14,6 +14,7 @@ import random
 import re
 
 from payjudge.game.public import game_page
+from payjudge.game.state import find_game
 from payjudge.rules.flags import Flag
 from payjudge.rules.position import Position
 from payjudge.rules.visibility import Rules
@@ -251,3 +252,28 @@ def test_see_no_units_shows_nobody_else(database):
     mails = _spring_1901(TestJudge(database), "SEE_NO_UNITS", {"A WAR": "A WAR - GAL"})
     assert "GAL" not in mails["AUSTRIA"] and "Russian" not in mails["AUSTRIA"]
     assert "A VIE H" in mails["AUSTRIA"]
+
+
+def test_blind_hides_dummies_unless_the_master_disables_it(database):
+    """BLIND brings HIDE_DUMMIES "unless explicitly disabled" (seed 003 §1.6): with
+    `RULE BLIND !HIDE_DUMMIES` SUMMARY shows a dummy as one; only a flag that a named flag
+    brings, and that the seed lets be disabled, may be."""
+    for rules, shown in (("BLIND", "playing"), ("BLIND !HIDE_DUMMIES", "dummy")):
+        judge = TestJudge(database)
+        start_game(judge, rules=rules)
+        judge.send(GM, "SIGNON Mpay7 masterpw\nDUMMY ITALY\n")
+        judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSUMMARY pay7\n")
+        reply = judge.last_reply(addr("FRANCE"))
+        line = next(x for x in reply.splitlines() if x.strip().startswith("ITALY"))
+        assert line.split()[1] == shown, (rules, line)
+        with database.transaction() as s:  # a fresh game for the next round
+            find_game(s, "pay7").name = f"old{len(rules)}"
+    judge = TestJudge(database)
+    for rules, refusal in (
+        ("!HIDE_DUMMIES", "no rule named here brings HIDE_DUMMIES"),
+        ("BLIND !HIDE_LATE_POWERS", "which BLIND and HIDE_DUMMIES bring, cannot be disabled"),
+        ("BLIND HIDE_DUMMIES !HIDE_DUMMIES", "RULE !HIDE_DUMMIES contradicts RULE HIDE_DUMMIES"),
+    ):
+        judge.send(GM, f"CREATE pay7 masterpw\nRULE {rules}\nSIGNOFF\n")
+        reply = judge.last_reply(GM)
+        assert refusal in reply and "has been created" not in reply, reply
