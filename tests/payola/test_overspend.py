@@ -15,7 +15,7 @@ from payjudge.payola import overspend
 from payjudge.payola.acceptance import expand_all
 from payjudge.payola.book import compile_book
 from payjudge.payola.overspend import reduce_overspending
-from payjudge.payola.overspend.linear import Lin, Window
+from payjudge.payola.overspend.affine import Affine, Region, unit_slope, unpack
 from payjudge.payola.reduction import reduce_literal
 from payjudge.payola.rules import Flag, PayolaRules
 
@@ -104,16 +104,18 @@ def test_heavy_auctions_hypothesis(seed, flags, dummies, balance):
 
 @given(
     a=st.integers(-30, 30),
-    sa=st.integers(-4, 4),
+    sa=st.tuples(st.integers(-4, 4), st.integers(-4, 4)),
     b=st.integers(-30, 30),
-    sb=st.integers(-4, 4),
+    sb=st.tuples(st.integers(-4, 4), st.integers(-4, 4)),
     op=st.sampled_from(["<", "<=", ">", ">=", "==", "!="]),
 )
-def test_a_comparison_holds_exactly_until_its_window_ends(a, sa, b, sb, op):
-    """Every step before the window's end answers as step 0; the end may come early only
-    for `==`/`!=` (which stop where the sign may change)."""
-    win = Window()
-    x, y = Lin(a, sa, win), Lin(b, sb, win)
+def test_a_comparison_holds_exactly_where_its_conditions_hold(a, sa, b, sb, op):
+    """At every state k >= k0 (two powers) where the recorded conditions hold, the
+    comparison answers as at k0; for the orderings, the conditions fail exactly where the
+    answer changes (`==`/`!=` may give up early, where the sign may change)."""
+    region = Region()
+    x = Affine(a, unit_slope(0, sa[0]) + unit_slope(1, sa[1]), region)
+    y = Affine(b, unit_slope(0, sb[0]) + unit_slope(1, sb[1]), region)
     compare = {
         "<": lambda u, v: u < v,
         "<=": lambda u, v: u <= v,
@@ -124,10 +126,15 @@ def test_a_comparison_holds_exactly_until_its_window_ends(a, sa, b, sb, op):
     }[op]
     now = compare(x, y)
     assert now == compare(a, b)
-    first = next((d for d in range(1, 200) if compare(a + sa * d, b + sb * d) != now), None)
-    if op in ("==", "!="):
-        assert first is None or win.end <= first
-    elif first is None:
-        assert win.end > 60
-    else:
-        assert win.end == first
+    for d0 in range(12):
+        for d1 in range(12):
+            same = compare(a + sa[0] * d0 + sa[1] * d1, b + sb[0] * d0 + sb[1] * d1) == now
+            holds = all(d + _dot(packed, (d0, d1)) > 0 for d, packed in region.conditions)
+            if op in ("==", "!="):
+                assert same or not holds
+            else:
+                assert same == holds
+
+
+def _dot(packed: int, steps: tuple[int, int]) -> int:
+    return sum(c * steps[p] for p, c in unpack(packed).items())

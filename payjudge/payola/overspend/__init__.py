@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..book import Book
-from ..reduction import ReductionError, overspending, reduce_literal
+from ..reduction import ReductionError, reduce_literal
 from ..schedule import INF
 from .line import Line
+from .plans import Plans
 
 # Up to this many rounds in all, the literal procedure is cheaper than planning (a round
 # costs one `evaluate`; planning a line costs a few). Realistic auctions stay below it.
@@ -61,16 +62,17 @@ def reduce_overspending(
         return reduce_literal(book, limits, ebayola, public_totals)
     n = len(book.powers)
     k = [0] * n
+    plans = Plans(book, limits, ebayola, public_totals)
     segments: list[Segment] = []  # the rounds so far, the jumped ones too (its tail)
     quiet = 0  # segments to wait before looking for a pattern again
     for _ in range(sum(e.amount for e in book.entries) + n + 2):
-        over = overspending(book, k, limits, ebayola, public_totals)
+        over = plans.overspending(k)
         if not any(over):
             return k
         if segments and segments[-1][0] == over and segments[-1][1] >= ALONE:
             # a segment going on: find where it ends (its first rounds are taken alone:
             # in a tug of war most segments are a round or two long)
-            rounds = Line(book, limits, ebayola, public_totals, k, over).departure(over)
+            rounds = Line(plans, k, over).departure(over)
             if rounds == INF:
                 raise ReductionError("overspending that no round can cure")
         else:
@@ -82,7 +84,7 @@ def reduce_overspending(
             continue
         patterns = _repeating(segments)
         for period in patterns:
-            periods = whole_periods(book, limits, ebayola, public_totals, k, period)
+            periods = whole_periods(plans, k, period)
             if periods:
                 step = _per_period(period, n)
                 k = [k[p] + periods * step[p] for p in range(n)]
@@ -131,14 +133,7 @@ def _per_period(period: list[Segment], n: int) -> list[int]:
     return [sum(rounds for over, rounds in period if over[p]) for p in range(n)]
 
 
-def whole_periods(
-    book: Book,
-    limits: Sequence[int],
-    ebayola: bool,
-    public_totals: bool,
-    k: Sequence[int],
-    period: list[Segment],
-) -> int:
+def whole_periods(plans: Plans, k: Sequence[int], period: list[Segment]) -> int:
     """For how many whole periods the rounds from k follow `period` (0: not one whole).
 
     Round j of period q is at k_j + q·step (step: the rounds per period); the rounds keep
@@ -150,7 +145,7 @@ def whole_periods(
     at = list(k)
     for over, rounds in period:
         for _ in range(rounds):
-            best = Line(book, limits, ebayola, public_totals, at, step).departure(over, best)
+            best = Line(plans, at, step).departure(over, best)
             if best == 0:
                 return 0
             at = [at[p] + over[p] for p in range(n)]
