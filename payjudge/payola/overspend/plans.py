@@ -63,8 +63,14 @@ def slope_along(a: Slopes, direction: Sequence[int]) -> int:
     return s
 
 
-def make_plan(book: Book, u: int, k: Sequence[int], ebayola: bool, public_totals: bool) -> Plan:
-    """Unit u's plan made at state k."""
+Unpacked = dict[int, tuple[Slopes, int]]  # packed slopes -> (slopes, the most lost per round)
+
+
+def make_plan(
+    book: Book, u: int, k: Sequence[int], ebayola: bool, public_totals: bool, unpacked: Unpacked
+) -> Plan:
+    """Unit u's plan made at state k (`unpacked`: a cache of `affine.unpack`, as the same
+    slopes come back in plan after plan)."""
     ub = book.units[u]
     rows, flat = book.rows, book.flat
     region = Region()
@@ -88,7 +94,7 @@ def make_plan(book: Book, u: int, k: Sequence[int], ebayola: bool, public_totals
     for p, paid in decision.payments:
         x = cast("Affine | int", paid)
         if type(x) is Affine:
-            slopes = unpack(x.a)
+            slopes = _unpacked(x.a, unpacked)[0]
             pays.append((p, x.v - value_at(0, slopes, k), slopes))
         elif x:
             pays.append((p, x, {}))
@@ -100,10 +106,17 @@ def make_plan(book: Book, u: int, k: Sequence[int], ebayola: bool, public_totals
             tightest[packed] = d
     conds: list[Condition] = []
     for packed, d in tightest.items():
-        slopes = unpack(packed)
-        loss = -sum(c for c in slopes.values() if c < 0)
+        slopes, loss = _unpacked(packed, unpacked)
         conds.append((d - value_at(0, slopes, k), slopes, loss))
     return Plan(tuple(k), tuple(pays), tuple(conds))
+
+
+def _unpacked(packed: int, cache: Unpacked) -> tuple[Slopes, int]:
+    found = cache.get(packed)
+    if found is None:
+        slopes = unpack(packed)
+        found = cache[packed] = (slopes, -sum(c for c in slopes.values() if c < 0))
+    return found
 
 
 def _budget(plan: Plan, k: Sequence[int]) -> float:
@@ -128,6 +141,7 @@ class Plans:
         self.ebayola, self.public = ebayola, public_totals
         self.units = [u for u, ub in enumerate(book.units) if ub.paying]
         self.plan: dict[int, Plan] = {}
+        self.unpacked: Unpacked = {}
         self.due: dict[int, float] = {}  # the clock at which each plan is checked again
         self.k: list[int] | None = None
         self.clock = 0
@@ -136,7 +150,7 @@ class Plans:
         self.coef: list[Slopes] = [{} for _ in range(n)]
 
     def make(self, u: int, k: Sequence[int]) -> Plan:
-        return make_plan(self.book, u, k, self.ebayola, self.public)
+        return make_plan(self.book, u, k, self.ebayola, self.public, self.unpacked)
 
     def replace(self, u: int, plan: Plan, checked: bool = False) -> None:
         """Use `plan` for unit u from now on (checked again at the next move unless it was
