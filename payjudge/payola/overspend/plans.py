@@ -107,7 +107,8 @@ def make_plan(
     conds: list[Condition] = []
     for packed, d in tightest.items():
         slopes, loss = _unpacked(packed, unpacked)
-        conds.append((d - value_at(0, slopes, k), slopes, loss))
+        if loss:  # (a condition that no round can lower holds for every k >= k0)
+            conds.append((d - value_at(0, slopes, k), slopes, loss))
     return Plan(tuple(k), tuple(pays), tuple(conds))
 
 
