@@ -27,8 +27,9 @@ from .plans import Plans
 # costs one `evaluate`; planning a line costs a few). Realistic auctions stay below it.
 LITERAL_LIMIT = 64
 # Periods longer than this many rounds are not looked for: checking one costs one line
-# per round of the period, and the patterns seen in play are a few rounds long.
-LONGEST_PERIOD = 32
+# per round of the period, and the patterns that last in the stress cases are 2 to 8
+# rounds long (longer ones, looked for, mostly broke at once: checks for nothing).
+LONGEST_PERIOD = 8
 # The first rounds of a segment are taken one by one: in a tug of war most segments are
 # a round or two long, and a round costs less than a line.
 ALONE = 2
