@@ -16,7 +16,8 @@ from payjudge.payola.acceptance import expand_all
 from payjudge.payola.book import compile_book
 from payjudge.payola.overspend import reduce_overspending
 from payjudge.payola.overspend.affine import Affine, Region, unit_slope, unpack
-from payjudge.payola.reduction import reduce_literal
+from payjudge.payola.overspend.plans import Plans
+from payjudge.payola.reduction import overspending, reduce_literal
 from payjudge.payola.rules import Flag, PayolaRules
 
 from .randomsheets import heavy_auction, random_auction
@@ -100,6 +101,29 @@ def test_heavy_auctions_hypothesis(seed, flags, dummies, balance):
             seed,
         )
     )
+
+
+def test_plans_say_who_overspends_at_every_state():
+    """The plans kept across the reduction (checked only when their budget runs out) give
+    who overspends exactly as deciding every unit again, along walks of rounds of random
+    powers, long jumps, and steps back."""
+    for seed in range(40):
+        rng = random.Random(f"plans:{seed}")
+        book, limits, ebayola, public = _reduction(
+            heavy_auction(rng, rules=PayolaRules.from_flags(FLAGS[seed % len(FLAGS)])), seed
+        )
+        plans = Plans(book, limits, ebayola, public)
+        n = len(book.powers)
+        k = [0] * n
+        for _ in range(120):
+            move = rng.random()
+            if move < 0.7:  # a round of some powers
+                k = [x + (rng.random() < 0.5) for x in k]
+            elif move < 0.9:  # a jump
+                k = [x + rng.choice([0, rng.randrange(60)]) for x in k]
+            else:  # back to an earlier state (as when a pattern is checked from its start)
+                k = [max(x - rng.randrange(20), 0) for x in k]
+            assert plans.overspending(k) == overspending(book, k, limits, ebayola, public)
 
 
 @given(
