@@ -10,7 +10,9 @@ forth between powers that take turns overspending), the rounds of a period are c
 each along its own
 line k_j + q·(rounds per period), for how many whole periods they keep to the pattern,
 and the pattern is jumped over. Both are the same question — how long the overspending
-powers along a line stay as expected — asked of the same `Line`.
+powers along a line stay as expected — asked of the same `Line`. Rounds, lines and
+periods all read the same `plans.Plans`: every unit's decision over a region of states,
+made again only where it stops holding.
 """
 
 from __future__ import annotations
