@@ -78,15 +78,16 @@ def make_plan(
     amount: dict[int, Affine | int] = dict.fromkeys(ub.entries, 0)
     keep = ebayola and not public_totals  # only then does `decide` read plateaus
     plateau: dict[int, int] = dict.fromkeys(ub.entries, 0) if keep else {}
-    ends: dict[int, float] = {}
-    down = [unit_slope(p, -1) for p in range(len(flat))]
+    n = len(flat)
+    ends = [INF] * n  # per power: its offers' pieces (and plateaus in force) last while k[p] < end
+    down = [unit_slope(p, -1) for p in range(n)]
     for e in ub.paying:
         top, pl, p = rows[e]
         v, s, kend = piece(top, pl, flat[p], k[p])
         if keep and k[p] <= flat[p]:
             plateau[e] = pl
         amount[e] = Affine(v, down[p], region) if s else v  # (s is 0 or -1)
-        if kend < ends.get(p, INF):  # the piece (and the plateau in force) lasts while k[p] < kend
+        if kend < ends[p]:
             ends[p] = kend
     # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
     decision = decide(ub, cast(Amounts, amount), plateau, ebayola, public_totals)
@@ -98,8 +99,9 @@ def make_plan(
             pays.append((p, x.v - value_at(0, slopes, k), slopes))
         elif x:
             pays.append((p, x, {}))
-    for p, kend in ends.items():
-        conditions.append((int(kend) - k[p], down[p]))
+    for p, kend in enumerate(ends):
+        if kend != INF:
+            conditions.append((int(kend) - k[p], down[p]))
     tightest: dict[int, int] = {}  # (of the conditions with the same slopes, the least d)
     for d, packed in conditions:
         if d < tightest.get(packed, d + 1):
