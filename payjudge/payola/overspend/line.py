@@ -93,6 +93,8 @@ class Line:
                 for p, a0, s0 in pays[u]:
                     a[p] -= a0
                     s[p] -= s0
+                # (a new plan: on a line, plans mostly end where an offer's piece does, and
+                # no plan made before holds past that)
                 plan = plans.make(u, [k + q * d for k, d in zip(start, direction)])
                 plans.replace(u, plan)
                 end, pays[u] = self._on_line(plan, q)

@@ -89,6 +89,9 @@ def make_plan(
         amount[e] = Affine(v, down[p], region) if s else v  # (s is 0 or -1)
         if kend < ends[p]:
             ends[p] = kend
+    for p, kend in enumerate(ends):  # (first: where a plan tried again fails, mostly)
+        if kend != INF:
+            conditions.append((int(kend) - k[p], down[p]))
     # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
     decision = decide(ub, cast(Amounts, amount), plateau, ebayola, public_totals)
     pays: list[tuple[int, int, Slopes]] = []
@@ -99,9 +102,6 @@ def make_plan(
             pays.append((p, x.v - value_at(0, slopes, k), slopes))
         elif x:
             pays.append((p, x, {}))
-    for p, kend in enumerate(ends):
-        if kend != INF:
-            conditions.append((int(kend) - k[p], down[p]))
     tightest: dict[int, int] = {}  # (of the conditions with the same slopes, the least d)
     for d, packed in conditions:
         if d < tightest.get(packed, d + 1):
@@ -135,6 +135,10 @@ def _budget(plan: Plan, k: Sequence[int]) -> float:
     return budget
 
 
+# Plans kept per unit besides the one in use, to be tried before making a new one.
+SPARE = 3
+
+
 class Plans:
     """The plans of every unit that anyone pays for, and each power's spending."""
 
@@ -145,6 +149,7 @@ class Plans:
         self.units = [u for u, ub in enumerate(book.units) if ub.paying]
         self.plan: dict[int, Plan] = {}
         self.unpacked: Unpacked = {}
+        self.spare: dict[int, list[Plan]] = {u: [] for u in self.units}  # most recent first
         self.due: dict[int, float] = {}  # the clock at which each plan is checked again
         self.k: list[int] | None = None
         self.clock = 0
@@ -152,22 +157,40 @@ class Plans:
         self.const = [0] * n
         self.coef: list[Slopes] = [{} for _ in range(n)]
 
+    def holding(self, u: int, k: Sequence[int]) -> tuple[Plan, float]:
+        """A plan of unit u that holds at k, and its budget there: the one in use, one it
+        used before (in a tug of war a unit goes back and forth between a few decisions,
+        and a plan holds wherever its conditions do, whenever it was made), or a new one."""
+        current = self.plan.get(u)
+        for plan in [current, *self.spare[u]] if current else ():
+            if all(x >= b for x, b in zip(k, plan.base)):
+                budget = _budget(plan, k)
+                if budget >= 0:
+                    return plan, budget
+        plan = self.make(u, k)
+        return plan, _budget(plan, k)
+
     def make(self, u: int, k: Sequence[int]) -> Plan:
         return make_plan(self.book, u, k, self.ebayola, self.public, self.unpacked)
 
-    def replace(self, u: int, plan: Plan, checked: bool = False) -> None:
-        """Use `plan` for unit u from now on (checked again at the next move unless it was
-        made at the current state)."""
+    def replace(self, u: int, plan: Plan) -> None:
+        """Use `plan` for unit u from now on (checked again at the next move); the one it
+        replaces is kept as a spare."""
         old = self.plan.get(u)
+        if old is plan:
+            return
+        spare = self.spare[u]
         if old is not None:
             for p, c, a in old.pays:
                 self.const[p] -= c
                 self.coef[p] = _plus(self.coef[p], a, -1)
+            spare.insert(0, old)
+        spare[:] = [x for x in spare if x is not plan][:SPARE]
         for p, c, a in plan.pays:
             self.const[p] += c
             self.coef[p] = _plus(self.coef[p], a, 1)
         self.plan[u] = plan
-        self.due[u] = self.clock + _budget(plan, plan.base) + 1 if checked else -1
+        self.due[u] = -1
 
     def at(self, k: Sequence[int]) -> None:
         """Make every plan hold at state k."""
@@ -181,15 +204,9 @@ class Plans:
         self.k = list(k)
         clock = self.clock
         for u in self.units:
-            if not force and self.due[u] > clock:
-                continue
-            plan = self.plan.get(u)
-            budget = -1.0
-            if plan is not None and all(x >= b for x, b in zip(k, plan.base)):
-                budget = _budget(plan, k)
-            if budget < 0:
-                self.replace(u, self.make(u, k), checked=True)
-            else:
+            if force or self.due[u] <= clock:
+                plan, budget = self.holding(u, k)
+                self.replace(u, plan)
                 self.due[u] = clock + budget + 1
 
     def spending(self, k: Sequence[int]) -> list[int]:
