@@ -26,9 +26,8 @@ from ..decide import Amounts, decide
 from ..schedule import INF, piece
 from .affine import Affine, Region, Slopes, unit_slope, unpack
 
-# an affine function of k, absolute: c + Σ a[p]·k[p]; and m, the most it loses per round
-Term = tuple[int, Slopes]
-Condition = tuple[int, Slopes, int]  # (c, a, m): c + Σ a[p]·k[p] > 0 must hold
+# c + Σ a[p]·k[p] > 0 must hold (absolute, not from k0); m: the most it loses per round
+Condition = tuple[int, Slopes, int]  # (c, a, m)
 
 
 class Plan(NamedTuple):
