@@ -33,8 +33,9 @@ LITERAL_LIMIT = 64
 # rounds long (longer ones, looked for, mostly broke at once: checks for nothing).
 LONGEST_PERIOD = 8
 # The first rounds of a segment are taken one by one: in a tug of war most segments are
-# a round or two long, and a round costs less than a line.
-ALONE = 2
+# a few rounds long, and a round (a few plans checked) costs much less than a line (every
+# plan followed along it).
+ALONE = 4
 # A pattern is checked once it has been seen this many times in a row: a check costs a
 # line per round of the period, and a pattern seen only twice often breaks at once.
 REPEATS = 3
@@ -74,7 +75,7 @@ def reduce_overspending(
             return k
         if segments and segments[-1][0] == over and segments[-1][1] >= ALONE:
             # a segment going on: find where it ends (its first rounds are taken alone:
-            # in a tug of war most segments are a round or two long)
+            # in a tug of war most segments are a few rounds long)
             rounds = Line(plans, k, over).departure(over)
             if rounds == INF:
                 raise ReductionError("overspending that no round can cure")
