@@ -2,7 +2,7 @@
 
 `evaluate` decides every unit at a given reduction state; the literal reduction
 (`reduction.py`) calls it to learn who would overspend. `decide` is the one decision rule:
-`overspend/` runs it unchanged on amounts that are linear in the rounds (`overspend.linear`).
+`overspend/` runs it unchanged on amounts that are affine in the rounds (`overspend.affine`).
 """
 
 from __future__ import annotations

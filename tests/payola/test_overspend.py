@@ -15,8 +15,9 @@ from payjudge.payola import overspend
 from payjudge.payola.acceptance import expand_all
 from payjudge.payola.book import compile_book
 from payjudge.payola.overspend import reduce_overspending
-from payjudge.payola.overspend.linear import Lin, Window
-from payjudge.payola.reduction import reduce_literal
+from payjudge.payola.overspend.affine import Affine, Region, unit_slope, unpack
+from payjudge.payola.overspend.plans import Plans
+from payjudge.payola.reduction import overspending, reduce_literal
 from payjudge.payola.rules import Flag, PayolaRules
 
 from .randomsheets import heavy_auction, random_auction
@@ -102,18 +103,43 @@ def test_heavy_auctions_hypothesis(seed, flags, dummies, balance):
     )
 
 
+def test_plans_say_who_overspends_at_every_state():
+    """The plans kept across the reduction (checked only when their budget runs out) give
+    who overspends exactly as deciding every unit again, along walks of rounds of random
+    powers, long jumps, and steps back."""
+    for seed in range(40):
+        rng = random.Random(f"plans:{seed}")
+        book, limits, ebayola, public = _reduction(
+            heavy_auction(rng, rules=PayolaRules.from_flags(FLAGS[seed % len(FLAGS)])), seed
+        )
+        plans = Plans(book, limits, ebayola, public)
+        n = len(book.powers)
+        k = [0] * n
+        for _ in range(120):
+            move = rng.random()
+            if move < 0.7:  # a round of some powers
+                k = [x + (rng.random() < 0.5) for x in k]
+            elif move < 0.9:  # a jump
+                k = [x + rng.choice([0, rng.randrange(60)]) for x in k]
+            else:  # back to an earlier state (as when a pattern is checked from its start)
+                k = [max(x - rng.randrange(20), 0) for x in k]
+            assert plans.overspending(k) == overspending(book, k, limits, ebayola, public)
+
+
 @given(
     a=st.integers(-30, 30),
-    sa=st.integers(-4, 4),
+    sa=st.tuples(st.integers(-4, 4), st.integers(-4, 4)),
     b=st.integers(-30, 30),
-    sb=st.integers(-4, 4),
+    sb=st.tuples(st.integers(-4, 4), st.integers(-4, 4)),
     op=st.sampled_from(["<", "<=", ">", ">=", "==", "!="]),
 )
-def test_a_comparison_holds_exactly_until_its_window_ends(a, sa, b, sb, op):
-    """Every step before the window's end answers as step 0; the end may come early only
-    for `==`/`!=` (which stop where the sign may change)."""
-    win = Window()
-    x, y = Lin(a, sa, win), Lin(b, sb, win)
+def test_a_comparison_holds_exactly_where_its_conditions_hold(a, sa, b, sb, op):
+    """At every state k >= k0 (two powers) where the recorded conditions hold, the
+    comparison answers as at k0; for the orderings, the conditions fail exactly where the
+    answer changes (`==`/`!=` may give up early, where the sign may change)."""
+    region = Region()
+    x = Affine(a, unit_slope(0, sa[0]) + unit_slope(1, sa[1]), region)
+    y = Affine(b, unit_slope(0, sb[0]) + unit_slope(1, sb[1]), region)
     compare = {
         "<": lambda u, v: u < v,
         "<=": lambda u, v: u <= v,
@@ -124,10 +150,15 @@ def test_a_comparison_holds_exactly_until_its_window_ends(a, sa, b, sb, op):
     }[op]
     now = compare(x, y)
     assert now == compare(a, b)
-    first = next((d for d in range(1, 200) if compare(a + sa * d, b + sb * d) != now), None)
-    if op in ("==", "!="):
-        assert first is None or win.end <= first
-    elif first is None:
-        assert win.end > 60
-    else:
-        assert win.end == first
+    for d0 in range(12):
+        for d1 in range(12):
+            same = compare(a + sa[0] * d0 + sa[1] * d1, b + sb[0] * d0 + sb[1] * d1) == now
+            holds = all(d + _dot(packed, (d0, d1)) > 0 for d, packed in region.conditions)
+            if op in ("==", "!="):
+                assert same or not holds
+            else:
+                assert same == holds
+
+
+def _dot(packed: int, steps: tuple[int, int]) -> int:
+    return sum(c * steps[p] for p, c in unpack(packed).items())

@@ -10,7 +10,9 @@ forth between powers that take turns overspending), the rounds of a period are c
 each along its own
 line k_j + q·(rounds per period), for how many whole periods they keep to the pattern,
 and the pattern is jumped over. Both are the same question — how long the overspending
-powers along a line stay as expected — asked of the same `Line`.
+powers along a line stay as expected — asked of the same `Line`. Rounds, lines and
+periods all read the same `plans.Plans`: every unit's decision over a region of states,
+made again only where it stops holding.
 """
 
 from __future__ import annotations
@@ -18,19 +20,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..book import Book
-from ..reduction import ReductionError, overspending, reduce_literal
+from ..reduction import ReductionError, reduce_literal
 from ..schedule import INF
 from .line import Line
+from .plans import Plans
 
 # Up to this many rounds in all, the literal procedure is cheaper than planning (a round
 # costs one `evaluate`; planning a line costs a few). Realistic auctions stay below it.
 LITERAL_LIMIT = 64
 # Periods longer than this many rounds are not looked for: checking one costs one line
-# per round of the period, and the patterns seen in play are a few rounds long.
-LONGEST_PERIOD = 32
+# per round of the period, and the patterns that last in the stress cases are 2 to 8
+# rounds long (longer ones, looked for, mostly broke at once: checks for nothing).
+LONGEST_PERIOD = 8
 # The first rounds of a segment are taken one by one: in a tug of war most segments are
-# a round or two long, and a round costs less than a line.
-ALONE = 2
+# a few rounds long, and a round (a few plans checked) costs much less than a line (every
+# plan followed along it).
+ALONE = 4
 # A pattern is checked once it has been seen this many times in a row: a check costs a
 # line per round of the period, and a pattern seen only twice often breaks at once.
 REPEATS = 3
@@ -61,16 +66,17 @@ def reduce_overspending(
         return reduce_literal(book, limits, ebayola, public_totals)
     n = len(book.powers)
     k = [0] * n
+    plans = Plans(book, limits, ebayola, public_totals)
     segments: list[Segment] = []  # the rounds so far, the jumped ones too (its tail)
     quiet = 0  # segments to wait before looking for a pattern again
     for _ in range(sum(e.amount for e in book.entries) + n + 2):
-        over = overspending(book, k, limits, ebayola, public_totals)
+        over = plans.overspending(k)
         if not any(over):
             return k
         if segments and segments[-1][0] == over and segments[-1][1] >= ALONE:
             # a segment going on: find where it ends (its first rounds are taken alone:
-            # in a tug of war most segments are a round or two long)
-            rounds = Line(book, limits, ebayola, public_totals, k, over).departure(over)
+            # in a tug of war most segments are a few rounds long)
+            rounds = Line(plans, k, over).departure(over)
             if rounds == INF:
                 raise ReductionError("overspending that no round can cure")
         else:
@@ -82,7 +88,7 @@ def reduce_overspending(
             continue
         patterns = _repeating(segments)
         for period in patterns:
-            periods = whole_periods(book, limits, ebayola, public_totals, k, period)
+            periods = whole_periods(plans, k, period)
             if periods:
                 step = _per_period(period, n)
                 k = [k[p] + periods * step[p] for p in range(n)]
@@ -131,14 +137,7 @@ def _per_period(period: list[Segment], n: int) -> list[int]:
     return [sum(rounds for over, rounds in period if over[p]) for p in range(n)]
 
 
-def whole_periods(
-    book: Book,
-    limits: Sequence[int],
-    ebayola: bool,
-    public_totals: bool,
-    k: Sequence[int],
-    period: list[Segment],
-) -> int:
+def whole_periods(plans: Plans, k: Sequence[int], period: list[Segment]) -> int:
     """For how many whole periods the rounds from k follow `period` (0: not one whole).
 
     Round j of period q is at k_j + q·step (step: the rounds per period); the rounds keep
@@ -150,7 +149,7 @@ def whole_periods(
     at = list(k)
     for over, rounds in period:
         for _ in range(rounds):
-            best = Line(book, limits, ebayola, public_totals, at, step).departure(over, best)
+            best = Line(plans, at, step).departure(over, best)
             if best == 0:
                 return 0
             at = [at[p] + over[p] for p in range(n)]
