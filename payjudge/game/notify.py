@@ -297,11 +297,20 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
 
 
 def broadcast(
-    st: GameState, mailer: Mailer, subject: str, template: str, *, kind: str = "notice", **view: Any
+    st: GameState,
+    mailer: Mailer,
+    subject: str,
+    template: str,
+    *,
+    kind: str = "notice",
+    master: bool = True,
+    **view: Any,
 ) -> None:
-    mailer.send(
-        public_recipients(st), subject, template, kind=kind, game=st.game, game_name=st.game.name, **view
-    )
+    """Mail everyone in the game; `master=False` spares the Master (IGNORE_RESULTS)."""
+    to = public_recipients(st)
+    if not master:
+        to = [a for a in to if a != st.game.master_address]
+    mailer.send(to, subject, template, kind=kind, game=st.game, game_name=st.game.name, **view)
 
 
 def render_history(st: GameState, reports: list[dict[str, Any]], *, viewer: str | None = None) -> list[str]:

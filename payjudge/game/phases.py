@@ -112,6 +112,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
         mailer,
         f"Diplomacy rollback {game.name} {goal.phase}",
         "rollback.txt.j2",
+        master=Flag.IGNORE_RESULTS not in st.rules,  # seed 003 §1.2: no rollback messages
         phase=pos.phase.title,
         deadline=show_time(game.deadline, timing.zone),
         restore=restore,

@@ -127,7 +127,13 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
     if Flag.BACKSEAT_PRESS in rules:
         _refuse(power and to_players, f"in {name} powers may write only to the Master (rule BACKSEAT_PRESS)")
         _refuse(observer and private, f"in {name} observers may only broadcast (rule BACKSEAT_PRESS)")
-    _refuse(Flag.PUBLIC_PRESS in rules and private, f"{name} allows only broadcast press (rule PUBLIC_PRESS)")
+    # beside TOUCH_PRESS or REMOTE_PRESS, PUBLIC_PRESS adds broadcasts to the private press
+    # those rules allow (seed 003 §1.2); alone, it allows broadcasts only
+    near_rules = Flag.TOUCH_PRESS in rules or Flag.REMOTE_PRESS in rules
+    _refuse(
+        Flag.PUBLIC_PRESS in rules and private and not near_rules,
+        f"{name} allows only broadcast press (rule PUBLIC_PRESS)",
+    )
     for flag, near, what in (
         (Flag.TOUCH_PRESS, True, "has no unit next to yours"),
         (Flag.REMOTE_PRESS, False, "is near your units or centres"),

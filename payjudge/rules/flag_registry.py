@@ -256,8 +256,9 @@ _DECLARATIONS = (
     _d(
         F.NO_RETURN,
         "1.4",
-        NOT_YET,
-        "the old name of the opposite of CONVOY_BACK: no route passes a sea twice",
+        S,
+        "the catalog's old name for the default: no convoy route passes a sea twice "
+        "(naming it changes nothing; it cannot be used with CONVOY_BACK)",
         excludes=(F.CONVOY_BACK,),
     ),
     # 1.5 retreats and adjustments

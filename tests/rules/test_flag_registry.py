@@ -134,6 +134,7 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
     assert supported == {
         "BLIND",
         "SHOW_PHANTOM",
+        "NO_RETURN",
         "FICTIONAL_OK",
         "POWER_CHOICE",
         "START_MASTER",

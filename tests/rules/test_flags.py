@@ -50,6 +50,7 @@ DONE = {
     Flag.SAFE_CONVOYS,
     Flag.WEAK_CONVOYS,
     Flag.CONVOY_BACK,
+    Flag.NO_RETURN,
     Flag.CD_BUILDS,
     Flag.CD_RETREATS,
     Flag.SMART_CD,

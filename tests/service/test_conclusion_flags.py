@@ -256,6 +256,11 @@ def test_ignore_results_spares_the_master_the_public_results(database, rules, ma
     assert ("results" in kinds) is master_gets_results
     assert "master_report" in kinds
     assert any(m.kind == "results" for m in judge.inbox(OBSERVER))
+    # nor the rollback messages (seed 003 §1.2)
+    judge.send(GM, f"{MASTER}\nROLLBACK\n")
+    rolled = [m for m in judge.inbox(GM) if m.subject.startswith("Diplomacy rollback")]
+    assert bool(rolled) is master_gets_results
+    assert any(m.subject.startswith("Diplomacy rollback") for m in judge.inbox(OBSERVER))
 
 
 @pytest.mark.parametrize(

@@ -234,9 +234,22 @@ def test_touch_press_only_to_powers_whose_units_could_support_each_other(databas
     )
 
 
-def test_touch_press_with_public_press_allows_broadcasts(database):
+def test_touch_press_with_public_press_allows_broadcasts_and_touch_press(database):
+    # seed 003 §1.2: beside TOUCH_PRESS, PUBLIC_PRESS adds broadcasts; private press stays
+    # allowed to the neighbours TOUCH_PRESS names
     judge = _game(database, "TOUCH_PRESS PUBLIC_PRESS")
     assert _ok(_press(judge, "FRANCE", "BROADCAST", "hello all"))
+    assert _ok(_press(judge, "ITALY", "PRESS TO AUSTRIA", "neighbours"))
+    assert "Turkey has no unit next to yours (rule TOUCH_PRESS)" in _press(judge, "FRANCE", "PRESS TO TURKEY")
+
+
+def test_remote_press_with_public_press_allows_broadcasts_and_remote_press(database):
+    judge = _game(database, "REMOTE_PRESS PUBLIC_PRESS")
+    assert _ok(_press(judge, "FRANCE", "BROADCAST", "hello all"))
+    assert _ok(_press(judge, "FRANCE", "PRESS TO TURKEY", "far away"))
+    assert "Austria is near your units or centres (rule REMOTE_PRESS)" in _press(
+        judge, "ITALY", "PRESS TO AUSTRIA"
+    )
 
 
 def test_remote_press_only_to_powers_far_away(database):
