@@ -23,21 +23,26 @@ from ..payola.exchange.phase import (
     phase_after,
     run_exchange,
 )
+from ..payola.exchange.worth import starting_worths
+from ..payola.income import opening_balances
 from ..rules.names import PowerName
-from ..rules.phase import Phase
+from ..rules.phase import Phase, PhaseType, Season
+from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
-from ..store.models import CeoVote, Game, ShareEntry, Submission, Turn
+from ..store.models import CeoVote, Game, Seat, ShareEntry, Submission, Turn
 from ..text.exchange import DividendLine, TradeLine, WorthLine, parse_exchange_line
-from ..vocabulary import LedgerKind, SeatKind, SeatStatus, ShareKind, SubmissionKind, TurnStatus
+from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, ShareKind, SubmissionKind, TurnStatus
 from . import money
-from .lifecycle import new_seed
+from .lifecycle import investor_names, new_seed
 from .mailer import Mailer
 from .notify import public_recipients
-from .state import GameState
+from .state import GameState, payola_rules
 from .timing import Timing
 
 _V = TypeVar("_V")
+
+DEFAULT_SHARES = 10  # each company's shares, unless SHARES says (docs/exchange.md, choice 2)
 
 
 def _by_account(by_name: Mapping[PowerName, _V]) -> dict[str, _V]:
@@ -312,6 +317,30 @@ def process_exchange(
     return outcome, nxt
 
 
+def investor_seat(st: GameState, name: str) -> Seat | None:
+    """The seat of the investor called `name` (any case), if there is one."""
+    for seat in st.seats:
+        if seat.kind is SeatKind.INVESTOR and seat.investor_name == name.upper():
+            return seat
+    return None
+
+
+def ceo_of(st: GameState, company: PowerName) -> str | None:
+    """The investor who runs `company` now (None: unmanaged, or not an Exchange game)."""
+    market = current_market(st)
+    ceo = market.get("ceos", {}).get(str(company)) if market else None
+    return str(ceo) if ceo else None
+
+
+def current_market(st: GameState) -> dict[str, Any] | None:
+    """The market snapshot in force: the current turn's, or the last turn's that has one
+    (an exchange phase writes it into the turn it opens)."""
+    for turn in reversed(repo.turns(st.session, st.game)):
+        if turn.market:
+            return dict(turn.market)
+    return None
+
+
 def _investor_addresses(st: GameState) -> dict[str, str]:
     return {
         s.investor_name: s.address
@@ -399,3 +428,71 @@ def record_exchange_sheet(st: GameState, account: str, lines: list[str], *, now:
             submitted_at=now,
         )
     )
+
+
+def float_phase(first: Phase) -> Phase:
+    """The float: the exchange phase of the winter before the first phase (W1900X)."""
+    return Phase(first.year - 1, Season.WINTER, PhaseType.EXCHANGE)
+
+
+def start_exchange(st: GameState, *, now: datetime) -> Turn:
+    """An Exchange game's start (docs/exchange.md, "Joining"): seats nobody took stay
+    empty, companies get their opening treasuries, investors their capital, every pool all
+    its shares, every centre its starting worth; the first phase is the float."""
+    game = st.game
+    for seat in game.seats:
+        if seat.status is SeatStatus.OPEN:
+            seat.status = SeatStatus.DUMMY  # nobody joined: the Master started it short
+            seat.address = None
+    initial = Position.initial(st.map, st.rules.flags)
+    phase = float_phase(initial.phase)
+    position = initial.replace(phase=phase)
+    rules = payola_rules(game)
+    opening = opening_balances(initial, rules)
+    for power, amount in opening.items():
+        money.record(
+            st.session,
+            game,
+            power,
+            LedgerKind.OPENING,
+            amount,
+            turn_seq=0,
+            phase=phase,
+            now=now,
+            memo="opening balance",
+        )
+    investors = sorted(investor_names(game))
+    capital = game.settings.get("capital")
+    if capital is None:
+        capital = sum(opening.values()) // max(1, len(investors))
+    market = open_market(
+        st.session,
+        game,
+        st.map.power_names,
+        investors,
+        capital=int(capital),
+        shares=int(game.settings.get("shares", DEFAULT_SHARES)),
+        worths=starting_worths(initial, rules),
+        reserve=int(game.settings.get("float", 1)),
+        turn_seq=0,
+        phase=phase,
+        now=now,
+    )
+    turn = Turn(
+        game_id=game.id,
+        seq=1,
+        phase=phase,
+        position=position_to_json(position),
+        seed=new_seed(game, phase),
+        status=TurnStatus.OPEN,
+        opened_at=now,
+        market=market_json(market),
+    )
+    st.session.add(turn)
+    game.state = GameStatus.ACTIVE
+    game.phase = phase
+    game.started_at = now
+    st.session.flush()
+    st.__dict__.pop("turn", None)
+    st.__dict__.pop("position", None)
+    return turn
