@@ -8,6 +8,7 @@ from typing import Any
 from ..game import money, proposals
 from ..game.acceptance import set_acceptance
 from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
+from ..game.exchange import vote_ceo
 from ..game.mailer import is_mail_address
 from ..game.notify import public_recipients
 from ..game.orders import clear
@@ -18,6 +19,7 @@ from ..game.state import MASTER
 from ..game.timing import Timing, show_time
 from ..game.transfer import transfer
 from ..game.turns import wait_refused
+from ..payola.exchange.accounts import investor_name, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import Command
@@ -327,6 +329,16 @@ class SetPassword(PlayerHandler):
         ctx.reply.note("password", cmd.line)
 
 
+def _investor_vote(ctx: PlayerContext, cmd: Command) -> None:
+    """An Exchange game's VOTE: investors vote for CEOs (VOTE CEO); draws do not exist."""
+    require(
+        cmd.args[0].upper() == "CEO",
+        "in an Exchange game investors vote VOTE CEO <company> <investor>",
+    )
+    require(is_investor(ctx.power), "write FOR ME first: a company does not vote, its stockholders do")
+    ctx.reply.result(cmd.line, vote_ceo(ctx.state, investor_name(ctx.power), cmd.text, now=ctx.now))
+
+
 @register
 class Vote(PlayerHandler):
     keyword = "VOTE"
@@ -337,6 +349,9 @@ class Vote(PlayerHandler):
         _active(ctx)
         args = [a.upper() for a in cmd.args]
         require(len(args) >= 1, "write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
+        if Flag.EXCHANGE in ctx.state.rules:
+            _investor_vote(ctx, cmd)
+            return
         if args[0] in ("YES", "NO"):
             require(len(args) == 1, "write VOTE YES or VOTE NO")
             what = proposals.answer(ctx.state, ctx.mailer, ctx.seat, args[0] == "YES")

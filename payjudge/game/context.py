@@ -200,6 +200,7 @@ class Context:
     inbound_id: int | None = None
     after: list[Callable[[], None]] = field(default_factory=list)  # run after every command (RESIGN)
     signon_failure: Any = None  # a security.FailedSignon: a wrong password, counted after rollback
+    exchange_traded: set[str] = field(default_factory=set)  # accounts with a trade line in this message
 
     @property
     def game(self) -> Game:

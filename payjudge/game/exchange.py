@@ -9,12 +9,15 @@ ledger, whose sums are the holdings. Neither is ever updated, only added to."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from ..payola.exchange import views
-from ..payola.exchange.accounts import investor_key
-from ..payola.exchange.market import MarketOrder
+from ..payola.exchange.accounts import investor_key, is_investor
+from ..payola.exchange.dividends import max_dividend, outstanding
+from ..payola.exchange.market import MarketOrder, Side
+from ..payola.exchange.orders import check_orders
 from ..payola.exchange.phase import (
     ExchangeOutcome,
     ExchangeSheet,
@@ -23,7 +26,7 @@ from ..payola.exchange.phase import (
     phase_after,
     run_exchange,
 )
-from ..payola.exchange.worth import starting_worths
+from ..payola.exchange.worth import allowance, check_worths, starting_worths
 from ..payola.income import opening_balances
 from ..rules.names import PowerName
 from ..rules.phase import Phase, PhaseType, Season
@@ -31,9 +34,20 @@ from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
 from ..store.models import CeoVote, Game, Seat, ShareEntry, Submission, Turn
-from ..text.exchange import DividendLine, TradeLine, WorthLine, parse_exchange_line
+from ..text.exchange import (
+    CeoVoteLine,
+    DividendLine,
+    ExchangeLine,
+    PassLine,
+    TradeLine,
+    WorthLine,
+    normalized,
+    parse_exchange_line,
+)
+from ..text.problems import LineError
 from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, ShareKind, SubmissionKind, TurnStatus
 from . import money
+from .context import CommandError
 from .lifecycle import investor_names, new_seed
 from .mailer import Mailer
 from .notify import public_recipients
@@ -496,3 +510,189 @@ def start_exchange(st: GameState, *, now: datetime) -> Turn:
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
     return turn
+
+
+# -- the exchange lines of a mail (docs/exchange.md, "Mail commands") -------------------
+
+
+@dataclass(frozen=True)
+class ExchangeTaken:
+    """`templates/notes/exchange_order.txt.j2`: one BUY, SELL or PASS line taken."""
+
+    note: ClassVar[str] = "exchange_order"
+    phase: str
+    line: TradeLine | None  # None: PASS
+    committed: int  # what the account's buy orders now commit
+    cash: int
+    held: int  # the shares of the line's company the account holds (its pool: a company)
+    company_account: bool
+
+
+@dataclass(frozen=True)
+class DividendTaken:
+    """`templates/notes/dividend.txt.j2`."""
+
+    note: ClassVar[str] = "dividend"
+    company: str
+    per_share: int
+    outstanding: int
+    treasury: int
+
+
+@dataclass(frozen=True)
+class WorthTaken:
+    """`templates/notes/worth.txt.j2`: the company's centres' worths after the line."""
+
+    note: ClassVar[str] = "worth"
+    company: str
+    phase: str  # the phase from which they count
+    worths: tuple[tuple[str, int], ...]
+    allowance: int
+
+
+@dataclass(frozen=True)
+class CeoVoteTaken:
+    """`templates/notes/ceo_vote.txt.j2`."""
+
+    note: ClassVar[str] = "ceo_vote"
+    company: str
+    candidate: str | None
+
+
+def _companies(st: GameState) -> dict[str, str]:
+    """Every word that names a company (its name or initial) -> its name."""
+    out: dict[str, str] = {}
+    for p in st.map.powers:
+        out[str(p.name)] = str(p.name)
+        if p.initial:
+            out[p.initial] = str(p.name)
+    return out
+
+
+def _parse(st: GameState, text: str, shares: int) -> ExchangeLine:
+    try:
+        return parse_exchange_line(
+            text, companies=_companies(st), shares=shares, centres=st.map.supply_centers
+        )
+    except LineError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _exchange_turn(st: GameState) -> Turn:
+    """The open exchange phase, or the command is refused saying when the next one is."""
+    turn = st.turn
+    if turn is None or not st.game.state.is_running:
+        raise CommandError(f"{st.game.name} is {st.game.state}: nothing can be ordered now")
+    if not turn.phase.is_exchange or turn.market is None:
+        year = turn.phase.year
+        raise CommandError(
+            f"exchange orders are for exchange phases (now: {turn.phase.title}; "
+            f"the next is Winter {year} Exchange)"
+        )
+    return turn
+
+
+def _stored_lines(st: GameState, account: str) -> list[str]:
+    sub = st.submission(_ledger_key(account))
+    if sub is None or sub.kind is not SubmissionKind.EXCHANGE:
+        return []
+    return [line for line in sub.text.splitlines() if line.strip()]
+
+
+def _is_trade(line: str) -> bool:
+    return line.split()[0] in ("BUY", "SELL", "PASS")
+
+
+def enter_exchange_line(
+    st: GameState, account: str, text: str, *, fresh: bool, now: datetime
+) -> ExchangeTaken | DividendTaken | WorthTaken:
+    """One BUY, SELL, PASS, DIVIDEND or WORTH line for `account` (an investor's key, or a
+    company its CEO acts for) in the open exchange phase. Its trade lines are replaced as
+    a whole by the next message holding any (`fresh`: this is that message's first trade
+    line for the account); DIVIDEND and each centre's WORTH by their latest line. The whole
+    sheet is checked against the account's cash and holdings before it is stored."""
+    turn = _exchange_turn(st)
+    assert turn.market is not None
+    state = load_market(st.session, st.game, turn.market)
+    shares = max(state.shares.values(), default=1)
+    parsed = _parse(st, text, shares)
+    company_account = not is_investor(account)
+    lines = _stored_lines(st, account)
+    cash = money.balance(st.session, st.game, _ledger_key(account))
+    if isinstance(parsed, DividendLine | WorthLine) and not company_account:
+        word = "DIVIDEND" if isinstance(parsed, DividendLine) else "WORTH"
+        raise CommandError(f"write FOR <company> first: {word} acts for a company you run")
+    if isinstance(parsed, PassLine) and company_account:
+        raise CommandError("PASS is for investors: a company without orders sends none")
+    if isinstance(parsed, TradeLine | PassLine):
+        if fresh:
+            lines = [line for line in lines if not _is_trade(line)]
+        if isinstance(parsed, PassLine):
+            lines = [line for line in lines if not _is_trade(line)] + ["PASS"]
+        else:
+            lines = [line for line in lines if line != "PASS"] + [normalized(parsed)]
+    elif isinstance(parsed, DividendLine):
+        lines = [line for line in lines if not line.startswith("DIVIDEND ")] + [normalized(parsed)]
+    elif isinstance(parsed, WorthLine):
+        pos = st.position
+        assert pos is not None
+        owned = sorted(pos.centers.get(PowerName(account), ()))
+        targets = [parsed.centre] if parsed.centre else owned
+        changed = {f"WORTH {c} " for c in targets}
+        lines = [line for line in lines if not any(line.startswith(w) for w in changed)]
+        lines += [f"WORTH {c} {parsed.worth}" for c in targets]
+    else:
+        raise CommandError("VOTE CEO is written VOTE CEO <company> <investor>")
+    sheet = sheet_from_text(account, "\n".join(lines), state, st.map.supply_centers)
+    problems = check_orders(account, sheet.orders, state, cash, is_float=turn.seq == 1)
+    if company_account:
+        register = state.register.get(account, {})
+        if sheet.dividend:
+            most = max_dividend(cash, register)
+            if not outstanding(register):
+                problems.append(f"{account} has no outstanding shares")
+            elif sheet.dividend > most:
+                problems.append(
+                    f"{account} holds {cash} AgP for {outstanding(register)} outstanding shares: "
+                    f"at most {most} AgP a share"
+                )
+        if sheet.worths:
+            pos = st.position
+            assert pos is not None
+            owned = sorted(pos.centers.get(PowerName(account), ()))
+            problems += check_worths(account, owned, state.worths, sheet.worths, pos, st.rules)
+    if problems:
+        raise CommandError("; ".join(problems))
+    record_exchange_sheet(st, account, lines, now=now)
+    if isinstance(parsed, DividendLine):
+        register = state.register.get(account, {})
+        return DividendTaken(account, parsed.per_share, outstanding(register), cash)
+    if isinstance(parsed, WorthLine):
+        pos = st.position
+        assert pos is not None
+        owned = sorted(pos.centers.get(PowerName(account), ()))
+        worths = {c: sheet.worths.get(c, state.worths.get(c, 0)) for c in owned}
+        return WorthTaken(
+            account,
+            phase_after(turn.phase).title,
+            tuple(worths.items()),
+            allowance(len(owned), pos, st.rules),
+        )
+    committed = sum(o.shares * o.price for o in sheet.orders if o.side is Side.BUY)
+    trade = parsed if isinstance(parsed, TradeLine) else None
+    held = state.holding(trade.company, account) if trade else 0
+    return ExchangeTaken(turn.phase.title, trade, committed, cash, held, company_account)
+
+
+def vote_ceo(st: GameState, voter: str, text: str, *, now: datetime) -> CeoVoteTaken:
+    """VOTE CEO <company> <investor>|NONE: a standing vote of the investor `voter` (its
+    name), counted at every exchange phase with the shares it then holds."""
+    parsed = _parse(st, text, 1)
+    assert isinstance(parsed, CeoVoteLine)
+    candidate = parsed.candidate
+    if candidate is not None:
+        seat = investor_seat(st, candidate)
+        if seat is None:
+            raise CommandError(f"there is no investor {candidate}")
+    set_ceo_vote(st.session, st.game, voter, parsed.company, candidate, now=now)
+    return CeoVoteTaken(parsed.company, candidate)

@@ -137,3 +137,75 @@ def test_signon_as_investor_and_for_a_company_run(database):
     assert "you are not the CEO of FRANCE (its CEO is BOB)" in send(judge, "ALICE", "FOR FRANCE")
     reply = send(judge, "BOB", "FOR FRANCE\nFOR ME")
     assert "act for FRANCE" in reply and "act for yourself" in reply and "ERRORS" not in reply
+
+
+def stored(judge: TestJudge, account: str) -> str | None:
+    with judge.db.transaction() as s:
+        sub = GameState(s, find_game(s, "ex1")).submission(account)
+        return sub.text if sub is not None else None
+
+
+def test_exchange_orders_by_mail_at_the_float(database):
+    judge = TestJudge(database)
+    start(judge)
+    judge.inbox(addr("CAROL"))  # the start's mails
+    reply = send(judge, "ALICE", "BUY 6 FRANCE AT 5\nBUY 2 I AT 3")
+    assert "buy up to 6 FRANCE at 5 AgP or less (your buy orders commit 30 of your 70 AgP)" in reply
+    assert "buy up to 2 ITALY at 3 AgP or less (your buy orders commit 36 of your 70 AgP)" in reply
+    assert stored(judge, "@ALICE") == "BUY 6 FRANCE AT 5\nBUY 2 ITALY AT 3"
+    # the next message with orders replaces them as a whole
+    send(judge, "ALICE", "BUY 1 AUSTRIA AT 2")
+    assert stored(judge, "@ALICE") == "BUY 1 AUSTRIA AT 2"
+    # a refused line refuses the whole message: the sheet stays as it was
+    reply = send(judge, "ALICE", "BUY 3 ENGLAND AT 2\nBUY 10 FRANCE AT 9")
+    assert "your buy orders would commit 96 AgP, but you hold 70 AgP" in reply
+    assert stored(judge, "@ALICE") == "BUY 1 AUSTRIA AT 2"
+    assert "you hold 0 FRANCE shares: you cannot sell 1" in send(judge, "ALICE", "SELL 1 FRANCE AT 3")
+    assert "there is no company ITLY" in send(judge, "ALICE", "BUY 1 ITLY AT 3")
+    assert "No exchange orders for Winter 1900 Exchange." in send(judge, "BOB", "PASS")
+    assert stored(judge, "@BOB") == "PASS"
+    assert "write FOR <company> first: DIVIDEND acts for a company you run" in send(
+        judge, "BOB", "DIVIDEND 2"
+    )
+    # none of it reaches anyone else
+    assert not judge.inbox(addr("CAROL"))
+
+
+def test_ceo_votes_by_mail(database):
+    judge = TestJudge(database)
+    start(judge)
+    reply = send(judge, "ALICE", "VOTE CEO FRANCE BOB")
+    assert "Your vote for the CEO of FRANCE: BOB" in reply
+    assert "there is no investor BOBB" in send(judge, "ALICE", "VOTE CEO FRANCE BOBB")
+    assert "in an Exchange game investors vote" in send(judge, "ALICE", "VOTE DRAW")
+    assert "You no longer vote for a CEO of FRANCE" in send(judge, "ALICE", "VOTE CEO F NONE")
+    with database.transaction() as s:
+        from payjudge.game import exchange
+
+        assert exchange.ceo_votes(s, find_game(s, "ex1")) == {"FRANCE": {"ALICE": None}}
+
+
+def test_a_ceo_sets_dividend_and_worths_for_its_company(database):
+    judge = TestJudge(database)
+    start(judge)
+    set_ceo(judge, "FRANCE", "BOB")
+    assert "at the float only investors trade" in send(judge, "BOB", "FOR FRANCE\nSELL 2 FRANCE AT 3")
+    assert "FRANCE has no outstanding shares" in send(judge, "BOB", "FOR FRANCE\nDIVIDEND 2")
+    reply = send(judge, "BOB", "FOR FRANCE\nWORTH PAR 20")
+    assert "FRANCE's centres would be worth 52 AgP, more than its allowance of 48 AgP for 3 centres" in reply
+    assert "FRANCE does not own BEL" in send(judge, "BOB", "FOR FRANCE\nWORTH BEL 2")
+    reply = send(judge, "BOB", "FOR FRANCE\nWORTH PAR 10\nWORTH BRE 12")
+    assert (
+        "FRANCE's centres from Spring 1901 Movement: BRE 12, MAR 16, PAR 10 (38 of its 48 AgP allowance)"
+        in reply
+    )
+    # each centre's worth is replaced by its latest line, across messages
+    send(judge, "BOB", "FOR FRANCE\nWORTH PAR 11")
+    assert stored(judge, "FRANCE") == "WORTH BRE 12\nWORTH PAR 11"
+    assert "FRANCE's centres from Spring 1901 Movement: BRE 14, MAR 14, PAR 14" in send(
+        judge, "BOB", "FOR FRANCE\nWORTH 14"
+    )
+    # BOB's own orders are his, apart from the company's
+    send(judge, "BOB", "FOR FRANCE\nWORTH 16\nFOR ME\nBUY 2 FRANCE AT 4")
+    assert stored(judge, "@BOB") == "BUY 2 FRANCE AT 4"
+    assert stored(judge, "FRANCE") == "WORTH BRE 16\nWORTH MAR 16\nWORTH PAR 16"

@@ -1,0 +1,73 @@
+"""Exchange Payola's mail commands (docs/exchange.md, "Mail commands"): BUY, SELL and PASS
+(an investor's, or a company's after FOR), DIVIDEND and WORTH (a company's). Each handler
+checks that the game is an Exchange game and hands its line to one use case."""
+
+from __future__ import annotations
+
+from ..game.context import PlayerContext
+from ..game.exchange import enter_exchange_line
+from ..rules.flags import Flag
+from ..text.commands import Command
+from .base import PlayerHandler, register, require
+
+
+def enter(ctx: PlayerContext, cmd: Command, *, trade: bool) -> None:
+    """Take the line for the account the commands act for (`fresh`: the message's first
+    trade line for it, which replaces the trade lines stored before)."""
+    require(Flag.EXCHANGE in ctx.state.rules, f"{cmd.keyword} is for Exchange games (RULE EXCHANGE)")
+    account = str(ctx.power)
+    seen = ctx.message.exchange_traded
+    fresh = trade and account not in seen
+    if trade:
+        seen.add(account)
+    ctx.reply.result(cmd.line, enter_exchange_line(ctx.state, account, cmd.text, fresh=fresh, now=ctx.now))
+
+
+@register
+class Buy(PlayerHandler):
+    keyword = "BUY"
+    syntax = "BUY <shares> <company> AT <price>"
+    summary = "Exchange: buy up to that many shares at that price or less in this exchange phase"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=True)
+
+
+@register
+class Sell(PlayerHandler):
+    keyword = "SELL"
+    syntax = "SELL <shares> <company> AT <price>"
+    summary = "Exchange: sell up to that many shares at that price or more in this exchange phase"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=True)
+
+
+@register
+class Pass(PlayerHandler):
+    keyword = "PASS"
+    syntax = "PASS"
+    summary = "Exchange: no exchange orders this phase (you are not late)"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=True)
+
+
+@register
+class Dividend(PlayerHandler):
+    keyword = "DIVIDEND"
+    syntax = "DIVIDEND <AgP a share>"
+    summary = "Exchange, after FOR <company>: the dividend the company pays in this exchange phase"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=False)
+
+
+@register
+class Worth(PlayerHandler):
+    keyword = "WORTH"
+    syntax = "WORTH <centre> <AgP>  or  WORTH <AgP>"
+    summary = "Exchange, after FOR <company>: what its centres pay it from the next year"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=False)
