@@ -341,18 +341,9 @@ def investor_seat(st: GameState, name: str) -> Seat | None:
 
 def ceo_of(st: GameState, company: PowerName) -> str | None:
     """The investor who runs `company` now (None: unmanaged, or not an Exchange game)."""
-    market = current_market(st)
+    market = st.market()
     ceo = market.get("ceos", {}).get(str(company)) if market else None
     return str(ceo) if ceo else None
-
-
-def current_market(st: GameState) -> dict[str, Any] | None:
-    """The market snapshot in force: the current turn's, or the last turn's that has one
-    (an exchange phase writes it into the turn it opens)."""
-    for turn in reversed(repo.turns(st.session, st.game)):
-        if turn.market:
-            return dict(turn.market)
-    return None
 
 
 def _investor_addresses(st: GameState) -> dict[str, str]:

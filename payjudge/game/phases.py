@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..payola.exchange.accounts import investor_key
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..rules.phase import Phase
@@ -12,8 +13,8 @@ from ..rules.position import Position
 from ..rules.serial import position_from_json
 from ..store import repo
 from ..store.models import Turn
-from ..vocabulary import GameStatus, SeatStatus, TurnStatus
-from . import money
+from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
+from . import exchange, money
 from .context import CommandError
 from .mailer import Mailer
 from .notify import broadcast, send_income, send_results, send_statements
@@ -25,6 +26,8 @@ from .turns import apply_turn, compute_turn, late_powers, report_json
 
 def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     """Process the current phase for real: write it, open the next, send the mail."""
+    if st.turn is not None and st.turn.phase.is_exchange:
+        return _process_exchange(st, mailer, now)
     late = set(late_powers(st))
     comp = compute_turn(st)
     for seat in st.seats:
@@ -56,6 +59,36 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
         end_game(st, mailer, now, {"type": "victory", "winner": comp.winner, "phase": report["phase"]})
     elif st.game.state is not GameStatus.COMPLETED:
         check_votes(st, mailer, now)
+    return nxt
+
+
+def _process_exchange(st: GameState, mailer: Mailer, now: datetime) -> Turn:
+    """An Exchange game's exchange phase (docs/exchange.md, "The phases"): the investors
+    who sent nothing are late; `exchange.process_exchange` does the rest."""
+    turn = st.turn
+    assert turn is not None
+    late = set(late_powers(st))
+    for seat in st.seats:
+        if seat.kind is not SeatKind.INVESTOR or not seat.investor_name:
+            continue
+        if investor_key(seat.investor_name) in late:
+            seat.missed += 1
+        elif seat.status is SeatStatus.PLAYING:
+            seat.missed = 0
+    year = turn.phase.year
+    income: dict[str, int] = {}
+    for entry in repo.ledger_entries(st.session, st.game):
+        if entry.kind is LedgerKind.INCOME and entry.phase.year == year:
+            income[str(entry.power)] = income.get(str(entry.power), 0) + entry.amount
+    _, nxt = exchange.process_exchange(st, now=now, mailer=mailer, income=income)
+    game = st.game
+    game.reminded = []
+    game.late_noticed_at = None
+    game.ready_at = None
+    for seat in game.seats:
+        seat.wait = False
+    if Flag.NO_DEADLINE in st.rules:
+        game.deadline = None
     return nxt
 
 
@@ -93,6 +126,8 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     goal.chart = None
     goal.processed_at = None
     money.roll_back(st.session, game, goal.seq, phase=goal.phase, now=now)
+    if Flag.EXCHANGE in st.rules:
+        exchange.roll_back_shares(st.session, game, goal.seq, phase=goal.phase, now=now)
     if not restore:
         repo.retire_submissions(st.session, goal)
     game.phase = goal.phase

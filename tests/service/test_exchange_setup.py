@@ -11,6 +11,7 @@ from types import MappingProxyType
 import pytest
 
 from payjudge.game import money
+from payjudge.game.exchange import investor_seat as exchange_seat
 from payjudge.game.state import GameState, find_game
 from payjudge.rules import flag_registry
 from payjudge.rules.flags import Flag
@@ -209,3 +210,44 @@ def test_a_ceo_sets_dividend_and_worths_for_its_company(database):
     send(judge, "BOB", "FOR FRANCE\nWORTH 16\nFOR ME\nBUY 2 FRANCE AT 4")
     assert stored(judge, "@BOB") == "BUY 2 FRANCE AT 4"
     assert stored(judge, "FRANCE") == "WORTH BRE 16\nWORTH MAR 16\nWORTH PAR 16"
+
+
+def phase_of(judge: TestJudge) -> str:
+    with judge.db.transaction() as s:
+        return str(find_game(s, "ex1").phase)
+
+
+def test_deadlines_run_the_float_the_year_and_its_exchange_phase(database):
+    judge = TestJudge(database)
+    # CIVIL_DISORDER: the late are processed at the deadline's grace end
+    start(judge, CREATE.replace("RULE EXCHANGE", "RULE EXCHANGE CIVIL_DISORDER"))
+    send(judge, "ALICE", "BUY 6 FRANCE AT 5\nVOTE CEO FRANCE ALICE")
+    send(judge, "BOB", "BUY 4 FRANCE AT 3")
+    judge.tick(days=10)  # CAROL sent nothing: the deadline processes the float
+    assert phase_of(judge) == "S1901M"
+    with database.transaction() as s:
+        st = GameState(s, find_game(s, "ex1"))
+        held = repo.holdings(s, st.game)
+        assert held[("FRANCE", "@ALICE")] == 6 and held[("FRANCE", "@BOB")] == 4
+        assert st.market()["ceos"]["FRANCE"] == "ALICE"
+        carol = exchange_seat(st, "CAROL")
+        assert carol.missed == 1
+    results = [m for m in judge.inbox(addr("CAROL")) if m.subject == "Exchange results ex1 W1900X"]
+    assert len(results) == 1
+    # the year: FRANCE's CEO is waited for in movement phases, no investor is
+    judge.tick(days=10)
+    assert phase_of(judge) == "F1901M"
+    judge.tick(days=10)
+    assert phase_of(judge) == "W1901X"  # no adjustments to make: the exchange phase
+    with database.transaction() as s:
+        game = find_game(s, "ex1")
+        entries = [e for e in repo.ledger_entries(s, game) if e.kind == "income"]
+        # the year's income, before the exchange phase: the starting worths pay as rule 2.1
+        assert {str(e.power): e.amount for e in entries}["FRANCE"] == 48
+    judge.tick(days=10)
+    assert phase_of(judge) == "S1902M"
+    reports = [
+        m for m in judge.inbox(addr("BOB")) if m.subject == "Annual stockholder report for FRANCE 1901"
+    ]
+    assert len(reports) == 1
+    assert not [m for m in judge.inbox(addr("CAROL")) if "Annual stockholder report" in m.subject]
