@@ -244,7 +244,9 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
         return
     phase = comp.report.phase
     views = []
-    for power in st.map.power_names:
+    # Exchange Payola: each investor who sent a sheet gets its own statement too
+    investors = sorted(p for p in comp.sheets_used if is_investor(p))
+    for power in [*st.map.power_names, *investors]:
         if Flag.NO_LEDGERS in st.rules:
             break
         if comp.balances_before.get(power) is None and power not in comp.auction.spent:
@@ -285,9 +287,10 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
     if not comp.income_lines or (Flag.NO_LEDGERS in st.rules):
         return
     following = comp.next_position.phase
-    year = following.year - 1
+    # Exchange Payola: the year's income comes before its own winter's exchange phase
+    year = following.year if following.is_exchange else following.year - 1
     # with INCOME EVERY MOVEMENT (rule 6.6) income also comes within a year
-    within = following.year == comp.report.phase.year
+    within = following.year == comp.report.phase.year and not following.is_exchange
     period = f"{following.title}" if within else f"THE YEAR {year}"
     for power, line in comp.income_lines.items():
         to = power_address(st, power)

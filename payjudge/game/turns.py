@@ -15,7 +15,7 @@ from typing import Any
 
 from ..payola.acceptance import AcceptanceList, parse_acceptance
 from ..payola.auction import Auction, run_auction
-from ..payola.exchange.accounts import investor_key
+from ..payola.exchange.accounts import investor_key, is_investor
 from ..payola.exchange.phase import phase_after
 from ..payola.exchange.worth import exchange_year_end
 from ..payola.income import IncomeLine, income_due, vassal_income, year_end, zerosum_year_end
@@ -290,7 +290,9 @@ def _movement(
     # a controlled power's ties are decided by its controller's acceptance list (DPjudge)
     for controlled, controller in st.control().items():
         accept[controlled] = parse_acceptance(st.acceptance_text(controller) or "", pos.map, controller)
-    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed)
+    # Exchange Payola: the investors who sent sheets bid beside the companies
+    investors = sorted(p for p in sheets if is_investor(p))
+    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed, investors=investors)
     orders: dict[PowerName, list[Order]] = {}
     for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)

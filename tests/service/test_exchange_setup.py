@@ -251,3 +251,37 @@ def test_deadlines_run_the_float_the_year_and_its_exchange_phase(database):
     ]
     assert len(reports) == 1
     assert not [m for m in judge.inbox(addr("CAROL")) if "Annual stockholder report" in m.subject]
+
+
+def test_movement_sheets_of_a_ceo_and_of_an_investor(database):
+    judge = TestJudge(database)
+    start(judge)
+    send(judge, "ALICE", "BUY 6 FRANCE AT 5\nVOTE CEO FRANCE ALICE")
+    send(judge, "BOB", "BUY 4 GERMANY AT 3\nVOTE CEO GERMANY BOB")
+    send(judge, "CAROL", "PASS")
+    judge.tick(minutes=1)  # nobody is late: processed early
+    assert phase_of(judge) == "S1901M"
+    judge.inbox(addr("BOB"))  # the start and the float: public names, BOB's own statement
+    with database.transaction() as s:
+        before = money.balances(s, find_game(s, "ex1"))
+    # the CEO's company sheet; CAROL's own bribe to a German unit; 0 AgP to a foreign unit refused
+    reply = send(judge, "ALICE", "FOR FRANCE\n2 : A PAR - BUR\n1 : F BRE - MAO")
+    assert "ERRORS" not in reply, reply
+    assert "a 0 AgP offer to a foreign unit is not allowed" in send(judge, "CAROL", "0 : A MUN - RUH")
+    reply = send(judge, "CAROL", "7 : A MUN - RUH")
+    assert "ERRORS" not in reply, reply
+    assert "late" not in send(judge, "BOB", "FOR GERMANY\n3 : A MUN - BUR")
+    judge.tick(minutes=1)
+    assert phase_of(judge) == "F1901M"
+    with database.transaction() as s:
+        st = GameState(s, find_game(s, "ex1"))
+        after = money.balances(s, st.game)
+        pos = st.position
+        # CAROL's 7 beat GERMANY's own 3: MUN went to RUH, paid from CAROL's cash
+        assert any(u.province == "RUH" for u in pos.units["GERMANY"])
+        assert after["@CAROL"] == before["@CAROL"] - 7
+        assert after["FRANCE"] == before["FRANCE"] - 3
+        assert sum(after.values()) == sum(before.values()) - 7 - 3 - (before["GERMANY"] - after["GERMANY"])
+    carol = [m for m in judge.inbox(addr("CAROL")) if m.subject.startswith("Payola bribe results")]
+    assert len(carol) == 1 and "7" in carol[0].body
+    assert not [m for m in judge.inbox(addr("BOB")) if "@CAROL" in m.body or "CAROL" in m.body]
