@@ -5,7 +5,7 @@ checks that the game is an Exchange game and hands its line to one use case."""
 from __future__ import annotations
 
 from ..game.context import PlayerContext
-from ..game.exchange import enter_exchange_line
+from ..game.exchange import check_allowance, enter_exchange_line
 from ..rules.flags import Flag
 from ..text.commands import Command
 from .base import PlayerHandler, register, require
@@ -70,4 +70,13 @@ class Worth(PlayerHandler):
     summary = "Exchange, after FOR <company>: what its centres pay it from the next year"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        enter(ctx, cmd, trade=False)
+        require(Flag.EXCHANGE in ctx.state.rules, f"{cmd.keyword} is for Exchange games (RULE EXCHANGE)")
+        account = str(ctx.power)
+        taken = enter_exchange_line(
+            ctx.state, account, cmd.text, fresh=False, now=ctx.now, allowance_later=True
+        )
+        ctx.reply.result(cmd.line, taken)
+        checked = ctx.message.exchange_worths
+        if account not in checked:  # the total, once the message's every WORTH line is in
+            checked.add(account)
+            ctx.after.append(lambda: check_allowance(ctx.state, account))

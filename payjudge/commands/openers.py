@@ -14,7 +14,7 @@ from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_unt
 from ..game.state import MASTER, GameState, find_game, find_observer, list_games, turns
 from ..game.timing import Timing, show_time
 from ..game.turns import late_powers, waiting_powers
-from ..payola.exchange.accounts import investor_key
+from ..payola.exchange.accounts import investor_key, investor_name, is_investor
 from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
 from ..rules.names import PowerName
@@ -235,10 +235,11 @@ class Signon(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write SIGNON <P><game> <password>, e.g. SIGNON Fpay7 secret")
         authenticate(ctx, cmd.args[0], cmd.args[1])
+        who = ctx.actor or ""
         ctx.reply.note(
             "signed_on",
             cmd.line,
-            who=ctx.actor,
+            who=investor_name(who) if is_investor(who) else who,
             game=ctx.game.name,
             phase=ctx.game.phase,
             state=ctx.game.state,

@@ -595,13 +595,15 @@ def _is_trade(line: str) -> bool:
 
 
 def enter_exchange_line(
-    st: GameState, account: str, text: str, *, fresh: bool, now: datetime
+    st: GameState, account: str, text: str, *, fresh: bool, now: datetime, allowance_later: bool = False
 ) -> ExchangeTaken | DividendTaken | WorthTaken:
     """One BUY, SELL, PASS, DIVIDEND or WORTH line for `account` (an investor's key, or a
     company its CEO acts for) in the open exchange phase. Its trade lines are replaced as
     a whole by the next message holding any (`fresh`: this is that message's first trade
     line for the account); DIVIDEND and each centre's WORTH by their latest line. The whole
-    sheet is checked against the account's cash and holdings before it is stored."""
+    sheet is checked against the account's cash and holdings before it is stored
+    (`allowance_later`: the worths' total is checked by `check_allowance` once the
+    message's every WORTH line is in, so that their order does not matter)."""
     turn = _exchange_turn(st)
     assert turn.market is not None
     state = load_market(st.session, st.game, turn.market)
@@ -651,7 +653,8 @@ def enter_exchange_line(
             pos = st.position
             assert pos is not None
             owned = sorted(pos.centers.get(PowerName(account), ()))
-            problems += check_worths(account, owned, state.worths, sheet.worths, pos, st.rules)
+            worth_problems = check_worths(account, owned, state.worths, sheet.worths, pos, st.rules)
+            problems += [p for p in worth_problems if not (allowance_later and "allowance" in p)]
     if problems:
         raise CommandError("; ".join(problems))
     record_exchange_sheet(st, account, lines, now=now)
@@ -673,6 +676,20 @@ def enter_exchange_line(
     trade = parsed if isinstance(parsed, TradeLine) else None
     held = state.holding(trade.company, account) if trade else 0
     return ExchangeTaken(turn.phase.title, trade, committed, cash, held, company_account)
+
+
+def check_allowance(st: GameState, account: str) -> None:
+    """The worths a company's stored sheet sets may not add up to more than its allowance
+    (docs/exchange.md, "Worth and income"); raises CommandError."""
+    turn = _exchange_turn(st)
+    pos = st.position
+    assert turn.market is not None and pos is not None
+    state = load_market(st.session, st.game, turn.market)
+    sheet = sheet_from_text(account, "\n".join(_stored_lines(st, account)), state, st.map.supply_centers)
+    owned = sorted(pos.centers.get(PowerName(account), ()))
+    problems = check_worths(account, owned, state.worths, sheet.worths, pos, st.rules)
+    if problems:
+        raise CommandError("; ".join(problems))
 
 
 def vote_ceo(st: GameState, voter: str, text: str, *, now: datetime) -> CeoVoteTaken:
