@@ -12,8 +12,11 @@ public mail."""
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import sys
+import tempfile
 from collections import defaultdict
+from pathlib import Path
 from types import MappingProxyType
 
 import pytest
@@ -22,7 +25,9 @@ from payjudge.game import money
 from payjudge.game.state import GameState, find_game
 from payjudge.rules import flag_registry
 from payjudge.rules.flags import Flag
+from payjudge.service.replay import replay
 from payjudge.store import repo
+from payjudge.store.db import Database, upgrade
 
 from .judge import Mail, TestJudge
 
@@ -210,6 +215,26 @@ def test_an_exchange_game_through_a_year_by_mail(database):
     assert "you are not the CEO of FRANCE (its CEO is CAROL)" in send(judge, "ALICE", "FOR FRANCE")
     ok(judge, "CAROL", "FOR FRANCE\n% secret-of-CAROL\n1 : A PIC H")
     check_privacy(judge.sent)
+
+    # the mail is the whole truth: replaying it rebuilds every phase and the money
+    folder = Path(tempfile.mkdtemp())
+    try:
+        url = f"sqlite:///{folder / 'replay.sqlite'}"
+        upgrade(url)
+        target = Database(url)
+        replayed = replay(database, target, "ex1", judge.config)
+        assert replayed.ok, replayed.differences
+        assert replayed.identical == replayed.phases >= 5
+        target.dispose()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+    # ROLLBACK of the exchange phase restores money, shares and CEOs
+    master(judge, "ROLLBACK W1901X")
+    assert phase_of(judge) == "W1901X"
+    assert balances(judge) == before and market(judge)["ceos"]["FRANCE"] == "ALICE"
+    assert holdings(judge)[("FRANCE", "@ALICE")] == 6
+    check_invariants(judge)
 
 
 def check_privacy(mails: list[Mail]) -> None:
