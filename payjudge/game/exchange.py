@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import Any, ClassVar, TypeVar
 
 from ..payola.exchange import views
-from ..payola.exchange.accounts import investor_key, is_investor
+from ..payola.exchange.accounts import investor_key, investor_name, is_investor
 from ..payola.exchange.dividends import max_dividend, outstanding
+from ..payola.exchange.liquidation import liquidate, ranking
 from ..payola.exchange.market import MarketOrder, Side
 from ..payola.exchange.orders import check_orders
 from ..payola.exchange.phase import (
@@ -704,3 +705,37 @@ def vote_ceo(st: GameState, voter: str, text: str, *, now: datetime) -> CeoVoteT
             raise CommandError(f"there is no investor {candidate}")
     set_ceo_vote(st.session, st.game, voter, parsed.company, candidate, now=now)
     return CeoVoteTaken(parsed.company, candidate)
+
+
+def liquidate_companies(st: GameState, *, now: datetime) -> list[dict[str, Any]]:
+    """The end of an Exchange game (docs/exchange.md, "How the game ends"): every company's
+    treasury is paid out to its stockholders, booked at the last turn; returns the
+    investors' ranking by net worth (their cash after it), richest first."""
+    s, game = st.session, st.game
+    turn = st.turn
+    if turn is None:
+        return []
+    balances = _by_account(money.balances(s, game))
+    companies = {str(p) for p in st.map.power_names}
+    registers: dict[str, dict[str, int]] = {}
+    for (company, holder), n in repo.holdings(s, game).items():
+        registers.setdefault(company, {})[holder] = n
+    moves = liquidate({c: balances.get(c, 0) for c in companies}, registers)
+    for m in moves:
+        money.record(
+            s,
+            game,
+            _ledger_key(m.account),
+            LedgerKind(m.kind.value),
+            m.amount,
+            turn_seq=turn.seq,
+            phase=turn.phase,
+            now=now,
+            counterparty=m.counterparty,
+            memo=m.memo,
+        )
+        balances[m.account] = balances.get(m.account, 0) + m.amount
+    return [
+        {"place": r.place, "investor": investor_name(r.investor), "net_worth": r.net_worth}
+        for r in ranking(balances)
+    ]

@@ -82,6 +82,10 @@ def _process_exchange(st: GameState, mailer: Mailer, now: datetime) -> Turn:
             income[str(entry.power)] = income.get(str(entry.power), 0) + entry.amount
     _, nxt = exchange.process_exchange(st, now=now, mailer=mailer, income=income)
     game = st.game
+    last = game.settings.get("end")
+    if last is not None and year >= int(last):  # END <year>: after that year's exchange phase
+        end_game(st, mailer, now, {"type": "calendar", "year": year})
+        return nxt
     game.reminded = []
     game.late_noticed_at = None
     game.ready_at = None
@@ -225,6 +229,9 @@ def end_game(
     in (a draw or a concession comes between two phases). Under NO_EOG the end-of-game
     mail gives the result and the treasuries only: the sheets, lists and charts stay secret."""
     game = st.game
+    if Flag.EXCHANGE in st.rules and state is not GameStatus.TERMINATED:
+        # Exchange Payola: the companies are liquidated; the richest investor wins
+        result = {**result, "ranking": exchange.liquidate_companies(st, now=now)}
     game.state = state
     game.result = result
     game.ended_at = now

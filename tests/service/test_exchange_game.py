@@ -255,3 +255,29 @@ def check_privacy(mails: list[Mail]) -> None:
         private = mail.subject.startswith(("Exchange statement", "Payola bribe results", "Company statement"))
         if private:
             assert len([a for a in mail.to if a != GM]) == 1, mail.subject
+
+
+def test_the_game_ends_by_the_calendar_and_the_companies_are_liquidated(database):
+    judge = TestJudge(database)
+    create = "CREATE ex1 masterpw\nRULE EXCHANGE\nINVESTORS 3\nCAPITAL 70\nEND 1900\nSIGNOFF\n"
+    judge.send(GM, create)
+    for name in INVESTORS:
+        judge.send(addr(name), f"JOIN {name.lower()}@ex1 pw-{name.lower()}\n")
+    ok(judge, "ALICE", "BUY 6 FRANCE AT 5")
+    ok(judge, "BOB", "BUY 4 FRANCE AT 3")
+    ok(judge, "CAROL", "BUY 10 GERMANY AT 1")
+    total = sum(balances(judge).values())
+    judge.tick(minutes=1)
+    with database.transaction() as s:
+        game = find_game(s, "ex1")
+        assert game.state == "completed"
+        assert game.result["type"] == "calendar"
+        ranking = [(r["place"], r["investor"], r["net_worth"]) for r in game.result["ranking"]]
+    cash = balances(judge)
+    assert sum(cash.values()) == total  # the liquidation only moves money
+    # FRANCE's 48 + 30 paid out 6:4; GERMANY's 48 + 10 all to CAROL
+    assert cash["FRANCE"] == 78 - 78 * 6 // 10 - 78 * 4 // 10 and cash["GERMANY"] == 0
+    assert cash["@CAROL"] == 70 - 10 + 58
+    assert ranking[0] == (1, "CAROL", 118)
+    end = [m for m in judge.inbox(addr("BOB")) if m.kind == "game_end"]
+    assert len(end) == 1 and "1. CAROL" in end[0].body and "(wins)" in end[0].body
