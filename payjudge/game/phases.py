@@ -294,4 +294,5 @@ def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:
         "sheets": sheets,
         "accept": accept,
         "chart": {},
+        "ignored": {},  # the game_end template reads it for every turn
     }
