@@ -11,20 +11,13 @@ public mail."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
-import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
-from types import MappingProxyType
-
-import pytest
 
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
-from payjudge.rules import flag_registry
-from payjudge.rules.flags import Flag
 from payjudge.service.replay import replay
 from payjudge.store import repo
 from payjudge.store.db import Database, upgrade
@@ -37,22 +30,6 @@ INVESTORS = ("ALICE", "BOB", "CAROL")
 SHARES = 10
 # entry kinds that change the sum of all balances (docs/exchange.md, "The money invariant")
 MONEY_IN_OUT = {"income", "bribes", "opening", "capital", "rollback"}
-
-
-@pytest.fixture(autouse=True)
-def exchange_allowed(monkeypatch):
-    """Until EXCHANGE is marked supported in the registry, CREATE is let accept it here."""
-    old = flag_registry.REGISTRY
-    if old[Flag.EXCHANGE].status is flag_registry.Status.SUPPORTED:
-        return
-    table = dict(old)
-    table[Flag.EXCHANGE] = dataclasses.replace(table[Flag.EXCHANGE], status=flag_registry.Status.SUPPORTED)
-    new = MappingProxyType(table)
-    for module in list(sys.modules.values()):
-        if module is not None and module.__name__.startswith("payjudge"):
-            for name, value in list(vars(module).items()):
-                if value is old:
-                    monkeypatch.setattr(module, name, new)
 
 
 def addr(name: str) -> str:

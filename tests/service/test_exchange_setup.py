@@ -4,17 +4,9 @@ SIGNON as an investor, and FOR <company> for a CEO only (FOR ME back)."""
 
 from __future__ import annotations
 
-import dataclasses
-import sys
-from types import MappingProxyType
-
-import pytest
-
 from payjudge.game import money
 from payjudge.game.exchange import investor_seat as exchange_seat
 from payjudge.game.state import GameState, find_game
-from payjudge.rules import flag_registry
-from payjudge.rules.flags import Flag
 from payjudge.store import repo
 
 from .judge import TestJudge
@@ -22,21 +14,6 @@ from .judge import TestJudge
 GM = "gm@pj.test"
 INVESTORS = ("ALICE", "BOB", "CAROL")
 CREATE = "CREATE ex1 masterpw\nRULE EXCHANGE\nINVESTORS 3\nSHARES 10\nCAPITAL 70\nFLOAT 2\nSIGNOFF\n"
-
-
-@pytest.fixture(autouse=True)
-def exchange_allowed(monkeypatch):
-    """EXCHANGE is `not yet` in the registry until the whole game is played by mail
-    (issue 12): these tests of its pieces let CREATE accept it."""
-    old = flag_registry.REGISTRY
-    table = dict(old)
-    table[Flag.EXCHANGE] = dataclasses.replace(table[Flag.EXCHANGE], status=flag_registry.Status.SUPPORTED)
-    new = MappingProxyType(table)
-    for module in list(sys.modules.values()):
-        if module is not None and module.__name__.startswith("payjudge"):
-            for name, value in list(vars(module).items()):
-                if value is old:
-                    monkeypatch.setattr(module, name, new)
 
 
 def addr(name: str) -> str:
@@ -108,6 +85,13 @@ def test_settings_are_checked(database):
     reply = judge.last_reply(GM)
     assert "INVESTORS needs a whole number from 2 to 20" in reply
     assert "SHARES needs a whole number from 1 to 1000" in reply
+    # the refused combinations (docs/exchange.md, "Setting up")
+    for other in ("ZEROSUM", "PAY_DUMMIES", "VASSAL_DUMMIES", "POWER_CHOICE", "BLIND"):
+        judge.send(GM, f"CREATE ex1 masterpw\nRULE EXCHANGE {other}\nSIGNOFF\n")
+        assert "has been created" not in judge.last_reply(GM), other
+        assert "EXCHANGE" in judge.last_reply(GM)
+    judge.send(GM, "CREATE ex1 masterpw\nRULE EXCHANGE\nTAX PAR 5\nSIGNOFF\n")
+    assert "EXCHANGE has no TAX <centre> table" in judge.last_reply(GM)
 
 
 def test_investor_names_are_checked(database):
