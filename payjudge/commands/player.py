@@ -63,6 +63,7 @@ class Accept(PlayerHandler):
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         require(not ctx.game.state.is_over, f"{ctx.game.name} is over")
         require(len(cmd.args) >= 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
+        require(not is_investor(ctx.power), "write FOR <company> first: ACCEPT acts for a company you run")
         # a power without an initial is written by name, apart: ACCEPT B _INDIA ?
         ctx.reply.result(
             cmd.line, set_acceptance(ctx.state, power=ctx.power, written=" ".join(cmd.args), now=ctx.now)
@@ -104,16 +105,17 @@ class Balance(PlayerHandler):
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)
         own = st.map.power(power)
-        assert own is not None  # a player's power is one of the map's powers
+        # a player's power is one of the map's powers, or an Exchange investor's account
+        assert own is not None or is_investor(power)
         ctx.reply.note(
             "balance",
             cmd.line,
-            power=power,
+            power=investor_name(power) if own is None else power,
             balance=sum(e.amount for e in entries),
             sheet=sub.text if sub else None,
             phase=ctx.game.phase,
             movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
-            accept=st.acceptance_text(power) or f"{own.initial}?",
+            accept=None if own is None else st.acceptance_text(power) or f"{own.initial}?",
             entries=[
                 {
                     "phase": e.phase,

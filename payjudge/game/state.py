@@ -67,8 +67,10 @@ class GameState:
         return position_from_json(self.map, turn.position) if turn else None
 
     def seat(self, power: PowerName) -> Seat | None:
+        """The seat of a power, or (Exchange Payola) of an investor's account `@NAME`."""
+        investor = power[1:] if power.startswith("@") else None
         for seat in self.game.seats:
-            if seat.power == power:
+            if seat.power == power or (investor and seat.investor_name == investor):
                 return seat
         return None
 

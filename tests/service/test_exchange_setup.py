@@ -269,3 +269,15 @@ def test_movement_sheets_of_a_ceo_and_of_an_investor(database):
     carol = [m for m in judge.inbox(addr("CAROL")) if m.subject.startswith("Payola bribe results")]
     assert len(carol) == 1 and "7" in carol[0].body
     assert not [m for m in judge.inbox(addr("BOB")) if "@CAROL" in m.body or "CAROL" in m.body]
+
+
+def test_an_investors_other_commands_answer_cleanly(database):
+    judge = TestJudge(database)
+    start(judge)
+    reply = send(judge, "ALICE", "BALANCE")
+    assert "Account of ALICE: 70 AgP" in reply and "Acceptance list" not in reply
+    assert "write FOR <company> first: ACCEPT acts for a company you run" in send(
+        judge, "ALICE", "ACCEPT FEG?"
+    )
+    assert "press is not built yet" in send(judge, "ALICE", "BROADCAST\nhello\nENDPRESS")
+    assert "Mail for your power now goes to" in send(judge, "ALICE", "SET ADDRESS alice2@pj.test")
