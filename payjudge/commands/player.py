@@ -332,12 +332,20 @@ class SetPassword(PlayerHandler):
 
 
 def _investor_vote(ctx: PlayerContext, cmd: Command) -> None:
-    """An Exchange game's VOTE: investors vote for CEOs (VOTE CEO); draws do not exist."""
+    """An Exchange game's VOTE: investors vote for CEOs (VOTE CEO) and on ending the game
+    (VOTE END, VOTE CONTINUE); draws and concessions do not exist."""
+    word = cmd.args[0].upper()
     require(
-        cmd.args[0].upper() == "CEO",
-        "in an Exchange game investors vote VOTE CEO <company> <investor>",
+        word in ("CEO", "END", "CONTINUE"),
+        "in an Exchange game investors vote VOTE END or VOTE CONTINUE, or VOTE CEO <company> <investor>",
     )
     require(is_investor(ctx.power), "write FOR ME first: a company does not vote, its stockholders do")
+    if word != "CEO":
+        require(len(cmd.args) == 1, f"write VOTE {word}")
+        ctx.seat.vote = "END" if word == "END" else None
+        ctx.reply.note("vote", cmd.line, vote=word)
+        ctx.after.append(lambda: _settle(ctx, cmd))
+        return
     ctx.reply.result(cmd.line, vote_ceo(ctx.state, investor_name(ctx.power), cmd.text, now=ctx.now))
 
 

@@ -86,6 +86,7 @@ def _process_exchange(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     if last is not None and year >= int(last):  # END <year>: after that year's exchange phase
         end_game(st, mailer, now, {"type": "calendar", "year": year})
         return nxt
+    check_votes(st, mailer, now)
     game.reminded = []
     game.late_noticed_at = None
     game.ready_at = None
@@ -177,6 +178,8 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     pos = st.position
     if pos is None or st.game.state is not GameStatus.ACTIVE:
         return False
+    if Flag.EXCHANGE in st.rules:
+        return _investors_end(st, mailer, now)
     alive = voters(st, pos)
     seats = {s.power: s for s in st.seats}
     votes = {
@@ -206,6 +209,15 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     sizes = [int(cast[p][:-3]) for p in drawers if cast[p].endswith("WAY")]
     if all(size >= len(drawers) for size in sizes):
         end_game(st, mailer, now, {"type": "draw", "powers": sorted(drawers)})
+        return True
+    return False
+
+
+def _investors_end(st: GameState, mailer: Mailer, now: datetime) -> bool:
+    """Exchange Payola: the game ends when every playing investor's standing vote is END."""
+    playing = [s for s in st.seats if s.kind is SeatKind.INVESTOR and s.status is SeatStatus.PLAYING]
+    if playing and all(s.vote == "END" for s in playing):
+        end_game(st, mailer, now, {"type": "investors"})
         return True
     return False
 

@@ -258,3 +258,24 @@ def test_the_game_ends_by_the_calendar_and_the_companies_are_liquidated(database
     assert ranking[0] == (1, "CAROL", 118)
     end = [m for m in judge.inbox(addr("BOB")) if m.kind == "game_end"]
     assert len(end) == 1 and "1. CAROL" in end[0].body and "(wins)" in end[0].body
+
+
+def test_every_investor_votes_end_and_the_game_ends(database):
+    judge = TestJudge(database)
+    judge.send(GM, "CREATE ex1 masterpw\nRULE EXCHANGE\nINVESTORS 3\nCAPITAL 70\nSIGNOFF\n")
+    for name in INVESTORS:
+        judge.send(addr(name), f"JOIN {name.lower()}@ex1 pw-{name.lower()}\n")
+    assert "in an Exchange game investors vote VOTE END" in send(judge, "ALICE", "VOTE DRAW")
+    ok(judge, "ALICE", "BUY 10 FRANCE AT 2\nVOTE END")
+    ok(judge, "BOB", "VOTE END")
+    ok(judge, "CAROL", "VOTE END\nVOTE CONTINUE")
+    with database.transaction() as s:
+        assert find_game(s, "ex1").state == "active"
+    reply = ok(judge, "CAROL", "VOTE END")
+    assert "every investor voted to end it" in reply
+    with database.transaction() as s:
+        game = find_game(s, "ex1")
+        assert game.state == "completed" and game.result["type"] == "investors"
+        # nothing traded yet: every investor's net worth is its capital
+        assert {r["net_worth"] for r in game.result["ranking"]} == {70}
+    check_invariants(judge)
