@@ -8,6 +8,7 @@ from typing import Any
 from ..game import money, proposals
 from ..game.acceptance import set_acceptance
 from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
+from ..game.exchange import holdings as exchange_holdings
 from ..game.exchange import vote_ceo
 from ..game.mailer import is_mail_address
 from ..game.notify import public_recipients
@@ -116,6 +117,8 @@ class Balance(PlayerHandler):
             phase=ctx.game.phase,
             movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
             accept=None if own is None else st.acceptance_text(power) or f"{own.initial}?",
+            # Exchange Payola: the shares an investor holds, or a company's pool
+            shares=exchange_holdings(st, power) if Flag.EXCHANGE in st.rules else {},
             entries=[
                 {
                     "phase": e.phase,

@@ -739,3 +739,12 @@ def liquidate_companies(st: GameState, *, now: datetime) -> list[dict[str, Any]]
         {"place": r.place, "investor": investor_name(r.investor), "net_worth": r.net_worth}
         for r in ranking(balances)
     ]
+
+
+def holdings(st: GameState, account: str) -> dict[str, int]:
+    """company -> the shares `account` holds (a company's own key: its pool)."""
+    return {
+        company: n
+        for (company, holder), n in sorted(repo.holdings(st.session, st.game).items())
+        if holder == account and n
+    }

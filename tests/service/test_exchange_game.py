@@ -181,6 +181,7 @@ def test_an_exchange_game_through_a_year_by_mail(database):
     assert after["@BOB"] == before["@BOB"] + 4 * 2  # the dividend on BOB's 4 shares
     held = holdings(judge)
     assert held[("FRANCE", "@ALICE")] == 4 and held[("FRANCE", "@CAROL")] == 2
+    assert "Shares held: FRANCE 4, ITALY 3" in ok(judge, "ALICE", "BALANCE")
     assert market(judge)["ceos"]["FRANCE"] == "CAROL"
     assert market(judge)["worths"]["PAR"] == 19
     bob = judge.inbox(addr("BOB"), clear=False)
