@@ -1,14 +1,15 @@
 """Exchange Payola's mail commands (docs/exchange.md, "Mail commands"): BUY, SELL and PASS
-(an investor's, or a company's after FOR), DIVIDEND and WORTH (a company's). Each handler
-checks that the game is an Exchange game and hands its line to one use case."""
+(an investor's, or a company's after FOR), DIVIDEND and WORTH (a company's), and the
+Master's SET CEO. Each handler checks that the game is an Exchange game and hands its
+line to one use case."""
 
 from __future__ import annotations
 
-from ..game.context import PlayerContext
-from ..game.exchange import check_allowance, enter_exchange_line
+from ..game.context import MasterContext, PlayerContext
+from ..game.exchange import check_allowance, enter_exchange_line, set_ceo
 from ..rules.flags import Flag
 from ..text.commands import Command
-from .base import PlayerHandler, register, require
+from .base import MasterHandler, PlayerHandler, found, register, require, sub_args
 
 
 def enter(ctx: PlayerContext, cmd: Command, *, trade: bool) -> None:
@@ -80,3 +81,18 @@ class Worth(PlayerHandler):
         if account not in checked:  # the total, once the message's every WORTH line is in
             checked.add(account)
             ctx.after.append(lambda: check_allowance(ctx.state, account))
+
+
+@register
+class SetCeo(MasterHandler):
+    keyword = "SET CEO"
+    syntax = "SET CEO <company> <investor>|NONE"
+    summary = "Exchange: appoint or remove a company's CEO at once"
+
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
+        require(Flag.EXCHANGE in ctx.state.rules, "SET CEO is for Exchange games (RULE EXCHANGE)")
+        args = sub_args(cmd)
+        require(len(args) == 2, f"write {self.syntax}")
+        company = found(ctx.state.map.power(args[0]), f"there is no company {args[0].upper()}")
+        who = None if args[1].upper() == "NONE" else args[1]
+        ctx.reply.result(cmd.line, set_ceo(ctx.state, company.name, who))

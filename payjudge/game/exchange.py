@@ -748,3 +748,28 @@ def holdings(st: GameState, account: str) -> dict[str, int]:
         for (company, holder), n in sorted(repo.holdings(st.session, st.game).items())
         if holder == account and n
     }
+
+
+@dataclass(frozen=True)
+class CeoSet:
+    """`templates/notes/ceo_set.txt.j2`: the Master's SET CEO."""
+
+    note: ClassVar[str] = "ceo_set"
+    company: str
+    ceo: str | None
+
+
+def set_ceo(st: GameState, company: PowerName, name: str | None) -> CeoSet:
+    """The Master appoints (or, with None, removes) a company's CEO at once, for games
+    that stall (docs/exchange.md, "CEOs and elections"); kept in the turn's market, so a
+    rollback undoes it."""
+    turn = st.turn
+    if turn is None or turn.market is None:
+        raise CommandError(f"{st.game.name} has no market yet: a CEO is set once the game has started")
+    if name is not None:
+        seat = investor_seat(st, name)
+        if seat is None or seat.status is not SeatStatus.PLAYING or not seat.investor_name:
+            raise CommandError(f"there is no playing investor {name.upper()}")
+        name = seat.investor_name
+    turn.market = {**turn.market, "ceos": {**turn.market["ceos"], str(company): name}}
+    return CeoSet(str(company), name)

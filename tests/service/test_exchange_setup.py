@@ -281,3 +281,16 @@ def test_an_investors_other_commands_answer_cleanly(database):
     )
     assert "press is not built yet" in send(judge, "ALICE", "BROADCAST\nhello\nENDPRESS")
     assert "Mail for your power now goes to" in send(judge, "ALICE", "SET ADDRESS alice2@pj.test")
+
+
+def test_the_master_sets_a_ceo(database):
+    judge = TestJudge(database)
+    start(judge)
+    judge.send(GM, "SIGNON Mex1 masterpw\nSET CEO FRANCE bob\n")
+    assert "BOB is now the CEO of FRANCE" in judge.last_reply(GM)
+    assert "act for FRANCE" in send(judge, "BOB", "FOR FRANCE")
+    judge.send(GM, "SIGNON Mex1 masterpw\nSET CEO FRANCE DAVE\n")
+    assert "there is no playing investor DAVE" in judge.last_reply(GM)
+    judge.send(GM, "SIGNON Mex1 masterpw\nSET CEO FRANCE NONE\n")
+    assert "FRANCE has no CEO now" in judge.last_reply(GM)
+    assert "FRANCE has no CEO" in send(judge, "BOB", "FOR FRANCE")
