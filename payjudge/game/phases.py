@@ -98,7 +98,10 @@ def _process_exchange(st: GameState, mailer: Mailer, now: datetime) -> Turn:
 
 
 def preview_phase(st: GameState, mailer: Mailer) -> None:
-    """The would-be results, to the Master only; nothing changes."""
+    """The would-be results, to the Master only; nothing changes. (An Exchange game's
+    exchange phase has no preview yet: nothing is sent.)"""
+    if st.turn is not None and st.turn.phase.is_exchange:
+        return
     comp = compute_turn(st)
     report = report_json(comp, st.rules.flags)
     send_results(st, comp, report, mailer, preview=True)

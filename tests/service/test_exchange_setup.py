@@ -294,3 +294,14 @@ def test_the_master_sets_a_ceo(database):
     judge.send(GM, "SIGNON Mex1 masterpw\nSET CEO FRANCE NONE\n")
     assert "FRANCE has no CEO now" in judge.last_reply(GM)
     assert "FRANCE has no CEO" in send(judge, "BOB", "FOR FRANCE")
+
+
+def test_clear_and_preview_in_an_exchange_phase(database):
+    judge = TestJudge(database)
+    start(judge)
+    send(judge, "ALICE", "BUY 2 FRANCE AT 2")
+    assert "orders of @ALICE have been cleared" in send(judge, "ALICE", "CLEAR")
+    assert stored(judge, "@ALICE") is None
+    judge.send(GM, "SIGNON Mex1 masterpw\nPREVIEW\n")
+    assert "was processed" in judge.last_reply(GM)
+    assert phase_of(judge) == "W1900X"
