@@ -150,7 +150,14 @@ def waiting_powers(st: GameState) -> list[PowerName]:
     """The powers whose wait for the deadline holds now (none when the rules forbid waiting)."""
     if wait_refused(st) is not None:
         return []
-    return [s.power for s in st.seats if s.wait and s.status is SeatStatus.PLAYING and s.power]
+    waiting = []
+    for s in st.seats:
+        if s.wait and s.status is SeatStatus.PLAYING:
+            if s.power:
+                waiting.append(s.power)
+            elif s.investor_name:  # Exchange Payola: an investor, by its account
+                waiting.append(PowerName(investor_key(s.investor_name)))
+    return waiting
 
 
 def always_waits(st: GameState) -> bool:

@@ -305,3 +305,15 @@ def test_clear_and_preview_in_an_exchange_phase(database):
     judge.send(GM, "SIGNON Mex1 masterpw\nPREVIEW\n")
     assert "was processed" in judge.last_reply(GM)
     assert phase_of(judge) == "W1900X"
+
+
+def test_an_investors_wait_holds_the_phase_until_the_deadline(database):
+    judge = TestJudge(database)
+    start(judge)
+    send(judge, "ALICE", "PASS\nSET WAIT")
+    send(judge, "BOB", "PASS")
+    send(judge, "CAROL", "PASS")
+    judge.tick(minutes=1)
+    assert phase_of(judge) == "W1900X"  # nobody late, but ALICE asked to wait
+    judge.tick(days=10)
+    assert phase_of(judge) == "S1901M"
