@@ -8,12 +8,14 @@ from ..game import lifecycle
 from ..game.blind import set_omniscient
 from ..game.context import CommandError, GameContext, MasterContext, SignedContext
 from ..game.control import give_control, may_act_for, take_control
+from ..game.exchange import ceo_of
 from ..game.game_start import begin
 from ..game.notify import broadcast, power_address, public_recipients
 from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
+from ..payola.exchange.accounts import is_investor
 from ..rules.flags import Flag
 from ..text.commands import Command
 from ..vocabulary import GameStatus, SeatStatus
@@ -299,12 +301,20 @@ class For(SignedHandler):
 
     def run(self, ctx: SignedContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write FOR <power>")
+        investing = is_investor(ctx.actor)
+        if investing and cmd.args[0].upper() == "ME":
+            ctx.message.acting_for = None
+            ctx.reply.note("acting_for", cmd.line, power=None)
+            return
         p = found(ctx.state.map.power(cmd.args[0]), f"there is no power {cmd.args[0]}")
         if not ctx.message.is_master:
             require(not ctx.observer, "an observer acts for no power")
+            ceo = ceo_of(ctx.state, p.name) if investing else None
             require(
                 may_act_for(ctx.state, ctx.actor, p.name),
-                f"{ctx.actor} does not control {p.name} (the Master gives control with CONTROL)",
+                (f"you are not the CEO of {p.name} (its CEO is {ceo})" if ceo else f"{p.name} has no CEO")
+                if investing
+                else f"{ctx.actor} does not control {p.name} (the Master gives control with CONTROL)",
             )
             ctx.message.acting_for = p.name
             ctx.reply.note("acting_for", cmd.line, power=p.name)

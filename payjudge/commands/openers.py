@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..game import lifecycle
 from ..game.blind import NOBODY, is_blind, is_omniscient
 from ..game.context import CommandError, Context
+from ..game.exchange import investor_seat
 from ..game.game_start import begin
 from ..game.gamerules import listed_rules, rules_table, status_counts
 from ..game.notify import broadcast, render_history
@@ -13,8 +14,10 @@ from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_unt
 from ..game.state import MASTER, GameState, find_game, find_observer, list_games, turns
 from ..game.timing import Timing, show_time
 from ..game.turns import late_powers, waiting_powers
+from ..payola.exchange.accounts import investor_key, investor_name, is_investor
 from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..text.commands import GAME_NAME, Command, split_identity
 from ..vocabulary import GameStatus, SeatStatus
 from .base import REGISTRY, OpenerHandler, found, register, require
@@ -132,7 +135,9 @@ class Join(OpenerHandler):
             now=ctx.now,
         )
         left = len(lifecycle.open_seats(st.game))
-        ctx.reply.note("joined", cmd.line, game=st.game.name, power=seat.power, left=left)
+        ctx.reply.note(
+            "joined", cmd.line, game=st.game.name, power=seat.power or seat.investor_name, left=left
+        )
         if Flag.SILENT_JOIN not in st.rules:
             broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2", left=left)
         if left == 0 and Flag.START_MASTER not in st.rules:
@@ -171,6 +176,22 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
         ctx.actor = MASTER
         return
     power = st.map.power(who)
+    if Flag.EXCHANGE in st.rules:
+        if power is not None:
+            raise CommandError(
+                f"in an Exchange game sign on as yourself (SIGNON <name>@{st.game.name} …) "
+                f"and write FOR {power.name} to act for the company you run"
+            )
+        seat = investor_seat(st, who)
+        if seat is not None:
+            if seat.status is not SeatStatus.PLAYING:
+                raise CommandError(bad)
+            account = PowerName(investor_key(who))
+            _check(ctx, st, account, seat.password, seat.address, password)
+            ctx.actor = ctx.signed_power = account
+            if seat.address and seat.address != ctx.sender:
+                ctx.reply.extra_recipients.append(seat.address)
+            return
     if power is not None:
         seat = st.seat(power.name)
         if seat is None or seat.status is not SeatStatus.PLAYING:
@@ -214,10 +235,11 @@ class Signon(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write SIGNON <P><game> <password>, e.g. SIGNON Fpay7 secret")
         authenticate(ctx, cmd.args[0], cmd.args[1])
+        who = ctx.actor or ""
         ctx.reply.note(
             "signed_on",
             cmd.line,
-            who=ctx.actor,
+            who=investor_name(who) if is_investor(who) else who,
             game=ctx.game.name,
             phase=ctx.game.phase,
             state=ctx.game.state,

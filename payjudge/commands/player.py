@@ -8,6 +8,8 @@ from typing import Any
 from ..game import money, proposals
 from ..game.acceptance import set_acceptance
 from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
+from ..game.exchange import holdings as exchange_holdings
+from ..game.exchange import vote_ceo
 from ..game.mailer import is_mail_address
 from ..game.notify import public_recipients
 from ..game.orders import clear
@@ -18,6 +20,7 @@ from ..game.state import MASTER
 from ..game.timing import Timing, show_time
 from ..game.transfer import transfer
 from ..game.turns import wait_refused
+from ..payola.exchange.accounts import investor_name, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import Command
@@ -61,6 +64,7 @@ class Accept(PlayerHandler):
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         require(not ctx.game.state.is_over, f"{ctx.game.name} is over")
         require(len(cmd.args) >= 1, "write ACCEPT followed by power initials, e.g. ACCEPT FEG?")
+        require(not is_investor(ctx.power), "write FOR <company> first: ACCEPT acts for a company you run")
         # a power without an initial is written by name, apart: ACCEPT B _INDIA ?
         ctx.reply.result(
             cmd.line, set_acceptance(ctx.state, power=ctx.power, written=" ".join(cmd.args), now=ctx.now)
@@ -102,16 +106,19 @@ class Balance(PlayerHandler):
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)
         own = st.map.power(power)
-        assert own is not None  # a player's power is one of the map's powers
+        # a player's power is one of the map's powers, or an Exchange investor's account
+        assert own is not None or is_investor(power)
         ctx.reply.note(
             "balance",
             cmd.line,
-            power=power,
+            power=investor_name(power) if own is None else power,
             balance=sum(e.amount for e in entries),
             sheet=sub.text if sub else None,
             phase=ctx.game.phase,
             movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
-            accept=st.acceptance_text(power) or f"{own.initial}?",
+            accept=None if own is None else st.acceptance_text(power) or f"{own.initial}?",
+            # Exchange Payola: the shares an investor holds, or a company's pool
+            shares=exchange_holdings(st, power) if Flag.EXCHANGE in st.rules else {},
             entries=[
                 {
                     "phase": e.phase,
@@ -327,6 +334,24 @@ class SetPassword(PlayerHandler):
         ctx.reply.note("password", cmd.line)
 
 
+def _investor_vote(ctx: PlayerContext, cmd: Command) -> None:
+    """An Exchange game's VOTE: investors vote for CEOs (VOTE CEO) and on ending the game
+    (VOTE END, VOTE CONTINUE); draws and concessions do not exist."""
+    word = cmd.args[0].upper()
+    require(
+        word in ("CEO", "END", "CONTINUE"),
+        "in an Exchange game investors vote VOTE END or VOTE CONTINUE, or VOTE CEO <company> <investor>",
+    )
+    require(is_investor(ctx.power), "write FOR ME first: a company does not vote, its stockholders do")
+    if word != "CEO":
+        require(len(cmd.args) == 1, f"write VOTE {word}")
+        ctx.seat.vote = "END" if word == "END" else None
+        ctx.reply.note("vote", cmd.line, vote=word)
+        ctx.after.append(lambda: _settle(ctx, cmd))
+        return
+    ctx.reply.result(cmd.line, vote_ceo(ctx.state, investor_name(ctx.power), cmd.text, now=ctx.now))
+
+
 @register
 class Vote(PlayerHandler):
     keyword = "VOTE"
@@ -337,6 +362,9 @@ class Vote(PlayerHandler):
         _active(ctx)
         args = [a.upper() for a in cmd.args]
         require(len(args) >= 1, "write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
+        if Flag.EXCHANGE in ctx.state.rules:
+            _investor_vote(ctx, cmd)
+            return
         if args[0] in ("YES", "NO"):
             require(len(args) == 1, "write VOTE YES or VOTE NO")
             what = proposals.answer(ctx.state, ctx.mailer, ctx.seat, args[0] == "YES")

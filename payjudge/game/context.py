@@ -200,6 +200,8 @@ class Context:
     inbound_id: int | None = None
     after: list[Callable[[], None]] = field(default_factory=list)  # run after every command (RESIGN)
     signon_failure: Any = None  # a security.FailedSignon: a wrong password, counted after rollback
+    exchange_traded: set[str] = field(default_factory=set)  # accounts with a trade line in this message
+    exchange_worths: set[str] = field(default_factory=set)  # accounts whose worths are checked at the end
 
     @property
     def game(self) -> Game:

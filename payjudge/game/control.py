@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ..payola.exchange.accounts import investor_name, is_investor
 from ..rules.names import PowerName
 from ..store.models import Turn
 from ..vocabulary import SeatStatus
 from .context import CommandError
+from .exchange import ceo_of
 from .state import CONTROL_KEY, GameState
 
 
@@ -73,5 +75,8 @@ def take_control(st: GameState, power: PowerName) -> ControlChanged:
 
 
 def may_act_for(st: GameState, player: str, power: PowerName) -> bool:
-    """Whether `player`'s player may give orders for `power`: its own, or one it controls."""
+    """Whether `player`'s player may give orders for `power`: its own, or one it controls,
+    or (Exchange Payola; `player` an investor's account) a company it is the CEO of."""
+    if is_investor(player):
+        return ceo_of(st, power) == investor_name(player)
     return power == player or st.control().get(power) == player

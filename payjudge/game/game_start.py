@@ -5,9 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..payola.acceptance import AcceptanceList
+from ..payola.exchange.accounts import investor_key
 from ..rules.flags import Flag
+from ..rules.phase import Phase
+from ..store.models import Seat
 from ..vocabulary import SeatStatus
-from . import money
+from . import exchange, money
 from .context import Reply
 from .gamerules import listed_rules
 from .lifecycle import start_game
@@ -19,7 +22,8 @@ from .timing import Timing, show_time
 
 def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
     game = st.game
-    turn = start_game(st, now=now)
+    investing = Flag.EXCHANGE in st.rules
+    turn = exchange.start_exchange(st, now=now) if investing else start_game(st, now=now)
     timing = Timing.from_json(game.timing)
     position = st.position
     assert position is not None  # start_game has just made the opening position
@@ -32,6 +36,9 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
     balances = money.balances(st.session, game)
     for seat in game.seats:
         if seat.status is not SeatStatus.PLAYING:
+            continue
+        if investing:
+            _welcome_investor(st, mailer, seat, balances, deadline, turn.phase, timing)
             continue
         power = st.map.power(seat.power) if seat.power is not None else None
         assert power is not None  # a playing seat holds one of the map's powers
@@ -56,11 +63,44 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
         mailer,
         f"Diplomacy game {game.name} has started",
         "started.txt.j2",
-        powers=[{"power": s.power, "status": _shown(st, s.status)} for s in game.seats],
+        powers=[
+            {"power": s.investor_name if investing else s.power, "status": _shown(st, s.status)}
+            for s in game.seats
+            if not investing or s.investor_name
+        ],
         deadline=deadline,
         phase=position.phase.title,
     )
     reply.note("game_started", None, game=game.name, deadline=deadline)
+
+
+def _welcome_investor(
+    st: GameState, mailer: Mailer, seat: Seat, balances: dict, deadline: str, phase: Phase, timing: Timing
+) -> None:
+    """An investor's welcome (docs/exchange.md): how to sign on, its capital, the float."""
+    game = st.game
+    name = seat.investor_name
+    assert name is not None  # a playing investor's seat has its name
+    turn = st.turn
+    assert turn is not None and turn.market is not None  # the float has just opened
+    market = exchange.load_market(st.session, game, turn.market)
+    mailer.send(
+        [seat.address],
+        f"Diplomacy game {game.name} starts: you are investor {name}",
+        "welcome_investor.txt.j2",
+        kind="welcome",
+        game=game,
+        game_name=game.name,
+        investor=name,
+        balance=balances.get(investor_key(name), 0),
+        shares=max(market.shares.values(), default=0),
+        companies=sorted(market.shares),
+        reserve=int(game.settings.get("float", 1)),
+        deadline=deadline,
+        phase=phase,
+        timing=timing.describe(),
+        rules=listed_rules(list(game.rules)),
+    )
 
 
 def _shown(st: GameState, status: SeatStatus) -> SeatStatus:

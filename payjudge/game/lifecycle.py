@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,7 +23,7 @@ from ..store import Session, repo
 from ..store.models import Game, Observer, Seat, Turn
 from ..text.numbers import whole_number
 from ..text.problems import LineError, Problem
-from ..vocabulary import GameStatus, LedgerKind, SeatStatus, TurnStatus
+from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import money
 from .context import CommandError
 from .gamerules import check_rules
@@ -81,8 +82,13 @@ def create_game(
     s.add(game)
     s.flush()
     m = load_variant(spec.map_name, maps_dir)
-    for _ in m.powers:
-        s.add(Seat(game_id=game.id, status=SeatStatus.OPEN, joined_at=now))
+    if Flag.EXCHANGE in {lookup(r) for r in spec.rules}:
+        # Exchange Payola: the seats are investors'; the companies have no players
+        for _ in range(int(spec.settings.get("investors", len(m.powers)))):
+            s.add(Seat(game_id=game.id, kind=SeatKind.INVESTOR, status=SeatStatus.OPEN, joined_at=now))
+    else:
+        for _ in m.powers:
+            s.add(Seat(game_id=game.id, status=SeatStatus.OPEN, joined_at=now))
     s.flush()
     return game
 
@@ -105,6 +111,8 @@ def join(
     free = open_seats(game)
     if not free:
         raise CommandError(f"game {game.name} is full")
+    if Flag.EXCHANGE in st.rules:
+        return _join_investor(st, free[0], name=power, address=address, password=password, now=now)
     if power is not None:
         if Flag.POWER_CHOICE not in st.rules:
             raise CommandError(
@@ -126,10 +134,43 @@ def join(
     return seat
 
 
+INVESTOR_NAME = re.compile(r"^[A-Z][A-Z0-9_]{1,11}$")
+RESERVED_NAMES = frozenset({"M", "MASTER", "ME", "NONE"})
+
+
+def investor_names(game: Game) -> set[str]:
+    return {s.investor_name for s in game.seats if s.kind is SeatKind.INVESTOR and s.investor_name}
+
+
+def _join_investor(
+    st: GameState, seat: Seat, *, name: str | None, address: str, password: str, now: datetime
+) -> Seat:
+    """An investor's seat in an Exchange game (docs/exchange.md, "Joining"): the name is
+    the investor's account, so it may not be read as a power, nor be taken."""
+    game = st.game
+    if name is None:
+        raise CommandError(f"in an Exchange game write JOIN <your name>@{game.name} <password>")
+    name = name.upper()
+    if not INVESTOR_NAME.match(name):
+        raise CommandError(
+            f"{name!r} cannot be an investor's name: 2 to 12 letters, digits or _, starting with a letter"
+        )
+    if st.map.power(name) is not None or name in RESERVED_NAMES:
+        raise CommandError(f"{name} cannot be an investor's name in {game.name} (it names a power or a role)")
+    if name in investor_names(game) or repo.observer(st.session, game, name) is not None:
+        raise CommandError(f"{name} is already taken in {game.name}")
+    seat.investor_name = name
+    seat.address = address
+    seat.password = hash_password(password)
+    seat.status = SeatStatus.PLAYING
+    seat.joined_at = now
+    return seat
+
+
 def observe(st: GameState, *, name: str, address: str, password: str, now: datetime) -> Observer:
     if repo.observer(st.session, st.game, name) is not None:
         raise CommandError(f"{name} already observes {st.game.name}")
-    if st.map.power(name) is not None or name == "MASTER":
+    if st.map.power(name) is not None or name == "MASTER" or name in investor_names(st.game):
         raise CommandError(f"{name} cannot be an observer's name")
     obs = Observer(
         game_id=st.game.id, name=name, address=address, password=hash_password(password), joined_at=now
@@ -233,6 +274,16 @@ def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: dat
     seat.missed = 0
 
 
+# Exchange Payola's settings (docs/exchange.md, "Setting up"): the bounds of each
+EXCHANGE_SETTINGS = {
+    "INVESTORS": (2, 20),
+    "SHARES": (1, 1000),
+    "CAPITAL": (0, 99999),
+    "FLOAT": (1, 9999),
+    "END": (1, 99999),
+}
+
+
 def parse_settings(
     lines: list[tuple[int, str]], *, default_map: str = "standard", maps_dir: Path | None = None
 ) -> tuple[GameSettings | None, list[Problem]]:
@@ -304,12 +355,31 @@ def parse_settings(
                 where.setdefault("INCOME", (number, text))
             else:
                 problem(number, text, "INCOME needs EVERY YEAR or EVERY MOVEMENT (rule 6.6)")
+        elif key in EXCHANGE_SETTINGS:
+            low, high = EXCHANGE_SETTINGS[key]
+            usage = f"{key} needs a whole number from {low} to {high}"
+            where.setdefault(key, (number, text))
+            try:
+                value = whole_number(args[0], what=key) if len(args) == 1 else None
+            except LineError as exc:
+                problem(number, text, f"{exc.message}: {usage}")
+                continue
+            if value is None or not low <= value <= high:
+                problem(number, text, usage)
+            else:
+                settings[key.lower()] = value
         else:
-            problem(number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX, CAP or INCOME")
+            problem(
+                number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX, CAP, INCOME or an Exchange setting"
+            )
     if settings.get("income") is IncomeEvery.MOVEMENT and Flag.ZEROSUM in {lookup(f) for f in flags}:
         problem(
             *where["INCOME"], "a ZEROSUM game has no tax income: INCOME EVERY MOVEMENT cannot be used with it"
         )
+    if Flag.EXCHANGE not in {lookup(f) for f in flags}:
+        for key in EXCHANGE_SETTINGS:
+            if key in where:
+                problem(*where[key], f"{key} is a setting of Exchange games: add RULE EXCHANGE")
     check = check_rules(
         flags, tax=settings.get("tax"), center_taxes=settings.get("center_tax"), cap=settings.get("cap")
     )

@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from ..payola.exchange.accounts import investor_name, is_investor
 from ..payola.rules import Flag
 from ..payola.statement import statement_view
 from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..templating import render
-from ..vocabulary import SeatStatus
+from ..vocabulary import SeatKind, SeatStatus
 from .blind import NOBODY, is_blind, is_omniscient, tailor
 from .hidden_builds import found_units, hide_builds, hides
 from .mailer import Mailer
@@ -49,13 +50,27 @@ def power_address(
     """Where a power's private mail goes: its player, and the player of the power that
     controls it (CONTROL, a vassal state), who gives its orders and spends its money.
     `control` is the control to go by (the phase's own for its statements), the current
-    one if not given."""
+    one if not given. In an Exchange game: an investor's account, its investor; a company,
+    its CEO (docs/exchange.md, "What each party sees")."""
+    if Flag.EXCHANGE in st.rules:
+        return _exchange_address(st, power)
     seat = st.seat(power)
     out = [seat.address] if seat and seat.address and seat.status is SeatStatus.PLAYING else []
     controller = (st.control() if control is None else control).get(power)
     if controller is not None and controller != power:
         out += [a for a in power_address(st, controller, {}) if a not in out]
     return out
+
+
+def _exchange_address(st: GameState, account: PowerName) -> list[str]:
+    if is_investor(account):
+        name: str | None = investor_name(account)
+    else:
+        name = (st.market() or {}).get("ceos", {}).get(str(account))
+    for seat in st.seats:
+        if seat.kind is SeatKind.INVESTOR and name and seat.investor_name == name:
+            return [seat.address] if seat.address and seat.status is SeatStatus.PLAYING else []
+    return []
 
 
 def results_view(
@@ -229,7 +244,9 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
         return
     phase = comp.report.phase
     views = []
-    for power in st.map.power_names:
+    # Exchange Payola: each investor who sent a sheet gets its own statement too
+    investors = sorted(p for p in comp.sheets_used if is_investor(p))
+    for power in [*st.map.power_names, *investors]:
         if Flag.NO_LEDGERS in st.rules:
             break
         if comp.balances_before.get(power) is None and power not in comp.auction.spent:
@@ -270,9 +287,10 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
     if not comp.income_lines or (Flag.NO_LEDGERS in st.rules):
         return
     following = comp.next_position.phase
-    year = following.year - 1
+    # Exchange Payola: the year's income comes before its own winter's exchange phase
+    year = following.year if following.is_exchange else following.year - 1
     # with INCOME EVERY MOVEMENT (rule 6.6) income also comes within a year
-    within = following.year == comp.report.phase.year
+    within = following.year == comp.report.phase.year and not following.is_exchange
     period = f"{following.title}" if within else f"THE YEAR {year}"
     for power, line in comp.income_lines.items():
         to = power_address(st, power)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..payola.exchange.accounts import investor_key
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..rules.phase import Phase
@@ -12,8 +13,8 @@ from ..rules.position import Position
 from ..rules.serial import position_from_json
 from ..store import repo
 from ..store.models import Turn
-from ..vocabulary import GameStatus, SeatStatus, TurnStatus
-from . import money
+from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
+from . import exchange, money
 from .context import CommandError
 from .mailer import Mailer
 from .notify import broadcast, send_income, send_results, send_statements
@@ -25,6 +26,8 @@ from .turns import apply_turn, compute_turn, late_powers, report_json
 
 def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     """Process the current phase for real: write it, open the next, send the mail."""
+    if st.turn is not None and st.turn.phase.is_exchange:
+        return _process_exchange(st, mailer, now)
     late = set(late_powers(st))
     comp = compute_turn(st)
     for seat in st.seats:
@@ -59,8 +62,46 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     return nxt
 
 
+def _process_exchange(st: GameState, mailer: Mailer, now: datetime) -> Turn:
+    """An Exchange game's exchange phase (docs/exchange.md, "The phases"): the investors
+    who sent nothing are late; `exchange.process_exchange` does the rest."""
+    turn = st.turn
+    assert turn is not None
+    late = set(late_powers(st))
+    for seat in st.seats:
+        if seat.kind is not SeatKind.INVESTOR or not seat.investor_name:
+            continue
+        if investor_key(seat.investor_name) in late:
+            seat.missed += 1
+        elif seat.status is SeatStatus.PLAYING:
+            seat.missed = 0
+    year = turn.phase.year
+    income: dict[str, int] = {}
+    for entry in repo.ledger_entries(st.session, st.game):
+        if entry.kind is LedgerKind.INCOME and entry.phase.year == year:
+            income[str(entry.power)] = income.get(str(entry.power), 0) + entry.amount
+    _, nxt = exchange.process_exchange(st, now=now, mailer=mailer, income=income)
+    game = st.game
+    last = game.settings.get("end")
+    if last is not None and year >= int(last):  # END <year>: after that year's exchange phase
+        end_game(st, mailer, now, {"type": "calendar", "year": year})
+        return nxt
+    check_votes(st, mailer, now)
+    game.reminded = []
+    game.late_noticed_at = None
+    game.ready_at = None
+    for seat in game.seats:
+        seat.wait = False
+    if Flag.NO_DEADLINE in st.rules:
+        game.deadline = None
+    return nxt
+
+
 def preview_phase(st: GameState, mailer: Mailer) -> None:
-    """The would-be results, to the Master only; nothing changes."""
+    """The would-be results, to the Master only; nothing changes. (An Exchange game's
+    exchange phase has no preview yet: nothing is sent.)"""
+    if st.turn is not None and st.turn.phase.is_exchange:
+        return
     comp = compute_turn(st)
     report = report_json(comp, st.rules.flags)
     send_results(st, comp, report, mailer, preview=True)
@@ -93,6 +134,8 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     goal.chart = None
     goal.processed_at = None
     money.roll_back(st.session, game, goal.seq, phase=goal.phase, now=now)
+    if Flag.EXCHANGE in st.rules:
+        exchange.roll_back_shares(st.session, game, goal.seq, phase=goal.phase, now=now)
     if not restore:
         repo.retire_submissions(st.session, goal)
     game.phase = goal.phase
@@ -139,6 +182,8 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     pos = st.position
     if pos is None or st.game.state is not GameStatus.ACTIVE:
         return False
+    if Flag.EXCHANGE in st.rules:
+        return _investors_end(st, mailer, now)
     alive = voters(st, pos)
     seats = {s.power: s for s in st.seats}
     votes = {
@@ -172,6 +217,15 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
     return False
 
 
+def _investors_end(st: GameState, mailer: Mailer, now: datetime) -> bool:
+    """Exchange Payola: the game ends when every playing investor's standing vote is END."""
+    playing = [s for s in st.seats if s.kind is SeatKind.INVESTOR and s.status is SeatStatus.PLAYING]
+    if playing and all(s.vote == "END" for s in playing):
+        end_game(st, mailer, now, {"type": "investors"})
+        return True
+    return False
+
+
 def terminate(st: GameState, mailer: Mailer, now: datetime) -> None:
     """The Master's TERMINATE: the game ends without a result, and is published like any
     other end (rules 3.6 and 4.5)."""
@@ -191,6 +245,9 @@ def end_game(
     in (a draw or a concession comes between two phases). Under NO_EOG the end-of-game
     mail gives the result and the treasuries only: the sheets, lists and charts stay secret."""
     game = st.game
+    if Flag.EXCHANGE in st.rules and state is not GameStatus.TERMINATED:
+        # Exchange Payola: the companies are liquidated; the richest investor wins
+        result = {**result, "ranking": exchange.liquidate_companies(st, now=now)}
     game.state = state
     game.result = result
     game.ended_at = now
@@ -253,4 +310,5 @@ def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:
         "sheets": sheets,
         "accept": accept,
         "chart": {},
+        "ignored": {},  # the game_end template reads it for every turn
     }

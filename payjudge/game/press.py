@@ -108,6 +108,9 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
     broadcast = request.recipients is None
     names = _power_names(st)
     players = [names[t] for t in targets if t != MASTER]
+    if not observer and sender not in names:
+        # an Exchange investor: press between investors is not built yet (docs/exchange.md)
+        raise CommandError("in an Exchange game press is not built yet: write to the others directly")
     me = None if observer else names[sender]  # a player's press: the sender is a power
     private = not broadcast and bool(players)
     to_players = broadcast or private

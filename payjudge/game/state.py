@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from ..payola.rules import IncomeEvery, PayolaRules
 from ..rules.geography import Map
@@ -66,8 +67,10 @@ class GameState:
         return position_from_json(self.map, turn.position) if turn else None
 
     def seat(self, power: PowerName) -> Seat | None:
+        """The seat of a power, or (Exchange Payola) of an investor's account `@NAME`."""
+        investor = power[1:] if power.startswith("@") else None
         for seat in self.game.seats:
-            if seat.power == power:
+            if seat.power == power or (investor and seat.investor_name == investor):
                 return seat
         return None
 
@@ -98,6 +101,14 @@ class GameState:
         """The powers `power`'s player controls, in the map's order."""
         control = self.control()
         return [p for p in self.map.power_names if control.get(p) == power]
+
+    def market(self) -> dict[str, Any] | None:
+        """Exchange Payola's market snapshot in force (CEOs, worths, last prices): the
+        current turn's, or the last turn's that has one (docs/exchange.md, `turn.market`)."""
+        for turn in reversed(repo.turns(self.session, self.game)):
+            if turn.market:
+                return dict(turn.market)
+        return None
 
     def acceptance_text(self, power: PowerName) -> str | None:
         row = repo.latest_acceptance(self.session, self.game, power)

@@ -15,6 +15,9 @@ from typing import Any
 
 from ..payola.acceptance import AcceptanceList, parse_acceptance
 from ..payola.auction import Auction, run_auction
+from ..payola.exchange.accounts import investor_key, is_investor
+from ..payola.exchange.phase import phase_after
+from ..payola.exchange.worth import exchange_year_end
 from ..payola.income import IncomeLine, income_due, vassal_income, year_end, zerosum_year_end
 from ..rules.adjustments import allowance, build_sites
 from ..rules.flags import Flag
@@ -27,7 +30,7 @@ from ..rules.turn import PhaseReport, play, read_orders, winners
 from ..store import repo
 from ..store.models import Turn
 from ..text.sheet import parse_sheet
-from ..vocabulary import LedgerKind, SeatStatus, TurnStatus
+from ..vocabulary import LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import money
 from .blind import is_blind, sight_json
 from .lifecycle import new_seed
@@ -55,7 +58,11 @@ class TurnComputation:
 
 def required_powers(st: GameState) -> list[PowerName]:
     """The powers whose orders the phase waits for: the played ones, and the powers another
-    power's player controls (CONTROL, vassal states)."""
+    power's player controls (CONTROL, vassal states). In an Exchange game: in its exchange
+    phases every playing investor (by account key); in the others the companies that
+    have a CEO and something to order (docs/exchange.md, "Who must act")."""
+    if Flag.EXCHANGE in st.rules:
+        return _exchange_required(st)
     controlled = st.control()
     need = _needing(st, SeatStatus.PLAYING)
     need += [p for p in _needing(st, None) if p in controlled and p not in need]
@@ -72,6 +79,20 @@ def waited_dummies(st: GameState) -> list[PowerName]:
     return [p for p in _needing(st, SeatStatus.DUMMY) if p in dummies and not has_orders(st, p)]
 
 
+def _exchange_required(st: GameState) -> list[PowerName]:
+    pos = st.position
+    if pos is None:
+        return []
+    if pos.phase.is_exchange:
+        return [
+            PowerName(investor_key(s.investor_name))
+            for s in st.seats
+            if s.kind is SeatKind.INVESTOR and s.status is SeatStatus.PLAYING and s.investor_name
+        ]
+    ceos = (st.market() or {}).get("ceos", {})
+    return [p for p in _to_order(pos, st) if ceos.get(p)]
+
+
 def _needing(st: GameState, status: SeatStatus | None) -> list[PowerName]:
     """The powers with seats of `status` (any, for None) that have something to order in
     this phase."""
@@ -79,6 +100,11 @@ def _needing(st: GameState, status: SeatStatus | None) -> list[PowerName]:
     if pos is None:
         return []
     playing = {s.power for s in st.seats if (status is None or s.status is status) and s.power}
+    return [p for p in _to_order(pos, st) if p in playing]
+
+
+def _to_order(pos: Position, st: GameState) -> list[PowerName]:
+    """The powers that have something to order in this phase."""
     phase = pos.phase
     if phase.is_movement:
         need = [p for p in pos.map.power_names if pos.units.get(p)]
@@ -91,7 +117,7 @@ def _needing(st: GameState, status: SeatStatus | None) -> list[PowerName]:
             if allowance(pos, p, st.rules.flags) < 0
             or (allowance(pos, p, st.rules.flags) > 0 and build_sites(pos, p, st.rules.flags))
         ]
-    return [p for p in need if p in playing]
+    return need
 
 
 def has_orders(st: GameState, power: PowerName) -> bool:
@@ -124,7 +150,14 @@ def waiting_powers(st: GameState) -> list[PowerName]:
     """The powers whose wait for the deadline holds now (none when the rules forbid waiting)."""
     if wait_refused(st) is not None:
         return []
-    return [s.power for s in st.seats if s.wait and s.status is SeatStatus.PLAYING and s.power]
+    waiting = []
+    for s in st.seats:
+        if s.wait and s.status is SeatStatus.PLAYING:
+            if s.power:
+                waiting.append(s.power)
+            elif s.investor_name:  # Exchange Payola: an investor, by its account
+                waiting.append(PowerName(investor_key(s.investor_name)))
+    return waiting
 
 
 def always_waits(st: GameState) -> bool:
@@ -151,6 +184,11 @@ def compute_turn(st: GameState) -> TurnComputation:
             pos, orders, problems, flags=st.rules.flags, dummies=st.dummies(), control=st.control()
         )
         comp = TurnComputation(report, nxt, balances_before=balances, balances_after=dict(balances))
+    market = st.market() if Flag.EXCHANGE in st.rules else None
+    if market is not None:
+        # Exchange Payola: the year's exchange phase follows its last Diplomacy phase
+        following = phase_after(pos.phase, comp.next_position.phase)
+        comp.next_position = comp.next_position.replace(phase=following)
     control = st.control()
     comp.control = dict(comp.report.control) if comp.report.control is not None else control
     comp.control_before = control
@@ -167,6 +205,8 @@ def compute_turn(st: GameState) -> TurnComputation:
                 _accrued(st, pos.phase.year, comp),
                 st.rules,
             )
+        elif market is not None:  # the worths the CEOs set (docs/exchange.md, "Worth and income")
+            lines = exchange_year_end(comp.next_position, comp.balances_after, market["worths"], st.rules)
         else:
             lines = year_end(comp.next_position, comp.balances_after, st.rules)
         if Flag.VASSAL_DUMMIES in st.rules:
@@ -257,7 +297,9 @@ def _movement(
     # a controlled power's ties are decided by its controller's acceptance list (DPjudge)
     for controlled, controller in st.control().items():
         accept[controlled] = parse_acceptance(st.acceptance_text(controller) or "", pos.map, controller)
-    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed)
+    # Exchange Payola: the investors who sent sheets bid beside the companies
+    investors = sorted(p for p in sheets if is_investor(p))
+    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed, investors=investors)
     orders: dict[PowerName, list[Order]] = {}
     for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)
@@ -342,6 +384,8 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
         seed=new_seed(game, phase),
         status=TurnStatus.OPEN,
         opened_at=now,
+        # Exchange Payola: each turn keeps the market in force, so a rollback restores it
+        market=st.market() if Flag.EXCHANGE in st.rules else None,
     )
     s.add(nxt)
     game.phase = nxt.phase

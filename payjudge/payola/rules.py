@@ -57,6 +57,8 @@ class PayolaRules:
             raise RulesError("CAP must be at least 1")
         if any(v < 0 for v in self.center_taxes.values()):
             raise RulesError("a centre's TAX must not be negative")
+        if Flag.EXCHANGE in self.flags and self.center_taxes:
+            raise RulesError("EXCHANGE has no TAX <centre> table: the CEOs set their centres' worths")
 
     @classmethod
     def from_flags(

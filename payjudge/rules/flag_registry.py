@@ -612,7 +612,14 @@ _DECLARATIONS = (
     _d(F.ONE_TRANSFER, "3.2", S, "at most one TRANSFER to each power per phase"),
     _d(F.NO_LOOTING, "3.2", S, "dummy powers' money may not be transferred"),
     # 3.3 income
-    _d(F.EXCHANGE, "3.3", NOT_YET, "players are investors trading shares in the powers (Exchange Payola)"),
+    _d(
+        F.EXCHANGE,
+        "3.3",
+        S,
+        "players are investors trading shares in the powers (Exchange Payola, docs/exchange.md)",
+        # its own money model; players who are powers; no power seats; not designed blind
+        excludes=(F.ZEROSUM, F.PAY_DUMMIES, F.VASSAL_DUMMIES, F.POWER_CHOICE, F.BLIND),
+    ),
     _d(F.FLAT_TAX, "3.3", S, "each centre pays as many AgP as the game has powers"),
     _d(F.NO_HOARDING, "3.3", S, "unspent money is lost before the year's income is paid"),
     _d(F.ZEROSUM, "3.3", S, "no income: a captured centre brings a share of the loser's treasury"),

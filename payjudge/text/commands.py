@@ -64,6 +64,11 @@ COMMANDS = frozenset(
         "FOR",
         "CONTROL",
         "UNCONTROL",
+        "BUY",
+        "SELL",
+        "PASS",
+        "DIVIDEND",
+        "WORTH",
     }
 )
 KEYWORDS = COMMANDS | ANYWHERE | {"SIGNOFF"}

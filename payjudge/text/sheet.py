@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..payola.exchange.accounts import is_investor
 from ..payola.offers import (
     SAVINGS_MARK,
     Comment,
@@ -80,11 +81,13 @@ def parse_sheet(
 ) -> SheetParse:
     """Read and check a whole offer sheet of `power` (name or initial)."""
     found = position.map.power(power)
-    if found is None:
+    if found is None and not is_investor(power):
         raise ValueError(f"unknown power {power!r}")
     if position.phase.type is not PhaseType.MOVEMENT:
         raise ValueError("offer sheets belong to movement phases")
-    ctx = SheetContext(position, found.name, rules, balance, frozenset(dummies))
+    # an Exchange investor (`@ALICE`) owns no unit: every unit is foreign to it
+    payer = found.name if found is not None else PowerName(power)
+    ctx = SheetContext(position, payer, rules, balance, frozenset(dummies))
     items: list[SheetItem] = []
     echo: list[str] = []
     problems: list[Problem] = []

@@ -132,6 +132,7 @@ def test_fictional_orders_are_refused_outside_blind_and_in_force_within():
 def test_the_supported_flags_are_exactly_those_payjudge_implements():
     supported = {f.value for f, info in REGISTRY.items() if info.status is Status.SUPPORTED}
     assert supported == {
+        "EXCHANGE",
         "BLIND",
         "SHOW_PHANTOM",
         "NO_RETURN",

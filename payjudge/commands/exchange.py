@@ -1,0 +1,98 @@
+"""Exchange Payola's mail commands (docs/exchange.md, "Mail commands"): BUY, SELL and PASS
+(an investor's, or a company's after FOR), DIVIDEND and WORTH (a company's), and the
+Master's SET CEO. Each handler checks that the game is an Exchange game and hands its
+line to one use case."""
+
+from __future__ import annotations
+
+from ..game.context import MasterContext, PlayerContext
+from ..game.exchange import check_allowance, enter_exchange_line, set_ceo
+from ..rules.flags import Flag
+from ..text.commands import Command
+from .base import MasterHandler, PlayerHandler, found, register, require, sub_args
+
+
+def enter(ctx: PlayerContext, cmd: Command, *, trade: bool) -> None:
+    """Take the line for the account the commands act for (`fresh`: the message's first
+    trade line for it, which replaces the trade lines stored before)."""
+    require(Flag.EXCHANGE in ctx.state.rules, f"{cmd.keyword} is for Exchange games (RULE EXCHANGE)")
+    account = str(ctx.power)
+    seen = ctx.message.exchange_traded
+    fresh = trade and account not in seen
+    if trade:
+        seen.add(account)
+    ctx.reply.result(cmd.line, enter_exchange_line(ctx.state, account, cmd.text, fresh=fresh, now=ctx.now))
+
+
+@register
+class Buy(PlayerHandler):
+    keyword = "BUY"
+    syntax = "BUY <shares> <company> AT <price>"
+    summary = "Exchange: buy up to that many shares at that price or less in this exchange phase"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=True)
+
+
+@register
+class Sell(PlayerHandler):
+    keyword = "SELL"
+    syntax = "SELL <shares> <company> AT <price>"
+    summary = "Exchange: sell up to that many shares at that price or more in this exchange phase"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=True)
+
+
+@register
+class Pass(PlayerHandler):
+    keyword = "PASS"
+    syntax = "PASS"
+    summary = "Exchange: no exchange orders this phase (you are not late)"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=True)
+
+
+@register
+class Dividend(PlayerHandler):
+    keyword = "DIVIDEND"
+    syntax = "DIVIDEND <AgP a share>"
+    summary = "Exchange, after FOR <company>: the dividend the company pays in this exchange phase"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        enter(ctx, cmd, trade=False)
+
+
+@register
+class Worth(PlayerHandler):
+    keyword = "WORTH"
+    syntax = "WORTH <centre> <AgP>  or  WORTH <AgP>"
+    summary = "Exchange, after FOR <company>: what its centres pay it from the next year"
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        require(Flag.EXCHANGE in ctx.state.rules, f"{cmd.keyword} is for Exchange games (RULE EXCHANGE)")
+        account = str(ctx.power)
+        taken = enter_exchange_line(
+            ctx.state, account, cmd.text, fresh=False, now=ctx.now, allowance_later=True
+        )
+        ctx.reply.result(cmd.line, taken)
+        checked = ctx.message.exchange_worths
+        if account not in checked:  # the total, once the message's every WORTH line is in
+            checked.add(account)
+            ctx.after.append(lambda: check_allowance(ctx.state, account))
+
+
+@register
+class SetCeo(MasterHandler):
+    keyword = "SET CEO"
+    syntax = "SET CEO <company> <investor>|NONE"
+    summary = "Exchange: appoint or remove a company's CEO at once"
+
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
+        require(Flag.EXCHANGE in ctx.state.rules, "SET CEO is for Exchange games (RULE EXCHANGE)")
+        args = sub_args(cmd)
+        require(len(args) == 2, f"write {self.syntax}")
+        company = found(ctx.state.map.power(args[0]), f"there is no company {args[0].upper()}")
+        who = None if args[1].upper() == "NONE" else args[1]
+        ctx.reply.result(cmd.line, set_ceo(ctx.state, company.name, who))
