@@ -30,9 +30,11 @@ def _exists(judge: TestJudge) -> bool:
         return find_game(s, "pay7") is not None
 
 
-def _fill(judge: TestJudge) -> None:
+def _fill(judge: TestJudge, flags: list[str] = ()) -> None:
     for p in POWERS:
-        judge.send(addr(p), f"JOIN pay7 pw-{p.lower()}\n")
+        # an Exchange game's seats are investors' (as many as the map's powers by default)
+        seat = f"i{p.lower()}@pay7" if "EXCHANGE" in flags else "pay7"
+        judge.send(addr(p), f"JOIN {seat} pw-{p.lower()}\n")
 
 
 @pytest.mark.parametrize(
@@ -98,7 +100,7 @@ def test_a_game_create_accepted_always_starts(database, seed):
     flags = _accepted_set(random.Random(seed))
     reply = _create(judge, f"RULE {' '.join(flags)}", "TAX 3", "CAP 30")
     assert "has been created" in reply, reply
-    _fill(judge)
+    _fill(judge, flags)
     assert snapshot(judge)[2] == "active", flags
 
 
