@@ -5,6 +5,8 @@ line to one use case."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..game.context import MasterContext, PlayerContext
 from ..game.exchange import check_allowance, enter_exchange_line, set_ceo
 from ..rules.flags import Flag
@@ -12,56 +14,56 @@ from ..text.commands import Command
 from .base import MasterHandler, PlayerHandler, found, register, require, sub_args
 
 
-def enter(ctx: PlayerContext, cmd: Command, *, trade: bool) -> None:
-    """Take the line for the account the commands act for (`fresh`: the message's first
-    trade line for it, which replaces the trade lines stored before)."""
+def _account(ctx: PlayerContext, cmd: Command) -> str:
+    """The account the commands act for (an investor's, or its company's after FOR)."""
     require(Flag.EXCHANGE in ctx.state.rules, f"{cmd.keyword} is for Exchange games (RULE EXCHANGE)")
-    account = str(ctx.power)
-    seen = ctx.message.exchange_traded
-    fresh = trade and account not in seen
-    if trade:
-        seen.add(account)
-    ctx.reply.result(cmd.line, enter_exchange_line(ctx.state, account, cmd.text, fresh=fresh, now=ctx.now))
+    return str(ctx.power)
+
+
+class _ExchangeLine(PlayerHandler):
+    """An exchange sheet line taken as written. `trade` lines (BUY, SELL, PASS): the
+    message's first one for an account replaces the trade lines stored before."""
+
+    trade: ClassVar[bool] = True
+
+    def run(self, ctx: PlayerContext, cmd: Command) -> None:
+        account = _account(ctx, cmd)
+        seen = ctx.message.exchange_traded
+        fresh = self.trade and account not in seen
+        if self.trade:
+            seen.add(account)
+        ctx.reply.result(
+            cmd.line, enter_exchange_line(ctx.state, account, cmd.text, fresh=fresh, now=ctx.now)
+        )
 
 
 @register
-class Buy(PlayerHandler):
+class Buy(_ExchangeLine):
     keyword = "BUY"
     syntax = "BUY <shares> <company> AT <price>"
     summary = "Exchange: buy up to that many shares at that price or less in this exchange phase"
 
-    def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        enter(ctx, cmd, trade=True)
-
 
 @register
-class Sell(PlayerHandler):
+class Sell(_ExchangeLine):
     keyword = "SELL"
     syntax = "SELL <shares> <company> AT <price>"
     summary = "Exchange: sell up to that many shares at that price or more in this exchange phase"
 
-    def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        enter(ctx, cmd, trade=True)
-
 
 @register
-class Pass(PlayerHandler):
+class Pass(_ExchangeLine):
     keyword = "PASS"
     syntax = "PASS"
     summary = "Exchange: no exchange orders this phase (you are not late)"
 
-    def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        enter(ctx, cmd, trade=True)
-
 
 @register
-class Dividend(PlayerHandler):
+class Dividend(_ExchangeLine):
     keyword = "DIVIDEND"
     syntax = "DIVIDEND <AgP a share>"
     summary = "Exchange, after FOR <company>: the dividend the company pays in this exchange phase"
-
-    def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        enter(ctx, cmd, trade=False)
+    trade = False
 
 
 @register
@@ -71,8 +73,7 @@ class Worth(PlayerHandler):
     summary = "Exchange, after FOR <company>: what its centres pay it from the next year"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
-        require(Flag.EXCHANGE in ctx.state.rules, f"{cmd.keyword} is for Exchange games (RULE EXCHANGE)")
-        account = str(ctx.power)
+        account = _account(ctx, cmd)
         taken = enter_exchange_line(
             ctx.state, account, cmd.text, fresh=False, now=ctx.now, allowance_later=True
         )

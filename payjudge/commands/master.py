@@ -17,6 +17,7 @@ from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
 from ..payola.exchange.accounts import is_investor
 from ..rules.flags import Flag
+from ..rules.names import PowerName
 from ..text.commands import Command
 from ..vocabulary import GameStatus, SeatStatus
 from .base import MasterHandler, SignedHandler, found, register, require, sub_args
@@ -220,6 +221,23 @@ class Terminate(MasterHandler):
         ctx.reply.note("state", cmd.line, state=GameStatus.TERMINATED, deadline=None)
 
 
+def _tell_old_player(
+    ctx: MasterContext, address: str | None, power: PowerName, subject: str, status: str
+) -> None:
+    """The player the Master took a seat from is told (DUMMY, EJECT)."""
+    if address:
+        ctx.mailer.send(
+            [address],
+            f"Diplomacy: {subject}",
+            "seat_change.txt.j2",
+            kind="notice",
+            game=ctx.game,
+            game_name=ctx.game.name,
+            power=power,
+            status=status,
+        )
+
+
 @register
 class Dummy(MasterHandler):
     keyword = "DUMMY"
@@ -229,22 +247,13 @@ class Dummy(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write DUMMY <power>")
         seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
+        assert seat.power is not None  # seat_by_power finds a seat by its power
         require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED), f"{seat.power} is {seat.status}")
         old = seat.address
         seat.status, seat.address, seat.password = SeatStatus.DUMMY, None, None
         seat.wait, seat.vote = False, None
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.DUMMY)
-        if old:
-            ctx.mailer.send(
-                [old],
-                f"Diplomacy: {seat.power} in {ctx.game.name} is now a dummy",
-                "seat_change.txt.j2",
-                kind="notice",
-                game=ctx.game,
-                game_name=ctx.game.name,
-                power=seat.power,
-                status="dummy",
-            )
+        _tell_old_player(ctx, old, seat.power, f"{seat.power} in {ctx.game.name} is now a dummy", "dummy")
 
 
 @register
@@ -279,17 +288,7 @@ class Eject(MasterHandler):
         old = seat.address
         lifecycle.resign(ctx.state, seat, now=ctx.now)
         ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
-        if old:
-            ctx.mailer.send(
-                [old],
-                f"Diplomacy: you no longer play {seat.power} in {ctx.game.name}",
-                "seat_change.txt.j2",
-                kind="notice",
-                game=ctx.game,
-                game_name=ctx.game.name,
-                power=seat.power,
-                status="ejected",
-            )
+        _tell_old_player(ctx, old, power, f"you no longer play {power} in {ctx.game.name}", "ejected")
         announce_open_seat(ctx.state, ctx.mailer, power, f"Diplomacy takeover wanted {ctx.game.name}")
 
 
