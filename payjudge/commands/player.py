@@ -28,6 +28,7 @@ from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
 from ..vocabulary import LedgerKind
 from .base import PlayerHandler, SignedHandler, found, register, require, sub_args
+from .orders import copy_to_master
 
 MAX_DRAW = 99  # VOTE nWAY: more than any map has powers
 
@@ -53,6 +54,7 @@ class Clear(PlayerHandler):
         ctx.reply.result(
             cmd.line, clear(ctx.state, power=ctx.power, now=ctx.now, by_master=ctx.message.is_master)
         )
+        copy_to_master(ctx, [cmd.line])
 
 
 @register

@@ -84,6 +84,7 @@ class ReplyView:
     limits: ReplyLimits
     game_name: str | None
     copy_for: str | None = None  # the power a copy of the Master's reply is for
+    confirm_for: str | None = None  # the power whose orders a copy for the Master confirms
 
 
 @dataclass
@@ -98,6 +99,8 @@ class Reply:
     _texts: dict[int, str] = field(default_factory=dict, repr=False)
     # the Master's FOR lines: (line, power, the power's registered address or None)
     acting_for: list[tuple[int, str, str | None]] = field(default_factory=list)
+    # ALWAYS_CONFIRM: the Master's address, the power, and the lines of its order updates
+    to_master: tuple[str, str, list[int]] | None = None
 
     def note(self, kind: str, line: int | None = None, **data: Any) -> None:
         self.notes.append(Note(kind, line, data))
@@ -124,6 +127,31 @@ class Reply:
             part.notes += [n for n in self.notes if inside(n.line)]
             part.problems += [p for p in self.problems if inside(p.line)]
         return out
+
+    def confirm_to_master(self, address: str, power: str, lines: list[int]) -> None:
+        """ALWAYS_CONFIRM (seed 003, 1.3): the Master gets a copy of what the judge answered
+        to these order lines."""
+        if self.to_master is None:
+            self.to_master = (address, power, [])
+        self.to_master[2].extend(lines)
+
+    def master_copy(self) -> tuple[str, str, Reply] | None:
+        """The Master's copy under ALWAYS_CONFIRM: only the order lines' part of the reply
+        (what a player writes beside its orders — press, passwords, ACCEPT — is not the
+        Master's to read here)."""
+        if self.to_master is None:
+            return None
+        address, power, lines = self.to_master
+        inside = set(lines)
+        part = Reply(game=self.game)
+        part.understood = [u for u in self.understood if u[0] in inside]
+        part.notes = [n for n in self.notes if n.line in inside]
+        part.problems = [p for p in self.problems if p.line in inside]
+        return address, power, part
+
+    def confirm_view(self, power: str, *, ok: bool) -> ReplyView:
+        """The view of the Master's ALWAYS_CONFIRM copy (`master_copy`)."""
+        return replace(self.view(ok=ok), ignored=[], ignored_more=0, skipped={}, confirm_for=power)
 
     def problem(self, line: int | None, text: str, message: str) -> None:
         """A command refused: a problem of no kind."""

@@ -152,7 +152,13 @@ _DECLARATIONS = (
         "(previews and the Master's report of the bids still come)",
     ),
     # 1.3 movement orders
-    _d(F.ALWAYS_CONFIRM, "1.3", ALWAYS, "every message is answered with what was understood and recorded"),
+    _d(
+        F.ALWAYS_CONFIRM,
+        "1.3",
+        S,
+        "the Master gets a copy of the judge's answer to every order update (offer sheets, "
+        "orders, CLEAR), only its order lines; every message is answered anyway",
+    ),
     _d(
         F.NEED_MOVE_MARKS,
         "1.3",

@@ -291,3 +291,15 @@ def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bo
             auto="auto-generated",
             v=part.copy_view(power, ok=ok),
         )
+    confirmation = reply.master_copy()
+    if confirmation is not None and confirmation[0] not in to:
+        address, power, part = confirmation
+        mailer.send(
+            [address],
+            f"Diplomacy: {power}'s orders in {reply.game} (ALWAYS_CONFIRM)",
+            "reply.txt.j2",
+            kind="reply",
+            game=game,
+            auto="auto-generated",
+            v=part.confirm_view(power, ok=ok),
+        )

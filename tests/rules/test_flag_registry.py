@@ -224,6 +224,8 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
         "NO_DIAS",
         "PROPOSE_DIAS",
         "HIDE_PROPOSER",
+        # the Master copied on order updates (seed 003, 1.3)
+        "ALWAYS_CONFIRM",
         # issue 11 items 2-4: secrecy, late powers, deadlines
         "NO_LATE_CHANGES",
         "LIST_UNORDERED",
@@ -261,7 +263,6 @@ def test_the_supported_flags_are_exactly_those_payjudge_implements():
     assert always == {
         "ORDER_ANY",
         "NEED_MOVE_MARKS",
-        "ALWAYS_CONFIRM",
         "NO_PROXY",
         "SUBMIT_MASTER",
         "TEXT_INPUT",

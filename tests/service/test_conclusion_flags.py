@@ -112,7 +112,7 @@ def _create(judge: TestJudge, rules: str) -> str:
     return " ".join(judge.last_reply(GM).split())
 
 
-@pytest.mark.parametrize("name", ["ORDER_ANY", "NEED_MOVE_MARKS", "ALWAYS_CONFIRM", "NO_PROXY"])
+@pytest.mark.parametrize("name", ["ORDER_ANY", "NEED_MOVE_MARKS", "NO_PROXY"])
 def test_flags_always_in_force_are_accepted_and_said_so(database, name):
     judge = TestJudge(database)
     reply = _create(judge, name)
