@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..rules.flags import Flag
+from ..rules.names import PowerName, ProvinceName
 from ..rules.outcome import Result
 from ..rules.phase import Phase
 from ..rules.position import Position
@@ -151,6 +152,37 @@ def _notes(order: dict[str, Any]) -> list[str]:
 def _key(entry: dict[str, Any]) -> str:
     """`GERMANY MUN`: how `sight_json` names a seen unit (owner and province)."""
     return f"{entry['power']} {entry['unit'].split()[-1].split('/')[0]}"
+
+
+def sight_board(
+    before: Position, report: dict[str, Any], power: PowerName
+) -> tuple[Position, dict[str, Any]]:
+    """What `power`'s picture of a phase is drawn from: the position before the phase with
+    only the units it saw then (its own among them) and the owners of the centres it sees,
+    and the report with only the orders it saw whole and only its own retreats. The picture
+    is drawn from these alone, so it can show nothing the power's results do not tell."""
+    sight = report.get("sight", {}).get(power)
+    if sight is None:  # a phase stored before the game was BLIND: its own units only
+        sight = {"orders": [None] * len(report.get("orders", [])), "before": [], "owners": []}
+    saw = set(sight["before"])
+    owners = set(sight["owners"])
+    units = {
+        p: tuple(u for u in us if p == power or f"{p} {u.province}" in saw) for p, us in before.units.items()
+    }
+    centres = {
+        p: frozenset(ProvinceName(c) for c in cs if p == power or c in owners)
+        for p, cs in before.centers.items()
+    }
+    dislodged = {power: before.dislodged[power]} if power in before.dislodged else {}
+    board = Position(before.map, before.phase, units, centres, dislodged)
+    orders = [
+        o
+        for o, how in zip(report.get("orders", []), sight["orders"], strict=True)
+        if how == Seen.FULL.value or o["power"] == power
+    ]
+    retreats = dict(report.get("dislodged") or {})
+    mine = {power: retreats[power]} if power in retreats else {}
+    return board, {**report, "orders": orders, "dislodged": mine, "sight": {}}
 
 
 def next_phase_title(report: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from ..payola.rules import Flag
 from ..payola.statement import statement_view
 from ..rules.names import PowerName
 from ..rules.phase import Phase
+from ..rules.position import Position
 from ..templating import render
 from ..vocabulary import SeatKind, SeatStatus
 from .blind import NOBODY, is_blind, is_omniscient, tailor
@@ -156,7 +157,7 @@ def send_results(
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
     if is_blind(st.rules.flags) and not preview:
-        _send_blind_results(st, report, view, subject, mailer)
+        _send_blind_results(st, comp.report.before, report, view, subject, mailer)
         return
     if not preview and Flag.IGNORE_RESULTS in st.rules:
         to = [a for a in to if a != st.game.master_address]
@@ -191,22 +192,52 @@ def omniscient(st: GameState) -> list[str]:
     return [o.address for o in st.observers() if o.address and is_omniscient(st.game, o.name)]
 
 
-def _send_blind_results(
-    st: GameState, report: dict[str, Any], view: dict[str, Any], subject: str, mailer: Mailer
+def _send_results_mail(
+    mailer: Mailer, st: GameState, to: list[str], subject: str, picture: Any, view: dict[str, Any]
 ) -> None:
-    """BLIND: each power its own share, the Master and the omniscient the whole results, the
-    other observers only the news that the game moved on. No picture: none is shared."""
+    mailer.send(
+        to,
+        subject,
+        "results.txt.j2",
+        kind="results",
+        game=st.game,
+        preview=False,
+        attachments=(picture,) if picture else (),
+        picture=picture.filename if picture else None,
+        **view,
+    )
+
+
+def _send_blind_results(
+    st: GameState,
+    before: Position,
+    report: dict[str, Any],
+    view: dict[str, Any],
+    subject: str,
+    mailer: Mailer,
+) -> None:
+    """BLIND: each power its own share, with a picture of what it saw; the Master and the
+    omniscient the whole results and picture; the other observers only the news that the
+    game moved on."""
+    pictures = Pictures.of(mailer.config)
+    drawn = not (
+        hides(st.rules, before.phase) and any(o["order"].startswith("BUILD ") for o in report["orders"])
+    )
     for power in st.map.power_names:
         to = power_address(st, power)
         if to:
             tailored = results_view(st, report, deadline=st.game.deadline, viewer=power)
-            mailer.send(
-                to, subject, "results.txt.j2", kind="results", game=st.game, preview=False, **tailored
+            picture = (
+                pictures.attachment(st.game, st.map, before, report, viewer=power)
+                if drawn and wants_map(st.game, power)
+                else None
             )
+            _send_results_mail(mailer, st, to, subject, picture, tailored)
     full = [] if Flag.IGNORE_RESULTS in st.rules else [st.game.master_address]
     full += omniscient(st)
     if full:
-        mailer.send(full, subject, "results.txt.j2", kind="results", game=st.game, preview=False, **view)
+        picture = pictures.attachment(st.game, st.map, before, report, whole=True) if drawn else None
+        _send_results_mail(mailer, st, full, subject, picture, view)
     told = {a.lower() for a in full}
     others = [o.address for o in st.observers() if o.address and o.address.lower() not in told]
     if others:

@@ -9,9 +9,9 @@ folder loses nothing. A DPjudge drawing's base map, rendered by Ghostscript, is 
 beside them in `pictures/maps/`.
 
 Privacy: a picture shows what public results show (units, orders and their results,
-centres) and never money. A BLIND game's picture would have to be drawn for each power
-from what that power sees; until such pictures are drawn, `shared_pictures` gives a
-BLIND game no picture at all (its results are tailored per power: game/blind.py).
+centres) and never money. A BLIND game has no shared picture (`shared_pictures`): each
+power's results carry a picture drawn from what that power saw (`blind.sight_board`), the
+Master's and the omniscient observers' the whole board; the status page shows none.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store.models import Game
 from ..text.compose import Attachment
+from .blind import sight_board
 
 log = logging.getLogger("payjudge.pictures")
 
@@ -133,11 +134,23 @@ class Pictures:
         return data
 
     def attachment(
-        self, game: Game, game_map: Map, position: Position, report: Mapping[str, Any]
+        self,
+        game: Game,
+        game_map: Map,
+        position: Position,
+        report: Mapping[str, Any],
+        *,
+        viewer: PowerName | None = None,
+        whole: bool = False,
     ) -> Attachment | None:
         """The picture of a played phase for its results mail; None when the game gets no
-        shared picture, or when drawing it failed (the results go out without it)."""
-        if not shared_pictures(game):
+        shared picture, or when drawing it failed (the results go out without it). In a
+        BLIND game, `viewer`'s picture shows only what that power saw (`blind.sight_board`),
+        and `whole` asks for the full picture, which only the Master and the omniscient get."""
+        if viewer is not None:
+            position, seen = sight_board(position, dict(report), viewer)
+            report = seen
+        elif not whole and not shared_pictures(game):
             return None
         try:
             data = self.png(game_map, position, report)

@@ -1,12 +1,13 @@
 """The map picture with the results (issue 13): every results mail carries the phase's
-picture as a PNG attachment, `SET MAP OFF` stops it for one player, a BLIND game gets
-none, and the picture is drawn once and kept under the data directory."""
+picture as a PNG attachment, `SET MAP OFF` stops it for one player, in a BLIND game each
+power's picture shows only what it saw, and the picture is drawn once and kept under the data directory."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from email import message_from_bytes, policy
 
+from payjudge.game.blind import sight_board
 from payjudge.game.pictures import MAIL_LIMIT, Pictures
 from payjudge.game.state import GameState, find_game, turns
 from payjudge.rules.serial import position_from_json
@@ -73,17 +74,37 @@ def test_set_map_off_and_on(database):
     assert all(_pictures(m.raw) for m in judge.sent if m.kind == "results")
 
 
-def test_a_blind_game_gets_no_shared_picture(database):
+def test_a_blind_game_draws_each_power_what_it_saw(database):
     judge = TestJudge(database)
-    start_game(judge)
-    with judge.db.transaction() as s:  # BLIND is not playable yet: the hook is what is tested
-        game = find_game(s, "pay7")
-        game.rules = [*game.rules, "BLIND"]
+    start_game(judge, rules="BLIND")
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\n3 : A PAR - BUR\n2 : A MAR - SPA\n")
+    judge.send(addr("GERMANY"), f"{signon('GERMANY')}\n3 : A MUN - RUH\n")
     judge.sent.clear()
     _process(judge)
-    results = [m for m in judge.sent if m.kind == "results"]
-    assert results and all(not _pictures(m.raw) for m in results)
-    assert all("attached" not in m.body for m in results)
+    results = {m.to[0]: m for m in judge.sent if m.kind == "results"}
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "pay7"))
+        played = turns(s, st.game)[0]
+        before = position_from_json(st.map, played.position)
+        pictures = Pictures.of(judge.config)
+        whole = pictures.png(st.map, before, played.report)
+        drawn = {}
+        for p in POWERS:
+            board, seen = sight_board(before, played.report, p)
+            # the picture's board holds only the units the power saw before the phase
+            saw = {f"{q} {u.province}" for q, us in board.units.items() for u in us}
+            assert saw <= set(played.report["sight"][p]["before"]) | {
+                f"{p} {u.province}" for u in before.units[p]
+            }
+            assert {o["power"] for o in seen["orders"]} <= {p} | set(board.units)
+            drawn[p] = pictures.png(st.map, board, seen)
+    for p in POWERS:
+        ((name, data),) = _pictures(results[addr(p)].raw)
+        assert name == "pay7-S1901M.png" and data == drawn[p] and data != whole
+    assert len(set(drawn.values())) == len(POWERS)  # each its own
+    ((_name, data),) = _pictures(results[GM].raw)
+    assert data == whole  # the Master sees the whole board
+    assert _pictures(results[OBSERVER].raw) == []  # an observer only hears the game moved on
 
 
 def test_the_picture_is_drawn_once_and_kept_under_the_data_dir(database, tmp_path):
