@@ -186,31 +186,36 @@ def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
         return _investors_end(st, mailer, now)
     alive = voters(st, pos)
     seats = {s.power: s for s in st.seats}
+    # a dummy nobody controls has no voice: the others decide without it (else one surviving
+    # dummy would block every draw and concession); under DIAS it still shares a draw
+    silent = {p for p in alive if p in seats and seats[p].status is SeatStatus.DUMMY}
     votes = {
-        p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None) for p in alive
+        p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None)
+        for p in alive
+        if p not in silent
     }
     if Flag.PROPOSE_DIAS in st.rules:
-        result = agreed(st, alive)
+        result = agreed(st, alive, silent)
         if result is not None:
             end_game(st, mailer, now, result)
         return result is not None
     cast = {p: v for p, v in votes.items() if v is not None}
-    if not alive or len(cast) < len(votes):
+    if not votes or len(cast) < len(votes):
         return False
     conceded = {v.split()[1] for v in cast.values() if v.startswith("CONCEDE ")}
     if len(conceded) == 1:
         winner = next(iter(conceded))
-        others = [p for p in alive if p != winner]
+        others = [p for p in cast if p != winner]
         if winner in alive and all(cast[p] == f"CONCEDE {winner}" for p in others):
             end_game(st, mailer, now, {"type": "concession", "winner": winner})
             return True
     if Flag.NO_DRAW in st.rules or any(v == "SOLO" for v in cast.values()):
         return False
     if Flag.NO_DIAS in st.rules:
-        drawers = [p for p in alive if not cast[p].startswith("CONCEDE")] or alive
+        drawers = [p for p in cast if not cast[p].startswith("CONCEDE")] or list(cast)
     else:
         drawers = alive
-    sizes = [int(cast[p][:-3]) for p in drawers if cast[p].endswith("WAY")]
+    sizes = [int(cast[p][:-3]) for p in drawers if p in cast and cast[p].endswith("WAY")]
     if all(size >= len(drawers) for size in sizes):
         end_game(st, mailer, now, {"type": "draw", "powers": sorted(drawers)})
         return True

@@ -5,6 +5,8 @@ clears them all at once). `phases.check_votes` ends the game when every survivor
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..store.models import Seat
@@ -91,13 +93,18 @@ def answer(st: GameState, mailer: Mailer, seat: Seat, yes: bool) -> str:
     return what
 
 
-def agreed(st: GameState, alive: list[PowerName]) -> dict[str, object] | None:
-    """The result every survivor agreed to, if the open proposal has a YES from each."""
+def agreed(
+    st: GameState, alive: list[PowerName], silent: Collection[PowerName] = ()
+) -> dict[str, object] | None:
+    """The result every survivor agreed to, if the open proposal has a YES from each
+    (`silent`: the uncontrolled dummies among them, which have no vote)."""
     current = open_proposal(st)
     if current is None:
         return None
     seats = {s.power: s for s in st.seats}
     for power in alive:
+        if power in silent:
+            continue
         s = seats.get(power)
         if s is None or s.status is not SeatStatus.PLAYING or not (s is current or s.vote == "YES"):
             return None

@@ -352,3 +352,35 @@ def test_propose_dias_and_no_dias_are_refused_together(database):
     judge = TestJudge(database)
     reply = _create(judge, "PROPOSE_DIAS NO_DIAS")
     assert "PROPOSE_DIAS and NO_DIAS cannot be used together" in reply
+
+
+@pytest.mark.parametrize(
+    "rules, drawn",
+    [
+        ("", ", ".join(POWERS)),  # DIAS: the dummy survives, so it shares the draw
+        ("NO_DIAS", ", ".join(p for p in POWERS if p != "ITALY")),  # only those who voted for it
+    ],
+)
+def test_an_uncontrolled_dummy_has_no_vote_and_blocks_no_draw(database, rules, drawn):
+    judge = TestJudge(database)
+    start_game(judge, rules=rules)
+    judge.send(GM, f"{MASTER}\nDUMMY ITALY\n")
+    for p in POWERS:
+        if p != "ITALY":
+            assert snapshot(judge)[2] == "active"
+            judge.send(addr(p), f"{signon(p)}\nVOTE DRAW\n")
+    assert snapshot(judge)[2] == "completed"
+    assert f"The game ends in a draw between {drawn}." in " ".join(_end_mail(judge).split())
+
+
+def test_an_uncontrolled_dummy_blocks_no_concession_nor_proposal(database):
+    judge = TestJudge(database)
+    start_game(judge, rules="PROPOSE_DIAS")
+    judge.send(GM, f"{MASTER}\nDUMMY ITALY\n")
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nPROPOSE CONCEDE FRANCE\n")
+    for p in POWERS:
+        if p not in ("ITALY", "FRANCE"):
+            assert snapshot(judge)[2] == "active"
+            judge.send(addr(p), f"{signon(p)}\nVOTE YES\n")
+    assert snapshot(judge)[2] == "completed"
+    assert "conceded the game to FRANCE" in _end_mail(judge)
