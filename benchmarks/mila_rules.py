@@ -183,10 +183,10 @@ def rule_retreats_after_convoy():
     DATC 6.H.11 lifts only the ban on the attacker's origin)."""
     original = movement._retreats
 
-    def retreats(m, unit, attacker_from, by_convoy, occupied, contested):
+    def retreats(position, power, unit, attacker_from, by_convoy, occupied, contested):
         if by_convoy:
-            return original(m, unit, attacker_from, by_convoy, set(), set())
-        return original(m, unit, attacker_from, by_convoy, occupied, contested)
+            return original(position, power, unit, attacker_from, by_convoy, set(), set())
+        return original(position, power, unit, attacker_from, by_convoy, occupied, contested)
 
     movement._retreats = retreats
     try:
