@@ -224,24 +224,20 @@ def rule_convoy_disruption():
     only a fleet really dislodged breaks the convoy."""
     board = movement._Board
     original_convoy, original_attack = board._convoy_holds, board.attack_strength
+    deciding = set()  # the boards deciding a convoy (a board has slots: no flag on it)
 
     def attack_strength(self, i):
         d = self.at.get(self.dest[i])
-        if (
-            getattr(self, "_mila_all_supports", False)
-            and d is not None
-            and self.powers[d] != self.powers[i]
-            and self.path(i)
-        ):
+        if id(self) in deciding and d is not None and self.powers[d] != self.powers[i] and self.path(i):
             return self._supports(self.move_support.get(i, ()))
         return original_attack(self, i)
 
     def convoy_holds(self, i):
-        self._mila_all_supports = True
+        deciding.add(id(self))
         try:
             return original_convoy(self, i)
         finally:
-            self._mila_all_supports = False
+            deciding.discard(id(self))
 
     board._convoy_holds, board.attack_strength = convoy_holds, attack_strength
     try:
