@@ -29,7 +29,7 @@ from .outcome import OrderOutcome, Result
 from .position import Dislodged, Position
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
-_province_of = attrgetter("location.province")
+_province_of = attrgetter("province")
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 # Enum members read once: in Python 3.11 each `Result.X` or `UnitType.X` is a descriptor
 # call, and `Flag.X in flags` hashes the member in Python; the loops below do this for

@@ -359,24 +359,35 @@ class _Vassals:
 def _captured(
     m: Map, units: Mapping[PowerName, Sequence[Unit]], centers: Mapping[PowerName, frozenset[ProvinceName]]
 ) -> tuple[Mapping[PowerName, frozenset[ProvinceName]], tuple[tuple[str, PowerName | None, PowerName], ...]]:
-    """Centre ownership once each supply centre belongs to the power whose unit stands on it."""
-    owner: dict[str, PowerName] = {c: p for p, cs in centers.items() for c in cs}
+    """Centre ownership once each supply centre belongs to the power whose unit stands on it.
+
+    Only the owners of the centres taken change: their sets are made anew, the others are
+    kept as they are (a fall takes a few centres of the thirty-odd)."""
     changes = []
     supply_centers = m.derived("turn:supply_centers", _supply_centers)
     for power, us in units.items():
+        mine = centers.get(power, ())
         for unit in us:
-            province = unit.location.province
-            if province in supply_centers and owner.get(province) != power:
-                changes.append((province, owner.get(province), power))
-                owner[province] = power
+            province = unit.province
+            if province in supply_centers and province not in mine:
+                changes.append((province, _owner(centers, province), power))
     if not changes:
         return centers, ()
-    owned: dict[PowerName, set[str]] = {}
-    for c, p in owner.items():
-        owned.setdefault(p, set()).add(c)
-    # the names of centres taken came from units' locations (`str`): they are `ProvinceName`s
-    new = cast(dict[PowerName, frozenset[ProvinceName]], {p: frozenset(cs) for p, cs in owned.items()})
+    new = dict(centers)
+    for center, old, power in changes:
+        # the names of centres taken come from units' locations (`str`): they are `ProvinceName`s
+        taken = {cast(ProvinceName, center)}
+        if old is not None:
+            new[old] = new[old] - taken
+        new[power] = new.get(power, frozenset()) | taken
     return new, tuple(sorted(changes))
+
+
+def _owner(centers: Mapping[PowerName, frozenset[ProvinceName]], center: str) -> PowerName | None:
+    for power, owned in centers.items():
+        if center in owned:
+            return power
+    return None
 
 
 def _supply_centers(m: Map) -> frozenset[str]:
