@@ -109,17 +109,18 @@ class _Board:
     ):
         m = position.map
         self.flags = flags
-        # the flags the resolver asks about at each step, looked up once (see above)
-        self.weak_bounces = Flag.WEAK_BOUNCES in flags
-        self.coastal_crawl = Flag.COASTAL_CRAWL in flags
-        self.weak_convoys = Flag.WEAK_CONVOYS in flags
-        self.safe_convoys = Flag.SAFE_CONVOYS in flags
+        # the flags the resolver asks about at each step, looked up once (see above), and
+        # not at all in the usual game without any
+        self.weak_bounces = bool(flags) and Flag.WEAK_BOUNCES in flags
+        self.coastal_crawl = bool(flags) and Flag.COASTAL_CRAWL in flags
+        self.weak_convoys = bool(flags) and Flag.WEAK_CONVOYS in flags
+        self.safe_convoys = bool(flags) and Flag.SAFE_CONVOYS in flags
         # the powers that may dislodge their own units (FRIENDLY_FIRE; DUMMY_FIRE: dummies)
-        self.fire: frozenset[str] = (
-            frozenset(position.units)
-            if Flag.FRIENDLY_FIRE in flags
-            else (dummies if Flag.DUMMY_FIRE in flags else frozenset())
-        )
+        self.fire: frozenset[str] = frozenset()
+        if flags and Flag.FRIENDLY_FIRE in flags:
+            self.fire = frozenset(position.units)
+        elif flags and Flag.DUMMY_FIRE in flags:
+            self.fire = dummies
         self.map = m
         self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
         powers = sorted(position.units)  # the units power by power (`result` relies on it)
@@ -178,7 +179,7 @@ class _Board:
             for i in convoys
         }
         army = _ARMY
-        portage = Flag.PORTAGE_CONVOY in self.flags
+        portage = bool(self.flags) and Flag.PORTAGE_CONVOY in self.flags
         for i in moves:
             if units[i].type is army:
                 walk = dest[i] in m.army_neighbours(prov[i])
@@ -372,8 +373,10 @@ class _Board:
                 n += 1
         return n
 
+    # attack_strength and prevent_strength ask `path` only for a move by convoy: a move
+    # over land always has its path, and these run at every step of the resolver
     def attack_strength(self, i: int) -> int:
-        if not self.path(i):
+        if self.by_convoy[i] and not self.path(i):
             return 0
         d = self.at.get(self.dest[i])  # type: ignore[arg-type]
         # d == i: a fleet carried between the coasts of its own province (PORTAGE_CONVOY)
@@ -390,7 +393,7 @@ class _Board:
         return self._supports(self.move_support.get(i, ()))
 
     def prevent_strength(self, i: int) -> int:
-        if not self.path(i):
+        if self.by_convoy[i] and not self.path(i):
             return 0
         o = self.h2h[i]
         if o is not None and self.resolve(o):
