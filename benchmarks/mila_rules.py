@@ -183,10 +183,10 @@ def rule_retreats_after_convoy():
     DATC 6.H.11 lifts only the ban on the attacker's origin)."""
     original = movement._retreats
 
-    def retreats(m, unit, attacker_from, by_convoy, occupied, contested):
+    def retreats(position, power, unit, attacker_from, by_convoy, occupied, contested):
         if by_convoy:
-            return original(m, unit, attacker_from, by_convoy, set(), set())
-        return original(m, unit, attacker_from, by_convoy, occupied, contested)
+            return original(position, power, unit, attacker_from, by_convoy, set(), set())
+        return original(position, power, unit, attacker_from, by_convoy, occupied, contested)
 
     movement._retreats = retreats
     try:
@@ -224,24 +224,20 @@ def rule_convoy_disruption():
     only a fleet really dislodged breaks the convoy."""
     board = movement._Board
     original_convoy, original_attack = board._convoy_holds, board.attack_strength
+    deciding = set()  # the boards deciding a convoy (a board has slots: no flag on it)
 
     def attack_strength(self, i):
         d = self.at.get(self.dest[i])
-        if (
-            getattr(self, "_mila_all_supports", False)
-            and d is not None
-            and self.powers[d] != self.powers[i]
-            and self.path(i)
-        ):
+        if id(self) in deciding and d is not None and self.powers[d] != self.powers[i] and self.path(i):
             return self._supports(self.move_support.get(i, ()))
         return original_attack(self, i)
 
     def convoy_holds(self, i):
-        self._mila_all_supports = True
+        deciding.add(id(self))
         try:
             return original_convoy(self, i)
         finally:
-            self._mila_all_supports = False
+            deciding.discard(id(self))
 
     board._convoy_holds, board.attack_strength = convoy_holds, attack_strength
     try:

@@ -29,7 +29,7 @@ from .outcome import OrderOutcome, Result
 from .position import Dislodged, Position
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
-_province_of = attrgetter("location.province")
+_province_of = attrgetter("province")
 _HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
 # Enum members read once: in Python 3.11 each `Result.X` or `UnitType.X` is a descriptor
 # call, and `Flag.X in flags` hashes the member in Python; the loops below do this for
@@ -65,6 +65,41 @@ class MovementResult:
 class _Board:
     """Index-based working state for one adjudication."""
 
+    # slots: the resolver reads these attributes at every step, and an instance dict with
+    # more than 30 keys stops sharing its keys, which makes every such read slower
+    __slots__ = (
+        "at",
+        "by_convoy",
+        "coastal_crawl",
+        "convoy_target",
+        "convoyers",
+        "convoys",
+        "dep",
+        "dest",
+        "fire",
+        "flags",
+        "h2h",
+        "hold_support",
+        "kind",
+        "map",
+        "move_support",
+        "moves",
+        "moves_to",
+        "orders",
+        "powers",
+        "prov",
+        "resolution",
+        "safe_convoys",
+        "state",
+        "support_target",
+        "supports",
+        "szykman",
+        "touch",
+        "units",
+        "weak_bounces",
+        "weak_convoys",
+    )
+
     def __init__(
         self,
         position: Position,
@@ -74,20 +109,21 @@ class _Board:
     ):
         m = position.map
         self.flags = flags
-        # the flags the resolver asks about at each step, looked up once (see above)
-        self.weak_bounces = Flag.WEAK_BOUNCES in flags
-        self.coastal_crawl = Flag.COASTAL_CRAWL in flags
-        self.weak_convoys = Flag.WEAK_CONVOYS in flags
-        self.safe_convoys = Flag.SAFE_CONVOYS in flags
+        # the flags the resolver asks about at each step, looked up once (see above), and
+        # not at all in the usual game without any
+        self.weak_bounces = bool(flags) and Flag.WEAK_BOUNCES in flags
+        self.coastal_crawl = bool(flags) and Flag.COASTAL_CRAWL in flags
+        self.weak_convoys = bool(flags) and Flag.WEAK_CONVOYS in flags
+        self.safe_convoys = bool(flags) and Flag.SAFE_CONVOYS in flags
         # the powers that may dislodge their own units (FRIENDLY_FIRE; DUMMY_FIRE: dummies)
-        self.fire: frozenset[str] = (
-            frozenset(position.units)
-            if Flag.FRIENDLY_FIRE in flags
-            else (dummies if Flag.DUMMY_FIRE in flags else frozenset())
-        )
+        self.fire: frozenset[str] = frozenset()
+        if flags and Flag.FRIENDLY_FIRE in flags:
+            self.fire = frozenset(position.units)
+        elif flags and Flag.DUMMY_FIRE in flags:
+            self.fire = dummies
         self.map = m
         self.touch: dict[str, frozenset[str]] = m.derived("movement:touch", _touching)
-        powers = sorted(position.units)
+        powers = sorted(position.units)  # the units power by power (`result` relies on it)
         self.units: list[Unit] = list(chain.from_iterable(map(position.units.__getitem__, powers)))
         self.powers: list[PowerName] = [power for power in powers for _ in position.units[power]]
         n = len(self.units)
@@ -95,6 +131,10 @@ class _Board:
         self.at: dict[str, int] = dict(zip(self.prov, range(n)))
         self.orders: list[Order] = [orders.get(p) or u.hold for p, u in zip(self.prov, self.units)]
         self.kind = [_HOLD] * n
+        # the units of each kind but holds, in the board's order
+        self.moves: list[int] = []
+        self.supports: list[int] = []
+        self.convoys: list[int] = []
         self.dest: list[str | None] = [None] * n  # move destination province
         self.moves_to: dict[str, list[int]] = {}
         self.by_convoy = [False] * n
@@ -118,9 +158,7 @@ class _Board:
     def _prepare(self) -> None:
         m, units, orders, prov, powers = self.map, self.units, self.orders, self.prov, self.powers
         kind, dest, at, by_convoy = self.kind, self.dest, self.at, self.by_convoy
-        moves: list[int] = []
-        convoys: list[int] = []
-        supports: list[int] = []
+        moves, supports, convoys = self.moves, self.supports, self.convoys
         for i, order in enumerate(orders):
             cls = type(order)
             if cls is Move:
@@ -141,7 +179,7 @@ class _Board:
             for i in convoys
         }
         army = _ARMY
-        portage = Flag.PORTAGE_CONVOY in self.flags
+        portage = bool(self.flags) and Flag.PORTAGE_CONVOY in self.flags
         for i in moves:
             if units[i].type is army:
                 walk = dest[i] in m.army_neighbours(prov[i])
@@ -335,8 +373,10 @@ class _Board:
                 n += 1
         return n
 
+    # attack_strength and prevent_strength ask `path` only for a move by convoy: a move
+    # over land always has its path, and these run at every step of the resolver
     def attack_strength(self, i: int) -> int:
-        if not self.path(i):
+        if self.by_convoy[i] and not self.path(i):
             return 0
         d = self.at.get(self.dest[i])  # type: ignore[arg-type]
         # d == i: a fleet carried between the coasts of its own province (PORTAGE_CONVOY)
@@ -353,7 +393,7 @@ class _Board:
         return self._supports(self.move_support.get(i, ()))
 
     def prevent_strength(self, i: int) -> int:
-        if not self.path(i):
+        if self.by_convoy[i] and not self.path(i):
             return 0
         o = self.h2h[i]
         if o is not None and self.resolve(o):
@@ -435,6 +475,103 @@ class _Board:
         # SAFE_CONVOYS: beleaguered (the strongest attacks stand each other off) fails
         return not (self.safe_convoys and top > hold and len(strongest) > 1)
 
+    # -- the outcome ------------------------------------------------------------------
+    def result(self, position: Position, defaults: frozenset[str]) -> MovementResult:
+        """Outcomes, units and dislodged units once every order is resolved. Each step
+        walks only the orders of its kind: most units hold, and a hold succeeds unless
+        its unit is dislodged."""
+        resolution, prov, dest, at, units, orders = (
+            self.resolution,
+            self.prov,
+            self.dest,
+            self.at,
+            self.units,
+            self.orders,
+        )
+        moved = [i for i in self.moves if resolution[i]]
+        entered: dict[str, int] = {dest[i]: i for i in moved}  # type: ignore[misc]
+        went = set(moved)
+        # a unit that did not move, where a move succeeded, is dislodged by it
+        dislodged_by: dict[int, int] = {}
+        for province, attacker in entered.items():
+            j = at.get(province)
+            if j is not None and j not in went:
+                dislodged_by[j] = attacker
+
+        # provinces left empty by a standoff (retreats may not go there); the provinces of
+        # dislodged units are among those entered
+        occupied = set(prov)
+        occupied.difference_update([prov[i] for i in moved])
+        occupied.update(entered)
+        contested = set()
+        for province, movers in self.moves_to.items():
+            if province in occupied:
+                continue
+            if any(self.prevent_strength(c) > 0 for c in movers):
+                contested.add(province)
+
+        n = len(units)
+        results = [_SUCCEEDS] * n  # a hold (or a move, support, convoy) that worked
+        gone = [False] * n
+        for i in dislodged_by:
+            gone[i] = True
+            results[i] = _DISLODGED  # a hold; the other kinds are set below
+        by_convoy = self.by_convoy
+        for i in self.moves:
+            if not resolution[i]:
+                if by_convoy[i] and not self.convoyers.get(i):
+                    results[i] = _NO_CONVOY
+                elif by_convoy[i] and not self.path(i):
+                    results[i] = _DISRUPTED
+                else:
+                    results[i] = _BOUNCED
+        for i in self.supports:
+            results[i] = _VOID if self.support_target[i] < 0 else (_SUCCEEDS if resolution[i] else _CUT)
+        for i in self.convoys:
+            if self.convoy_target[i] < 0:
+                results[i] = _VOID
+            elif i in self.szykman:
+                results[i] = _DISRUPTED
+            elif gone[i]:
+                results[i] = _DISLODGED
+            else:  # an attack stopped it under WEAK_CONVOYS or SAFE_CONVOYS
+                results[i] = _SUCCEEDS if resolution[i] else _DISRUPTED
+        outcomes = tuple(
+            map(OrderOutcome, self.powers, orders, results, gone, map(defaults.__contains__, prov))
+        )
+
+        after: list[Unit] = list(units)  # each unit where it ends the phase
+        for i in moved:
+            after[i] = orders[i].arrived  # type: ignore[union-attr]
+        new_units: dict[PowerName, tuple[Unit, ...]] = {}
+        end = 0
+        for power in sorted(position.units):  # each power's units are together on the board
+            start, end = end, end + len(position.units[power])
+            if True in gone[start:end]:
+                mine = tuple(after[k] for k in range(start, end) if not gone[k])
+            else:
+                mine = tuple(after[start:end])
+            if mine:
+                new_units[power] = mine
+        dislodged: dict[PowerName, list[Dislodged]] = {}
+        for i in sorted(dislodged_by):
+            attacker, power, unit = dislodged_by[i], self.powers[i], units[i]
+            dislodged.setdefault(power, []).append(
+                Dislodged(
+                    unit,
+                    prov[attacker],
+                    _retreats(
+                        position, power, unit, prov[attacker], by_convoy[attacker], occupied, contested
+                    ),
+                )
+            )
+        return MovementResult(
+            outcomes,
+            new_units,
+            {p: tuple(ds) for p, ds in dislodged.items()},
+            frozenset(contested),
+        )
+
 
 def adjudicate_movement(
     position: Position,
@@ -452,77 +589,11 @@ def adjudicate_movement(
     SAFE_CONVOYS), `dummies` the dummy powers.
     """
     b = _Board(position, orders, flags, dummies)
-    n = len(b.units)
-    kinds, resolution, prov, at = b.kind, b.resolution, b.prov, b.at
-    for i in range(n):
+    kinds = b.kind
+    for i in range(len(kinds)):
         if kinds[i] != _HOLD:
             b.resolve(i)
-
-    moved = [k == _MOVE and r for k, r in zip(kinds, resolution)]
-    entered: dict[str, int] = {d: i for i, (d, went) in enumerate(zip(b.dest, moved)) if went}  # type: ignore[misc]
-    stayed = [p for p, went in zip(prov, moved) if not went]
-    dislodged_by: dict[int, int] = {at[p]: entered[p] for p in stayed if p in entered}
-
-    # provinces left empty by a standoff (retreats may not go there); the provinces of
-    # dislodged units are among those entered
-    occupied = set(stayed)
-    occupied.update(entered)
-    contested = set()
-    for province, movers in b.moves_to.items():
-        if province in occupied:
-            continue
-        if any(b.prevent_strength(c) > 0 for c in movers):
-            contested.add(province)
-
-    outcomes = []
-    new_units: dict[PowerName, list[Unit]] = {}
-    dislodged: dict[PowerName, list[Dislodged]] = {}
-    for i, (unit, power, order, kind) in enumerate(zip(b.units, b.powers, b.orders, kinds)):
-        gone = i in dislodged_by
-        if kind == _MOVE:
-            if resolution[i]:
-                result = _SUCCEEDS
-            elif b.by_convoy[i] and not b.convoyers.get(i):
-                result = _NO_CONVOY
-            elif b.by_convoy[i] and not b.path(i):
-                result = _DISRUPTED
-            else:
-                result = _BOUNCED
-        elif kind == _SUPPORT:
-            result = _VOID if b.support_target[i] < 0 else (_SUCCEEDS if resolution[i] else _CUT)
-        elif kind == _CONVOY:
-            if b.convoy_target[i] < 0:
-                result = _VOID
-            elif i in b.szykman:
-                result = _DISRUPTED
-            elif gone:
-                result = _DISLODGED
-            else:  # an attack stopped it under WEAK_CONVOYS or SAFE_CONVOYS
-                result = _SUCCEEDS if b.resolution[i] else _DISRUPTED
-        else:
-            result = _DISLODGED if gone else _SUCCEEDS
-        outcomes.append(OrderOutcome(power, order, result, gone, prov[i] in defaults))
-        if gone:
-            attacker = dislodged_by[i]
-            came_by_convoy = b.by_convoy[attacker]
-            dislodged.setdefault(power, []).append(
-                Dislodged(
-                    unit,
-                    prov[attacker],
-                    _retreats(position, power, unit, prov[attacker], came_by_convoy, occupied, contested),
-                )
-            )
-        else:
-            mine = new_units.get(power)
-            if mine is None:
-                mine = new_units[power] = []
-            mine.append(order.arrived if moved[i] else unit)  # type: ignore[union-attr]
-    return MovementResult(
-        tuple(outcomes),
-        {p: tuple(us) for p, us in new_units.items()},
-        {p: tuple(ds) for p, ds in dislodged.items()},
-        frozenset(contested),
-    )
+    return b.result(position, defaults)
 
 
 def _retreats(

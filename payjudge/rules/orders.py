@@ -33,6 +33,12 @@ class Unit(_Text):
     # the unit's hold order, made once (like the text) and not compared: the adjudicator
     # gives it to every unit without an order, and units recur phase after phase
     _hold: Hold | None = field(default=None, init=False, repr=False, compare=False)
+    # the location's province, kept beside it (not compared): it is read for nearly every
+    # unit of every phase, and as a property each read was a Python call
+    province: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", self.location.province)
 
     @property
     def hold(self) -> Hold:
@@ -48,10 +54,6 @@ class Unit(_Text):
         """Canonical text only (`A PAR`, `F STP/SC`); the lenient reader is `parse.py`."""
         kind, loc = text.split()
         return cls(UnitType(kind.upper()), Location.parse(loc))
-
-    @property
-    def province(self) -> str:
-        return self.location.province
 
     def _format(self) -> str:
         return f"{self.type.value} {self.location}"

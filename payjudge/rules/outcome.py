@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .names import PowerName
 from .orders import Order
@@ -28,8 +28,13 @@ class Result(enum.Enum):
         return self is Result.SUCCEEDS
 
 
-@dataclass(frozen=True, slots=True)
-class OrderOutcome:
+class OrderOutcome(NamedTuple):
+    """One order and what became of it.
+
+    A NamedTuple rather than a frozen dataclass: it is as immutable and as typed, and an
+    adjudication makes one per unit, where a frozen dataclass's `__init__` (one
+    `object.__setattr__` per field) cost four times as much as a tuple."""
+
     power: PowerName
     order: Order
     result: Result

@@ -43,7 +43,7 @@ class Dislodged:
         return f"{self.unit}"
 
 
-_province_of = attrgetter("location.province")
+_province_of = attrgetter("province")
 
 
 def _unit_key(unit: Unit) -> tuple[str, str]:
@@ -79,7 +79,7 @@ class Position:
         units = {p: tuple(sorted(us, key=_province_of)) for p, us in self.units.items() if us}
         centers = {p: frozenset(cs) for p, cs in self.centers.items() if cs}
         dislodged = {p: tuple(ds) for p, ds in self.dislodged.items() if ds}
-        at = {u.location.province: (power, u) for power, us in units.items() for u in us}
+        at = {u.province: (power, u) for power, us in units.items() for u in us}
         if len(at) != sum(map(len, units.values())):
             raise ValueError(_two_units(units))
         # the dicts above are new and never escape: read-only views need no copy

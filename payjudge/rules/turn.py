@@ -9,8 +9,8 @@ civil-disorder rule.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import NamedTuple, cast
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .errors import OrderError, ProblemKind
@@ -242,6 +242,8 @@ def play(
     kind = position.phase.type
     dislodged: Mapping[PowerName, tuple[Dislodged, ...]]
     ordered = {p for p, lst in orders.items() if lst} | {e.power for e in problems}
+    reported: Mapping[PowerName, tuple[Dislodged, ...]] = {}
+    destroyed: tuple[tuple[str, Unit], ...] = ()
     if kind is PhaseType.MOVEMENT:
         by_unit = _by_unit(orders, problems)
         unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
@@ -251,30 +253,36 @@ def play(
         destroyed = tuple(
             (p, d.unit) for p, ds in result.dislodged.items() for d in ds if not (d.retreats and keep)
         )
-        units, dislodged = result.units, retreating
-        report = PhaseReport(
-            position.phase, position, result.outcomes, tuple(problems), result.dislodged, destroyed
-        )
+        outcomes, units, dislodged, reported = result.outcomes, result.units, retreating, result.dislodged
     elif kind is PhaseType.RETREATS:
         by_unit = _by_unit(orders, problems)
         in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
         outcomes, units = adjudicate_retreats(position, by_unit, flags=flags, in_disorder=in_disorder)
         dislodged = {}
-        report = PhaseReport(position.phase, position, outcomes, tuple(problems))
     else:
         outcomes, units = adjudicate_adjustments(
             position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
         )
         dislodged = position.dislodged
-        report = PhaseReport(position.phase, position, outcomes, tuple(problems))
     vassals = None
     if Flag.VASSAL_DUMMIES in flags:
         vassals = _Vassals(dummies | frozenset(control or {}), dict(control or {}))
     nxt, changes, stranded = _next_position(position, units, dislodged, flags, vassals)
-    if changes or stranded:
-        report = replace(report, center_changes=changes, stranded=stranded)
-    if vassals is not None and vassals.settled:
-        report = replace(report, control=vassals.control, torn=vassals.torn)
+    # the report is made once, with everything in it (`dataclasses.replace` of a report
+    # costs as much as a small adjudication)
+    settled = vassals is not None and vassals.settled
+    report = PhaseReport(
+        position.phase,
+        position,
+        outcomes,
+        tuple(problems),
+        reported,
+        destroyed,
+        changes,
+        stranded,
+        vassals.control if settled else None,  # type: ignore[union-attr]
+        vassals.torn if settled else (),  # type: ignore[union-attr]
+    )
     return report, nxt
 
 
@@ -351,22 +359,39 @@ class _Vassals:
 def _captured(
     m: Map, units: Mapping[PowerName, Sequence[Unit]], centers: Mapping[PowerName, frozenset[ProvinceName]]
 ) -> tuple[Mapping[PowerName, frozenset[ProvinceName]], tuple[tuple[str, PowerName | None, PowerName], ...]]:
-    """Centre ownership once each supply centre belongs to the power whose unit stands on it."""
-    owner = {c: p for p, cs in centers.items() for c in cs}
+    """Centre ownership once each supply centre belongs to the power whose unit stands on it.
+
+    Only the owners of the centres taken change: their sets are made anew, the others are
+    kept as they are (a fall takes a few centres of the thirty-odd)."""
     changes = []
-    provinces = m.provinces
+    supply_centers = m.derived("turn:supply_centers", _supply_centers)
     for power, us in units.items():
+        mine = centers.get(power, ())
         for unit in us:
-            province = provinces[unit.location.province]
-            if province.supply_center and owner.get(province.name) != power:
-                changes.append((province.name, owner.get(province.name), power))
-                owner[province.name] = power
+            province = unit.province
+            if province in supply_centers and province not in mine:
+                changes.append((province, _owner(centers, province), power))
     if not changes:
         return centers, ()
-    new: dict[PowerName, set[ProvinceName]] = {}
-    for c, p in owner.items():
-        new.setdefault(p, set()).add(c)
-    return {p: frozenset(cs) for p, cs in new.items()}, tuple(sorted(changes))
+    new = dict(centers)
+    for center, old, power in changes:
+        # the names of centres taken come from units' locations (`str`): they are `ProvinceName`s
+        taken = {cast(ProvinceName, center)}
+        if old is not None:
+            new[old] = new[old] - taken
+        new[power] = new.get(power, frozenset()) | taken
+    return new, tuple(sorted(changes))
+
+
+def _owner(centers: Mapping[PowerName, frozenset[ProvinceName]], center: str) -> PowerName | None:
+    for power, owned in centers.items():
+        if center in owned:
+            return power
+    return None
+
+
+def _supply_centers(m: Map) -> frozenset[str]:
+    return m.supply_centers
 
 
 def winner(pos: Position) -> PowerName | None:
