@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,11 @@ from . import BadInput
 # checks its time on every call, which costs as much as a small case, and a command-line
 # run reads each map once (a map edited while `--jsonl` runs is not read again)
 _found: dict[tuple[str, Path | None, bool], Map] = {}
+
+
+def _new_cache(_map: Map) -> dict[Any, Any]:
+    """An empty cache of answers per map (`Map.derived`), bounded by its user."""
+    return {}
 
 
 def variant(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> Map:
@@ -49,7 +55,7 @@ def _variant(name: str, maps_dir: Path | None, paths: bool) -> Map:
 def power_name(m: Map, text: Any) -> PowerName:
     if isinstance(text, str):
         # the answer depends only on the text and the map; powers have few spellings
-        cache: dict[str, PowerName] = m.derived("jsonapi:powers", lambda _: {})
+        cache: dict[str, PowerName] = m.derived("jsonapi:powers", _new_cache)
         hit = cache.get(text)
         if hit is None:
             power = m.power(text)
@@ -64,24 +70,16 @@ def power_name(m: Map, text: Any) -> PowerName:
 
 def unit(m: Map, text: Any) -> Unit:
     if isinstance(text, str):
-        cache: dict[str, Unit] = m.derived("jsonapi:units", lambda _: {})
+        # text -> (its province, the unit): `_read_before` sorts these pairs
+        cache: dict[str, tuple[str, Unit]] = m.derived("jsonapi:units", _new_cache)
         hit = cache.get(text)
         if hit is None:
             if len(cache) > 50_000:  # lenient spellings are unbounded; keep memory bounded
                 cache.clear()
-            hit = cache[text] = _unit(m, text)
-        return hit
+            u = _unit(m, text)
+            hit = cache[text] = (u.location.province, u)
+        return hit[1]
     raise BadInput(f"a unit must be a string, not {text!r}")
-
-
-def units(m: Map, texts: list) -> tuple[Unit, ...]:
-    """`unit` of each text: all at once when every text is in `unit`'s cache (the cache
-    holds only strings, so any other value misses it and is refused by `unit`)."""
-    cache: dict[str, Unit] = m.derived("jsonapi:units", lambda _: {})
-    try:
-        return tuple(map(cache.__getitem__, texts))
-    except (KeyError, TypeError):
-        return tuple(unit(m, u) for u in texts)
 
 
 def _unit(m: Map, text: Any) -> Unit:
@@ -101,7 +99,7 @@ def _unit(m: Map, text: Any) -> Unit:
 
 def province(m: Map, text: Any) -> str:
     if isinstance(text, str):
-        cache: dict[str, str] = m.derived("jsonapi:provinces", lambda _: {})
+        cache: dict[str, str] = m.derived("jsonapi:provinces", _new_cache)
         hit = cache.get(text)
         if hit is None:
             hit = cache[text] = _province(m, text)
@@ -124,7 +122,7 @@ def centers(m: Map, texts: list) -> frozenset[ProvinceName]:
     """The supply centres named by `texts`."""
     # the supply centres' names seen before: most inputs name nothing else (the cache
     # holds only strings, so any other value misses it and gets the full checks below)
-    cache: dict[str, ProvinceName] = m.derived("jsonapi:centers", lambda _: {})
+    cache: dict[str, ProvinceName] = m.derived("jsonapi:centers", _new_cache)
     try:
         return frozenset(map(cache.__getitem__, texts))
     except (KeyError, TypeError):
@@ -151,6 +149,10 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     raw_units = doc.get("units")
+    raw_centers = doc.get("centers")
+    known = _read_before(m, phase, raw_units, raw_centers)
+    if known is not None:
+        return known
     if raw_units is None:
         board = {p: tuple(Unit(t, loc) for t, loc in us) for p, us in m.start_units.items()}
     else:
@@ -160,8 +162,7 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
         for p, us in raw_units.items():
             if not isinstance(us, list):
                 raise BadInput(f"units of {p} must be a list")
-            board[power_name(m, p)] = units(m, us)
-    raw_centers = doc.get("centers")
+            board[power_name(m, p)] = tuple(unit(m, u) for u in us)
     if raw_centers is None:
         owners = dict(m.start_centers)
     else:
@@ -183,6 +184,51 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
         return Position(m, phase, board, owners)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
+
+
+def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Position | None:
+    """The position when every power, unit and centre in it was read (and checked) before,
+    by a lookup per name and the checks `Position` makes done on what the lookups give;
+    None when anything is new, missing or wrong: `position` then reads the document name
+    by name, with the errors it words. A long run meets the same names again and again."""
+    if type(raw_units) is not dict or type(raw_centers) is not dict:
+        return None
+    powers: dict[str, PowerName] = m.derived("jsonapi:powers", _new_cache)
+    placed: dict[str, tuple[str, Unit]] = m.derived("jsonapi:units", _new_cache)
+    names: dict[str, ProvinceName] = m.derived("jsonapi:centers", _new_cache)
+    board: dict[PowerName, tuple[Unit, ...]] = {}
+    at: dict[str, tuple[PowerName, Unit]] = {}
+    owners: dict[PowerName, frozenset[ProvinceName]] = {}
+    try:
+        for p, us in raw_units.items():
+            power = powers[p]
+            if power in board or type(us) is not list:
+                return None
+            board[power] = ()
+            if us:
+                # (province, unit) pairs sort by province; two units in one province make
+                # `sorted` compare units (TypeError) or leave `at` short (the same object)
+                provinces, units = zip(*sorted(map(placed.__getitem__, us)))
+                board[power] = units
+                at.update(zip(provinces, zip(repeat(power), units)))
+        for p, cs in raw_centers.items():
+            power = powers[p]
+            if power in owners or type(cs) is not list:
+                return None
+            owners[power] = frozenset(map(names.__getitem__, cs))
+    except (KeyError, TypeError):
+        return None
+    if len(at) != sum(map(len, board.values())):
+        return None
+    if sum(map(len, owners.values())) != len(frozenset().union(*owners.values())):
+        return None
+    return Position.checked(
+        m,
+        phase,
+        {p: us for p, us in board.items() if us},
+        {p: cs for p, cs in owners.items() if cs},
+        at,
+    )
 
 
 def units_json(pos: Position) -> dict[str, list[str]]:
