@@ -40,9 +40,11 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
         "centers": centers_json(pos),
         "history": history,
     }
-    won = winner(pos)
-    if won:
-        out["winner"] = won
+    # no power holds the victory number of centres in most positions: `winner` need not ask
+    if max(map(len, pos.centers.values()), default=0) >= pos.map.victory:
+        won = winner(pos)
+        if won:
+            out["winner"] = won
     return out
 
 
@@ -59,8 +61,14 @@ _by_text = itemgetter("order")
 def _history(report: PhaseReport) -> dict[str, Any]:
     orders: dict[str, list[dict[str, Any]]] = {}
     for o in report.outcomes:
-        # (`_value_` is the member's value, read without the `value` property's cost)
-        entry: dict[str, Any] = {"order": str(o.order), "result": o.result._value_}
+        # the text an order keeps once made (as in `units_json`) and the member's value
+        # (`_value_`), read without the Python-level calls of `str()` and `value`
+        order = o.order
+        try:
+            text: str = order._text  # type: ignore[union-attr]
+        except AttributeError:
+            text = str(order)
+        entry: dict[str, Any] = {"order": text, "result": o.result._value_}
         if o.dislodged:
             entry["dislodged"] = True
         if o.default:

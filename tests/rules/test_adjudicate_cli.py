@@ -290,3 +290,16 @@ def test_jsonl_reads_and_writes_as_the_standard_json_module():
     assert json.loads(out[3]) == {"error": "not a phase: 'nan'"}
     assert json.loads(out[4])["error"].startswith("bad unit 'A \\ud800'")
     assert json.loads(out[5])["phase"] == "S1901M"
+
+
+@pytest.mark.parametrize("count, won", [(17, None), (18, "FRANCE")])
+def test_winner_holds_the_victory_number_of_centres(count, won):
+    from payjudge.rules.mapfile import load_variant
+
+    centres = sorted(p.name for p in load_variant("standard").provinces.values() if p.supply_center)
+    doc = {"phase": "W1905A", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": centres[:count]}}
+    code, out, _ = adjudicate(doc)
+    assert code == 0
+    assert out.get("winner") == won
+    code, lines, _ = adjudicate(json.dumps(doc) + "\n" + json.dumps(doc) + "\n", "--jsonl")
+    assert [line.get("winner") for line in lines] == [won, won]
