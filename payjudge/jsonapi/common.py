@@ -205,6 +205,7 @@ def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Posi
     at: dict[str, tuple[PowerName, Unit]] = {}
     owners: dict[PowerName, frozenset[ProvinceName]] = {}
     count = 0
+    empty = False  # a power named with no units or no centres (`Position` leaves it out)
     try:
         for p, us in raw_units.items():
             power = powers[p]
@@ -225,6 +226,7 @@ def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Posi
                 units.append(u)
             board[power] = tuple(units)
             count += len(units)
+            empty = empty or not units
         for p, cs in raw_centers.items():
             power = powers[p]
             if power in owners or type(cs) is not list:
@@ -237,18 +239,16 @@ def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Posi
                     center_lists.clear()
                 center_lists[key] = owned
             owners[power] = owned
+            empty = empty or not owned
     except (KeyError, TypeError):
         return None
     if len(at) != count:
         return None
     if sum(map(len, owners.values())) != len(frozenset().union(*owners.values())):
         return None
-    for p, us in list(board.items()):
-        if not us:
-            del board[p]
-    for p, cs in list(owners.items()):
-        if not cs:
-            del owners[p]
+    if empty:
+        board = {p: us for p, us in board.items() if us}
+        owners = {p: cs for p, cs in owners.items() if cs}
     return Position.checked(m, phase, board, owners, at)
 
 
