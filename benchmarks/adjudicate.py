@@ -1,6 +1,7 @@
 """Speed: `payjudge adjudicate --jsonl` against MILA's engine on the same random phases.
 
     .venv/bin/python benchmarks/adjudicate.py [--seed 1] [--games 40] [--years 10] [--repeat 5]
+        [--baseline OTHER/.venv/bin/payjudge]
 
 The random games of `random_games.py` are cut into `payjudge adjudicate` cases: one per
 movement phase (with the retreat phase after it, if any: the input cannot describe
@@ -14,6 +15,11 @@ dislodged units) and one per adjustment phase. For each kind of case:
   `process()` alone (the game already built and its orders set), and MILA's whole work
   per case: `Game()`, setting phase, units and centres, setting the orders and
   `process()` for each phase.
+
+`--baseline` times another build's console script (another checkout's, before a change)
+the same way in the same run, each run of one alternating with a run of the other, so that
+the machine's load weighs on both alike: its figure and this build's speed-up over it are
+printed beside the table.
 
 The headline ratio is the strict one: payjudge's whole marginal cost (JSON in, parsing,
 validation, adjudication, JSON out) against MILA's `process()` alone. The ratio against
@@ -43,9 +49,9 @@ from random_games import phase_cases, random_games  # noqa: E402
 KINDS = ("movement", "movement+retreats", "adjustments")
 
 
-def run_jsonl(path: Path, expect: int) -> float:
+def run_jsonl(path: Path, expect: int, script: str | None = None) -> float:
     """CPU time (user + system) of one `payjudge adjudicate --jsonl` run."""
-    return cli_timing.run_jsonl("adjudicate", path, expect)
+    return cli_timing.run_jsonl("adjudicate", path, expect, script)
 
 
 def time_mila(cases: list[dict], repeat: int) -> tuple[float, float]:
@@ -76,6 +82,7 @@ def main() -> int:
     ap.add_argument("--years", type=int, default=10)
     ap.add_argument("--short", type=int, default=20, help="cases in the short run")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--baseline", help="another payjudge console script, timed alongside")
     args = ap.parse_args()
 
     records = list(random_games(args.seed, args.games, args.years))
@@ -106,7 +113,8 @@ def main() -> int:
             f"{proc / pj:>6.1f}x{mila * 1000:>18.3f}{mila / pj:>6.1f}x"
         )
 
-    totals = {"phases": 0, "pj": 0.0, "mila": 0.0, "proc": 0.0}
+    totals = {"phases": 0, "pj": 0.0, "mila": 0.0, "proc": 0.0, "base": 0.0}
+    baseline_rows: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind in KINDS:
             items = by_kind[kind]
@@ -117,9 +125,19 @@ def main() -> int:
             short_path.write_text("".join(json.dumps(d) + "\n" for d, _ in items[: args.short]))
             phases_long = sum(n for _, n in items)
             phases_short = sum(n for _, n in items[: args.short])
-            t_long = min(run_jsonl(long_path, len(items)) for _ in range(args.repeat))
-            t_short = min(run_jsonl(short_path, args.short) for _ in range(args.repeat))
-            pj = (t_long - t_short) / (phases_long - phases_short)
+            scripts: list[str | None] = [None, args.baseline] if args.baseline else [None]
+            t_long = dict.fromkeys(scripts, float("inf"))
+            t_short = dict.fromkeys(scripts, float("inf"))
+            for _ in range(args.repeat):
+                for script in scripts:
+                    t_long[script] = min(t_long[script], run_jsonl(long_path, len(items), script))
+                    t_short[script] = min(t_short[script], run_jsonl(short_path, args.short, script))
+            pj = (t_long[None] - t_short[None]) / (phases_long - phases_short)
+            if args.baseline:
+                base = t_long[args.baseline] - t_short[args.baseline]
+                totals["base"] += base
+                base /= phases_long - phases_short
+                baseline_rows.append(f"{kind:<19}{base * 1000:>10.3f}{pj * 1000:>10.3f}{base / pj:>9.2f}x")
             mila_total, mila_process = time_mila([d for d, _ in items], args.repeat)
             row(
                 kind,
@@ -130,7 +148,7 @@ def main() -> int:
                 mila_total / phases_long,
             )
             totals["phases"] += phases_long - phases_short
-            totals["pj"] += t_long - t_short
+            totals["pj"] += t_long[None] - t_short[None]
             totals["mila"] += mila_total * (phases_long - phases_short) / phases_long
             totals["proc"] += mila_process * (phases_long - phases_short) / phases_long
     n = totals["phases"]
@@ -141,6 +159,12 @@ def main() -> int:
         f"\npayjudge is {proc / pj:.1f}x as fast as MILA's process() alone (strict measure), "
         f"{mila / pj:.1f}x with MILA's set-up counted"
     )
+    if args.baseline:
+        base = totals["base"] / n
+        baseline_rows.append(f"{'all phases':<19}{base * 1000:>10.3f}{pj * 1000:>10.3f}{base / pj:>9.2f}x")
+        print(f"\nbaseline {args.baseline}, timed alternately with this build (ms per phase):")
+        print(f"{'cases':<19}{'baseline':>10}{'this':>10}{'speed-up':>10}")
+        print("\n".join(baseline_rows))
     return 0
 
 

@@ -21,11 +21,13 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_jsonl(command: str, path: Path, expect: int) -> float:
+def run_jsonl(command: str, path: Path, expect: int, script: str | None = None) -> float:
     """CPU time (user + system) of `payjudge <command> --jsonl <path>`, which must answer
-    `expect` lines and no error."""
+    `expect` lines and no error; `script`: another console script than this virtualenv's."""
     start = _children_cpu()
-    proc = subprocess.run([payjudge_script(), command, "--jsonl", str(path)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [script or payjudge_script(), command, "--jsonl", str(path)], capture_output=True, text=True
+    )
     elapsed = _children_cpu() - start
     lines = proc.stdout.splitlines()
     if proc.returncode != 0 or len(lines) != expect or any(line.startswith('{"error"') for line in lines):

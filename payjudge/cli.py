@@ -8,12 +8,41 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+import orjson
 
 from .jsonapi import BadInput
 
 # one encoder for every line of a --jsonl run (json.dumps would make one per call); the
 # results are fresh trees of dicts and lists, never circular, so the check is skipped
 _JSONL = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
+def _jsonl_case(run: Callable[[dict], dict], line: str) -> str:
+    """The answer to one --jsonl line, as the standard library's `json` would read and write
+    it, through orjson (several times faster) wherever that gives the same result.
+
+    Reading: orjson refuses what `json` accepts beyond the standard (NaN, Infinity, lone
+    surrogates: read again by `json`, which also words the errors), and reads integers
+    beyond 64 bits as floats. A number is never valid where `adjudicate` reads one and must
+    be an `int` where `auction` does, so such a float can only make `run` refuse the
+    document: a refused document is read again by `json` and run again, for the exact
+    message. Writing: orjson writes the same compact text as `_JSONL` except that it does
+    not escape non-ASCII characters (and refuses lone surrogates, integers beyond 64 bits):
+    those answers are written by `_JSONL`."""
+    try:
+        try:
+            result: Any = run(orjson.loads(line))
+        except (orjson.JSONDecodeError, BadInput):
+            result = run(json.loads(line))
+    except json.JSONDecodeError as exc:
+        result = {"error": f"malformed JSON: {exc}"}
+    except BadInput as exc:
+        result = {"error": str(exc)}
+    try:
+        text = orjson.dumps(result)
+    except TypeError:
+        return _JSONL.encode(result)
+    return text.decode() if text.isascii() else _JSONL.encode(result)
 
 
 def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
@@ -31,16 +60,10 @@ def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
         for line in text.splitlines():
             if not line.strip():
                 continue
-            try:
-                result: Any = run(json.loads(line))
-            except json.JSONDecodeError as exc:
-                result = {"error": f"malformed JSON: {exc}"}
-            except BadInput as exc:
-                result = {"error": str(exc)}
-            sys.stdout.write(_JSONL.encode(result) + "\n")
+            sys.stdout.write(_jsonl_case(run, line) + "\n")
         return
     try:
-        result = run(json.loads(text))
+        result: Any = run(json.loads(text))
     except json.JSONDecodeError as exc:
         click.echo(f"payjudge: malformed JSON: {exc}", err=True)
         sys.exit(2)

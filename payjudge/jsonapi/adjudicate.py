@@ -8,7 +8,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from ..rules.position import Position
+from ..rules.names import PowerName
+from ..rules.position import Dislodged
 from ..rules.turn import PhaseReport, advance, winner
 from . import BadInput
 from .common import centers_json, position, power_name, units_json
@@ -36,20 +37,24 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
     out = {
         "phase": str(pos.phase),
         "units": units_json(pos),
-        "dislodged": _dislodged(pos),
+        "dislodged": _dislodged(pos.dislodged),
         "centers": centers_json(pos),
         "history": history,
     }
-    won = winner(pos)
-    if won:
-        out["winner"] = won
+    # no power holds the victory number of centres in most positions: `winner` need not ask
+    if max(map(len, pos.centers.values()), default=0) >= pos.map.victory:
+        won = winner(pos)
+        if won:
+            out["winner"] = won
     return out
 
 
-def _dislodged(pos: Position) -> dict[str, list[dict[str, Any]]]:
+def _dislodged(dislodged: Mapping[PowerName, tuple[Dislodged, ...]]) -> dict[str, list[dict[str, Any]]]:
+    if not dislodged:  # most phases (in Python 3.11 a comprehension is a call, even an empty one)
+        return {}
     return {
         p: [{"unit": str(d.unit), "retreats": [str(r) for r in d.retreats]} for d in ds]
-        for p, ds in sorted(pos.dislodged.items())
+        for p, ds in sorted(dislodged.items())
     }
 
 
@@ -59,8 +64,14 @@ _by_text = itemgetter("order")
 def _history(report: PhaseReport) -> dict[str, Any]:
     orders: dict[str, list[dict[str, Any]]] = {}
     for o in report.outcomes:
-        # (`_value_` is the member's value, read without the `value` property's cost)
-        entry: dict[str, Any] = {"order": str(o.order), "result": o.result._value_}
+        # the text an order keeps once made (as in `units_json`) and the member's value
+        # (`_value_`), read without the Python-level calls of `str()` and `value`
+        order = o.order
+        try:
+            text: str = order._text  # type: ignore[union-attr]
+        except AttributeError:
+            text = str(order)
+        entry: dict[str, Any] = {"order": text, "result": o.result._value_}
         if o.dislodged:
             entry["dislodged"] = True
         if o.default:
@@ -77,13 +88,12 @@ def _history(report: PhaseReport) -> dict[str, Any]:
         "errors": [
             {"power": e.power, "order": e.text, "error": e.message, "kind": e.kind.value}
             for e in report.errors
-        ],
+        ]
+        if report.errors
+        else [],
     }
     if report.dislodged:
-        entry["dislodged"] = {
-            p: [{"unit": str(d.unit), "retreats": [str(r) for r in d.retreats]} for d in ds]
-            for p, ds in sorted(report.dislodged.items())
-        }
+        entry["dislodged"] = _dislodged(report.dislodged)
     if report.center_changes:
         entry["center_changes"] = [{"center": c, "from": f, "to": t} for c, f, t in report.center_changes]
     return entry

@@ -22,6 +22,11 @@ from . import BadInput
 _found: dict[tuple[str, Path | None, bool], Map] = {}
 
 
+def _new_cache(_map: Map) -> dict[Any, Any]:
+    """An empty cache of answers per map (`Map.derived`), bounded by its user."""
+    return {}
+
+
 def variant(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> Map:
     """The document's map: a shipped or installed one by name, or (`paths`, for the command
     line only) the path of a .map file."""
@@ -49,7 +54,7 @@ def _variant(name: str, maps_dir: Path | None, paths: bool) -> Map:
 def power_name(m: Map, text: Any) -> PowerName:
     if isinstance(text, str):
         # the answer depends only on the text and the map; powers have few spellings
-        cache: dict[str, PowerName] = m.derived("jsonapi:powers", lambda _: {})
+        cache: dict[str, PowerName] = m.derived("jsonapi:powers", _new_cache)
         hit = cache.get(text)
         if hit is None:
             power = m.power(text)
@@ -64,24 +69,16 @@ def power_name(m: Map, text: Any) -> PowerName:
 
 def unit(m: Map, text: Any) -> Unit:
     if isinstance(text, str):
-        cache: dict[str, Unit] = m.derived("jsonapi:units", lambda _: {})
+        # text -> (its province, the unit): `_read_before` sorts these pairs
+        cache: dict[str, tuple[str, Unit]] = m.derived("jsonapi:units", _new_cache)
         hit = cache.get(text)
         if hit is None:
             if len(cache) > 50_000:  # lenient spellings are unbounded; keep memory bounded
                 cache.clear()
-            hit = cache[text] = _unit(m, text)
-        return hit
+            u = _unit(m, text)
+            hit = cache[text] = (u.location.province, u)
+        return hit[1]
     raise BadInput(f"a unit must be a string, not {text!r}")
-
-
-def units(m: Map, texts: list) -> tuple[Unit, ...]:
-    """`unit` of each text: all at once when every text is in `unit`'s cache (the cache
-    holds only strings, so any other value misses it and is refused by `unit`)."""
-    cache: dict[str, Unit] = m.derived("jsonapi:units", lambda _: {})
-    try:
-        return tuple(map(cache.__getitem__, texts))
-    except (KeyError, TypeError):
-        return tuple(unit(m, u) for u in texts)
 
 
 def _unit(m: Map, text: Any) -> Unit:
@@ -101,7 +98,7 @@ def _unit(m: Map, text: Any) -> Unit:
 
 def province(m: Map, text: Any) -> str:
     if isinstance(text, str):
-        cache: dict[str, str] = m.derived("jsonapi:provinces", lambda _: {})
+        cache: dict[str, str] = m.derived("jsonapi:provinces", _new_cache)
         hit = cache.get(text)
         if hit is None:
             hit = cache[text] = _province(m, text)
@@ -124,7 +121,7 @@ def centers(m: Map, texts: list) -> frozenset[ProvinceName]:
     """The supply centres named by `texts`."""
     # the supply centres' names seen before: most inputs name nothing else (the cache
     # holds only strings, so any other value misses it and gets the full checks below)
-    cache: dict[str, ProvinceName] = m.derived("jsonapi:centers", lambda _: {})
+    cache: dict[str, ProvinceName] = m.derived("jsonapi:centers", _new_cache)
     try:
         return frozenset(map(cache.__getitem__, texts))
     except (KeyError, TypeError):
@@ -151,6 +148,10 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     raw_units = doc.get("units")
+    raw_centers = doc.get("centers")
+    known = _read_before(m, phase, raw_units, raw_centers)
+    if known is not None:
+        return known
     if raw_units is None:
         board = {p: tuple(Unit(t, loc) for t, loc in us) for p, us in m.start_units.items()}
     else:
@@ -160,8 +161,7 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
         for p, us in raw_units.items():
             if not isinstance(us, list):
                 raise BadInput(f"units of {p} must be a list")
-            board[power_name(m, p)] = units(m, us)
-    raw_centers = doc.get("centers")
+            board[power_name(m, p)] = tuple(unit(m, u) for u in us)
     if raw_centers is None:
         owners = dict(m.start_centers)
     else:
@@ -185,8 +185,87 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
         raise BadInput(str(exc)) from None
 
 
+def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Position | None:
+    """The position when every power, unit and centre in it was read (and checked) before,
+    by a lookup per name or per list and the checks `Position` makes done on what the
+    lookups give; None when anything is new, missing or wrong: `position` then reads the
+    document name by name, with the errors it words. A long run meets the same names, and
+    often the same lists (units that stayed, centres between two autumns), again and again.
+    (Plain loops: in Python 3.11 they beat comprehensions, `map` and `attrgetter` here.)"""
+    if type(raw_units) is not dict or type(raw_centers) is not dict:
+        return None
+    powers: dict[str, PowerName] = m.derived("jsonapi:powers", _new_cache)
+    placed: dict[str, tuple[str, Unit]] = m.derived("jsonapi:units", _new_cache)
+    unit_lists: dict[tuple[str, ...], list[tuple[str, Unit]]]
+    unit_lists = m.derived("jsonapi:unit-lists", _new_cache)
+    names: dict[str, ProvinceName] = m.derived("jsonapi:centers", _new_cache)
+    center_lists: dict[tuple[str, ...], frozenset[ProvinceName]]
+    center_lists = m.derived("jsonapi:center-lists", _new_cache)
+    board: dict[PowerName, tuple[Unit, ...]] = {}
+    at: dict[str, tuple[PowerName, Unit]] = {}
+    owners: dict[PowerName, frozenset[ProvinceName]] = {}
+    count = 0
+    empty = False  # a power named with no units or no centres (`Position` leaves it out)
+    try:
+        for p, us in raw_units.items():
+            power = powers[p]
+            if power in board or type(us) is not list:
+                return None
+            key = tuple(us)
+            pairs = unit_lists.get(key)
+            if pairs is None:
+                # (province, unit) pairs sort by province; two units in one province make
+                # `sorted` compare units (TypeError) or leave `at` short (the same unit)
+                pairs = sorted(map(placed.__getitem__, us))
+                if len(unit_lists) > 50_000:
+                    unit_lists.clear()
+                unit_lists[key] = pairs
+            units = []
+            for province, u in pairs:
+                at[province] = (power, u)
+                units.append(u)
+            board[power] = tuple(units)
+            count += len(units)
+            empty = empty or not units
+        for p, cs in raw_centers.items():
+            power = powers[p]
+            if power in owners or type(cs) is not list:
+                return None
+            key = tuple(cs)
+            owned = center_lists.get(key)
+            if owned is None:
+                owned = frozenset(map(names.__getitem__, cs))
+                if len(center_lists) > 50_000:
+                    center_lists.clear()
+                center_lists[key] = owned
+            owners[power] = owned
+            empty = empty or not owned
+    except (KeyError, TypeError):
+        return None
+    if len(at) != count:
+        return None
+    if sum(map(len, owners.values())) != len(frozenset().union(*owners.values())):
+        return None
+    if empty:
+        board = {p: us for p, us in board.items() if us}
+        owners = {p: cs for p, cs in owners.items() if cs}
+    return Position.checked(m, phase, board, owners, at)
+
+
 def units_json(pos: Position) -> dict[str, list[str]]:
-    return {p: sorted(map(str, us)) for p, us in sorted(pos.units.items())}
+    out: dict[str, list[str]] = {}
+    for p, us in sorted(pos.units.items()):
+        texts = []
+        for u in us:
+            # the text a unit keeps once made (`orders._Text`), read as an attribute:
+            # `str()`'s Python-level call is a third of writing the units and the history
+            try:
+                texts.append(u._text)  # type: ignore[attr-defined]
+            except AttributeError:
+                texts.append(str(u))
+        texts.sort()
+        out[p] = texts
+    return out
 
 
 def centers_json(pos: Position) -> dict[str, list[str]]:

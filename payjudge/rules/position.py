@@ -62,6 +62,9 @@ def _two_units(units: Mapping[PowerName, tuple[Unit, ...]]) -> str:
     raise AssertionError("no two units share a province")
 
 
+_NO_DISLODGED: Mapping[PowerName, tuple[Dislodged, ...]] = MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class Position:
     map: Map
@@ -87,6 +90,32 @@ class Position:
         object.__setattr__(self, "centers", MappingProxyType(centers))
         object.__setattr__(self, "dislodged", MappingProxyType(dislodged))
         object.__setattr__(self, "_at", MappingProxyType(at))
+
+    @classmethod
+    def checked(
+        cls,
+        game_map: Map,
+        phase: Phase,
+        units: dict[PowerName, tuple[Unit, ...]],
+        centers: dict[PowerName, frozenset[ProvinceName]],
+        at: dict[str, tuple[PowerName, Unit]],
+    ) -> Position:
+        """A position without dislodged units from parts its reader has already checked and
+        put in the form `__post_init__` gives them: each power's units sorted by province,
+        no power without units or centres, `at` each unit's province -> (power, unit), no two
+        units in a province. The dicts are taken, not copied: the caller keeps no reference.
+        (The JSON reader: `__post_init__` would copy, sort and check it all again.)"""
+        self = object.__new__(cls)
+        # a frozen dataclass's fields, set as `__post_init__` sets them
+        self.__dict__.update(
+            map=phase_map(game_map, phase) if game_map.phase_lines else game_map,
+            phase=phase,
+            units=MappingProxyType(units),
+            centers=MappingProxyType(centers),
+            dislodged=_NO_DISLODGED,
+            _at=MappingProxyType(at),
+        )
+        return self
 
     @classmethod
     def initial(cls, game_map: Map, flags: frozenset[Flag] = frozenset()) -> Position:

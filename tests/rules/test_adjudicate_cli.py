@@ -266,3 +266,40 @@ def test_console_script_jsonl():
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [sorted(o) == ["error"] for o in out] == [False, True, False]
     assert out[2]["history"] == [] or out[2]["history"][0]["phase"] == "W1901A"
+
+
+def test_jsonl_reads_and_writes_as_the_standard_json_module():
+    """Each --jsonl answer is what `json` reads and writes (compact): non-ASCII escaped,
+    integers beyond 64 bits and NaN read exactly, lone surrogates accepted."""
+    big = 123456789012345678901234567890
+    lines = [
+        '{"phase": "S1901M", "orders": [{"FRANCE": ["A PAR - M\\u00dcN"]}]}',
+        json.dumps({"phase": big}),
+        json.dumps({"units": {"FRANCE": [-big]}}),
+        '{"phase": NaN}',
+        '{"units": {"FRANCE": ["A \\ud800"]}}',
+        json.dumps({"phase": "S1901M", "ignored": big, "orders": []}),
+    ]
+    result = CliRunner().invoke(main, ["adjudicate", "--jsonl", "-"], input="\n".join(lines) + "\n")
+    assert result.exit_code == 0 and result.stderr == ""
+    out = result.stdout.splitlines()
+    assert out == [json.dumps(json.loads(line), separators=(",", ":")) for line in out]
+    assert '"order":"A PAR - M\\u00dcN"' in out[0]
+    assert json.loads(out[1]) == {"error": f"not a phase: '{big}'"}
+    assert json.loads(out[2]) == {"error": f"a unit must be a string, not {-big}"}
+    assert json.loads(out[3]) == {"error": "not a phase: 'nan'"}
+    assert json.loads(out[4])["error"].startswith("bad unit 'A \\ud800'")
+    assert json.loads(out[5])["phase"] == "S1901M"
+
+
+@pytest.mark.parametrize("count, won", [(17, None), (18, "FRANCE")])
+def test_winner_holds_the_victory_number_of_centres(count, won):
+    from payjudge.rules.mapfile import load_variant
+
+    centres = sorted(p.name for p in load_variant("standard").provinces.values() if p.supply_center)
+    doc = {"phase": "W1905A", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": centres[:count]}}
+    code, out, _ = adjudicate(doc)
+    assert code == 0
+    assert out.get("winner") == won
+    code, lines, _ = adjudicate(json.dumps(doc) + "\n" + json.dumps(doc) + "\n", "--jsonl")
+    assert [line.get("winner") for line in lines] == [won, won]
