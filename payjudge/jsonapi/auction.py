@@ -91,15 +91,12 @@ def _output(
     normalized: Mapping[PowerName, str],
     errors: Mapping[PowerName, list[str]],
 ) -> dict[str, Any]:
+    # (`str` of a unit or an order is made once and kept by the object: the chart and the
+    # payments repeat them freely)
     by_unit = sorted(auction.units.items(), key=lambda item: str(item[1]))
-    texts: dict[int, str] = {}  # str of each order object, once (the chart repeats them)
-
-    def text(order: object) -> str:
-        found = texts.get(id(order))  # (the auction keeps every order alive meanwhile)
-        if found is None:
-            found = texts[id(order)] = str(order)
-        return found
-
+    initials: dict[PowerName, str] = pos.map.derived(
+        "jsonapi:initials", lambda m: {p.name: p.initial for p in m.powers}
+    )
     ledgers = {}
     for p in pos.map.power_names:
         if p in dummies:
@@ -111,13 +108,13 @@ def _output(
         if view is not None:
             ledgers[p] = render_statement(view)
     return {
-        "orders": {str(u): text(auction.orders[prov]) for prov, u in by_unit},
+        "orders": {str(u): str(auction.orders[prov]) for prov, u in by_unit},
         "totals": {str(u): auction.totals[prov] for prov, u in by_unit},
         "spent": dict(auction.spent),
         "balances": dict(auction.balances),
         "reductions": dict(auction.reductions),
         "paid": {
-            p: [{"unit": str(x.unit), "order": text(x.order), "amount": x.amount} for x in xs]
+            p: [{"unit": str(x.unit), "order": str(x.order), "amount": x.amount} for x in xs]
             for p, xs in auction.paid.items()
             if xs
         },
@@ -125,16 +122,14 @@ def _output(
         "ignored": {p: [str(o) for o in os] for p, os in auction.ignored.items()},  # BLIND
         "ledgers": ledgers,
         "normalized": dict(normalized),
-        "accept_used": {
-            p: "".join(pos.map.power(x).initial for x in lst) for p, lst in auction.accept_used.items()
-        },
+        "accept_used": {p: "".join(map(initials.__getitem__, lst)) for p, lst in auction.accept_used.items()},
         "chart": [
             {
                 "unit": str(c.unit),
                 "owner": c.owner,
                 "total": c.total,
                 "bids": [
-                    {"order": text(b.order), "offers": dict(b.offers), "total": b.total, "chosen": b.chosen}
+                    {"order": str(b.order), "offers": dict(b.offers), "total": b.total, "chosen": b.chosen}
                     for b in c.bids
                 ],
             }

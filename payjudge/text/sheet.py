@@ -20,6 +20,7 @@ which parses back to an equal sheet.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from ..payola.exchange.accounts import is_investor
 from ..payola.offers import (
@@ -145,8 +146,14 @@ def _parse_line(
             and amount.isdigit()
             and rest[:1].isalpha()
         ):
-            return _offer(kind, (Term(int(amount)),), rest, comment, number, ctx, readings)
+            return _offer(kind, _plain_terms(amount), rest, comment, number, ctx, readings)
     return _read_line(text, comment, number, ctx, readings)
+
+
+@cache  # (at most 11,110 texts of four digits or fewer; terms are immutable)
+def _plain_terms(amount: str) -> tuple[Term, ...]:
+    """The terms of a plain amount (`7`, `007`)."""
+    return (Term(int(amount)),)
 
 
 def _read_line(
@@ -229,9 +236,11 @@ def _read_offer(
     kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | None, number: int, ctx: SheetContext
 ) -> Offer:
     m = ctx.position.map
-    parts = [p.strip() for p in text.split("|")]
-    if len(parts) > 1 and Flag.DIRECT_ONLY in ctx.in_force:
-        raise illegal("alternatives (|) are not allowed in this game (DIRECT_ONLY)")
+    parts = text.split("|")  # (`text` is stripped: so is a lone part)
+    if len(parts) > 1:
+        if Flag.DIRECT_ONLY in ctx.in_force:
+            raise illegal("alternatives (|) are not allowed in this game (DIRECT_ONLY)")
+        parts = [p.strip() for p in parts]
     first_text, first_signal = _signal_mark(parts[0])
     try:
         first = parse_order(first_text, m)

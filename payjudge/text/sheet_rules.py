@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..payola.offers import Offer, OfferKind, SheetItem, SignalSupport
 from ..payola.rules import Flag, PayolaRules
@@ -21,6 +22,13 @@ from .problems import Problem, illegal
 _ALWAYS = frozenset(f for f, info in REGISTRY.items() if info.status is Status.ALWAYS)
 
 
+@lru_cache(maxsize=64)
+def in_force(flags: frozenset[Flag]) -> frozenset[Flag]:
+    """Every flag in force in a game of `flags`, as `flag in rules` answers: one set per
+    flag set (its hash is kept, and offer_memo looks its readings up by it)."""
+    return flags | _ALWAYS
+
+
 @dataclass
 class SheetContext:
     """What the checks need to know, and what the lines above have already offered."""
@@ -32,12 +40,11 @@ class SheetContext:
     dummies: frozenset[PowerName]
     offered: dict[str, int] = field(default_factory=dict)  # province -> first line
     signals: set[str] = field(default_factory=set)
-    # every flag in force, as `flag in rules` answers: asked of a set, once per sheet,
-    # since every line asks several times
+    # every flag in force (`in_force`): every line asks several times
     in_force: frozenset[Flag] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.in_force = self.rules.flags | _ALWAYS
+        self.in_force = in_force(self.rules.flags)
 
     def note(self, item: SheetItem) -> None:
         if isinstance(item, Offer):
@@ -134,7 +141,7 @@ def _touch(item: Offer, ctx: SheetContext, owner: PowerName | None) -> None:
 
 def check_sheet(items: Iterable[SheetItem], ctx: SheetContext) -> list[Problem]:
     """Checks of the sheet as a whole: LIMIT_OFFERS, and PAY_DUMMIES's every-unit-ordered."""
-    rules = ctx.rules
+    rules = ctx.in_force
     offers = [i for i in items if isinstance(i, Offer)]
     out: list[Problem] = []
     if Flag.LIMIT_OFFERS in rules and ctx.balance is not None:
