@@ -4,8 +4,8 @@ with what must still hold on the board for the same reading to be right again.
 Reading and checking the orders is most of the cost of an offer line, and the same texts
 come back sheet after sheet and phase after phase (`F LON - NTH`, `A PAR - BUR`), naming
 the very same `Unit` objects (the JSON entry and the store hand out one object per unit
-text). The orders of a line depend on the text, the map, the flags and dummies in force,
-and on the board only through (see `payjudge.rules.validate`):
+text). The orders of a line depend on the text, the map, the flags `validate` reads and (under
+IMMOBILE_DUMMIES) the dummies, and on the board only through (see `payjudge.rules.validate`):
 
 - the units the orders name, by object, and the owner of the offered unit (IMMOBILE_DUMMIES);
 - for a convoyed move or its support, whether a chain of fleets is on the board
@@ -15,7 +15,9 @@ so an earlier reading is the answer again when all that is unchanged. Where the 
 counts in other ways no reading is kept (`remembers`): a map whose borders depend on who
 owns a centre or who moves (`rules.borders`), PORTAGE_CONVOY (chains of armies),
 FICTIONAL_OK (the board as each line supposes it). Only readings that are plain orders are
-kept: refusals and signal supports always take the long way.
+kept: refusals and signal supports (SIGNAL_SUPPORT) always take the long way. The one check
+of an order text under other rules, DIRECT_ONLY's refusal of alternatives, is made before
+a reading is recalled (`sheet._offer`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,23 @@ from ..rules.position import Position
 from ..rules.validate import chain_looked_for, fleet_chain
 
 _SIZE = 50_000  # texts kept per map and flags (the input's texts: keep memory bounded)
+
+# the flags `validate` reads (test_sheet.py checks that rules/validate.py names no other):
+# readings made under flags that differ only in others (EBAYOLA, ZERO_FOREIGN, …) are
+# the same, and share a table
+VALIDATE_FLAGS = frozenset(
+    {
+        Flag.IMMOBILE_DUMMIES,
+        Flag.PORTAGE_CONVOY,
+        Flag.MULTI_COAST_PORTAGE,
+        Flag.COASTAL_CONVOY,
+        Flag.CONVOY_BACK,
+        Flag.BUILD_ANY,
+        Flag.GARRISON,
+        Flag.HOME_BUILDS,
+        Flag.REMOTE_BUILDS,
+    }
+)
 
 
 class Reading(NamedTuple):
@@ -56,11 +75,13 @@ def table_for(game_map: Map, flags: frozenset[Flag], dummies: frozenset[PowerNam
     tables: dict[tuple[frozenset[Flag], frozenset[PowerName]], Table] = game_map.derived(
         "sheet:readings", lambda _: {}
     )
-    table = tables.get((flags, dummies))
+    read = flags & VALIDATE_FLAGS
+    key = (read, dummies if Flag.IMMOBILE_DUMMIES in read else frozenset())  # (dummies: only there)
+    table = tables.get(key)
     if table is None:
         if len(tables) > 64:  # flag sets and dummies are the input's
             tables.clear()
-        table = tables[flags, dummies] = {}
+        table = tables[key] = {}
     return table
 
 

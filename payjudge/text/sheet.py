@@ -222,6 +222,9 @@ def _offer(
 ) -> Offer:
     """The offer of a line, `text` being what follows its offer type (`offer_memo` may
     know its orders already)."""
+    # checked before a reading is recalled: readings are kept whatever the rules of offers
+    if Flag.DIRECT_ONLY in ctx.in_force and "|" in text:
+        raise illegal("alternatives (|) are not allowed in this game (DIRECT_ONLY)")
     if readings is not None:
         known = recall(readings, text, ctx.position, ctx.rules.flags)
         if known is not None:
@@ -237,9 +240,7 @@ def _read_offer(
 ) -> Offer:
     m = ctx.position.map
     parts = text.split("|")  # (`text` is stripped: so is a lone part)
-    if len(parts) > 1:
-        if Flag.DIRECT_ONLY in ctx.in_force:
-            raise illegal("alternatives (|) are not allowed in this game (DIRECT_ONLY)")
+    if len(parts) > 1:  # (refused under DIRECT_ONLY by `_offer`)
         parts = [p.strip() for p in parts]
     first_text, first_signal = _signal_mark(parts[0])
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,14 @@ from hypothesis import strategies as st
 from payjudge.jsonapi.common import position as jsonapi_position
 from payjudge.payola.offers import Offer, Term
 from payjudge.payola.rules import PayolaRules
+from payjudge.rules import validate as validate_module
+from payjudge.rules.flags import Flag
 from payjudge.rules.geography import UnitType
 from payjudge.rules.mapfile import load_variant
 from payjudge.rules.orders import Unit
 from payjudge.rules.phase import Phase
 from payjudge.rules.position import Position
-from payjudge.text.offer_memo import table_for
+from payjudge.text.offer_memo import VALIDATE_FLAGS, table_for
 from payjudge.text.problems import LineError
 from payjudge.text.sheet import _parse_line, _read_line, parse_sheet, split_comment
 from payjudge.text.sheet_rules import SheetContext
@@ -248,22 +251,32 @@ def _lines_for(position: Position, power: str, rng: random.Random) -> list[str]:
 
 @pytest.mark.parametrize("flags", FLAG_SETS, ids=lambda f: "+".join(f) or "plain")
 @given(seed=st.integers(0, 10**6))
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 def test_usual_lines_read_as_any_line(flags, seed):
+    """Each line is read under `flags` and under the plain rules in turn: readings kept
+    under one set of flags are recalled under the other where `validate` reads neither."""
     rng = random.Random(seed)
     position = random_position(rng, units_per_power=rng.randint(3, 6))
-    rules = PayolaRules.from_flags(flags)
     dummies = frozenset(rng.sample(STANDARD.power_names, rng.randint(0, 2)))
-    ctx = SheetContext(position, "FRANCE", rules, None, dummies)
-    readings = table_for(STANDARD, ctx.in_force, dummies)
+    both = []
+    for rules in (PayolaRules.from_flags(flags), PayolaRules()):
+        ctx = SheetContext(position, "FRANCE", rules, None, dummies)
+        both.append((rules, table_for(STANDARD, ctx.in_force, dummies)))
     lines = _lines_for(position, "FRANCE", rng)
     for board in _variants(position, dummies, rng):
         for power in rng.sample(STANDARD.power_names, 2):
             for line in lines:
-                general = _reading(line, board, power, rules, dummies, None)
-                assert _reading(line, board, power, rules, dummies, readings) == general, line
-                if readings is not None:  # now remembered, if it was read
+                for rules, readings in both:
+                    general = _reading(line, board, power, rules, dummies, None)
                     assert _reading(line, board, power, rules, dummies, readings) == general, line
+                    if readings is not None:  # now remembered, if it was read
+                        assert _reading(line, board, power, rules, dummies, readings) == general, line
+
+
+def test_readings_are_kept_apart_by_every_flag_validate_reads():
+    source = Path(validate_module.__file__).read_text()
+    named = {Flag[name] for name in re.findall(r"\bFlag\.([A-Z_]+)", source)}
+    assert named <= VALIDATE_FLAGS
 
 
 def test_real_lines_read_as_any_line():
@@ -282,3 +295,47 @@ def test_real_lines_read_as_any_line():
                     continue
                 general = _reading(line, board, power, rules, dummies, None)
                 assert _reading(line, board, power, rules, dummies, readings) == general, (path.name, line)
+
+
+def _board(units: dict[str, list[Unit]]) -> Position:
+    return Position(STANDARD, Phase.parse("S1901M"), {p: tuple(us) for p, us in units.items()}, {})
+
+
+# (line, flags, dummies, the board's units by power, problem expected or None): read in
+# turn with one memo, the boards sharing unit objects, so that each line after the first
+# of a group is recalled unless what it depends on changed
+U = {t: Unit.parse(t) for t in ("A PAR", "A MAR", "A LON", "F NTH", "F ENG", "A BRE", "F BRE")}
+RECALLED = [
+    # the ordered unit's owner: IMMOBILE_DUMMIES
+    ("1 : A PAR - PIC", ["IMMOBILE_DUMMIES"], ["GERMANY"], {"FRANCE": ["A PAR"]}, None),
+    ("1 : A PAR - PIC", ["IMMOBILE_DUMMIES"], ["GERMANY"], {"GERMANY": ["A PAR"]}, "dummy"),
+    # the dummies, under IMMOBILE_DUMMIES
+    ("2 : A PAR - PIC", ["IMMOBILE_DUMMIES"], [], {"FRANCE": ["A PAR"]}, None),
+    ("2 : A PAR - PIC", ["IMMOBILE_DUMMIES"], ["FRANCE"], {"FRANCE": ["A PAR"]}, "dummy"),
+    # the chain of fleets a convoyed move needs, and its support
+    ("1 : A LON - NWY", [], [], {"ENGLAND": ["A LON", "F NTH"]}, None),
+    ("1 : A LON - NWY", [], [], {"ENGLAND": ["A LON"]}, "no chain of fleets"),
+    ("1 : F ENG S A LON - BEL", [], [], {"ENGLAND": ["A LON", "F NTH", "F ENG"]}, None),
+    ("1 : F ENG S A LON - BEL", [], [], {"ENGLAND": ["A LON", "F ENG"]}, "cannot move to BEL"),
+    # the supported unit
+    ("1 : A PAR S A MAR - BUR", [], [], {"FRANCE": ["A PAR", "A MAR"]}, None),
+    ("1 : A PAR S A MAR - BUR", [], [], {"FRANCE": ["A PAR"]}, "no army in MAR"),
+    # the ordered unit itself
+    ("1 : A BRE - PIC", [], [], {"FRANCE": ["A BRE"]}, None),
+    ("1 : A BRE - PIC", [], [], {"FRANCE": ["F BRE"]}, "is a fleet"),
+    # rules of offers, under which a kept reading is shared
+    ("1 : A PAR - PIC | H", ["ZERO_FOREIGN"], [], {"FRANCE": ["A PAR"]}, None),
+    ("1 : A PAR - PIC | H", ["DIRECT_ONLY"], [], {"FRANCE": ["A PAR"]}, "DIRECT_ONLY"),
+]
+
+
+def test_recalled_orders_follow_the_board():
+    STANDARD._derived.pop("sheet:readings", None)  # (a memo of this test's own)
+    for line, flags, dummies, units, problem in RECALLED:
+        board = _board({p: [U[u] for u in us] for p, us in units.items()})
+        parsed = parse_sheet(line, board, "ITALY", PayolaRules.from_flags(flags), dummies=frozenset(dummies))
+        messages = " ".join(str(p) for p in parsed.problems)
+        if problem is None:
+            assert parsed.problems == (), (line, units, messages)
+        else:
+            assert problem in messages, (line, units, messages)
