@@ -13,6 +13,7 @@ from ..payola.rules import PayolaRules, RulesError
 from ..payola.statement import statement_view
 from ..reports import render_statement
 from ..rules.flag_registry import assess
+from ..rules.geography import Map
 from ..rules.names import PowerName
 from ..rules.phase import PhaseType
 from ..text.sheet import parse_sheet
@@ -25,6 +26,19 @@ def _mapping(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise BadInput(f"{key} must map each power to a value")
     return value
+
+
+def _acceptance(text: str, m: Map, power: PowerName) -> AcceptanceList:
+    """`parse_acceptance`, remembered per map: the lists are a few letters, and the same
+    ones come back phase after phase (a refusal is not remembered)."""
+    cache: dict[tuple[str, PowerName], AcceptanceList] = m.derived("jsonapi:accept", lambda _: {})
+    found = cache.get((text, power))
+    if found is None:
+        found = parse_acceptance(text, m, power)
+        if len(cache) > 10_000:  # the texts are the input's: keep memory bounded
+            cache.clear()
+        cache[text, power] = found
+    return found
 
 
 def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> dict[str, Any]:
@@ -63,7 +77,7 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
         if not isinstance(text, str):
             raise BadInput(f"the acceptance list of {name} must be a string")
         try:
-            accept[name] = parse_acceptance(text, m, name)
+            accept[name] = _acceptance(text, m, name)
         except AcceptanceError as exc:
             raise BadInput(f"acceptance list of {name}: {exc}") from None
     sheets: dict[PowerName, Sheet] = {}
