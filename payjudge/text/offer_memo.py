@@ -33,7 +33,10 @@ from ..rules.orders import Convoy, SupportHold, SupportMove, Unit
 from ..rules.position import Position
 from ..rules.validate import chain_looked_for, fleet_chain
 
-_SIZE = 50_000  # texts kept per map and flags (the input's texts: keep memory bounded)
+# texts kept per table, tables per map: the texts and flag sets are the input's (a daemon
+# reads them for months): at most 80,000 readings of about 0.5 kB
+_SIZE = 10_000
+_TABLES = 8
 
 # the flags `validate` reads (test_sheet.py checks that rules/validate.py names no other):
 # readings made under flags that differ only in others (EBAYOLA, ZERO_FOREIGN, …) are
@@ -79,7 +82,7 @@ def table_for(game_map: Map, flags: frozenset[Flag], dummies: frozenset[PowerNam
     key = (read, dummies if Flag.IMMOBILE_DUMMIES in read else frozenset())  # (dummies: only there)
     table = tables.get(key)
     if table is None:
-        if len(tables) > 64:  # flag sets and dummies are the input's
+        if len(tables) >= _TABLES:
             tables.clear()
         table = tables[key] = {}
     return table
