@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,18 @@ def _acceptance(text: str, m: Map, power: PowerName) -> AcceptanceList:
     return found
 
 
+@lru_cache(maxsize=256)  # (rules are immutable; a few sets of names recur; refusals are not kept)
+def _rules(names: tuple[str, ...]) -> PayolaRules:
+    """The rules named, or BadInput saying why they cannot be played."""
+    refused = [answer.message for answer in assess(names) if answer.refused]
+    if refused:
+        raise BadInput("; ".join(refused))
+    try:
+        return PayolaRules.from_flags(names)
+    except RulesError as exc:
+        raise BadInput(str(exc)) from None
+
+
 def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> dict[str, Any]:
     """`maps_dir`: installed maps; `paths`: the variant may be a .map file (command line)."""
     if not isinstance(doc, dict):
@@ -52,13 +65,7 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
     raw_rules = doc.get("rules", [])
     if not isinstance(raw_rules, list) or not all(isinstance(r, str) for r in raw_rules):
         raise BadInput("rules must be a list of flag names")
-    refused = [answer.message for answer in assess(raw_rules) if answer.refused]
-    if refused:
-        raise BadInput("; ".join(refused))
-    try:
-        rules = PayolaRules.from_flags(raw_rules)
-    except RulesError as exc:
-        raise BadInput(str(exc)) from None
+    rules = _rules(tuple(raw_rules))
     raw_dummies = doc.get("dummies", [])
     if not isinstance(raw_dummies, list):
         raise BadInput("dummies must be a list of powers")

@@ -103,7 +103,8 @@ def parse_sheet(
                 items.append(Comment(comment, number))
                 echo.append(str(items[-1]))
             continue
-        if stripped.strip("()[]").upper() in _CLEAR_WORDS and comment is None:
+        # (a line opening with a digit, as offers do, is no CLEAR: digits have no case)
+        if not stripped[0].isdigit() and stripped.strip("()[]").upper() in _CLEAR_WORDS and comment is None:
             items.clear()
             echo.clear()
             ctx.clear()
@@ -122,7 +123,8 @@ def parse_sheet(
     for p in check_sheet(items, ctx):
         line = p.line or 0
         problems.append(p.at(line, lines[line - 1].strip() if 0 < line <= len(lines) else ""))
-    problems.sort(key=lambda p: p.line or 0)
+    if problems:
+        problems.sort(key=lambda p: p.line or 0)
     sheet = None if problems else Sheet(tuple(items))
     return SheetParse(sheet, tuple(problems), "\n".join(echo))
 

@@ -39,7 +39,7 @@ class SheetContext:
     balance: int | None
     dummies: frozenset[PowerName]
     offered: dict[str, int] = field(default_factory=dict)  # province -> first line
-    signals: set[str] = field(default_factory=set)
+    signals: set[str] = field(default_factory=set)  # provinces given a signal (RESTRICT_SIGNAL)
     # every flag in force (`in_force`): every line asks several times
     in_force: frozenset[Flag] = field(init=False)
 
@@ -49,7 +49,10 @@ class SheetContext:
     def note(self, item: SheetItem) -> None:
         if isinstance(item, Offer):
             self.offered.setdefault(item.unit.province, item.line)
-            if any(isinstance(o, SignalSupport) for o in item.orders):
+            # (`signals` is asked under RESTRICT_SIGNAL only)
+            if Flag.RESTRICT_SIGNAL in self.in_force and any(
+                isinstance(o, SignalSupport) for o in item.orders
+            ):
                 self.signals.add(item.unit.province)
 
     def clear(self) -> None:
