@@ -2,17 +2,18 @@
 with what must still hold on the board for the same reading to be right again.
 
 Reading and checking the orders is most of the cost of an offer line, and the same texts
-come back sheet after sheet and phase after phase (`F LON - NTH`, `A PAR - BUR`), naming
-the very same `Unit` objects (the JSON entry and the store hand out one object per unit
-text). The orders of a line depend on the text, the map, the flags `validate` reads and (under
-IMMOBILE_DUMMIES) the dummies, and on the board only through (see `payjudge.rules.validate`):
+come back sheet after sheet and phase after phase (`F LON - NTH`, `A PAR - BUR`), often
+naming the very same `Unit` objects (the JSON entry hands out one object per unit text,
+and a unit the adjudicator leaves in place keeps its object). The orders of a line depend
+on the text, the map, the flags `validate` reads and (under IMMOBILE_DUMMIES) the dummies,
+and on the board only through (see `payjudge.rules.validate`):
 
 - the units the orders name, by object, and the owner of the offered unit (IMMOBILE_DUMMIES);
 - for a convoyed move or its support, whether a chain of fleets is on the board
   (`validate.chain_looked_for`, asked again with `fleet_chain`);
 
 so an earlier reading is the answer again when all that is unchanged. Where the board
-counts in other ways no reading is kept (`remembers`): a map whose borders depend on who
+counts in other ways no reading is kept (`table_for`): a map whose borders depend on who
 owns a centre or who moves (`rules.borders`), PORTAGE_CONVOY (chains of armies),
 FICTIONAL_OK (the board as each line supposes it). Only readings that are plain orders are
 kept: refusals and signal supports (SIGNAL_SUPPORT) always take the long way. The one check
