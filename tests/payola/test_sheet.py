@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -339,3 +340,18 @@ def test_recalled_orders_follow_the_board():
             assert parsed.problems == (), (line, units, messages)
         else:
             assert problem in messages, (line, units, messages)
+
+
+def test_no_reading_is_kept_where_a_border_follows_a_centre():
+    """A border only the owner of a centre may cross (as imperial's AEG-BLA, for CON's
+    owner; here AEG-EAS): the same text on the same unit objects is legal or not by who
+    owns the centre."""
+    m = dataclasses.replace(STANDARD, special_adjacency=(*STANDARD.special_adjacency, ("CON)", "AEG", "EAS")))
+    assert table_for(m, frozenset(), frozenset()) is None
+    fleet = Unit.parse("F AEG")
+    phase = Phase.parse("S1901M")
+    for owner, problem in (("ITALY", None), ("TURKEY", "only for the owner of CON")):
+        board = Position(m, phase, {"ITALY": (fleet,)}, {owner: frozenset({"CON"})})
+        parsed = parse_sheet("1 : F AEG - EAS", board, "FRANCE", PayolaRules())
+        messages = " ".join(str(p) for p in parsed.problems)
+        assert (problem in messages) if problem else not messages, messages
