@@ -184,6 +184,18 @@ ODD_LINES = [
     "2 : A PAR-BUR",
     "1 : F BUL - CON",
     "3 $",
+    "007 : A PAR H",
+    "9999 : A PAR H",
+    "10000 : A PAR H",
+    "1 :  A PAR H",
+    "1 :A PAR H",
+    "1 : A PAR H |",
+    "1 : A PAR - BUR | ",
+    "1 : A PAR - BUR | - BUR",
+    "1 : $ A PAR H",
+    "1 : : A PAR H",
+    "1 \u00b2 : A PAR H",
+    "\u0663 : A PAR H",
 ]
 
 
