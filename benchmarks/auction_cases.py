@@ -17,7 +17,10 @@ The reference is DPjudge's `determineOrders()` on the same 126 phases: 7.2 ms me
 figure, not measured in the same run: DPjudge (Python 2) cannot run here.
 
 `--profile` runs the cases in this process under cProfile instead, and prints where the
-time goes, grouped by stage.
+time goes, grouped by stage. `--stages` times one pass over the cases in this process,
+as the command line makes it (the readings `text.offer_memo` keeps start empty), stage by
+stage: JSON in, the position, the offer sheets, the auction, the account statements
+(view and template), the rest of the output, JSON out.
 """
 
 from __future__ import annotations
@@ -129,15 +132,68 @@ def profile(cases: list[dict]) -> None:
     stats.sort_stats("cumulative").print_stats(40)
 
 
+def stages(cases: list[dict], repeat: int) -> None:
+    """CPU per case of each stage of one pass, as `--jsonl` makes it (best of `repeat`)."""
+    sys.path.insert(0, str(ROOT))
+    import payjudge.jsonapi.auction as api
+
+    spent: dict[str, float] = {}
+
+    def timed(name: str, f):
+        def run(*args, **kwargs):
+            t = time.process_time()
+            try:
+                return f(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.process_time() - t
+
+        return run
+
+    # (the statement's stages are inside the output's: they are taken out of it below)
+    for name in ("position", "parse_sheet", "run_auction", "_output", "statement_view", "render_statement"):
+        setattr(api, name, timed(name, getattr(api, name)))
+    encoder = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # as cli.py's
+    lines = [json.dumps(d) for d in cases]
+    api.run(trivial_case(cases))
+    game_map = api.position(trivial_case(cases)).map
+    best: dict[str, float] = {}
+    for _ in range(repeat):
+        for key in ("sheet:readings", "jsonapi:accept"):  # a new run knows no reading yet
+            game_map._derived.pop(key, None)
+        spent.clear()
+        start = time.process_time()
+        for line in lines:
+            t = time.process_time()
+            doc = json.loads(line)
+            spent["json in"] = spent.get("json in", 0.0) + time.process_time() - t
+            out = api.run(doc)
+            t = time.process_time()
+            encoder.encode(out)
+            spent["json out"] = spent.get("json out", 0.0) + time.process_time() - t
+        spent["whole"] = time.process_time() - start
+        spent["_output"] -= spent["statement_view"] + spent["render_statement"]
+        spent["the rest"] = spent["whole"] - sum(v for k, v in spent.items() if k != "whole")
+        for name, value in spent.items():
+            best[name] = min(best.get(name, float("inf")), value)
+    for name, value in sorted(best.items(), key=lambda kv: -kv[1]):
+        label = {"_output": "output (without statements)"}.get(name, name)
+        print(f"  {label:28s} {value / len(cases) * 1000:6.3f} ms per case")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=Path, default=DEFAULT_CASES)
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--stages", action="store_true")
     args = ap.parse_args()
     cases = load_cases(args.cases)
     if args.profile:
         profile(cases)
+        return 0
+    if args.stages:
+        print(f"one pass over {len(cases)} cases, in process, CPU by stage (best of {args.repeat}):")
+        stages(cases, args.repeat)
         return 0
     print(
         f"{len(cases)} realistic auctions from {args.cases}; python {sys.version.split()[0]}, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from ..payola.rules import PayolaRules, RulesError
 from ..payola.statement import statement_view
 from ..reports import render_statement
 from ..rules.flag_registry import assess
+from ..rules.geography import Map
 from ..rules.names import PowerName
 from ..rules.phase import PhaseType
 from ..text.sheet import parse_sheet
@@ -27,6 +29,31 @@ def _mapping(doc: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return value
 
 
+def _acceptance(text: str, m: Map, power: PowerName) -> AcceptanceList:
+    """`parse_acceptance`, remembered per map: the lists are a few letters, and the same
+    ones come back phase after phase (a refusal is not remembered)."""
+    cache: dict[tuple[str, PowerName], AcceptanceList] = m.derived("jsonapi:accept", lambda _: {})
+    found = cache.get((text, power))
+    if found is None:
+        found = parse_acceptance(text, m, power)
+        if len(cache) > 10_000:  # the texts are the input's: keep memory bounded
+            cache.clear()
+        cache[text, power] = found
+    return found
+
+
+@lru_cache(maxsize=256)  # (rules are immutable; a few sets of names recur; refusals are not kept)
+def _rules(names: tuple[str, ...]) -> PayolaRules:
+    """The rules named, or BadInput saying why they cannot be played."""
+    refused = [answer.message for answer in assess(names) if answer.refused]
+    if refused:
+        raise BadInput("; ".join(refused))
+    try:
+        return PayolaRules.from_flags(names)
+    except RulesError as exc:
+        raise BadInput(str(exc)) from None
+
+
 def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> dict[str, Any]:
     """`maps_dir`: installed maps; `paths`: the variant may be a .map file (command line)."""
     if not isinstance(doc, dict):
@@ -38,13 +65,7 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
     raw_rules = doc.get("rules", [])
     if not isinstance(raw_rules, list) or not all(isinstance(r, str) for r in raw_rules):
         raise BadInput("rules must be a list of flag names")
-    refused = [answer.message for answer in assess(raw_rules) if answer.refused]
-    if refused:
-        raise BadInput("; ".join(refused))
-    try:
-        rules = PayolaRules.from_flags(raw_rules)
-    except RulesError as exc:
-        raise BadInput(str(exc)) from None
+    rules = _rules(tuple(raw_rules))
     raw_dummies = doc.get("dummies", [])
     if not isinstance(raw_dummies, list):
         raise BadInput("dummies must be a list of powers")
@@ -63,7 +84,7 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
         if not isinstance(text, str):
             raise BadInput(f"the acceptance list of {name} must be a string")
         try:
-            accept[name] = parse_acceptance(text, m, name)
+            accept[name] = _acceptance(text, m, name)
         except AcceptanceError as exc:
             raise BadInput(f"acceptance list of {name}: {exc}") from None
     sheets: dict[PowerName, Sheet] = {}
@@ -91,15 +112,12 @@ def _output(
     normalized: Mapping[PowerName, str],
     errors: Mapping[PowerName, list[str]],
 ) -> dict[str, Any]:
+    # (`str` of a unit or an order is made once and kept by the object: the chart and the
+    # payments repeat them freely)
     by_unit = sorted(auction.units.items(), key=lambda item: str(item[1]))
-    texts: dict[int, str] = {}  # str of each order object, once (the chart repeats them)
-
-    def text(order: object) -> str:
-        found = texts.get(id(order))  # (the auction keeps every order alive meanwhile)
-        if found is None:
-            found = texts[id(order)] = str(order)
-        return found
-
+    initials: dict[PowerName, str] = pos.map.derived(
+        "jsonapi:initials", lambda m: {p.name: p.initial for p in m.powers}
+    )
     ledgers = {}
     for p in pos.map.power_names:
         if p in dummies:
@@ -111,13 +129,13 @@ def _output(
         if view is not None:
             ledgers[p] = render_statement(view)
     return {
-        "orders": {str(u): text(auction.orders[prov]) for prov, u in by_unit},
+        "orders": {str(u): str(auction.orders[prov]) for prov, u in by_unit},
         "totals": {str(u): auction.totals[prov] for prov, u in by_unit},
         "spent": dict(auction.spent),
         "balances": dict(auction.balances),
         "reductions": dict(auction.reductions),
         "paid": {
-            p: [{"unit": str(x.unit), "order": text(x.order), "amount": x.amount} for x in xs]
+            p: [{"unit": str(x.unit), "order": str(x.order), "amount": x.amount} for x in xs]
             for p, xs in auction.paid.items()
             if xs
         },
@@ -125,16 +143,14 @@ def _output(
         "ignored": {p: [str(o) for o in os] for p, os in auction.ignored.items()},  # BLIND
         "ledgers": ledgers,
         "normalized": dict(normalized),
-        "accept_used": {
-            p: "".join(pos.map.power(x).initial for x in lst) for p, lst in auction.accept_used.items()
-        },
+        "accept_used": {p: "".join(map(initials.__getitem__, lst)) for p, lst in auction.accept_used.items()},
         "chart": [
             {
                 "unit": str(c.unit),
                 "owner": c.owner,
                 "total": c.total,
                 "bids": [
-                    {"order": text(b.order), "offers": dict(b.offers), "total": b.total, "chosen": b.chosen}
+                    {"order": str(b.order), "offers": dict(b.offers), "total": b.total, "chosen": b.chosen}
                     for b in c.bids
                 ],
             }

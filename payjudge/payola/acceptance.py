@@ -7,8 +7,9 @@ A `?` stands for every power not listed, in an order drawn once for the whole ph
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from random import Random  # (the class has a method named `random`)
 
 from ..rules.geography import Map
@@ -45,11 +46,14 @@ class AcceptanceList:
             words.append((power.initial or power.name) if power else WILD)
         return ("," if any(len(w) > 1 for w in words) else "").join(words)
 
-    def expand(self, game_map: Map, rng: Random) -> tuple[PowerName, ...]:
-        """Every power of the map, the `?` replaced by the missing ones in `rng`'s order."""
+    def expand(self, game_map: Map, draw: Callable[[], Random]) -> tuple[PowerName, ...]:
+        """Every power of the map, the `?` replaced by the missing ones in the order of the
+        random source `draw()` (made only when powers are missing: seeding one costs more
+        than the rest of this, and most lists name every power)."""
         listed = [e for e in self.entries if e is not None]
         others = [p for p in game_map.power_names if p not in listed]
-        rng.shuffle(others)
+        if others:
+            draw().shuffle(others)
         out: list[PowerName] = []
         for e in self.entries:
             out.extend(others if e is None else [e])
@@ -138,7 +142,7 @@ def expand_all(
             acc = AcceptanceList.random()
         else:
             acc = lists.get(power) or AcceptanceList.default(power)
-        out[power] = acc.expand(game_map, phase_rng(seed, power))
+        out[power] = acc.expand(game_map, partial(phase_rng, seed, power))
     return out
 
 

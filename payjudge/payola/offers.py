@@ -72,6 +72,8 @@ class Term:
     plateau: int = 0  # 0: reduces to zero; == amount: `8#`
 
     def __str__(self) -> str:
+        if self.repeat == 1 and not self.plateau:  # most amounts
+            return str(self.amount)
         text = f"{self.repeat}*" if self.repeat != 1 else ""
         text += str(self.amount)
         if self.plateau and self.plateau == self.amount:
@@ -121,9 +123,12 @@ class Offer:
         return any(t.amount == 0 for t in self.terms)
 
     def __str__(self) -> str:
+        # (made for every line read: the usual line, one term and one order, joins nothing)
         first, *rest = self.orders
-        text = f"{terms_text(self.terms)} {self.kind.mark} {first}"
-        text += "".join(f" | {order_body(o)}" for o in rest)
+        terms = self.terms
+        text = f"{terms[0] if len(terms) == 1 else terms_text(terms)} {self.kind.mark} {first}"
+        if rest:
+            text += "".join(f" | {order_body(o)}" for o in rest)
         return _with_comment(text, self.comment)
 
 

@@ -306,6 +306,17 @@ def read_order_tokens(text: str, game_map: Map) -> ParsedOrder:
 
 def parse_order_body(unit: UnitSpec, text: str, game_map: Map) -> ParsedOrder:
     """Parse what follows the unit (`- TYR`, `S A VEN`, `H`), as after a `|` in an offer."""
+    if unit.type is not None:
+        # the canonical reader, given the unit's canonical words before the body, reads
+        # what the tokenizer reads (canonical words are read alike whatever surrounds them)
+        fast = _read_canonical(f"{unit} {text}", game_map)
+        if fast is not None and fast.unit == unit:
+            return fast
+    return read_body_tokens(unit, text, game_map)
+
+
+def read_body_tokens(unit: UnitSpec, text: str, game_map: Map) -> ParsedOrder:
+    """`parse_order_body` through the tokenizer, for any text."""
     r = _Reader(tokenize(text, game_map), text, game_map)
     order = _body(r, unit, game_map)
     r.end()

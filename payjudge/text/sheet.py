@@ -20,6 +20,7 @@ which parses back to an equal sheet.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from ..payola.exchange.accounts import is_investor
 from ..payola.offers import (
@@ -45,6 +46,7 @@ from ..rules.phase import PhaseType
 from ..rules.position import Position
 from ..rules.validate import validate
 from .amounts import parse_amounts
+from .offer_memo import Table, recall, remember, table_for
 from .problems import LineError, Problem, illegal, invalid, unplaced
 from .sheet_rules import SheetContext, check_line, check_sheet
 
@@ -88,6 +90,7 @@ def parse_sheet(
     # an Exchange investor (`@ALICE`) owns no unit: every unit is foreign to it
     payer = found.name if found is not None else PowerName(power)
     ctx = SheetContext(position, payer, rules, balance, frozenset(dummies))
+    readings = table_for(position.map, ctx.in_force, ctx.dummies)
     items: list[SheetItem] = []
     echo: list[str] = []
     problems: list[Problem] = []
@@ -100,13 +103,14 @@ def parse_sheet(
                 items.append(Comment(comment, number))
                 echo.append(str(items[-1]))
             continue
-        if stripped.strip("()[]").upper() in _CLEAR_WORDS and comment is None:
+        # (a line opening with a digit, as offers do, is no CLEAR: digits have no case)
+        if not stripped[0].isdigit() and stripped.strip("()[]").upper() in _CLEAR_WORDS and comment is None:
             items.clear()
             echo.clear()
             ctx.clear()
             continue
         try:
-            item = _parse_line(stripped, comment, number, ctx)
+            item = _parse_line(stripped, comment, number, ctx, readings)
             check_line(item, ctx)
         except LineError as e:
             written = raw.strip()  # one copy, shared by the line's problems
@@ -119,14 +123,47 @@ def parse_sheet(
     for p in check_sheet(items, ctx):
         line = p.line or 0
         problems.append(p.at(line, lines[line - 1].strip() if 0 < line <= len(lines) else ""))
-    problems.sort(key=lambda p: p.line or 0)
+    if problems:
+        problems.sort(key=lambda p: p.line or 0)
     sheet = None if problems else Sheet(tuple(items))
     return SheetParse(sheet, tuple(problems), "\n".join(echo))
 
 
-def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) -> SheetItem:
+def _parse_line(
+    text: str, comment: str | None, number: int, ctx: SheetContext, readings: Table | None
+) -> SheetItem:
+    """The item of a line (`text`: stripped, without its comment). `readings`: the orders
+    read before (`offer_memo`), or None."""
+    # the usual line, `7 : A PAR - BUR` (a plain amount, a space, the offer type, a space,
+    # the orders) is taken apart at its two spaces instead of character by character, to
+    # the same result (test_sheet.py: test_usual_lines_read_as_any_line)
+    words = text.split(" ", 2)
+    if len(words) == 3:
+        amount, mark, rest = words
+        kind = _MARKS.get(mark)
+        if (
+            kind is not None
+            and len(amount) <= 4
+            and amount.isascii()
+            and amount.isdigit()
+            and rest[:1].isalpha()
+        ):
+            return _offer(kind, _plain_terms(amount), rest, comment, number, ctx, readings)
+    return _read_line(text, comment, number, ctx, readings)
+
+
+@cache  # (at most 11,110 texts of four digits or fewer; terms are immutable)
+def _plain_terms(amount: str) -> tuple[Term, ...]:
+    """The terms of a plain amount (`7`, `007`)."""
+    return (Term(int(amount)),)
+
+
+def _read_line(
+    text: str, comment: str | None, number: int, ctx: SheetContext, readings: Table | None
+) -> SheetItem:
+    """`_parse_line` for any line."""
     if text[0].isalpha():
-        return _offer(OfferKind.DIRECT, (Term(0),), text, comment, number, ctx)
+        return _offer(OfferKind.DIRECT, (Term(0),), text, comment, number, ctx, readings)
     i = 0
     while i < len(text) and text[i] in _AMOUNT_CHARS:
         i += 1
@@ -147,9 +184,9 @@ def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) 
     if amount_text.strip():
         amounts = parse_amounts(amount_text)
         if amounts.plateaus and not ctx.rules.plateaus_allowed:
-            flag = (Flag.NO_SAVINGS if Flag.NO_SAVINGS in ctx.rules else Flag.NO_PLATEAU).value
+            flag = (Flag.NO_SAVINGS if Flag.NO_SAVINGS in ctx.in_force else Flag.NO_PLATEAU).value
             raise illegal(f"plateaus (#) are not allowed in this game ({flag})")
-        if (amounts.repeated or amounts.augmented) and Flag.DIRECT_ONLY in ctx.rules:
+        if (amounts.repeated or amounts.augmented) and Flag.DIRECT_ONLY in ctx.in_force:
             raise illegal("repetition (*) and augmentation (+) are not allowed in this game (DIRECT_ONLY)")
         terms = amounts.terms
     else:
@@ -158,7 +195,7 @@ def _parse_line(text: str, comment: str | None, number: int, ctx: SheetContext) 
         raise invalid(f"incomplete offer: a unit and an order must follow {mark!r}")
     if rest[0] in _MARKS or rest[0] == SAVINGS_MARK:
         raise invalid(f"two offer types ({mark!r} and {rest[0]!r})")
-    return _offer(kind, terms, rest, comment, number, ctx)
+    return _offer(kind, terms, rest, comment, number, ctx, readings)
 
 
 def _savings(amount_text: str, rest: str, comment: str | None, number: int, ctx: SheetContext) -> Savings:
@@ -177,12 +214,36 @@ def _savings(amount_text: str, rest: str, comment: str | None, number: int, ctx:
 
 
 def _offer(
+    kind: OfferKind,
+    terms: tuple[Term, ...],
+    text: str,
+    comment: str | None,
+    number: int,
+    ctx: SheetContext,
+    readings: Table | None,
+) -> Offer:
+    """The offer of a line, `text` being what follows its offer type (`offer_memo` may
+    know its orders already)."""
+    # checked before a reading is recalled: readings are kept whatever the rules of offers
+    if Flag.DIRECT_ONLY in ctx.in_force and "|" in text:
+        raise illegal("alternatives (|) are not allowed in this game (DIRECT_ONLY)")
+    if readings is not None:
+        known = recall(readings, text, ctx.position, ctx.rules.flags)
+        if known is not None:
+            return Offer(kind, known.unit, known.orders, terms, comment, number)
+    offer = _read_offer(kind, terms, text, comment, number, ctx)
+    if readings is not None:
+        remember(readings, text, offer, ctx.position)
+    return offer
+
+
+def _read_offer(
     kind: OfferKind, terms: tuple[Term, ...], text: str, comment: str | None, number: int, ctx: SheetContext
 ) -> Offer:
     m = ctx.position.map
-    parts = [p.strip() for p in text.split("|")]
-    if len(parts) > 1 and Flag.DIRECT_ONLY in ctx.rules:
-        raise illegal("alternatives (|) are not allowed in this game (DIRECT_ONLY)")
+    parts = text.split("|")  # (`text` is stripped: so is a lone part)
+    if len(parts) > 1:  # (refused under DIRECT_ONLY by `_offer`)
+        parts = [p.strip() for p in parts]
     first_text, first_signal = _signal_mark(parts[0])
     try:
         first = parse_order(first_text, m)
@@ -201,6 +262,10 @@ def _offer(
     if first.unit is None:  # WAIVE: no unit's order (`_order` says why), no alternatives to it
         _order(first, first_signal, ctx)
         raise invalid(f"{first} is not an order for a unit")
+    if len(parts) == 1:  # the usual line: one order, no alternative to compare it with
+        order = _order(first, first_signal, ctx)
+        assert not isinstance(order, Waive), "validate refuses a WAIVE in a movement phase"
+        return Offer(kind, order.unit, (order,), terms, comment, number)
     orders: list[OfferOrder] = []
     seen: dict[OfferOrder, int] = {}  # order -> times written: a set, not a scan (issue 8)
     errors: list[Problem] = []
@@ -253,7 +318,7 @@ def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
         raise illegal("signal orders ('?') need the SIGNAL_SUPPORT rule")
     if signal and parsed.kind is not OrderKind.SUPPORT:
         raise invalid("only a support order can be a signal ('?')")
-    position = _supposed(parsed, ctx) if Flag.FICTIONAL_OK in ctx.rules else ctx.position
+    position = _supposed(parsed, ctx) if Flag.FICTIONAL_OK in ctx.in_force else ctx.position
     try:
         order = validate(
             parsed, position, ctx.power, check_owner=False, flags=ctx.rules.flags, dummies=ctx.dummies

@@ -6,14 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..payola.offers import Offer, OfferKind, SheetItem, SignalSupport
 from ..payola.rules import Flag, PayolaRules
 from ..rules.errors import ProblemKind
+from ..rules.flag_registry import REGISTRY
+from ..rules.flags import Status
 from ..rules.names import PowerName
 from ..rules.orders import Unit
 from ..rules.position import Position
 from .problems import Problem, illegal
+
+# the flags every Payola game plays by (`PayolaRules.__contains__`)
+_ALWAYS = frozenset(f for f, info in REGISTRY.items() if info.status is Status.ALWAYS)
+
+
+@lru_cache(maxsize=64)
+def in_force(flags: frozenset[Flag]) -> frozenset[Flag]:
+    """Every flag in force in a game of `flags`, as `flag in rules` answers: one set per
+    flag set (its hash is kept, and offer_memo looks its readings up by it)."""
+    return flags | _ALWAYS
 
 
 @dataclass
@@ -26,12 +39,20 @@ class SheetContext:
     balance: int | None
     dummies: frozenset[PowerName]
     offered: dict[str, int] = field(default_factory=dict)  # province -> first line
-    signals: set[str] = field(default_factory=set)
+    signals: set[str] = field(default_factory=set)  # provinces given a signal (RESTRICT_SIGNAL)
+    # every flag in force (`in_force`): every line asks several times
+    in_force: frozenset[Flag] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.in_force = in_force(self.rules.flags)
 
     def note(self, item: SheetItem) -> None:
         if isinstance(item, Offer):
             self.offered.setdefault(item.unit.province, item.line)
-            if any(isinstance(o, SignalSupport) for o in item.orders):
+            # (`signals` is asked under RESTRICT_SIGNAL only)
+            if Flag.RESTRICT_SIGNAL in self.in_force and any(
+                isinstance(o, SignalSupport) for o in item.orders
+            ):
                 self.signals.add(item.unit.province)
 
     def clear(self) -> None:
@@ -42,7 +63,7 @@ class SheetContext:
         """The unit's owner; under BLIND (Tin Cup) the writer knows only its own units:
         any other unit's owner is None, whether the unit is there or not."""
         owner = self.position.owner_at(unit.province)
-        if Flag.BLIND in self.rules:
+        if Flag.BLIND in self.in_force:
             board = self.position.unit_at(unit.province)
             mine = owner == self.power and board is not None and board.type is unit.type
             return self.power if mine else None
@@ -53,10 +74,10 @@ def check_line(item: SheetItem, ctx: SheetContext) -> None:
     """Raise `LineError` when the offer is not allowed here."""
     if not isinstance(item, Offer):
         return
-    rules, unit = ctx.rules, item.unit
+    rules, unit = ctx.in_force, item.unit
     owner = ctx.owner(unit)
     foreign = owner != ctx.power
-    if any(isinstance(o, SignalSupport) for o in item.orders) and Flag.RESTRICT_SIGNAL in rules:
+    if Flag.RESTRICT_SIGNAL in rules and any(isinstance(o, SignalSupport) for o in item.orders):
         _restricted_signal(item, ctx, foreign)
     if Flag.DIRECT_ONLY in rules:
         if item.kind is not OfferKind.DIRECT:
@@ -110,7 +131,7 @@ def _adjacent(a: Unit, b: Unit, ctx: SheetContext) -> bool:
 
 
 def _touch(item: Offer, ctx: SheetContext, owner: PowerName | None) -> None:
-    rules = ctx.rules
+    rules = ctx.in_force
     if owner in ctx.dummies and (Flag.CD_DUMMIES in rules or Flag.PAY_DUMMIES in rules):
         return
     mine = ctx.position.units.get(ctx.power, ())
@@ -123,7 +144,7 @@ def _touch(item: Offer, ctx: SheetContext, owner: PowerName | None) -> None:
 
 def check_sheet(items: Iterable[SheetItem], ctx: SheetContext) -> list[Problem]:
     """Checks of the sheet as a whole: LIMIT_OFFERS, and PAY_DUMMIES's every-unit-ordered."""
-    rules = ctx.rules
+    rules = ctx.in_force
     offers = [i for i in items if isinstance(i, Offer)]
     out: list[Problem] = []
     if Flag.LIMIT_OFFERS in rules and ctx.balance is not None:

@@ -15,7 +15,15 @@ from payjudge.rules.errors import OrderError, ProblemKind
 from payjudge.rules.geography import Location, Terrain, UnitType
 from payjudge.rules.mapfile import load_map_file, load_variant
 from payjudge.rules.orders import Build, Convoy, Disband, Move, Remove, Retreat, SupportMove, Unit, Waive
-from payjudge.rules.parse import _canonical_words, _read_canonical, parse_order, read_order_tokens
+from payjudge.rules.parse import (
+    _canonical_words,
+    _read_canonical,
+    parse_order,
+    parse_order_body,
+    parse_unit,
+    read_body_tokens,
+    read_order_tokens,
+)
 from payjudge.rules.phase import Phase
 from payjudge.rules.position import Dislodged, Position
 from payjudge.rules.possible import (
@@ -403,6 +411,29 @@ def test_canonical_reader_agrees_with_the_tokenizer(m, data):
     except OrderError:
         full = None
     assert fast is None or fast == full, text
+
+
+@pytest.mark.parametrize("m", [M, TOY, CLASHING, VIA_PROVINCE], ids=["standard", "toy", "clashing", "via"])
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_order_bodies_read_as_the_tokenizer_reads_them(m, data):
+    """What follows a unit (after `|` in an offer) reads alike by either reader."""
+    text = data.draw(order_texts(m))
+    words = text.split()
+    if len(words) < 2:
+        return
+    try:
+        unit = parse_unit(" ".join(words[:2]), m)
+    except OrderError:
+        return
+    body = " ".join(words[2:])
+    try:
+        full = read_body_tokens(unit, body, m)
+    except OrderError:
+        with pytest.raises(OrderError):
+            parse_order_body(unit, body, m)
+        return
+    assert parse_order_body(unit, body, m) == full, text
 
 
 def test_canonical_reader_reads_every_canonical_word():
