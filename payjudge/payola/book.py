@@ -22,9 +22,9 @@ of the tied orders decides, by its lowest entry number (rules 5.2-5.4).
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from ..rules.names import PowerName
 from ..rules.orders import Hold, Unit
@@ -82,7 +82,6 @@ class Candidate(NamedTuple):  # (immutable records made by the thousand: NamedTu
     entries: tuple[int, ...]  # every entry paying for it
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
     payers: frozenset[int]  # powers with an entry of any amount
-    rank: tuple[tuple[float, ...], tuple[int, int]]  # the static tie-break key (lower wins)
     paying: tuple[int, ...]  # the entries above 0 AgP (the others stay at 0)
 
 
@@ -105,48 +104,51 @@ class Book:
     flat: tuple[int, ...]  # per power: K of schedule.py
     accept: Mapping[PowerName, tuple[PowerName, ...]]
     rows: tuple[tuple[int, int, int], ...]  # per entry: (amount, plateau, power), for schedule.values
+    # per power: its entries, and the units it pays for (has an entry above 0 AgP on): a
+    # power's rounds change the amounts of its entries and the decisions of those units only
+    entries_of: tuple[tuple[int, ...], ...]
+    units_of: tuple[tuple[int, ...], ...]
+    # the last evaluation of the book, kept by `decide.evaluate` so that the next one (the
+    # literal reduction's next round, the auction's final reading) decides again only the
+    # units whose payers' rounds changed: a cache, no part of the value
+    memo: dict[tuple[bool, bool], Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-# an entry before it is numbered: (kind, unit, order, excluded, amount, plateau, line)
-_Raw = tuple[EntryKind, Unit, OfferOrder | None, tuple[OfferOrder, ...], int, int, int]
-
-
-def _entries_of(
-    power: int, sheet: Sheet, restrict_signal: bool, signals: dict[str, SignalSupport]
-) -> list[_Raw]:
-    """(kind, unit, order, excluded, amount, plateau, line) for each entry, in sheet order."""
-    out: list[_Raw] = []
+def _entries(
+    sheet: Sheet, restrict_signal: bool, signals: dict[str, SignalSupport]
+) -> Iterator[tuple[EntryKind, Unit, OfferOrder | None, tuple[OfferOrder, ...], int, int, int]]:
+    """(kind, unit, order, excluded, amount, plateau, line) of each entry, in sheet order."""
     for offer in sheet.offers:
-        signal = next((o for o in offer.orders if isinstance(o, SignalSupport)), None)
-        if restrict_signal and signal is not None:
-            signals.setdefault(offer.unit.province, signal)
-            continue
-        for amount, plateau in offer.amounts():
-            out.extend(_expand(offer, amount, plateau))
-    return out
+        if restrict_signal:
+            signal = next((o for o in offer.orders if isinstance(o, SignalSupport)), None)
+            if signal is not None:
+                signals.setdefault(offer.unit.province, signal)
+                continue
+        for term in offer.terms:
+            for _ in range(term.repeat):  # `3*` and `+`: separate entries (rule 3.1)
+                yield from _expand(offer, term.amount, term.plateau)
 
 
-def _expand(offer: Offer, amount: int, plateau: int) -> list[_Raw]:
-    u, line = offer.unit, offer.line
-    if offer.kind is OfferKind.NEGATIVE:
-        return [
-            (EntryKind.BUILT_HOLD, u, Hold(u), (), 0, 0, line),
-            (EntryKind.NEGATIVE, u, None, offer.orders, amount, plateau, line),
-        ]
-    out: list[_Raw] = []
+def _expand(
+    offer: Offer, amount: int, plateau: int
+) -> Iterator[tuple[EntryKind, Unit, OfferOrder | None, tuple[OfferOrder, ...], int, int, int]]:
+    u, line, kind = offer.unit, offer.line, offer.kind
+    if kind is OfferKind.NEGATIVE:
+        yield EntryKind.BUILT_HOLD, u, u.hold, (), 0, 0, line
+        yield EntryKind.NEGATIVE, u, None, offer.orders, amount, plateau, line
+        return
     for order in offer.orders:
-        if offer.kind is OfferKind.DIRECT:
+        if kind is OfferKind.DIRECT:
             paid = True
-        elif offer.kind is OfferKind.MOVE:
+        elif kind is OfferKind.MOVE:
             paid = not is_move(order)
-        elif offer.kind is OfferKind.HOLD:
+        elif kind is OfferKind.HOLD:
             paid = is_move(order)
         else:
             paid = False
-        out.append((EntryKind.DIRECT, u, order, (), amount if paid else 0, plateau if paid else 0, line))
-    if offer.kind is not OfferKind.DIRECT:
-        out.append((_WILDCARD[offer.kind], u, None, (), amount, plateau, line))
-    return out
+        yield EntryKind.DIRECT, u, order, (), amount if paid else 0, plateau if paid else 0, line
+    if kind is not OfferKind.DIRECT:
+        yield _WILDCARD[kind], u, None, (), amount, plateau, line
 
 
 def compile_book(
@@ -164,36 +166,34 @@ def compile_book(
     no units, and come after the powers in `Book.powers`.
     """
     powers = position.map.power_names + payers
-    pindex = {p: i for i, p in enumerate(powers)}
     restrict = Flag.RESTRICT_SIGNAL in rules
     signals: dict[str, SignalSupport] = {}
-    raw: list[tuple[int, *_Raw]] = []  # (power index, *entry)
-    for p in powers:
-        sheet = sheets.get(p)
-        own = _entries_of(pindex[p], sheet, restrict, signals) if sheet else []
-        offered = {e[1].province for e in own if e[0] in (EntryKind.DIRECT, EntryKind.BUILT_HOLD)}
-        for unit in position.units.get(p, ()):
-            if unit.province not in offered:
-                own.append((EntryKind.DEFAULT_HOLD, unit, Hold(unit), (), 0, 0, 0))
-        raw.extend((pindex[p],) + e for e in own)
     entries: list[Entry] = []
-    counters = [0] * len(powers)
-    for pi, kind, unit, order, excluded, amount, plateau, line in raw:
-        entries.append(Entry(pi, counters[pi], kind, unit, order, excluded, amount, plateau, line))
-        counters[pi] += 1
-
-    flat_of = [0] * len(powers)
-    for e in entries:
-        if e.amount - e.plateau > flat_of[e.power]:
-            flat_of[e.power] = e.amount - e.plateau
-    flat = tuple(flat_of)  # K of schedule.py, per power
-    on_unit: dict[str, list[int]] = {}
-    for i, e in enumerate(entries):
-        on_unit.setdefault(e.unit.province, []).append(i)
+    on_unit: dict[str, list[int]] = {}  # per province: its entries, numbered in book order
+    flat = [0] * len(powers)  # K of schedule.py, per power
+    entries_of = []  # per power: its entries, which follow one another
+    for pi, p in enumerate(powers):
+        num = 0
+        sheet = sheets.get(p)
+        for kind, unit, order, excluded, amount, plateau, line in (
+            _entries(sheet, restrict, signals) if sheet else ()
+        ):
+            on_unit.setdefault(unit.province, []).append(len(entries))
+            entries.append(Entry(pi, num, kind, unit, order, excluded, amount, plateau, line))
+            num += 1
+            if amount - plateau > flat[pi]:
+                flat[pi] = amount - plateau
+        for unit in position.units.get(p, ()):
+            # every offer names orders of its unit (a negative one the HOLD it builds)
+            if unit.province not in on_unit or all(entries[i].power != pi for i in on_unit[unit.province]):
+                on_unit.setdefault(unit.province, []).append(len(entries))
+                entries.append(Entry(pi, num, EntryKind.DEFAULT_HOLD, unit, unit.hold, (), 0, 0, 0))
+                num += 1
+        entries_of.append(tuple(range(len(entries) - num, len(entries))))
+    pindex = {p: i for i, p in enumerate(powers)}
+    ranks: dict[PowerName, dict[int, int]] = {}  # per owner: each power's place in its list
     units = []
-    ranks: dict[str, dict[int, int]] = {}  # per owner: each power's place in its list
-    for owner, unit in position.all_units():
-        ids = on_unit.get(unit.province, [])
+    for owner, unit in sorted(position.all_units(), key=lambda pu: pu[1].province):
         if owner not in ranks:
             ranks[owner] = {pindex[x]: n for n, x in enumerate(accept[owner])}
         units.append(
@@ -201,15 +201,26 @@ def compile_book(
                 unit,
                 pindex[owner],
                 owner in dummies,
-                ids,
+                on_unit.get(unit.province, []),
                 entries,
                 ranks[owner],
                 signals.get(unit.province) if restrict else None,
             )
         )
-    units.sort(key=lambda ub: ub.unit.province)
-    rows = tuple((e.amount, e.plateau, e.power) for e in entries)
-    return Book(powers, tuple(entries), tuple(units), flat, dict(accept), rows)
+    units_of: list[list[int]] = [[] for _ in powers]
+    for u, ub in enumerate(units):
+        for payer in {entries[i].power for i in ub.paying}:
+            units_of[payer].append(u)
+    return Book(
+        powers,
+        tuple(entries),
+        tuple(units),
+        tuple(flat),
+        dict(accept),
+        tuple((e.amount, e.plateau, e.power) for e in entries),
+        tuple(entries_of),
+        tuple(map(tuple, units_of)),
+    )
 
 
 def _unit_book(
@@ -221,14 +232,17 @@ def _unit_book(
     position_of: dict[int, int],
     signal: SignalSupport | None,
 ) -> UnitBook:
-    if len(ids) == 1 and entries[ids[0]].kind in _NAMING:  # most units: one entry, one order
-        order = entries[ids[0]].order
-        assert order is not None  # (a naming entry names its order)
-        cand = _candidate(order, ids, ids, entries, position_of)
-        paying = ids if entries[ids[0]].amount > 0 else []
-        hold = 0 if isinstance(order, Hold) else -1
-        return UnitBook(unit, owner, dummy, (cand,), tuple(ids), tuple(paying), hold, signal)
-    orders: dict[OfferOrder, list[int]] = {}
+    if len(ids) == 1:  # most units: one entry (a direct one, or the automatic HOLD) and
+        # one candidate, whose parts are all that entry
+        e = entries[ids[0]]
+        assert e.order is not None  # (a wildcard comes with the entries naming its orders)
+        alone = (ids[0],)
+        live = alone if e.amount > 0 else ()
+        cand = Candidate(e.order, alone, ((e.power, alone),), frozenset((e.power,)), live)
+        hold = 0 if isinstance(e.order, Hold) else -1
+        return UnitBook(unit, owner, dummy, (cand,), alone, live, hold, signal)
+    paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
+    orders: dict[OfferOrder, list[int]] = {}  # each order named, with its direct entries
     wild = []
     for i in ids:
         e = entries[i]
@@ -239,12 +253,12 @@ def _unit_book(
     cands = []
     for order, direct in orders.items():
         paying = sorted(direct + [i for i in wild if entries[i].covers(order)]) if wild else direct
-        cands.append(_candidate(order, paying, direct, entries, position_of))
-    if len(cands) > 1:
-        cands.sort(key=lambda c: c.rank)
-    hold = next((n for n, c in enumerate(cands) if isinstance(c.order, Hold)), -1)
-    paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
-    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying_on_unit, hold, signal)
+        cands.append((_candidate(order, paying, entries, position_of), direct))
+    if len(cands) > 1:  # (a lone candidate has nothing to break)
+        cands.sort(key=lambda cd: _rank(cd[0], cd[1], entries, position_of))
+    ordered = tuple(c for c, _ in cands)
+    hold = next((n for n, c in enumerate(ordered) if isinstance(c.order, Hold)), -1)
+    return UnitBook(unit, owner, dummy, ordered, tuple(ids), paying_on_unit, hold, signal)
 
 
 _NAMING = (
@@ -255,26 +269,33 @@ _NAMING = (
 
 
 def _candidate(
-    order: OfferOrder, paying: list[int], direct: list[int], entries: list[Entry], position_of: dict[int, int]
+    order: OfferOrder, paying: list[int], entries: list[Entry], position_of: dict[int, int]
 ) -> Candidate:
-    seqs = [_NEVER] * len(position_of)
     groups: dict[int, list[int]] = {}
     for i in paying:
-        e = entries[i]
-        at = position_of[e.power]
-        if e.num < seqs[at]:
-            seqs[at] = e.num
-        if e.power in groups:
-            groups[e.power].append(i)
+        p = entries[i].power
+        if p in groups:
+            groups[p].append(i)
         else:
-            groups[e.power] = [i]
-    # Rule 5.4 claims this always decides; when it does not (two candidates whose every
-    # payer's earliest entry is one shared wildcard), the earliest direct entry does.
-    fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
+            groups[p] = [i]
     order_of = sorted(groups, key=position_of.__getitem__) if len(groups) > 1 else list(groups)
     by_power = tuple((p, tuple(groups[p])) for p in order_of)
     live = tuple(i for i in paying if entries[i].amount > 0)
-    return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback), live)
+    return Candidate(order, tuple(paying), by_power, frozenset(groups), live)
+
+
+def _rank(
+    c: Candidate, direct: list[int], entries: list[Entry], position_of: dict[int, int]
+) -> tuple[tuple[float, ...], tuple[int, int]]:
+    """The static tie-break key of a candidate (lower wins, rules 5.2-5.4): down the owner's
+    list, each power's earliest entry on it (a power with none loses to any entry)."""
+    seqs = [_NEVER] * len(position_of)
+    for p, es in c.by_power:  # (a power's entries are in book order: the first is its earliest)
+        seqs[position_of[p]] = entries[es[0]].num
+    # Rule 5.4 claims this always decides; when it does not (two candidates whose every
+    # payer's earliest entry is one shared wildcard), the earliest direct entry does.
+    fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
+    return tuple(seqs), fallback
 
 
 _NEVER = float("inf")  # the sequence number of a power with no entry on a candidate

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 from .book import Book, UnitBook
-from .schedule import plateaus, values
+from .schedule import plateau_at, plateaus, value, values
 
 
 class Amounts(Protocol):
@@ -66,12 +66,48 @@ def amounts_at(book: Book, k: Sequence[int]) -> list[int]:
     return values(book.rows, k, book.flat)
 
 
+class _Evaluation(NamedTuple):
+    """An evaluation of the whole book at state k, as `Book.memo` keeps it."""
+
+    k: tuple[int, ...]
+    amount: list[int]
+    plateau: list[int]  # empty when no decision reads plateaus
+    decisions: list[Decision]
+
+
 def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -> list[Decision]:
-    """Every unit's decision after k[p] reduction rounds of each power p."""
-    amount = values(book.rows, k, book.flat)
-    # the plateaus in force matter only to an eBayola rebate that keeps them
-    plateau = plateaus(book.rows, k, book.flat) if ebayola and not public_totals else []
-    return [decide(ub, amount, plateau, ebayola, public_totals) for ub in book.units]
+    """Every unit's decision after k[p] reduction rounds of each power p.
+
+    The book remembers the last evaluation (per eBayola setting): one reduction round
+    changes the rounds of the overspending powers only, and the auction reads the
+    decisions once more at the state the reduction ended with. So only the units that a
+    power whose rounds changed pays for are decided again; the other decisions, and the
+    amounts of the other powers' entries, are those of the last evaluation, as a unit's
+    decision depends on nothing but the amounts (and plateaus) of its entries."""
+    keep = ebayola and not public_totals  # only eBayola's rebate reads the plateaus in force
+    last: _Evaluation | None = book.memo.get((ebayola, public_totals))
+    if last is None or len(last.k) != len(k):
+        amount = values(book.rows, k, book.flat)
+        plateau = plateaus(book.rows, k, book.flat) if keep else []
+        decisions = [decide(ub, amount, plateau, ebayola, public_totals) for ub in book.units]
+    else:
+        changed = [p for p, (now, then) in enumerate(zip(k, last.k)) if now != then]
+        if not changed:
+            return list(last.decisions)
+        amount, plateau, decisions = last.amount.copy(), last.plateau.copy(), last.decisions.copy()
+        again: set[int] = set()
+        for p in changed:
+            kp, flat = k[p], book.flat[p]
+            for e in book.entries_of[p]:
+                top, pl, _ = book.rows[e]
+                amount[e] = value(top, pl, flat, kp)
+                if keep:
+                    plateau[e] = plateau_at(pl, flat, kp)
+            again.update(book.units_of[p])
+        for u in again:
+            decisions[u] = decide(book.units[u], amount, plateau, ebayola, public_totals)
+    book.memo[ebayola, public_totals] = _Evaluation(tuple(k), amount, plateau, decisions)
+    return list(decisions)
 
 
 def spending(book: Book, decisions: Sequence[Decision]) -> list[int]:
