@@ -27,7 +27,8 @@ class Decision(NamedTuple):
     chosen: int
     best: int  # the candidate that won on money and tie-breaks
     total: int  # the total reported to the owner (rule 5.7 item 2)
-    payments: tuple[tuple[int, int], ...]  # (power index, AgP) for the issued order
+    # (power index, AgP) for the issued order: one per payer of its candidate, as in `by_power`
+    payments: tuple[tuple[int, int], ...]
     dummy_hold: bool = False  # rule 4.4: a tie between payers made it HOLD
 
 
