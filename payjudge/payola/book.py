@@ -22,7 +22,7 @@ of the tied orders decides, by its lowest entry number (rules 5.2-5.4).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -114,41 +114,34 @@ class Book:
     memo: dict[tuple[bool, bool], Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-def _entries(
-    sheet: Sheet, restrict_signal: bool, signals: dict[str, SignalSupport]
-) -> Iterator[tuple[EntryKind, Unit, OfferOrder | None, tuple[OfferOrder, ...], int, int, int]]:
-    """(kind, unit, order, excluded, amount, plateau, line) of each entry, in sheet order."""
-    for offer in sheet.offers:
-        if restrict_signal:
-            signal = next((o for o in offer.orders if isinstance(o, SignalSupport)), None)
-            if signal is not None:
-                signals.setdefault(offer.unit.province, signal)
+def _signal(offer: Offer) -> SignalSupport | None:
+    return next((o for o in offer.orders if isinstance(o, SignalSupport)), None)
+
+
+def _expand(offer: Offer) -> list[tuple[EntryKind, OfferOrder | None, tuple[OfferOrder, ...], int, int]]:
+    """(kind, order, excluded, amount, plateau) of each entry of the offer, in order."""
+    out: list[tuple[EntryKind, OfferOrder | None, tuple[OfferOrder, ...], int, int]] = []
+    u, kind = offer.unit, offer.kind
+    for term in offer.terms:
+        amount, plateau = term.amount, term.plateau
+        for _ in range(term.repeat):  # `3*` and `+`: separate entries (rule 3.1)
+            if kind is OfferKind.NEGATIVE:
+                out.append((EntryKind.BUILT_HOLD, u.hold, (), 0, 0))
+                out.append((EntryKind.NEGATIVE, None, offer.orders, amount, plateau))
                 continue
-        for term in offer.terms:
-            for _ in range(term.repeat):  # `3*` and `+`: separate entries (rule 3.1)
-                yield from _expand(offer, term.amount, term.plateau)
-
-
-def _expand(
-    offer: Offer, amount: int, plateau: int
-) -> Iterator[tuple[EntryKind, Unit, OfferOrder | None, tuple[OfferOrder, ...], int, int, int]]:
-    u, line, kind = offer.unit, offer.line, offer.kind
-    if kind is OfferKind.NEGATIVE:
-        yield EntryKind.BUILT_HOLD, u, u.hold, (), 0, 0, line
-        yield EntryKind.NEGATIVE, u, None, offer.orders, amount, plateau, line
-        return
-    for order in offer.orders:
-        if kind is OfferKind.DIRECT:
-            paid = True
-        elif kind is OfferKind.MOVE:
-            paid = not is_move(order)
-        elif kind is OfferKind.HOLD:
-            paid = is_move(order)
-        else:
-            paid = False
-        yield EntryKind.DIRECT, u, order, (), amount if paid else 0, plateau if paid else 0, line
-    if kind is not OfferKind.DIRECT:
-        yield _WILDCARD[kind], u, None, (), amount, plateau, line
+            for order in offer.orders:
+                if kind is OfferKind.DIRECT:
+                    paid = True
+                elif kind is OfferKind.MOVE:
+                    paid = not is_move(order)
+                elif kind is OfferKind.HOLD:
+                    paid = is_move(order)
+                else:
+                    paid = False
+                out.append((EntryKind.DIRECT, order, (), amount if paid else 0, plateau if paid else 0))
+            if kind is not OfferKind.DIRECT:
+                out.append((_WILDCARD[kind], None, (), amount, plateau))
+    return out
 
 
 def compile_book(
@@ -173,23 +166,29 @@ def compile_book(
     flat = [0] * len(powers)  # K of schedule.py, per power
     entries_of = []  # per power: its entries, which follow one another
     for pi, p in enumerate(powers):
-        num = 0
+        first = len(entries)
         sheet = sheets.get(p)
-        for kind, unit, order, excluded, amount, plateau, line in (
-            _entries(sheet, restrict, signals) if sheet else ()
-        ):
-            on_unit.setdefault(unit.province, []).append(len(entries))
-            entries.append(Entry(pi, num, kind, unit, order, excluded, amount, plateau, line))
-            num += 1
-            if amount - plateau > flat[pi]:
-                flat[pi] = amount - plateau
+        for offer in sheet.offers if sheet else ():
+            if restrict and (signal := _signal(offer)) is not None:
+                signals.setdefault(offer.unit.province, signal)
+                continue
+            u, line = offer.unit, offer.line
+            ids = on_unit.setdefault(u.province, [])
+            for kind, order, excluded, amount, plateau in _expand(offer):
+                ids.append(len(entries))
+                num = len(entries) - first
+                entries.append(Entry(pi, num, kind, u, order, excluded, amount, plateau, line))
+                if amount - plateau > flat[pi]:
+                    flat[pi] = amount - plateau
         for unit in position.units.get(p, ()):
-            # every offer names orders of its unit (a negative one the HOLD it builds)
-            if unit.province not in on_unit or all(entries[i].power != pi for i in on_unit[unit.province]):
-                on_unit.setdefault(unit.province, []).append(len(entries))
+            # a power's entries come last so far: its unit has one of them (every offer
+            # names orders of its unit, a negative one the HOLD it builds) if it has the last
+            ids = on_unit.setdefault(unit.province, [])
+            if not ids or ids[-1] < first:
+                ids.append(len(entries))
+                num = len(entries) - first
                 entries.append(Entry(pi, num, EntryKind.DEFAULT_HOLD, unit, unit.hold, (), 0, 0, 0))
-                num += 1
-        entries_of.append(tuple(range(len(entries) - num, len(entries))))
+        entries_of.append(tuple(range(first, len(entries))))
     pindex = {p: i for i, p in enumerate(powers)}
     ranks: dict[PowerName, dict[int, int]] = {}  # per owner: each power's place in its list
     units = []
@@ -208,9 +207,9 @@ def compile_book(
             )
         )
     units_of: list[list[int]] = [[] for _ in powers]
-    for u, ub in enumerate(units):
+    for ui, ub in enumerate(units):
         for payer in {entries[i].power for i in ub.paying}:
-            units_of[payer].append(u)
+            units_of[payer].append(ui)
     return Book(
         powers,
         tuple(entries),
