@@ -63,7 +63,11 @@ def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, publi
 
 
 def amounts_at(book: Book, k: Sequence[int]) -> list[int]:
-    """Every entry's amount after k[p] reduction rounds of its power p."""
+    """Every entry's amount after k[p] reduction rounds of its power p (those of the
+    book's last evaluation, when it was made at k: the auction reads them there)."""
+    for last in book.memo.values():
+        if last.k == tuple(k):
+            return list(last.amount)
     return values(book.rows, k, book.flat)
 
 

@@ -80,8 +80,10 @@ def statement_view(
         if not show_totals:
             units.append(f"    {order}")
             continue
-        chosen = next((b for b in c.bids if b.chosen), None)
-        unpaid = not hide_offers and (chosen is None or all(p != power for p, _ in chosen.offers))
+        unpaid = not hide_offers
+        for bid in c.bids:
+            if bid.chosen:
+                unpaid = unpaid and power not in dict(bid.offers)
         any_unpaid = any_unpaid or unpaid
         units.append(f" {'*' if unpaid else ' '} {c.total:>5}  {order}")
     zerosum = None
