@@ -241,16 +241,21 @@ def _unit_book(
         hold = 0 if isinstance(e.order, Hold) else -1
         return UnitBook(unit, owner, dummy, (cand,), alone, live, hold, signal)
     paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
-    orders: dict[OfferOrder, list[int]] = {}  # each order named, with its direct entries
+    # each order named, with its direct entries, by its text: equal orders are equal texts
+    # (the canonical text parses back to an equal order), and an order's text is made once,
+    # while hashing an order hashes its unit and places again every time
+    orders: dict[str, list[int]] = {}
     wild = []
     for i in ids:
         e = entries[i]
         if e.order is None:
             wild.append(i)
         elif e.kind in _NAMING:
-            orders.setdefault(e.order, []).append(i)
+            orders.setdefault(str(e.order), []).append(i)
     cands = []
-    for order, direct in orders.items():
+    for direct in orders.values():
+        order = entries[direct[0]].order
+        assert order is not None  # (a naming entry)
         paying = sorted(direct + [i for i in wild if entries[i].covers(order)]) if wild else direct
         cands.append((_candidate(order, paying, entries, position_of), direct))
     if len(cands) > 1:  # (a lone candidate has nothing to break)
