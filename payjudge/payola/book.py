@@ -104,10 +104,10 @@ class Book:
     flat: tuple[int, ...]  # per power: K of schedule.py
     accept: Mapping[PowerName, tuple[PowerName, ...]]
     rows: tuple[tuple[int, int, int], ...]  # per entry: (amount, plateau, power), for schedule.values
-    # per power: its entries, and the units it pays for (has an entry above 0 AgP on): a
-    # power's rounds change the amounts of its entries and the decisions of those units only
-    entries_of: tuple[tuple[int, ...], ...]
-    units_of: tuple[tuple[int, ...], ...]
+    # per power, its entries above 0 AgP (a power's rounds change their amounts only), and
+    # per entry, the index of its unit in `units` (whose decision its amount may change)
+    paying_of: tuple[tuple[int, ...], ...]
+    unit_of: tuple[int, ...]
     # the last evaluation of the book, kept by `decide.evaluate` so that the next one (the
     # literal reduction's next round, the auction's final reading) decides again only the
     # units whose payers' rounds changed: a cache, no part of the value
@@ -164,7 +164,7 @@ def compile_book(
     entries: list[Entry] = []
     on_unit: dict[str, list[int]] = {}  # per province: its entries, numbered in book order
     flat = [0] * len(powers)  # K of schedule.py, per power
-    entries_of = []  # per power: its entries, which follow one another
+    paying_of = []
     for pi, p in enumerate(powers):
         first = len(entries)
         sheet = sheets.get(p)
@@ -188,7 +188,7 @@ def compile_book(
                 ids.append(len(entries))
                 num = len(entries) - first
                 entries.append(Entry(pi, num, EntryKind.DEFAULT_HOLD, unit, unit.hold, (), 0, 0, 0))
-        entries_of.append(tuple(range(first, len(entries))))
+        paying_of.append(tuple(i for i in range(first, len(entries)) if entries[i].amount > 0))
     pindex = {p: i for i, p in enumerate(powers)}
     ranks: dict[PowerName, dict[int, int]] = {}  # per owner: each power's place in its list
     units = []
@@ -206,10 +206,10 @@ def compile_book(
                 signals.get(unit.province) if restrict else None,
             )
         )
-    units_of: list[list[int]] = [[] for _ in powers]
+    unit_of = [-1] * len(entries)  # (-1: no unit there; not under FICTIONAL_OK's screen)
     for ui, ub in enumerate(units):
-        for payer in {entries[i].power for i in ub.paying}:
-            units_of[payer].append(ui)
+        for i in ub.entries:
+            unit_of[i] = ui
     return Book(
         powers,
         tuple(entries),
@@ -217,8 +217,8 @@ def compile_book(
         tuple(flat),
         dict(accept),
         tuple((e.amount, e.plateau, e.power) for e in entries),
-        tuple(entries_of),
-        tuple(map(tuple, units_of)),
+        tuple(paying_of),
+        tuple(unit_of),
     )
 
 

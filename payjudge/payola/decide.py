@@ -85,10 +85,10 @@ def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -
 
     The book remembers the last evaluation (per eBayola setting): one reduction round
     changes the rounds of the overspending powers only, and the auction reads the
-    decisions once more at the state the reduction ended with. So only the units that a
-    power whose rounds changed pays for are decided again; the other decisions, and the
-    amounts of the other powers' entries, are those of the last evaluation, as a unit's
-    decision depends on nothing but the amounts (and plateaus) of its entries."""
+    decisions once more at the state the reduction ended with. A unit's decision depends
+    on nothing but the amounts (and plateaus in force) of its entries, so only the units
+    with an entry whose amount changed are decided again (an offer already on its plateau
+    or at 0 keeps its amount); the other decisions are those of the last evaluation."""
     keep = ebayola and not public_totals  # only eBayola's rebate reads the plateaus in force
     last: _Evaluation | None = book.memo.get((ebayola, public_totals))
     if last is None or len(last.k) != len(k):
@@ -100,15 +100,19 @@ def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -
         if not changed:
             return list(last.decisions)
         amount, plateau, decisions = last.amount.copy(), last.plateau.copy(), last.decisions.copy()
-        again: set[int] = set()
+        again: set[int] = set()  # the units with an entry whose amount (or plateau) changed
         for p in changed:
             kp, flat = k[p], book.flat[p]
-            for e in book.entries_of[p]:
+            for e in book.paying_of[p]:
                 top, pl, _ = book.rows[e]
-                amount[e] = value(top, pl, flat, kp)
-                if keep:
+                now = value(top, pl, flat, kp)
+                if now != amount[e]:
+                    amount[e] = now
+                    again.add(book.unit_of[e])
+                if keep and plateau_at(pl, flat, kp) != plateau[e]:
                     plateau[e] = plateau_at(pl, flat, kp)
-            again.update(book.units_of[p])
+                    again.add(book.unit_of[e])
+        again.discard(-1)
         for u in again:
             decisions[u] = decide(book.units[u], amount, plateau, ebayola, public_totals)
     book.memo[ebayola, public_totals] = _Evaluation(tuple(k), amount, plateau, decisions)
