@@ -100,17 +100,18 @@ def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -
         if not changed:
             return list(last.decisions)
         amount, plateau, decisions = last.amount.copy(), last.plateau.copy(), last.decisions.copy()
-        again: set[int] = set()  # the units with an entry whose amount (or plateau) changed
+        again: set[int] = set()  # the units with an entry whose amount changed
         for p in changed:
             kp, flat = k[p], book.flat[p]
             for e in book.paying_of[p]:
                 top, pl, _ = book.rows[e]
                 now = value(top, pl, flat, kp)
+                # (the plateau in force changes only with the amount: past K, an offer on
+                # its plateau pl > 0 is worth pl - 1)
                 if now != amount[e]:
                     amount[e] = now
-                    again.add(book.unit_of[e])
-                if keep and plateau_at(pl, flat, kp) != plateau[e]:
-                    plateau[e] = plateau_at(pl, flat, kp)
+                    if keep:
+                        plateau[e] = plateau_at(pl, flat, kp)
                     again.add(book.unit_of[e])
         again.discard(-1)
         for u in again:
