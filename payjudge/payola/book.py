@@ -231,15 +231,12 @@ def _unit_book(
     position_of: dict[int, int],
     signal: SignalSupport | None,
 ) -> UnitBook:
-    if len(ids) == 1:  # most units: one entry (a direct one, or the automatic HOLD) and
-        # one candidate, whose parts are all that entry
-        e = entries[ids[0]]
-        assert e.order is not None  # (a wildcard comes with the entries naming its orders)
-        alone = (ids[0],)
-        live = alone if e.amount > 0 else ()
-        cand = Candidate(e.order, alone, ((e.power, alone),), frozenset((e.power,)), live)
-        hold = 0 if isinstance(e.order, Hold) else -1
-        return UnitBook(unit, owner, dummy, (cand,), alone, live, hold, signal)
+    if len(ids) == 1:  # most units: one entry (a direct one, or the automatic HOLD)
+        order = entries[ids[0]].order
+        assert order is not None  # (a wildcard comes with the entries naming its orders)
+        cand = _candidate(order, ids, entries, position_of)
+        hold = 0 if isinstance(order, Hold) else -1
+        return UnitBook(unit, owner, dummy, (cand,), cand.entries, cand.paying, hold, signal)
     paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
     # each order named, with its direct entries, by its text: equal orders are equal texts
     # (the canonical text parses back to an equal order), and an order's text is made once,
@@ -275,6 +272,11 @@ _NAMING = (
 def _candidate(
     order: OfferOrder, paying: list[int], entries: list[Entry], position_of: dict[int, int]
 ) -> Candidate:
+    if len(paying) == 1:  # (most candidates: its parts are all that one entry)
+        e = entries[paying[0]]
+        alone = (paying[0],)
+        live: tuple[int, ...] = alone if e.amount > 0 else ()
+        return Candidate(order, alone, ((e.power, alone),), frozenset((e.power,)), live)
     groups: dict[int, list[int]] = {}
     for i in paying:
         p = entries[i].power
