@@ -110,7 +110,7 @@ class Book:
     unit_of: tuple[int, ...]
     # the last evaluation of the book, kept by `decide.evaluate` so that the next one (the
     # literal reduction's next round, the auction's final reading) decides again only the
-    # units whose payers' rounds changed: a cache, no part of the value
+    # units with an entry whose amount changed: a cache, no part of the value
     memo: dict[tuple[bool, bool], Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -118,9 +118,13 @@ def _signal(offer: Offer) -> SignalSupport | None:
     return next((o for o in offer.orders if isinstance(o, SignalSupport)), None)
 
 
-def _expand(offer: Offer) -> list[tuple[EntryKind, OfferOrder | None, tuple[OfferOrder, ...], int, int]]:
-    """(kind, order, excluded, amount, plateau) of each entry of the offer, in order."""
-    out: list[tuple[EntryKind, OfferOrder | None, tuple[OfferOrder, ...], int, int]] = []
+# an entry of an offer before it is numbered: (kind, order, excluded, amount, plateau)
+_Raw = tuple[EntryKind, OfferOrder | None, tuple[OfferOrder, ...], int, int]
+
+
+def _expand(offer: Offer) -> list[_Raw]:
+    """Each entry of the offer, in order."""
+    out: list[_Raw] = []
     u, kind = offer.unit, offer.kind
     for term in offer.terms:
         amount, plateau = term.amount, term.plateau
