@@ -87,7 +87,7 @@ class Term:
 
 
 def terms_text(terms: tuple[Term, ...]) -> str:
-    return "+".join(str(t) for t in terms)
+    return str(terms[0]) if len(terms) == 1 else "+".join(map(str, terms))  # (most: one term)
 
 
 def _with_comment(text: str, comment: str | None) -> str:
@@ -122,8 +122,9 @@ class Offer:
 
     def __str__(self) -> str:
         first, *rest = self.orders
-        text = f"{terms_text(self.terms)} {self.kind.mark} {first}"
-        text += "".join(f" | {order_body(o)}" for o in rest)
+        text = f"{terms_text(self.terms)} {self.kind.value} {first}"  # (the value is the mark)
+        if rest:
+            text += "".join(f" | {order_body(o)}" for o in rest)
         return _with_comment(text, self.comment)
 
 
