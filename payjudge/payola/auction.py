@@ -204,8 +204,9 @@ def _auction(
                     paid[powers[p]].append(Payment(ub.unit, order, amt, p in gifts))
         bids = []
         for ci, c in enumerate(ub.candidates):
-            offers = tuple((powers[p], sum(map(at, es))) for p, es in c.by_power)
-            bids.append(Bid(c.order, offers, sum(a for _, a in offers), ci == d.chosen))
+            offers = tuple([(powers[p], sum(map(at, es))) for p, es in c.by_power])
+            # (the total of the offers: the entries not paying are at 0 AgP for good)
+            bids.append(Bid(c.order, offers, sum(map(at, c.paying)), ci == d.chosen))
         chart.append(ChartUnit(ub.unit, powers[ub.owner], tuple(bids), d.total, d.dummy_hold))
     before = {p: balances.get(p, 0) for p in powers}
     return Auction(
