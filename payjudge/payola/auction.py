@@ -16,7 +16,7 @@ from ..rules.names import PowerName
 from ..rules.orders import Hold, Order, Unit
 from ..rules.position import Position
 from .acceptance import AcceptanceList, expand_all, investor_order
-from .book import Book, EntryKind, compile_book
+from .book import Book, Entry, EntryKind, UnitBook, compile_book
 from .decide import Decision, amounts_at, evaluate, spending
 from .offers import Offer, OfferOrder, Sheet, SignalSupport
 from .overspend import reduce_overspending
@@ -142,28 +142,27 @@ def run_auction(
     return replace(auction, ignored=_frozen(ignored)) if ignored else auction
 
 
-def _issued(book: Book, ui: int, d: Decision) -> OfferOrder:
-    ub = book.units[ui]
-    order = Hold(ub.unit) if d.chosen < 0 else ub.candidates[d.chosen].order
+def _issued(ub: UnitBook, d: Decision) -> OfferOrder:
+    order = ub.unit.hold if d.chosen < 0 else ub.candidates[d.chosen].order
     if ub.signal is not None and isinstance(order, Hold):
         return ub.signal
     return order
 
 
-def _gift_payers(book: Book, entries: tuple[int, ...], chosen: OfferOrder, amount: list[int]) -> set[int]:
+def _gift_payers(
+    entries: tuple[Entry, ...], on_unit: tuple[int, ...], chosen: OfferOrder, amount: list[int]
+) -> set[int]:
     """The powers whose gift (rule 3.2: `&` pays whatever the unit does) paid for an order
     the gift's line did not name."""
     out = set()
-    for g in entries:
-        ge = book.entries[g]
+    for g in on_unit:
+        ge = entries[g]
         if ge.kind is not EntryKind.GIFT or not amount[g]:
             continue
         named = {
-            book.entries[e].order
-            for e in entries
-            if book.entries[e].power == ge.power
-            and book.entries[e].line == ge.line
-            and book.entries[e].kind is EntryKind.DIRECT
+            e.order
+            for e in map(entries.__getitem__, on_unit)
+            if e.power == ge.power and e.line == ge.line and e.kind is EntryKind.DIRECT
         }
         if chosen not in named:
             out.add(ge.power)
@@ -180,30 +179,34 @@ def _auction(
     savings: Mapping[PowerName, int],
     accept_used: Mapping[PowerName, tuple[PowerName, ...]],
 ) -> Auction:
-    powers = book.powers
+    powers, entries = book.powers, book.entries
     amount = amounts_at(book, k)
+    at = amount.__getitem__
     orders, units, owners, totals = {}, {}, {}, {}
     paid: dict[PowerName, list[Payment]] = {p: [] for p in powers}
     chart = []
-    for ui, (ub, d) in enumerate(zip(book.units, decisions)):
+    for ub, d in zip(book.units, decisions):
         prov = ub.unit.province
-        order = _issued(book, ui, d)
+        order = _issued(ub, d)
         orders[prov], units[prov], owners[prov] = order, ub.unit, powers[ub.owner]
         totals[prov] = d.total
-        if d.chosen >= 0:
-            offered = {
-                book.entries[e].power
-                for e in ub.candidates[d.chosen].entries
-                if book.entries[e].kind is not EntryKind.DEFAULT_HOLD
-            }
-            gifts = _gift_payers(book, ub.entries, ub.candidates[d.chosen].order, amount)
-            for p, amt in d.payments:
-                if amt or p in offered:
+        if d.chosen >= 0 and d.payments:
+            chosen = ub.candidates[d.chosen]
+            gifts = (
+                _gift_payers(entries, ub.entries, chosen.order, amount)
+                if any(entries[e].kind is EntryKind.GIFT for e in ub.paying)  # (seldom)
+                else ()
+            )
+            for (p, amt), (_, es) in zip(d.payments, chosen.by_power):  # (one payment per payer)
+                # a payment of 0 is an accepted offer if the power made one (not the
+                # automatic HOLD of rule 3.3)
+                if amt or any(entries[e].kind is not EntryKind.DEFAULT_HOLD for e in es):
                     paid[powers[p]].append(Payment(ub.unit, order, amt, p in gifts))
         bids = []
         for ci, c in enumerate(ub.candidates):
-            offers = tuple((powers[p], sum(amount[e] for e in es)) for p, es in c.by_power)
-            bids.append(Bid(c.order, offers, sum(a for _, a in offers), ci == d.chosen))
+            offers = tuple([(powers[p], sum(map(at, es))) for p, es in c.by_power])
+            # (the total of the offers: the entries not paying are at 0 AgP for good)
+            bids.append(Bid(c.order, offers, sum(map(at, c.paying)), ci == d.chosen))
         chart.append(ChartUnit(ub.unit, powers[ub.owner], tuple(bids), d.total, d.dummy_hold))
     before = {p: balances.get(p, 0) for p in powers}
     return Auction(

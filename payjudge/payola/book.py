@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from ..rules.names import PowerName
 from ..rules.orders import Hold, Unit
@@ -82,7 +82,6 @@ class Candidate(NamedTuple):  # (immutable records made by the thousand: NamedTu
     entries: tuple[int, ...]  # every entry paying for it
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
     payers: frozenset[int]  # powers with an entry of any amount
-    rank: tuple[tuple[float, ...], tuple[int, int]]  # the static tie-break key (lower wins)
     paying: tuple[int, ...]  # the entries above 0 AgP (the others stay at 0)
 
 
@@ -105,47 +104,47 @@ class Book:
     flat: tuple[int, ...]  # per power: K of schedule.py
     accept: Mapping[PowerName, tuple[PowerName, ...]]
     rows: tuple[tuple[int, int, int], ...]  # per entry: (amount, plateau, power), for schedule.values
+    # per power, its entries above 0 AgP (a power's rounds change their amounts only), and
+    # per entry, the index of its unit in `units` (whose decision its amount may change)
+    paying_of: tuple[tuple[int, ...], ...]
+    unit_of: tuple[int, ...]
+    # the last evaluation of the book, kept by `decide.evaluate` so that the next one (the
+    # literal reduction's next round, the auction's final reading) decides again only the
+    # units with an entry whose amount changed: a cache, no part of the value
+    memo: dict[tuple[bool, bool], Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-# an entry before it is numbered: (kind, unit, order, excluded, amount, plateau, line)
-_Raw = tuple[EntryKind, Unit, OfferOrder | None, tuple[OfferOrder, ...], int, int, int]
+def _signal(offer: Offer) -> SignalSupport | None:
+    return next((o for o in offer.orders if isinstance(o, SignalSupport)), None)
 
 
-def _entries_of(
-    power: int, sheet: Sheet, restrict_signal: bool, signals: dict[str, SignalSupport]
-) -> list[_Raw]:
-    """(kind, unit, order, excluded, amount, plateau, line) for each entry, in sheet order."""
+# an entry of an offer before it is numbered: (kind, order, excluded, amount, plateau)
+_Raw = tuple[EntryKind, OfferOrder | None, tuple[OfferOrder, ...], int, int]
+
+
+def _expand(offer: Offer) -> list[_Raw]:
+    """Each entry of the offer, in order."""
     out: list[_Raw] = []
-    for offer in sheet.offers:
-        signal = next((o for o in offer.orders if isinstance(o, SignalSupport)), None)
-        if restrict_signal and signal is not None:
-            signals.setdefault(offer.unit.province, signal)
-            continue
-        for amount, plateau in offer.amounts():
-            out.extend(_expand(offer, amount, plateau))
-    return out
-
-
-def _expand(offer: Offer, amount: int, plateau: int) -> list[_Raw]:
-    u, line = offer.unit, offer.line
-    if offer.kind is OfferKind.NEGATIVE:
-        return [
-            (EntryKind.BUILT_HOLD, u, Hold(u), (), 0, 0, line),
-            (EntryKind.NEGATIVE, u, None, offer.orders, amount, plateau, line),
-        ]
-    out: list[_Raw] = []
-    for order in offer.orders:
-        if offer.kind is OfferKind.DIRECT:
-            paid = True
-        elif offer.kind is OfferKind.MOVE:
-            paid = not is_move(order)
-        elif offer.kind is OfferKind.HOLD:
-            paid = is_move(order)
-        else:
-            paid = False
-        out.append((EntryKind.DIRECT, u, order, (), amount if paid else 0, plateau if paid else 0, line))
-    if offer.kind is not OfferKind.DIRECT:
-        out.append((_WILDCARD[offer.kind], u, None, (), amount, plateau, line))
+    u, kind = offer.unit, offer.kind
+    for term in offer.terms:
+        amount, plateau = term.amount, term.plateau
+        for _ in range(term.repeat):  # `3*` and `+`: separate entries (rule 3.1)
+            if kind is OfferKind.NEGATIVE:
+                out.append((EntryKind.BUILT_HOLD, u.hold, (), 0, 0))
+                out.append((EntryKind.NEGATIVE, None, offer.orders, amount, plateau))
+                continue
+            for order in offer.orders:
+                if kind is OfferKind.DIRECT:
+                    paid = True
+                elif kind is OfferKind.MOVE:
+                    paid = not is_move(order)
+                elif kind is OfferKind.HOLD:
+                    paid = is_move(order)
+                else:
+                    paid = False
+                out.append((EntryKind.DIRECT, order, (), amount if paid else 0, plateau if paid else 0))
+            if kind is not OfferKind.DIRECT:
+                out.append((_WILDCARD[kind], None, (), amount, plateau))
     return out
 
 
@@ -164,36 +163,40 @@ def compile_book(
     no units, and come after the powers in `Book.powers`.
     """
     powers = position.map.power_names + payers
-    pindex = {p: i for i, p in enumerate(powers)}
     restrict = Flag.RESTRICT_SIGNAL in rules
     signals: dict[str, SignalSupport] = {}
-    raw: list[tuple[int, *_Raw]] = []  # (power index, *entry)
-    for p in powers:
-        sheet = sheets.get(p)
-        own = _entries_of(pindex[p], sheet, restrict, signals) if sheet else []
-        offered = {e[1].province for e in own if e[0] in (EntryKind.DIRECT, EntryKind.BUILT_HOLD)}
-        for unit in position.units.get(p, ()):
-            if unit.province not in offered:
-                own.append((EntryKind.DEFAULT_HOLD, unit, Hold(unit), (), 0, 0, 0))
-        raw.extend((pindex[p],) + e for e in own)
     entries: list[Entry] = []
-    counters = [0] * len(powers)
-    for pi, kind, unit, order, excluded, amount, plateau, line in raw:
-        entries.append(Entry(pi, counters[pi], kind, unit, order, excluded, amount, plateau, line))
-        counters[pi] += 1
-
-    flat_of = [0] * len(powers)
-    for e in entries:
-        if e.amount - e.plateau > flat_of[e.power]:
-            flat_of[e.power] = e.amount - e.plateau
-    flat = tuple(flat_of)  # K of schedule.py, per power
-    on_unit: dict[str, list[int]] = {}
-    for i, e in enumerate(entries):
-        on_unit.setdefault(e.unit.province, []).append(i)
+    on_unit: dict[str, list[int]] = {}  # per province: its entries, numbered in book order
+    flat = [0] * len(powers)  # K of schedule.py, per power
+    paying_of = []
+    for pi, p in enumerate(powers):
+        first = len(entries)
+        sheet = sheets.get(p)
+        for offer in sheet.offers if sheet else ():
+            if restrict and (signal := _signal(offer)) is not None:
+                signals.setdefault(offer.unit.province, signal)
+                continue
+            u, line = offer.unit, offer.line
+            ids = on_unit.setdefault(u.province, [])
+            for kind, order, excluded, amount, plateau in _expand(offer):
+                ids.append(len(entries))
+                num = len(entries) - first
+                entries.append(Entry(pi, num, kind, u, order, excluded, amount, plateau, line))
+                if amount - plateau > flat[pi]:
+                    flat[pi] = amount - plateau
+        for unit in position.units.get(p, ()):
+            # a power's entries come last so far: its unit has one of them (every offer
+            # names orders of its unit, a negative one the HOLD it builds) if it has the last
+            ids = on_unit.setdefault(unit.province, [])
+            if not ids or ids[-1] < first:
+                ids.append(len(entries))
+                num = len(entries) - first
+                entries.append(Entry(pi, num, EntryKind.DEFAULT_HOLD, unit, unit.hold, (), 0, 0, 0))
+        paying_of.append(tuple(i for i in range(first, len(entries)) if entries[i].amount > 0))
+    pindex = {p: i for i, p in enumerate(powers)}
+    ranks: dict[PowerName, dict[int, int]] = {}  # per owner: each power's place in its list
     units = []
-    ranks: dict[str, dict[int, int]] = {}  # per owner: each power's place in its list
-    for owner, unit in position.all_units():
-        ids = on_unit.get(unit.province, [])
+    for owner, unit in sorted(position.all_units(), key=lambda pu: pu[1].province):
         if owner not in ranks:
             ranks[owner] = {pindex[x]: n for n, x in enumerate(accept[owner])}
         units.append(
@@ -201,15 +204,26 @@ def compile_book(
                 unit,
                 pindex[owner],
                 owner in dummies,
-                ids,
+                on_unit.get(unit.province, []),
                 entries,
                 ranks[owner],
                 signals.get(unit.province) if restrict else None,
             )
         )
-    units.sort(key=lambda ub: ub.unit.province)
-    rows = tuple((e.amount, e.plateau, e.power) for e in entries)
-    return Book(powers, tuple(entries), tuple(units), flat, dict(accept), rows)
+    unit_of = [-1] * len(entries)  # (-1: no unit there; not under FICTIONAL_OK's screen)
+    for ui, ub in enumerate(units):
+        for i in ub.entries:
+            unit_of[i] = ui
+    return Book(
+        powers,
+        tuple(entries),
+        tuple(units),
+        tuple(flat),
+        dict(accept),
+        tuple((e.amount, e.plateau, e.power) for e in entries),
+        tuple(paying_of),
+        tuple(unit_of),
+    )
 
 
 def _unit_book(
@@ -221,30 +235,35 @@ def _unit_book(
     position_of: dict[int, int],
     signal: SignalSupport | None,
 ) -> UnitBook:
-    if len(ids) == 1 and entries[ids[0]].kind in _NAMING:  # most units: one entry, one order
+    if len(ids) == 1:  # most units: one entry (a direct one, or the automatic HOLD)
         order = entries[ids[0]].order
-        assert order is not None  # (a naming entry names its order)
-        cand = _candidate(order, ids, ids, entries, position_of)
-        paying = ids if entries[ids[0]].amount > 0 else []
+        assert order is not None  # (a wildcard comes with the entries naming its orders)
+        cand = _candidate(order, ids, entries, position_of)
         hold = 0 if isinstance(order, Hold) else -1
-        return UnitBook(unit, owner, dummy, (cand,), tuple(ids), tuple(paying), hold, signal)
-    orders: dict[OfferOrder, list[int]] = {}
+        return UnitBook(unit, owner, dummy, (cand,), cand.entries, cand.paying, hold, signal)
+    paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
+    # each order named, with its direct entries, by its text: equal orders are equal texts
+    # (the canonical text parses back to an equal order), and an order's text is made once,
+    # while hashing an order hashes its unit and places again every time
+    orders: dict[str, list[int]] = {}
     wild = []
     for i in ids:
         e = entries[i]
         if e.order is None:
             wild.append(i)
         elif e.kind in _NAMING:
-            orders.setdefault(e.order, []).append(i)
+            orders.setdefault(str(e.order), []).append(i)
     cands = []
-    for order, direct in orders.items():
+    for direct in orders.values():
+        order = entries[direct[0]].order
+        assert order is not None  # (a naming entry)
         paying = sorted(direct + [i for i in wild if entries[i].covers(order)]) if wild else direct
-        cands.append(_candidate(order, paying, direct, entries, position_of))
-    if len(cands) > 1:
-        cands.sort(key=lambda c: c.rank)
-    hold = next((n for n, c in enumerate(cands) if isinstance(c.order, Hold)), -1)
-    paying_on_unit = tuple(i for i in ids if entries[i].amount > 0)
-    return UnitBook(unit, owner, dummy, tuple(cands), tuple(ids), paying_on_unit, hold, signal)
+        cands.append((_candidate(order, paying, entries, position_of), direct))
+    if len(cands) > 1:  # (a lone candidate has nothing to break)
+        cands.sort(key=lambda cd: _rank(cd[0], cd[1], entries, position_of))
+    ordered = tuple(c for c, _ in cands)
+    hold = next((n for n, c in enumerate(ordered) if isinstance(c.order, Hold)), -1)
+    return UnitBook(unit, owner, dummy, ordered, tuple(ids), paying_on_unit, hold, signal)
 
 
 _NAMING = (
@@ -255,26 +274,38 @@ _NAMING = (
 
 
 def _candidate(
-    order: OfferOrder, paying: list[int], direct: list[int], entries: list[Entry], position_of: dict[int, int]
+    order: OfferOrder, paying: list[int], entries: list[Entry], position_of: dict[int, int]
 ) -> Candidate:
-    seqs = [_NEVER] * len(position_of)
+    if len(paying) == 1:  # (most candidates: its parts are all that one entry)
+        e = entries[paying[0]]
+        alone = (paying[0],)
+        live: tuple[int, ...] = alone if e.amount > 0 else ()
+        return Candidate(order, alone, ((e.power, alone),), frozenset((e.power,)), live)
     groups: dict[int, list[int]] = {}
     for i in paying:
-        e = entries[i]
-        at = position_of[e.power]
-        if e.num < seqs[at]:
-            seqs[at] = e.num
-        if e.power in groups:
-            groups[e.power].append(i)
+        p = entries[i].power
+        if p in groups:
+            groups[p].append(i)
         else:
-            groups[e.power] = [i]
-    # Rule 5.4 claims this always decides; when it does not (two candidates whose every
-    # payer's earliest entry is one shared wildcard), the earliest direct entry does.
-    fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
+            groups[p] = [i]
     order_of = sorted(groups, key=position_of.__getitem__) if len(groups) > 1 else list(groups)
     by_power = tuple((p, tuple(groups[p])) for p in order_of)
     live = tuple(i for i in paying if entries[i].amount > 0)
-    return Candidate(order, tuple(paying), by_power, frozenset(groups), (tuple(seqs), fallback), live)
+    return Candidate(order, tuple(paying), by_power, frozenset(groups), live)
+
+
+def _rank(
+    c: Candidate, direct: list[int], entries: list[Entry], position_of: dict[int, int]
+) -> tuple[tuple[float, ...], tuple[int, int]]:
+    """The static tie-break key of a candidate (lower wins, rules 5.2-5.4): down the owner's
+    list, each power's earliest entry on it (a power with none loses to any entry)."""
+    seqs = [_NEVER] * len(position_of)
+    for p, es in c.by_power:  # (a power's entries are in book order: the first is its earliest)
+        seqs[position_of[p]] = entries[es[0]].num
+    # Rule 5.4 claims this always decides; when it does not (two candidates whose every
+    # payer's earliest entry is one shared wildcard), the earliest direct entry does.
+    fallback = min((position_of[entries[i].power], entries[i].num) for i in direct)
+    return tuple(seqs), fallback
 
 
 _NEVER = float("inf")  # the sequence number of a power with no entry on a candidate

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 from .book import Book, UnitBook
-from .schedule import plateaus, values
+from .schedule import plateau_at, plateaus, value, values
 
 
 class Amounts(Protocol):
@@ -27,7 +27,8 @@ class Decision(NamedTuple):
     chosen: int
     best: int  # the candidate that won on money and tie-breaks
     total: int  # the total reported to the owner (rule 5.7 item 2)
-    payments: tuple[tuple[int, int], ...]  # (power index, AgP) for the issued order
+    # (power index, AgP) for the issued order: one per payer of its candidate, as in `by_power`
+    payments: tuple[tuple[int, int], ...]
     dummy_hold: bool = False  # rule 4.4: a tie between payers made it HOLD
 
 
@@ -62,16 +63,61 @@ def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, publi
 
 
 def amounts_at(book: Book, k: Sequence[int]) -> list[int]:
-    """Every entry's amount after k[p] reduction rounds of its power p."""
+    """Every entry's amount after k[p] reduction rounds of its power p (those of the
+    book's last evaluation, when it was made at k: the auction reads them there)."""
+    for last in book.memo.values():
+        if last.k == tuple(k):
+            return list(last.amount)
     return values(book.rows, k, book.flat)
 
 
+class _Evaluation(NamedTuple):
+    """An evaluation of the whole book at state k, as `Book.memo` keeps it."""
+
+    k: tuple[int, ...]
+    amount: list[int]
+    plateau: list[int]  # empty when no decision reads plateaus
+    decisions: list[Decision]
+
+
 def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -> list[Decision]:
-    """Every unit's decision after k[p] reduction rounds of each power p."""
-    amount = values(book.rows, k, book.flat)
-    # the plateaus in force matter only to an eBayola rebate that keeps them
-    plateau = plateaus(book.rows, k, book.flat) if ebayola and not public_totals else []
-    return [decide(ub, amount, plateau, ebayola, public_totals) for ub in book.units]
+    """Every unit's decision after k[p] reduction rounds of each power p.
+
+    The book remembers the last evaluation (per eBayola setting): one reduction round
+    changes the rounds of the overspending powers only, and the auction reads the
+    decisions once more at the state the reduction ended with. A unit's decision depends
+    on nothing but the amounts (and plateaus in force) of its entries, so only the units
+    with an entry whose amount changed are decided again (an offer already on its plateau
+    or at 0 keeps its amount); the other decisions are those of the last evaluation."""
+    keep = ebayola and not public_totals  # only eBayola's rebate reads the plateaus in force
+    last: _Evaluation | None = book.memo.get((ebayola, public_totals))
+    if last is None or len(last.k) != len(k):
+        amount = values(book.rows, k, book.flat)
+        plateau = plateaus(book.rows, k, book.flat) if keep else []
+        decisions = [decide(ub, amount, plateau, ebayola, public_totals) for ub in book.units]
+    else:
+        changed = [p for p, (now, then) in enumerate(zip(k, last.k)) if now != then]
+        if not changed:
+            return list(last.decisions)
+        amount, plateau, decisions = last.amount.copy(), last.plateau.copy(), last.decisions.copy()
+        again: set[int] = set()  # the units with an entry whose amount changed
+        for p in changed:
+            kp, flat = k[p], book.flat[p]
+            for e in book.paying_of[p]:
+                top, pl, _ = book.rows[e]
+                now = value(top, pl, flat, kp)
+                # (the plateau in force changes only with the amount: past K, an offer on
+                # its plateau pl > 0 is worth pl - 1)
+                if now != amount[e]:
+                    amount[e] = now
+                    if keep:
+                        plateau[e] = plateau_at(pl, flat, kp)
+                    again.add(book.unit_of[e])
+        again.discard(-1)
+        for u in again:
+            decisions[u] = decide(book.units[u], amount, plateau, ebayola, public_totals)
+    book.memo[ebayola, public_totals] = _Evaluation(tuple(k), amount, plateau, decisions)
+    return list(decisions)
 
 
 def spending(book: Book, decisions: Sequence[Decision]) -> list[int]:

@@ -89,7 +89,7 @@ class Term:
 
 
 def terms_text(terms: tuple[Term, ...]) -> str:
-    return "+".join(str(t) for t in terms)
+    return str(terms[0]) if len(terms) == 1 else "+".join(map(str, terms))  # (most: one term)
 
 
 def _with_comment(text: str, comment: str | None) -> str:
@@ -125,8 +125,7 @@ class Offer:
     def __str__(self) -> str:
         # (made for every line read: the usual line, one term and one order, joins nothing)
         first, *rest = self.orders
-        terms = self.terms
-        text = f"{terms[0] if len(terms) == 1 else terms_text(terms)} {self.kind.mark} {first}"
+        text = f"{terms_text(self.terms)} {self.kind.value} {first}"  # (the value is the mark)
         if rest:
             text += "".join(f" | {order_body(o)}" for o in rest)
         return _with_comment(text, self.comment)
