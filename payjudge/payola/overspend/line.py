@@ -23,7 +23,7 @@ import heapq
 from collections.abc import Sequence
 
 from ..schedule import INF
-from .plans import Plan, Plans, slope_along, value_at
+from .plans import Plan, Plans, holds_for, slope_along, value_at
 
 Pay = tuple[int, int, int]  # (power, AgP at step 0 of the line, AgP per step)
 
@@ -41,10 +41,31 @@ def _first_gt0(d: int, s: int) -> float:
 class Line:
     """The auction along start + q·direction (q = 0, 1, …)."""
 
-    def __init__(self, plans: Plans, start: Sequence[int], direction: Sequence[int]):
+    def __init__(
+        self,
+        plans: Plans,
+        start: Sequence[int],
+        direction: Sequence[int],
+        made: dict[tuple[int, int], Plan] | None = None,
+    ):
         self.plans = plans
         self.start = start
         self.direction = direction
+        # (unit, step) -> the plan made there, on this line or on a parallel one just behind
+        # it (the lines of a period): tried first, as it mostly holds there too
+        self.made: dict[tuple[int, int], Plan] = {} if made is None else made
+
+    def _plan(self, u: int, q: int) -> Plan:
+        """A plan of unit u that holds at step q: one made at step q or q − 1 of the
+        parallel line before (any plan that holds is exact, wherever it was made), or a
+        new one."""
+        at = [k + q * d for k, d in zip(self.start, self.direction)]
+        made = self.made
+        for old in (made.get((u, q)), made.get((u, q - 1))):
+            if old is not None and all(x >= b for x, b in zip(at, old.base)) and holds_for(old, at) >= 0:
+                return old
+        plan = made[u, q] = self.plans.make(u, at)
+        return plan
 
     def _on_line(self, plan: Plan, q: int) -> tuple[float, list[Pay]]:
         """A plan that holds at step q: the step it ends at, and its payments on the line."""
@@ -93,9 +114,9 @@ class Line:
                 for p, a0, s0 in pays[u]:
                     a[p] -= a0
                     s[p] -= s0
-                # (a new plan: on a line, plans mostly end where an offer's piece does, and
-                # no plan made before holds past that)
-                plan = plans.make(u, [k + q * d for k, d in zip(start, direction)])
+                # (on a line, plans mostly end where an offer's piece does, and no plan made
+                # before on this line holds past that)
+                plan = self._plan(u, q)
                 plans.replace(u, plan)
                 end, pays[u] = self._on_line(plan, q)
                 for p, a0, s0 in pays[u]:

@@ -121,7 +121,7 @@ def _unpacked(packed: int, cache: Unpacked) -> tuple[Slopes, int]:
     return found
 
 
-def _budget(plan: Plan, k: Sequence[int]) -> float:
+def holds_for(plan: Plan, k: Sequence[int]) -> float:
     """For how many more rounds (of any power) the plan surely holds from k; -1 if it does
     not hold at k."""
     budget: float = INF
@@ -163,11 +163,11 @@ class Plans:
         current = self.plan.get(u)
         for plan in [current, *self.spare[u]] if current else ():
             if all(x >= b for x, b in zip(k, plan.base)):
-                budget = _budget(plan, k)
+                budget = holds_for(plan, k)
                 if budget >= 0:
                     return plan, budget
         plan = self.make(u, k)
-        return plan, _budget(plan, k)
+        return plan, holds_for(plan, k)
 
     def make(self, u: int, k: Sequence[int]) -> Plan:
         return make_plan(self.book, u, k, self.ebayola, self.public, self.unpacked)
