@@ -69,6 +69,29 @@ def test_heavy_auctions_long():
         _check(_reduction(heavy_auction(rng, rules=PayolaRules.from_flags(FLAGS[seed % len(FLAGS)])), seed))
 
 
+def _big_ebayola(seed: int):
+    """eBayola with big balances: thousands of rounds, second prices and rebates moving
+    with every round, tugs of war whose rhythms drift (the cases whose cost grew with the
+    money)."""
+    rng = random.Random(f"big-ebayola:{seed}")
+    flags = ["EBAYOLA", "PUBLIC_TOTALS"] if seed % 4 == 3 else ["EBAYOLA"]
+    args = heavy_auction(
+        rng, rules=PayolaRules.from_flags(flags), balances=(1000, 2500), offers=(20, 40), dummies=0
+    )
+    return _reduction(args, seed)
+
+
+def test_big_ebayola_auctions():
+    for seed in range(4):
+        _check(_big_ebayola(seed))
+
+
+@pytest.mark.slow
+def test_big_ebayola_auctions_long():
+    for seed in range(4, 24):
+        _check(_big_ebayola(seed))
+
+
 def test_small_auctions():
     for seed in range(600):
         rng = random.Random(seed)

@@ -65,54 +65,6 @@ def slope_along(a: Slopes, direction: Sequence[int]) -> int:
 Unpacked = dict[int, tuple[Slopes, int]]  # packed slopes -> (slopes, the most lost per round)
 
 
-def make_plan(
-    book: Book, u: int, k: Sequence[int], ebayola: bool, public_totals: bool, unpacked: Unpacked
-) -> Plan:
-    """Unit u's plan made at state k (`unpacked`: a cache of `affine.unpack`, as the same
-    slopes come back in plan after plan)."""
-    ub = book.units[u]
-    rows, flat = book.rows, book.flat
-    region = Region()
-    conditions = region.conditions
-    amount: dict[int, Affine | int] = dict.fromkeys(ub.entries, 0)
-    keep = ebayola and not public_totals  # only then does `decide` read plateaus
-    plateau: dict[int, int] = dict.fromkeys(ub.entries, 0) if keep else {}
-    n = len(flat)
-    ends = [INF] * n  # per power: its offers' pieces (and plateaus in force) last while k[p] < end
-    down = [unit_slope(p, -1) for p in range(n)]
-    for e in ub.paying:
-        top, pl, p = rows[e]
-        v, s, kend = piece(top, pl, flat[p], k[p])
-        if keep and k[p] <= flat[p]:
-            plateau[e] = pl
-        amount[e] = Affine(v, down[p], region) if s else v  # (s is 0 or -1)
-        if kend < ends[p]:
-            ends[p] = kend
-    for p, kend in enumerate(ends):  # (first: where a plan tried again fails, mostly)
-        if kend != INF:
-            conditions.append((int(kend) - k[p], down[p]))
-    # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
-    decision = decide(ub, cast(Amounts, amount), plateau, ebayola, public_totals)
-    pays: list[tuple[int, int, Slopes]] = []
-    for p, paid in decision.payments:
-        x = cast("Affine | int", paid)
-        if type(x) is Affine:
-            slopes = _unpacked(x.a, unpacked)[0]
-            pays.append((p, x.v - value_at(0, slopes, k), slopes))
-        elif x:
-            pays.append((p, x, {}))
-    tightest: dict[int, int] = {}  # (of the conditions with the same slopes, the least d)
-    for d, packed in conditions:
-        if d < tightest.get(packed, d + 1):
-            tightest[packed] = d
-    conds: list[Condition] = []
-    for packed, d in tightest.items():
-        slopes, loss = _unpacked(packed, unpacked)
-        if loss:  # (a condition that no round can lower holds for every k >= k0)
-            conds.append((d - value_at(0, slopes, k), slopes, loss))
-    return Plan(tuple(k), tuple(pays), tuple(conds))
-
-
 def _unpacked(packed: int, cache: Unpacked) -> tuple[Slopes, int]:
     found = cache.get(packed)
     if found is None:
@@ -155,6 +107,10 @@ class Plans:
         # each power's spending: const[p] + Σ coef[p][q]·k[q]
         self.const = [0] * n
         self.coef: list[Slopes] = [{} for _ in range(n)]
+        # what making a plan reads, per unit: (entry, amount, plateau, power, K of the power)
+        rows, flat = book.rows, book.flat
+        self.rows = {u: [(e, *rows[e], flat[rows[e][2]]) for e in book.units[u].paying] for u in self.units}
+        self.down = [unit_slope(p, -1) for p in range(n)]
 
     def holding(self, u: int, k: Sequence[int]) -> tuple[Plan, float]:
         """A plan of unit u that holds at k, and its budget there: the one in use, one it
@@ -170,7 +126,50 @@ class Plans:
         return plan, holds_for(plan, k)
 
     def make(self, u: int, k: Sequence[int]) -> Plan:
-        return make_plan(self.book, u, k, self.ebayola, self.public, self.unpacked)
+        """Unit u's plan made at state k (Step 3 of docs/overexpenditure.md)."""
+        ub = self.book.units[u]
+        region = Region()
+        conditions = region.conditions
+        amount: dict[int, Affine | int] = dict.fromkeys(ub.entries, 0)
+        keep = self.ebayola and not self.public  # only then does `decide` read plateaus
+        plateau: dict[int, int] = dict.fromkeys(ub.entries, 0) if keep else {}
+        down = self.down
+        ends = [INF] * len(down)  # per power: its pieces (and plateaus in force) last while k[p] < end
+        for e, top, pl, p, flat in self.rows[u]:
+            kp = k[p]
+            v, s, kend = piece(top, pl, flat, kp)
+            if s:  # (s is 0 or -1)
+                amount[e] = Affine(v, down[p], region)
+            elif v:
+                amount[e] = v
+            if kend < ends[p]:
+                ends[p] = kend
+            if keep and kp <= flat:
+                plateau[e] = pl
+        for p, kend in enumerate(ends):  # (first: where a plan tried again fails, mostly)
+            if kend != INF:
+                conditions.append((int(kend) - k[p], down[p]))
+        # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
+        decision = decide(ub, cast(Amounts, amount), plateau, self.ebayola, self.public)
+        unpacked = self.unpacked
+        pays: list[tuple[int, int, Slopes]] = []
+        for p, paid in decision.payments:
+            x = cast("Affine | int", paid)
+            if type(x) is Affine:
+                slopes = _unpacked(x.a, unpacked)[0]
+                pays.append((p, x.v - value_at(0, slopes, k), slopes))
+            elif x:
+                pays.append((p, x, {}))
+        tightest: dict[int, int] = {}  # (of the conditions with the same slopes, the least d)
+        for d, packed in conditions:
+            if d < tightest.get(packed, d + 1):
+                tightest[packed] = d
+        conds: list[Condition] = []
+        for packed, d in tightest.items():
+            slopes, loss = _unpacked(packed, unpacked)
+            if loss:  # (a condition that no round can lower holds for every k >= k0)
+                conds.append((d - value_at(0, slopes, k), slopes, loss))
+        return Plan(tuple(k), tuple(pays), tuple(conds))
 
     def replace(self, u: int, plan: Plan) -> None:
         """Use `plan` for unit u from now on (checked again at the next move); the one it
