@@ -24,16 +24,33 @@ from typing import NamedTuple, cast
 from ..book import Book
 from ..decide import Amounts, decide
 from ..schedule import INF, piece
-from .affine import Affine, Region, Slopes, unit_slope, unpack
+from .affine import BASE_BITS, Affine, Region, Slopes, Traced, unit_slope, unpack
 
 # c + Σ a[p]·k[p] > 0 must hold (absolute, not from k0); m: the most it loses per round
 Condition = tuple[int, Slopes, int]  # (c, a, m)
+
+
+Piece = tuple[int, int, float]  # an offer's (value, slope, end) at k0: `schedule.piece`
+
+
+class Trace(NamedTuple):
+    """A plan's decision in terms of the offers' own amounts x, not only of their current
+    linear pieces: it stays the decision at every k >= k0 where these comparisons keep their
+    answers, whatever pieces the offers are on (`line.Line` follows it past piece ends).
+    Each comparison and payment is given both ways: packed slopes per power a (on the
+    pieces of k0) and packed coefficients per offer b (x[i] is row i of the unit)."""
+
+    pieces: tuple[Piece, ...]  # per offer (row of the unit)
+    comparisons: tuple[tuple[int, int, int], ...]  # (d, a, b): d + Σ b[i]·(x[i] − x0[i]) > 0
+    pays: tuple[tuple[int, int, int, int], ...]  # (power, AgP at k0, a, b)
+    flat: tuple[tuple[int, int], ...]  # (power, K): the plateaus are read, so k[power] <= K
 
 
 class Plan(NamedTuple):
     base: tuple[int, ...]  # k0: the plan holds for k >= k0 where the conditions hold
     pays: tuple[tuple[int, int, Slopes], ...]  # (power, c, a): it pays c + Σ a[q]·k[q]
     conditions: tuple[Condition, ...]
+    trace: Trace | None  # (made `exact` only)
 
 
 def _plus(a: Slopes, b: Slopes, sign: int) -> Slopes:
@@ -73,6 +90,16 @@ def _unpacked(packed: int, cache: Unpacked) -> tuple[Slopes, int]:
     return found
 
 
+Coefficients = dict[int, list[tuple[int, int]]]  # packed b -> (offer, coefficient) pairs
+
+
+def coefficients(packed: int, cache: Coefficients) -> list[tuple[int, int]]:
+    found = cache.get(packed)
+    if found is None:
+        found = cache[packed] = list(unpack(packed).items())
+    return found
+
+
 def holds_for(plan: Plan, k: Sequence[int]) -> float:
     """For how many more rounds (of any power) the plan surely holds from k; -1 if it does
     not hold at k."""
@@ -100,6 +127,7 @@ class Plans:
         self.units = [u for u, ub in enumerate(book.units) if ub.paying]
         self.plan: dict[int, Plan] = {}
         self.unpacked: Unpacked = {}
+        self.offers: Coefficients = {}
         self.spare: dict[int, list[Plan]] = {u: [] for u in self.units}  # most recent first
         self.due: dict[int, float] = {}  # the clock at which each plan is checked again
         self.k: list[int] | None = None
@@ -125,20 +153,26 @@ class Plans:
         plan = self.make(u, k)
         return plan, holds_for(plan, k)
 
-    def make(self, u: int, k: Sequence[int]) -> Plan:
-        """Unit u's plan made at state k (Step 3 of docs/overexpenditure.md)."""
+    def make(self, u: int, k: Sequence[int], exact: bool = False) -> Plan:
+        """Unit u's plan made at state k (Step 3 of docs/overexpenditure.md); with `exact`,
+        its `Trace` too (what `line.Line` needs to follow it past the offers' piece ends)."""
         ub = self.book.units[u]
         region = Region()
-        conditions = region.conditions
-        amount: dict[int, Affine | int] = dict.fromkeys(ub.entries, 0)
+        amount: dict[int, Affine | Traced | int] = dict.fromkeys(ub.entries, 0)
         keep = self.ebayola and not self.public  # only then does `decide` read plateaus
         plateau: dict[int, int] = dict.fromkeys(ub.entries, 0) if keep else {}
         down = self.down
         ends = [INF] * len(down)  # per power: its pieces (and plateaus in force) last while k[p] < end
-        for e, top, pl, p, flat in self.rows[u]:
+        pieces: list[Piece] = []
+        flats: dict[int, int] = {}
+        for i, (e, top, pl, p, flat) in enumerate(self.rows[u]):
             kp = k[p]
-            v, s, kend = piece(top, pl, flat, kp)
-            if s:  # (s is 0 or -1)
+            v, s, kend = piece(top, pl, flat, kp)  # (s is 0 or -1)
+            if exact:
+                pieces.append((v, s, kend))
+                if v:  # (an offer at 0 stays there)
+                    amount[e] = Traced(v, down[p] if s else 0, region, 1 << (BASE_BITS * i))
+            elif s:
                 amount[e] = Affine(v, down[p], region)
             elif v:
                 amount[e] = v
@@ -146,22 +180,30 @@ class Plans:
                 ends[p] = kend
             if keep and kp <= flat:
                 plateau[e] = pl
-        for p, kend in enumerate(ends):  # (first: where a plan tried again fails, mostly)
-            if kend != INF:
-                conditions.append((int(kend) - k[p], down[p]))
+                if pl:
+                    flats[p] = flat
         # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
         decision = decide(ub, cast(Amounts, amount), plateau, self.ebayola, self.public)
         unpacked = self.unpacked
         pays: list[tuple[int, int, Slopes]] = []
+        exact_pays: list[tuple[int, int, int, int]] = []
         for p, paid in decision.payments:
-            x = cast("Affine | int", paid)
-            if type(x) is Affine:
+            x = cast("Affine | Traced | int", paid)
+            if type(x) is Traced:
+                slopes = _unpacked(x.a, unpacked)[0]
+                pays.append((p, x.v - value_at(0, slopes, k), slopes))
+                exact_pays.append((p, x.v, x.a, x.b))
+            elif type(x) is Affine:
                 slopes = _unpacked(x.a, unpacked)[0]
                 pays.append((p, x.v - value_at(0, slopes, k), slopes))
             elif x:
                 pays.append((p, x, {}))
+                exact_pays.append((p, x, 0, 0))
         tightest: dict[int, int] = {}  # (of the conditions with the same slopes, the least d)
-        for d, packed in conditions:
+        for p, kend in enumerate(ends):  # (first: where a plan tried again fails, mostly)
+            if kend != INF:
+                tightest[down[p]] = int(kend) - k[p]
+        for d, packed in region.conditions:
             if d < tightest.get(packed, d + 1):
                 tightest[packed] = d
         conds: list[Condition] = []
@@ -169,7 +211,18 @@ class Plans:
             slopes, loss = _unpacked(packed, unpacked)
             if loss:  # (a condition that no round can lower holds for every k >= k0)
                 conds.append((d - value_at(0, slopes, k), slopes, loss))
-        return Plan(tuple(k), tuple(pays), tuple(conds))
+        trace = None
+        if exact:
+            same: dict[tuple[int, int], int] = {}  # (of the conditions on the same offers, the least d)
+            for (d, a), (_, b) in zip(region.conditions, region.exact):
+                if d < same.get((a, b), d + 1):
+                    same[a, b] = d
+            comparisons = tuple((d, a, b) for (a, b), d in same.items())
+            trace = Trace(tuple(pieces), comparisons, tuple(exact_pays), tuple(flats.items()))
+        return Plan(tuple(k), tuple(pays), tuple(conds), trace)
+
+    def slopes(self, packed: int) -> Slopes:
+        return _unpacked(packed, self.unpacked)[0]
 
     def replace(self, u: int, plan: Plan) -> None:
         """Use `plan` for unit u from now on (checked again at the next move); the one it
