@@ -147,11 +147,14 @@ class Line:
             a[p] -= a0
             s[p] -= s0
         self.version[u] += 1
-        again = self.planned[u] = self.planned.get(u, 0) + 1
-        plan = self._plan(u, q, ended and again >= FOLLOW and not self.plans.ebayola)
+        follow = False
+        if ended and not self.plans.ebayola:
+            again = self.planned[u] = self.planned.get(u, 0) + 1
+            follow = again >= FOLLOW
+        plan = self._plan(u, q, follow)
         self.plans.replace(u, plan)
-        at = tuple(k + q * d for k, d in zip(self.start, self.direction))
-        if plan.trace is None or plan.base != at:  # (a trace is followed from where it was made)
+        if plan.trace is None or plan.base != tuple(k + q * d for k, d in zip(self.start, self.direction)):
+            # (a trace is followed only from where it was made)
             end, self.pays[u] = self._on_line(plan, q)
             if end != INF:
                 heapq.heappush(self.heap, (end, END, u, 0, self.version[u]))
