@@ -11,7 +11,12 @@ q >= 0 at which the set of overspending powers at start + q·direction is not `e
 - each power's spending is the sum of its payments, linear in the step, and the step at
   which it crosses the power's limit is a division;
 - the next event is the earliest plan end or limit crossing: at a plan end the unit is
-  planned again there, at a crossing the answer is found.
+  planned again there, at a crossing the answer is found;
+- a unit planned again on the line (mostly because one of its offers reached its plateau
+  or 0, the decision staying the same) is then *followed* by its offers' amounts (its
+  plan's `Trace`): its comparisons and payments are sums of offers, linear between their
+  piece ends, so an offer's piece end only updates the sums it is part of, and the unit is
+  planned again only where a comparison reaches 0 (docs/overexpenditure.md, Step 4½).
 
 The cost depends on the number of offers and of decisions that change on the way, not on
 the number of steps.
