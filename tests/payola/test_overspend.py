@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from payjudge.payola import overspend
 from payjudge.payola.acceptance import expand_all
 from payjudge.payola.book import compile_book
-from payjudge.payola.overspend import reduce_overspending
+from payjudge.payola.overspend import line, reduce_overspending
 from payjudge.payola.overspend.affine import Affine, Region, unit_slope, unpack
 from payjudge.payola.overspend.plans import Plans
 from payjudge.payola.reduction import overspending, reduce_literal
@@ -67,6 +67,65 @@ def test_heavy_auctions_long():
     for seed in range(250, 600):
         rng = random.Random(f"tugs:{seed}")
         _check(_reduction(heavy_auction(rng, rules=PayolaRules.from_flags(FLAGS[seed % len(FLAGS)])), seed))
+
+
+def _big_ebayola(seed: int):
+    """eBayola with big balances: thousands of rounds, second prices and rebates moving
+    with every round, tugs of war whose rhythms drift (the cases whose cost grew with the
+    money)."""
+    rng = random.Random(f"big-ebayola:{seed}")
+    flags = ["EBAYOLA", "PUBLIC_TOTALS"] if seed % 4 == 3 else ["EBAYOLA"]
+    args = heavy_auction(
+        rng, rules=PayolaRules.from_flags(flags), balances=(1000, 2500), offers=(20, 40), dummies=0
+    )
+    return _reduction(args, seed)
+
+
+def test_big_ebayola_auctions():
+    for seed in range(4):
+        _check(_big_ebayola(seed))
+
+
+@pytest.mark.slow
+def test_big_ebayola_auctions_long():
+    for seed in range(4, 24):
+        _check(_big_ebayola(seed))
+
+
+def _big_plain(seed: int):
+    """Plain rules with big balances: long first lines, where units are followed by their
+    offers past their piece ends (docs/overexpenditure.md, Step 4½)."""
+    rng = random.Random(f"big-plain:{seed}")
+    flags = ["NO_PLATEAU"] if seed % 4 == 3 else []
+    args = heavy_auction(rng, rules=PayolaRules.from_flags(flags), balances=(1000, 2500), offers=(20, 40))
+    return _reduction(args, seed)
+
+
+def test_big_plain_auctions(monkeypatch):
+    """fast == literal where units are followed past their offers' piece ends, and they
+    are (the corpus does go through piece-end updates and comparison ends)."""
+    events = []
+    offer, replan = line.Line._offer, line.Line._replan
+
+    def counting_offer(self, *args):
+        events.append("offer")
+        return offer(self, *args)
+
+    def counting_replan(self, u, q, ended):
+        events.append("plan end" if ended else "comparison end")
+        return replan(self, u, q, ended)
+
+    monkeypatch.setattr(line.Line, "_offer", counting_offer)
+    monkeypatch.setattr(line.Line, "_replan", counting_replan)
+    for seed in range(4):
+        _check(_big_plain(seed))
+    assert events.count("offer") >= 100 and events.count("comparison end") >= 10
+
+
+@pytest.mark.slow
+def test_big_plain_auctions_long():
+    for seed in range(4, 16):
+        _check(_big_plain(seed))
 
 
 def test_small_auctions():
@@ -124,6 +183,46 @@ def test_plans_say_who_overspends_at_every_state():
             else:  # back to an earlier state (as when a pattern is checked from its start)
                 k = [max(x - rng.randrange(20), 0) for x in k]
             assert plans.overspending(k) == overspending(book, k, limits, ebayola, public)
+
+
+def test_lines_say_when_the_overspending_powers_change():
+    """`Line.departure` gives the first step at which the overspending powers differ from
+    the expected ones, as deciding every unit at every step does: along the first line
+    (every power), along random directions, and along parallel lines a step apart that
+    share the plans they make (as the lines of a pattern check do), where plans made on one
+    line are reused on the next."""
+    for seed in range(16):
+        rng = random.Random(f"lines:{seed}")
+        flags = [] if seed % 4 else ["NO_PLATEAU"]
+        rules = PayolaRules.from_flags(flags)
+        auction = heavy_auction(rng, rules=rules, balances=(300, 600), offers=(20, 40))
+        book, limits, ebayola, public = args = _reduction(auction, seed)
+        plans = Plans(book, limits, ebayola, public)
+        n = len(book.powers)
+        for _ in range(6):
+            start = [rng.randrange(40) for _ in range(n)]
+            direction = rng.choice([[1] * n, [rng.randrange(3) for _ in range(n)]])
+            if not any(direction):
+                direction[0] = 1
+            expected = overspending(book, start, limits, ebayola, public)
+            made: dict = {}
+            at = start
+            for _ in range(3):  # parallel lines, one round (of some powers) apart
+                at = [k + (rng.random() < 0.5) for k in at]
+                horizon = 150
+                assert line.Line(plans, at, direction, made).departure(expected, horizon) == _departure(
+                    args, at, direction, expected, horizon
+                )
+
+
+def _departure(args, start, direction, expected, horizon: int) -> int:
+    """`Line.departure`, step by step (every unit decided at every step)."""
+    book, limits, ebayola, public = args
+    for q in range(horizon):
+        at = [k + q * d for k, d in zip(start, direction)]
+        if overspending(book, at, limits, ebayola, public) != expected:
+            return q
+    return horizon
 
 
 @given(

@@ -23,7 +23,7 @@ from ..book import Book
 from ..reduction import ReductionError, reduce_literal
 from ..schedule import INF
 from .line import Line
-from .plans import Plans
+from .plans import Plan, Plans
 
 # Up to this many rounds in all, the literal procedure is cheaper than planning (a round
 # costs one `evaluate`; planning a line costs a few). Realistic auctions stay below it.
@@ -140,19 +140,27 @@ def _per_period(period: list[Segment], n: int) -> list[int]:
 def whole_periods(plans: Plans, k: Sequence[int], period: list[Segment]) -> int:
     """For how many whole periods the rounds from k follow `period` (0: not one whole).
 
-    Round j of period q is at k_j + q·step (step: the rounds per period); the rounds keep
-    to the pattern for q whole periods exactly when, for every j, the overspending powers
-    at k_j + q'·step are those of round j for every q' < q. Each j is one `Line`."""
+    The first period is checked round by round (a few sums each: a pattern that is about
+    to break costs no more). Then round j of period q is at k_j + q·step (step: the rounds
+    per period); the rounds keep to the pattern for q whole periods exactly when, for
+    every j, the overspending powers at k_j + q'·step are those of round j for every
+    q' < q. Each j is one `Line`, from its round in the second period."""
     n = len(k)
     step = _per_period(period, n)
-    best: float = INF
+    rounds: list[tuple[list[int], tuple[bool, ...]]] = []  # (k_j, o_j) of the first period
     at = list(k)
-    for over, rounds in period:
-        for _ in range(rounds):
-            best = Line(plans, at, step).departure(over, best)
-            if best == 0:
+    for over, count in period:
+        for _ in range(count):
+            if plans.overspending(at) != over:
                 return 0
+            rounds.append((at, over))
             at = [at[p] + over[p] for p in range(n)]
+    best: float = INF
+    made: dict[tuple[int, int], Plan] = {}  # (plans made on one line mostly hold on the next)
+    for start, over in rounds:
+        best = Line(plans, [x + s for x, s in zip(start, step)], step, made).departure(over, best)
+        if best == 0:
+            return 1
     if best == INF:
         raise ReductionError("a pattern that never ends")
-    return int(best)
+    return 1 + int(best)

@@ -24,16 +24,33 @@ from typing import NamedTuple, cast
 from ..book import Book
 from ..decide import Amounts, decide
 from ..schedule import INF, piece
-from .affine import Affine, Region, Slopes, unit_slope, unpack
+from .affine import BASE_BITS, Affine, Region, Slopes, Traced, unit_slope, unpack
 
 # c + Σ a[p]·k[p] > 0 must hold (absolute, not from k0); m: the most it loses per round
 Condition = tuple[int, Slopes, int]  # (c, a, m)
+
+
+Piece = tuple[int, int, float]  # an offer's (value, slope, end) at k0: `schedule.piece`
+
+
+class Trace(NamedTuple):
+    """A plan's decision in terms of the offers' own amounts x, not only of their current
+    linear pieces: it stays the decision at every k >= k0 where these comparisons keep their
+    answers, whatever pieces the offers are on (`line.Line` follows it past piece ends).
+    Each comparison and payment is given both ways: packed slopes per power a (on the
+    pieces of k0) and packed coefficients per offer b (x[i] is row i of the unit)."""
+
+    pieces: tuple[Piece, ...]  # per offer (row of the unit)
+    comparisons: tuple[tuple[int, int, int], ...]  # (d, a, b): d + Σ b[i]·(x[i] − x0[i]) > 0
+    pays: tuple[tuple[int, int, int, int], ...]  # (power, AgP at k0, a, b)
+    flat: tuple[tuple[int, int], ...]  # (power, K): the plateaus are read, so k[power] <= K
 
 
 class Plan(NamedTuple):
     base: tuple[int, ...]  # k0: the plan holds for k >= k0 where the conditions hold
     pays: tuple[tuple[int, int, Slopes], ...]  # (power, c, a): it pays c + Σ a[q]·k[q]
     conditions: tuple[Condition, ...]
+    trace: Trace | None  # (made `exact` only)
 
 
 def _plus(a: Slopes, b: Slopes, sign: int) -> Slopes:
@@ -65,54 +82,6 @@ def slope_along(a: Slopes, direction: Sequence[int]) -> int:
 Unpacked = dict[int, tuple[Slopes, int]]  # packed slopes -> (slopes, the most lost per round)
 
 
-def make_plan(
-    book: Book, u: int, k: Sequence[int], ebayola: bool, public_totals: bool, unpacked: Unpacked
-) -> Plan:
-    """Unit u's plan made at state k (`unpacked`: a cache of `affine.unpack`, as the same
-    slopes come back in plan after plan)."""
-    ub = book.units[u]
-    rows, flat = book.rows, book.flat
-    region = Region()
-    conditions = region.conditions
-    amount: dict[int, Affine | int] = dict.fromkeys(ub.entries, 0)
-    keep = ebayola and not public_totals  # only then does `decide` read plateaus
-    plateau: dict[int, int] = dict.fromkeys(ub.entries, 0) if keep else {}
-    n = len(flat)
-    ends = [INF] * n  # per power: its offers' pieces (and plateaus in force) last while k[p] < end
-    down = [unit_slope(p, -1) for p in range(n)]
-    for e in ub.paying:
-        top, pl, p = rows[e]
-        v, s, kend = piece(top, pl, flat[p], k[p])
-        if keep and k[p] <= flat[p]:
-            plateau[e] = pl
-        amount[e] = Affine(v, down[p], region) if s else v  # (s is 0 or -1)
-        if kend < ends[p]:
-            ends[p] = kend
-    for p, kend in enumerate(ends):  # (first: where a plan tried again fails, mostly)
-        if kend != INF:
-            conditions.append((int(kend) - k[p], down[p]))
-    # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
-    decision = decide(ub, cast(Amounts, amount), plateau, ebayola, public_totals)
-    pays: list[tuple[int, int, Slopes]] = []
-    for p, paid in decision.payments:
-        x = cast("Affine | int", paid)
-        if type(x) is Affine:
-            slopes = _unpacked(x.a, unpacked)[0]
-            pays.append((p, x.v - value_at(0, slopes, k), slopes))
-        elif x:
-            pays.append((p, x, {}))
-    tightest: dict[int, int] = {}  # (of the conditions with the same slopes, the least d)
-    for d, packed in conditions:
-        if d < tightest.get(packed, d + 1):
-            tightest[packed] = d
-    conds: list[Condition] = []
-    for packed, d in tightest.items():
-        slopes, loss = _unpacked(packed, unpacked)
-        if loss:  # (a condition that no round can lower holds for every k >= k0)
-            conds.append((d - value_at(0, slopes, k), slopes, loss))
-    return Plan(tuple(k), tuple(pays), tuple(conds))
-
-
 def _unpacked(packed: int, cache: Unpacked) -> tuple[Slopes, int]:
     found = cache.get(packed)
     if found is None:
@@ -121,7 +90,17 @@ def _unpacked(packed: int, cache: Unpacked) -> tuple[Slopes, int]:
     return found
 
 
-def _budget(plan: Plan, k: Sequence[int]) -> float:
+Coefficients = dict[int, list[tuple[int, int]]]  # packed b -> (offer, coefficient) pairs
+
+
+def coefficients(packed: int, cache: Coefficients) -> list[tuple[int, int]]:
+    found = cache.get(packed)
+    if found is None:
+        found = cache[packed] = list(unpack(packed).items())
+    return found
+
+
+def holds_for(plan: Plan, k: Sequence[int]) -> float:
     """For how many more rounds (of any power) the plan surely holds from k; -1 if it does
     not hold at k."""
     budget: float = INF
@@ -148,6 +127,7 @@ class Plans:
         self.units = [u for u, ub in enumerate(book.units) if ub.paying]
         self.plan: dict[int, Plan] = {}
         self.unpacked: Unpacked = {}
+        self.offers: Coefficients = {}
         self.spare: dict[int, list[Plan]] = {u: [] for u in self.units}  # most recent first
         self.due: dict[int, float] = {}  # the clock at which each plan is checked again
         self.k: list[int] | None = None
@@ -155,6 +135,10 @@ class Plans:
         # each power's spending: const[p] + Σ coef[p][q]·k[q]
         self.const = [0] * n
         self.coef: list[Slopes] = [{} for _ in range(n)]
+        # what making a plan reads, per unit: (entry, amount, plateau, power, K of the power)
+        rows, flat = book.rows, book.flat
+        self.rows = {u: [(e, *rows[e], flat[rows[e][2]]) for e in book.units[u].paying] for u in self.units}
+        self.down = [unit_slope(p, -1) for p in range(n)]
 
     def holding(self, u: int, k: Sequence[int]) -> tuple[Plan, float]:
         """A plan of unit u that holds at k, and its budget there: the one in use, one it
@@ -163,14 +147,82 @@ class Plans:
         current = self.plan.get(u)
         for plan in [current, *self.spare[u]] if current else ():
             if all(x >= b for x, b in zip(k, plan.base)):
-                budget = _budget(plan, k)
+                budget = holds_for(plan, k)
                 if budget >= 0:
                     return plan, budget
         plan = self.make(u, k)
-        return plan, _budget(plan, k)
+        return plan, holds_for(plan, k)
 
-    def make(self, u: int, k: Sequence[int]) -> Plan:
-        return make_plan(self.book, u, k, self.ebayola, self.public, self.unpacked)
+    def make(self, u: int, k: Sequence[int], exact: bool = False) -> Plan:
+        """Unit u's plan made at state k (Step 3 of docs/overexpenditure.md); with `exact`,
+        its `Trace` too (what `line.Line` needs to follow it past the offers' piece ends)."""
+        ub = self.book.units[u]
+        region = Region()
+        amount: dict[int, Affine | Traced | int] = dict.fromkeys(ub.entries, 0)
+        keep = self.ebayola and not self.public  # only then does `decide` read plateaus
+        plateau: dict[int, int] = dict.fromkeys(ub.entries, 0) if keep else {}
+        down = self.down
+        ends = [INF] * len(down)  # per power: its pieces (and plateaus in force) last while k[p] < end
+        pieces: list[Piece] = []
+        flats: dict[int, int] = {}
+        for i, (e, top, pl, p, flat) in enumerate(self.rows[u]):
+            kp = k[p]
+            v, s, kend = piece(top, pl, flat, kp)  # (s is 0 or -1)
+            if exact:
+                pieces.append((v, s, kend))
+                if v:  # (an offer at 0 stays there)
+                    amount[e] = Traced(v, down[p] if s else 0, region, 1 << (BASE_BITS * i))
+            elif s:
+                amount[e] = Affine(v, down[p], region)
+            elif v:
+                amount[e] = v
+            if kend < ends[p]:
+                ends[p] = kend
+            if keep and kp <= flat:
+                plateau[e] = pl
+                if pl:
+                    flats[p] = flat
+        # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
+        decision = decide(ub, cast(Amounts, amount), plateau, self.ebayola, self.public)
+        unpacked = self.unpacked
+        pays: list[tuple[int, int, Slopes]] = []
+        exact_pays: list[tuple[int, int, int, int]] = []
+        for p, paid in decision.payments:
+            x = cast("Affine | Traced | int", paid)
+            if type(x) is Traced:
+                slopes = _unpacked(x.a, unpacked)[0]
+                pays.append((p, x.v - value_at(0, slopes, k), slopes))
+                exact_pays.append((p, x.v, x.a, x.b))
+            elif type(x) is Affine:
+                slopes = _unpacked(x.a, unpacked)[0]
+                pays.append((p, x.v - value_at(0, slopes, k), slopes))
+            elif x:
+                pays.append((p, x, {}))
+                exact_pays.append((p, x, 0, 0))
+        tightest: dict[int, int] = {}  # (of the conditions with the same slopes, the least d)
+        for p, kend in enumerate(ends):  # (first: where a plan tried again fails, mostly)
+            if kend != INF:
+                tightest[down[p]] = int(kend) - k[p]
+        for d, packed in region.conditions:
+            if d < tightest.get(packed, d + 1):
+                tightest[packed] = d
+        conds: list[Condition] = []
+        for packed, d in tightest.items():
+            slopes, loss = _unpacked(packed, unpacked)
+            if loss:  # (a condition that no round can lower holds for every k >= k0)
+                conds.append((d - value_at(0, slopes, k), slopes, loss))
+        trace = None
+        if exact:
+            same: dict[tuple[int, int], int] = {}  # (of the conditions on the same offers, the least d)
+            for (d, a), (_, b) in zip(region.conditions, region.exact):
+                if d < same.get((a, b), d + 1):
+                    same[a, b] = d
+            comparisons = tuple((d, a, b) for (a, b), d in same.items())
+            trace = Trace(tuple(pieces), comparisons, tuple(exact_pays), tuple(flats.items()))
+        return Plan(tuple(k), tuple(pays), tuple(conds), trace)
+
+    def slopes(self, packed: int) -> Slopes:
+        return _unpacked(packed, self.unpacked)[0]
 
     def replace(self, u: int, plan: Plan) -> None:
         """Use `plan` for unit u from now on (checked again at the next move); the one it
