@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from email import policy
 from email.parser import Parser
 
-from sqlalchemy import Connection, Table, bindparam, select, text, update
+from sqlalchemy import Connection, String, Table, bindparam, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..ports import OutgoingMail, Stored
@@ -71,6 +71,22 @@ def _sender(raw: bytes) -> str | None:
         return None
 
 
+# built once (building a statement costs more than running it); a column compared with
+# NULL matches nothing, so one query covers the keys a message has
+_SAME_MESSAGE = (
+    select(InboundMessage.id)
+    .where(
+        or_(
+            InboundMessage.message_id == bindparam("message_id", type_=String),
+            InboundMessage.source_key == bindparam("source_key", type_=String),
+            InboundMessage.content_hash == bindparam("content_hash", type_=String),
+        )
+    )
+    .limit(1)
+)
+_INSERT = insert(InboundMessage)
+
+
 class SqlInbound:
     """Stores raw inbound mail; Message-ID and mailbox key are unique (duplicates ignored)."""
 
@@ -97,36 +113,22 @@ class SqlInbound:
         # one transaction (one turn of SQLite's write lock per message): look, then insert
         try:
             with self.db.transaction(urgent=True) as s:
-                if (
-                    msgid is not None
-                    and s.scalar(select(InboundMessage.id).where(InboundMessage.message_id == msgid))
-                    is not None
-                ):
+                keys = {"message_id": msgid, "source_key": source_key, "content_hash": digest}
+                if any(keys.values()) and s.scalar(_SAME_MESSAGE, keys) is not None:
                     return Stored.DUPLICATE
-                if (
-                    source_key is not None
-                    and s.scalar(select(InboundMessage.id).where(InboundMessage.source_key == source_key))
-                    is not None
-                ):
-                    return Stored.DUPLICATE
-                if (
-                    digest is not None
-                    and s.scalar(select(InboundMessage.id).where(InboundMessage.content_hash == digest))
-                    is not None
-                ):
-                    return Stored.DUPLICATE
-                s.add(
-                    InboundMessage(
-                        message_id=msgid,
-                        source=source,
-                        source_key=source_key,
-                        envelope_from=(_text(envelope_from)[:254] if envelope_from else envelope_from),
-                        sender=sender,
-                        raw=raw,
-                        content_hash=digest,
-                        received_at=self._now(),
-                        state=InboundState.NEW,
-                    )
+                s.execute(
+                    _INSERT,
+                    {
+                        **keys,
+                        "source": source,
+                        "envelope_from": _text(envelope_from)[:254] if envelope_from else envelope_from,
+                        "sender": sender,
+                        "raw": raw,
+                        "received_at": self._now(),
+                        "state": InboundState.NEW,
+                        "attempts": 0,
+                        "redacted": False,
+                    },
                 )
         except IntegrityError:  # a concurrent copy won the race (PostgreSQL)
             return Stored.DUPLICATE

@@ -3,16 +3,18 @@ the models). Upper layers never build queries themselves."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, func, or_, select, text, update
+from sqlalchemy import Integer, Row, String, bindparam, func, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from ..rules.names import PowerName
 from ..vocabulary import GameStatus, InboundState, TurnStatus
 from .models import (
+    UTC,
     Acceptance,
     CeoVote,
     Game,
@@ -198,27 +200,37 @@ def ceo_votes(s: Session, game: Game) -> dict[tuple[str, str], str | None]:
 
 
 # -- inbound mail ------------------------------------------------------------------------------
-def _due(now: datetime | None):
-    waiting = InboundMessage.state == InboundState.NEW
-    if now is None:
-        return waiting
-    return waiting & or_(InboundMessage.not_before.is_(None), InboundMessage.not_before <= now)
+# The processor's queries, built once: a statement built per call costs more than the
+# query itself (each clause is coerced and a cache key computed on every build).
+_WAITING = InboundMessage.state == InboundState.NEW
+_DUE = _WAITING & or_(
+    InboundMessage.not_before.is_(None), InboundMessage.not_before <= bindparam("now", type_=UTC)
+)
+_PENDING = {
+    due: select(InboundMessage.id)
+    .where(due)
+    .order_by(InboundMessage.id)
+    .limit(bindparam("limit", type_=Integer))
+    for due in (_WAITING, _DUE)
+}
+_CLAIM = {
+    due: select(InboundMessage)
+    .where(InboundMessage.id == bindparam("inbound_id", type_=Integer), due)
+    .with_for_update(skip_locked=True)
+    for due in (_WAITING, _DUE)
+}
 
 
 def pending_inbound_ids(s: Session, limit: int, now: datetime | None = None) -> list[int]:
     """Messages waiting to be processed; with `now`, not those deferred beyond it."""
-    return list(
-        s.scalars(select(InboundMessage.id).where(_due(now)).order_by(InboundMessage.id).limit(limit))
-    )
+    statement = _PENDING[_WAITING if now is None else _DUE]
+    return list(s.scalars(statement, {"limit": limit, "now": now}))
 
 
 def claim_inbound(s: Session, inbound_id: int, now: datetime | None = None) -> InboundMessage | None:
     """The message, locked for this transaction, if it still waits (others skip it)."""
-    return s.scalar(
-        select(InboundMessage)
-        .where(InboundMessage.id == inbound_id, _due(now))
-        .with_for_update(skip_locked=True)
-    )
+    statement = _CLAIM[_WAITING if now is None else _DUE]
+    return s.scalar(statement, {"inbound_id": inbound_id, "now": now})
 
 
 def quarantine(s: Session, inbound_id: int, error: str, now: datetime) -> None:
@@ -259,21 +271,31 @@ def inbound_answered_since(
     s: Session, sender: str, *, exclude_id: int, since: datetime, limit: int
 ) -> list[datetime]:
     """When the latest `limit` messages from `sender` were processed (newest first),
-    counting only those processed since `since` and not ignored."""
-    return list(
-        s.scalars(
-            select(InboundMessage.processed_at)
-            .where(
-                InboundMessage.sender == sender,
-                InboundMessage.id != exclude_id,
-                InboundMessage.processed_at >= since,
-                InboundMessage.state.in_((InboundState.DONE, InboundState.QUARANTINED)),
-                or_(InboundMessage.error.is_(None), ~InboundMessage.error.startswith("ignored")),
-            )
-            .order_by(InboundMessage.processed_at.desc())
-            .limit(limit)
-        )
+    counting only those processed since `since` and not ignored. Without flushing first:
+    the changes pending are those of the message being processed, which is excluded."""
+    with s.no_autoflush:
+        return _answered_since(s, sender, exclude_id=exclude_id, since=since, limit=limit)
+
+
+_ANSWERED_SINCE = (
+    select(InboundMessage.processed_at)
+    .where(
+        InboundMessage.sender == bindparam("sender", type_=String),
+        InboundMessage.id != bindparam("exclude_id", type_=Integer),
+        InboundMessage.processed_at >= bindparam("since", type_=UTC),
+        InboundMessage.state.in_((InboundState.DONE, InboundState.QUARANTINED)),
+        or_(InboundMessage.error.is_(None), ~InboundMessage.error.startswith("ignored")),
     )
+    .order_by(InboundMessage.processed_at.desc())
+    .limit(bindparam("limit", type_=Integer))
+)
+
+
+def _answered_since(
+    s: Session, sender: str, *, exclude_id: int, since: datetime, limit: int
+) -> list[datetime]:
+    parameters = {"sender": sender, "exclude_id": exclude_id, "since": since, "limit": limit}
+    return list(s.scalars(_ANSWERED_SINCE, parameters))
 
 
 # -- sign-on failures --------------------------------------------------------------------------
@@ -313,5 +335,21 @@ def add_signon_failure(
 
 
 def judge_setting(s: Session, name: str) -> str | None:
-    row = s.get(JudgeSetting, name)
+    with s.no_autoflush:  # a row of its own: nothing pending changes it
+        row = s.get(JudgeSetting, name)
     return row.value if row is not None else None
+
+
+_constants: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def judge_constant(s: Session, name: str) -> str | None:
+    """A judge setting written once (by a migration: the redaction salt) and never
+    changed: read once per database (engine) and process."""
+    known = _constants.setdefault(s.get_bind(), {})
+    if name not in known:
+        value = judge_setting(s, name)
+        if value is None:
+            return None
+        known[name] = value
+    return known[name]
