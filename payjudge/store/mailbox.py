@@ -169,7 +169,9 @@ class SqlOutbox:
 
     def claim_due(self, now: datetime, limit: int = 50) -> list[OutgoingMail]:
         self.flush()  # never claim (and send) again a mail sent but not yet marked
-        with self.db.transaction() as s:
+        # reads only: on SQLite they need not wait for the write lock (held by a batch of
+        # messages being processed)
+        with self.db.reading() as s:
             ids = list(
                 s.scalars(
                     select(OutboxMail.id)
@@ -183,7 +185,7 @@ class SqlOutbox:
         if not ids:
             return []
         # read again after locking: a mail another daemon sent meanwhile is left alone
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             rows = s.scalars(
                 select(OutboxMail)
                 .where(
