@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from email import policy
 from email.parser import Parser
 
-from sqlalchemy import Connection, String, Table, bindparam, insert, or_, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, Table, bindparam, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from ..ports import OutgoingMail, Stored
 from ..vocabulary import InboundState, OutboxState
@@ -71,20 +71,13 @@ def _sender(raw: bytes) -> str | None:
         return None
 
 
-# built once (building a statement costs more than running it); a column compared with
-# NULL matches nothing, so one query covers the keys a message has
-_SAME_MESSAGE = (
-    select(InboundMessage.id)
-    .where(
-        or_(
-            InboundMessage.message_id == bindparam("message_id", type_=String),
-            InboundMessage.source_key == bindparam("source_key", type_=String),
-            InboundMessage.content_hash == bindparam("content_hash", type_=String),
-        )
-    )
-    .limit(1)
-)
-_INSERT = insert(InboundMessage)
+def _insert_new(dialect: str):
+    """Insert a message unless one with the same Message-ID, mailbox key or content digest
+    is stored (the unique columns): one statement, no look first, no race to lose."""
+    table = InboundMessage.__table__
+    assert isinstance(table, Table)
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert(table).on_conflict_do_nothing().returning(table.c.id)
 
 
 class SqlInbound:
@@ -93,6 +86,7 @@ class SqlInbound:
     def __init__(self, db: Database, clock=None):
         self.db = db
         self.clock = clock
+        self._insert = _insert_new(db.engine.dialect.name)
 
     def _now(self) -> datetime:
         return self.clock.now() if self.clock is not None else datetime.now(UTC)
@@ -110,28 +104,29 @@ class SqlInbound:
         sender = _sender(raw)
         # without a Message-ID a re-delivery is recognised by its content
         digest = content_hash(raw) if msgid is None else None
-        # one transaction (one turn of SQLite's write lock per message): look, then insert
-        try:
-            with self.db.transaction(urgent=True) as s:
-                keys = {"message_id": msgid, "source_key": source_key, "content_hash": digest}
-                if any(keys.values()) and s.scalar(_SAME_MESSAGE, keys) is not None:
-                    return Stored.DUPLICATE
-                s.execute(
-                    _INSERT,
-                    {
-                        **keys,
-                        "source": source,
-                        "envelope_from": _text(envelope_from)[:254] if envelope_from else envelope_from,
-                        "sender": sender,
-                        "raw": raw,
-                        "received_at": self._now(),
-                        "state": InboundState.NEW,
-                        "attempts": 0,
-                        "redacted": False,
-                    },
-                )
-        except IntegrityError:  # a concurrent copy won the race (PostgreSQL)
-            return Stored.DUPLICATE
+        # one transaction (one turn of SQLite's write lock per message), one statement
+        with self.db.transaction(urgent=True) as s:
+            inserted = s.connection().execute(
+                self._insert,
+                {
+                    "message_id": msgid,
+                    "source_key": source_key,
+                    "content_hash": digest,
+                    "source": source,
+                    "envelope_from": _text(envelope_from)[:254] if envelope_from else envelope_from,
+                    "sender": sender,
+                    "raw": raw,
+                    "received_at": self._now(),
+                    "state": InboundState.NEW,
+                    "attempts": 0,
+                    "redacted": False,
+                    "not_before": None,
+                    "error": None,
+                    "processed_at": None,
+                },
+            )
+            if inserted.first() is None:  # nothing inserted: the message is there
+                return Stored.DUPLICATE
         return Stored.STORED
 
     def has_source_key(self, source_key: str) -> bool:

@@ -224,7 +224,7 @@ _CLAIM = {
 def pending_inbound_ids(s: Session, limit: int, now: datetime | None = None) -> list[int]:
     """Messages waiting to be processed; with `now`, not those deferred beyond it."""
     statement = _PENDING[_WAITING if now is None else _DUE]
-    return list(s.scalars(statement, {"limit": limit, "now": now}))
+    return list(s.connection().execute(statement, {"limit": limit, "now": now}).scalars())
 
 
 def claim_inbound(s: Session, inbound_id: int, now: datetime | None = None) -> InboundMessage | None:
@@ -267,16 +267,6 @@ def ping(s: Session) -> None:
     s.execute(text("SELECT 1"))
 
 
-def inbound_answered_since(
-    s: Session, sender: str, *, exclude_id: int, since: datetime, limit: int
-) -> list[datetime]:
-    """When the latest `limit` messages from `sender` were processed (newest first),
-    counting only those processed since `since` and not ignored. Without flushing first:
-    the changes pending are those of the message being processed, which is excluded."""
-    with s.no_autoflush:
-        return _answered_since(s, sender, exclude_id=exclude_id, since=since, limit=limit)
-
-
 _ANSWERED_SINCE = (
     select(InboundMessage.processed_at)
     .where(
@@ -291,11 +281,16 @@ _ANSWERED_SINCE = (
 )
 
 
-def _answered_since(
+def inbound_answered_since(
     s: Session, sender: str, *, exclude_id: int, since: datetime, limit: int
 ) -> list[datetime]:
+    """When the latest `limit` messages from `sender` were processed (newest first),
+    counting only those processed since `since` and not ignored. A Core query, so without
+    flushing first: the changes pending are those of the message being processed, which
+    is excluded."""
     parameters = {"sender": sender, "exclude_id": exclude_id, "since": since, "limit": limit}
-    return list(s.scalars(_ANSWERED_SINCE, parameters))
+    times = s.connection().execute(_ANSWERED_SINCE, parameters).scalars()
+    return [at for at in times if at is not None]  # (none is: processed_at >= since)
 
 
 # -- sign-on failures --------------------------------------------------------------------------
