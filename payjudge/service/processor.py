@@ -62,6 +62,7 @@ class _Defer(Exception):
 # (its replies wait for its commit). On SQLite a batch is one message: a commit there
 # costs no fsync (WAL, synchronous=NORMAL), and the listener, storing mail, waits for
 # the write lock while a batch holds it.
+RATE_WINDOW = timedelta(hours=1)  # `rate_limit_per_hour` counts the answers in it
 BATCH_MESSAGES = 25
 BATCH_SECONDS = {"sqlite": 0.0, "postgresql": 0.1}
 
@@ -174,7 +175,9 @@ def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handle
     """Run the message's commands and write its reply; raises `_Defer` (over the rate
     limit) or `_Undo` (a command refused), after which the caller rolls back."""
     now = clock.now()
-    row = repo.claim_inbound(s, inbound_id, now)
+    row, nth_answer = repo.claim_inbound_counting(
+        s, inbound_id, now, since=now - RATE_WINDOW, limit=config.rate_limit_per_hour
+    )
     if row is None:
         return Handled.SKIPPED
     mail = read_message(row.raw, envelope_from=row.envelope_from)
@@ -188,7 +191,10 @@ def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handle
     sender = mail.sender
     assert sender is not None  # _ignore_reason sets aside mail without a sender
     script = split_commands([(line.number, line.text) for line in mail.lines])
-    limited = _rate_limited(s, config, sender, row, now)
+    if sender == row.sender and config.rate_limit_per_hour > 0:  # the claim's count is for it
+        limited = nth_answer + RATE_WINDOW if nth_answer is not None else None
+    else:
+        limited = _rate_limited(s, config, sender, row, now)
     signs_on = bool(script.commands) and script.commands[0].keyword in ("SIGNON", "RESIGN")
     if limited is not None and not signs_on:
         raise _Defer(limited, sender)
@@ -314,12 +320,10 @@ def _rate_limited(s, config: Config, sender: str, row: InboundMessage, now: date
     times in the last hour. From can be forged, so being over the limit never drops a
     message: it waits its turn, and one that signs on with its password goes at once."""
     limit = config.rate_limit_per_hour
-    times = repo.inbound_answered_since(
-        s, sender, exclude_id=row.id, since=now - timedelta(hours=1), limit=limit
-    )
+    times = repo.inbound_answered_since(s, sender, exclude_id=row.id, since=now - RATE_WINDOW, limit=limit)
     if len(times) < limit:
         return None
-    return times[-1] + timedelta(hours=1)
+    return times[-1] + RATE_WINDOW
 
 
 def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bool) -> None:
