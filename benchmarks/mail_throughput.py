@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/mail_throughput.py [--db sqlite,postgresql] [--burst 1000]
         [--clients 8] [--rates 20,50] [--paced 300] [--games 1000] [--spread 180] [--firing N]
-        [--skip-games] [--skip-throughput]
+        [--games-db sqlite|postgresql] [--skip-games] [--skip-throughput]
 
 The daemon runs as a real subprocess (`.venv/bin/payjudge serve`, configured through the
 environment as in production) and mails its replies to a real SMTP server: an aiosmtpd
@@ -22,9 +22,10 @@ synchronous=NORMAL).
 2. **Latency at a steady rate**: the same mix sent open-loop at each of `--rates`
    messages per second (`--paced` messages each); latency is measured from the moment a
    message was due to go out, so a client falling behind counts against the judge.
-3. **Deadlines** (SQLite): `--games` active games whose phase is ready (every sheet in;
-   a settle delay of an hour, so only the deadline processes them), with deadlines
-   spread evenly over `--spread` seconds, starting a minute after the daemon starts.
+3. **Deadlines** (SQLite, or PostgreSQL with `--games-db`): `--games` active games
+   whose phase is ready (every sheet in; a settle delay of an hour, so only the
+   deadline processes them), with deadlines spread evenly over `--spread` seconds,
+   starting a minute after the daemon starts.
    Lateness = the turn's `processed_at` (when the daemon's deadline job began) minus the
    deadline, and the arrival of the phase's results mail at the sink minus the deadline
    (the whole path: processing, commit, outbox, SMTP). The daemon's resident memory
@@ -305,10 +306,12 @@ def clone_games(db_url: str, template: str, count: int) -> list[str]:
     return names
 
 
-def deadlines(sink_url: str, sink: SinkHandler, args) -> dict:
+def deadlines(sink_url: str, sink: SinkHandler, args, db_url: str | None = None) -> dict:
     from sqlalchemy import create_engine, text
 
-    judge = JudgeProcess(outbound=sink_url, settle=3600, sweep=30, env={"PAYJUDGE_LOG_LEVEL": "WARNING"})
+    judge = JudgeProcess(
+        outbound=sink_url, db_url=db_url, settle=3600, sweep=30, env={"PAYJUDGE_LOG_LEVEL": "WARNING"}
+    )
     try:
         judge.upgrade()
         # a usual PBEM timing: the phase after the deadline is not reminded at once
@@ -433,6 +436,7 @@ def main() -> None:
     parser.add_argument(
         "--lead", type=float, default=60.0, help="seconds from the daemon's start to the first deadline"
     )
+    parser.add_argument("--games-db", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--skip-games", action="store_true")
     parser.add_argument("--skip-throughput", action="store_true")
     args = parser.parse_args()
@@ -460,8 +464,17 @@ def main() -> None:
                 pg = None
         games = None
         if not args.skip_games:
-            print(f"[sqlite] {args.games} games, deadlines over {args.spread:.0f} s ...", flush=True)
-            games = deadlines(sink_url, sink, args)
+            db_url = None
+            if args.games_db == "postgresql":
+                from tests.daemon.pgserver import PrivatePostgres
+
+                pg = PrivatePostgres(
+                    settings={"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
+                ).start()
+                db_url = pg.create_database("games")
+            print(f"[{args.games_db}] {args.games} games, deadlines over {args.spread:.0f} s ...", flush=True)
+            games = deadlines(sink_url, sink, args, db_url)
+            games["db"] = args.games_db
     finally:
         if pg is not None:
             pg.remove()
@@ -498,7 +511,7 @@ def main() -> None:
         )
         print("| ---: | ---: | ---: | ---: | ---: | ---: |")
         print(
-            f"| {games['games']} ({games['firing']} due) | {games['startup_s']:.1f} s |"
+            f"| {games['games']} ({games['firing']} due, {games['db']}) | {games['startup_s']:.1f} s |"
             f" {games['fired_p50']:.2f} / {games['fired_p99']:.2f} / {games['fired_max']:.2f} s |"
             f" {games['mail_p50']:.2f} / {games['mail_p99']:.2f} / {games['mail_max']:.2f} s |"
             f" {games['duplicates']} |"

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -143,7 +144,10 @@ class Daemon:
             while not stop.is_set():
                 inbound_wake.clear()
                 try:
-                    count = await loop.run_in_executor(processing, process_pending, db, cfg, self.clock)
+                    # each batch's replies go out as soon as it is committed
+                    count = await loop.run_in_executor(
+                        processing, partial(process_pending, db, cfg, self.clock, committed=sender.wake)
+                    )
                 except Exception:
                     log.exception("processing stored messages failed; retrying")
                     count = 0

@@ -167,4 +167,5 @@ def password_token(salt: str, word: str) -> str:
 
 
 def redaction_salt(s: Session) -> str:
-    return repo.judge_setting(s, "redaction_salt") or "payjudge"
+    # written once by the migration that made the setting, so read once per process
+    return repo.judge_constant(s, "redaction_salt") or "payjudge"

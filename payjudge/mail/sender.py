@@ -255,8 +255,10 @@ class OutboxSender:
     _wake: asyncio.Event | None = field(default=None, init=False, repr=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False, repr=False)
 
-    def send_due(self) -> SendResult:
-        """Send every due mail once (at most `batch_limit`); blocking, run it in a thread."""
+    def send_due(self, *, keep_open: bool = False) -> SendResult:
+        """Send every due mail once (at most `batch_limit`); blocking, run it in a thread.
+        With `keep_open` the transport's connection stays open for the next pass (`run`
+        closes it once a pass finds nothing to send)."""
         result = SendResult()
         mails = self.outbox.claim_due(self.clock.now(), self.batch_limit)
         try:
@@ -275,15 +277,19 @@ class OutboxSender:
                 else:
                     self._sent(mail, result)
         finally:
-            try:
-                self.transport.close()
-            except Exception:
-                log.exception("closing %r", self.transport)
+            if not keep_open or unavailable is not None:
+                self._close()
         if mails:
             log.info(
                 "outbox: %d sent, %d to retry, %d given up", result.sent, result.retrying, result.given_up
             )
         return result
+
+    def _close(self) -> None:
+        try:
+            self.transport.close()
+        except Exception:
+            log.exception("closing %r", self.transport)
 
     def _sent(self, mail: OutgoingMail, result: SendResult) -> None:
         result.sent += 1
@@ -344,18 +350,23 @@ class OutboxSender:
             loop.call_soon_threadsafe(event.set)
 
     async def run(self, stop_event: asyncio.Event, interval: float = 5.0) -> None:
-        """Send due mail every `interval` seconds (or at once after `wake()`) until stopped."""
+        """Send due mail every `interval` seconds (or at once after `wake()`) until stopped.
+        Passes that follow each other keep one connection to the relay (under load a
+        pass follows every batch of processed messages); a pass that finds nothing to
+        send closes it."""
         self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
         try:
             while not stop_event.is_set():
                 self._wake.clear()
                 try:
-                    result = await asyncio.to_thread(self.send_due)
+                    result = await asyncio.to_thread(self.send_due, keep_open=True)
                 except Exception:
                     log.exception("outbox sender pass failed")
                     result = SendResult()
                 if result.total >= self.batch_limit:
                     continue  # more may be waiting
+                if result.total == 0:
+                    await asyncio.to_thread(self._close)
                 stop_wait = asyncio.ensure_future(stop_event.wait())
                 wake_wait = asyncio.ensure_future(self._wake.wait())
                 try:
@@ -367,6 +378,7 @@ class OutboxSender:
                     wake_wait.cancel()
         finally:
             self._loop = self._wake = None
+            await asyncio.to_thread(self._close)
 
 
 def _describe(exc: BaseException) -> str:

@@ -1,8 +1,12 @@
-"""Process stored inbound messages, one per transaction.
+"""Process stored inbound messages, each all or nothing, several per transaction.
 
-A message is all or nothing: its commands run in one transaction, and if any command is
-refused the transaction is rolled back and only the reply (naming every bad line) is
-written. A message that makes processing crash is quarantined with its traceback; the
+A message is all or nothing: its commands run in one savepoint, and if any command is
+refused the savepoint is rolled back and only the reply (naming every bad line) is
+written. The messages waiting are processed in batches, one transaction each (one
+commit, so one `fsync` on PostgreSQL, per batch rather than per message); the replies
+are outbox rows of the same transaction, so none goes out before its message's outcome
+is committed, and a crash mid-batch leaves every message of the batch waiting, to be
+processed again. A message that makes processing crash is quarantined with its traceback; the
 sender is told it was set aside, and the loop goes on. A sender over the rate limit
 waits (the message stays, with a time before which it is not looked at again), unless
 the message signs on with its password. Once processed, a message's passwords are
@@ -13,7 +17,9 @@ from __future__ import annotations
 
 import enum
 import logging
+import time
 import traceback
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from ..config import Config
@@ -22,7 +28,7 @@ from ..game.mailer import Mailer
 from ..game.security import FailedSignon, password_token, record_failure, redaction_salt
 from ..game.timing import Timing
 from ..ports import Clock
-from ..store import repo
+from ..store import Session, repo
 from ..store.db import Database
 from ..store.models import InboundMessage
 from ..text.commands import split_commands
@@ -52,18 +58,67 @@ class _Defer(Exception):
         self.failure = failure
 
 
+# A batch ends after this many messages or once its transaction has been open this long
+# (its replies wait for its commit). On SQLite a batch is one message: a commit there
+# costs no fsync (WAL, synchronous=NORMAL), and the listener, storing mail, waits for
+# the write lock while a batch holds it.
+RATE_WINDOW = timedelta(hours=1)  # `rate_limit_per_hour` counts the answers in it
+BATCH_MESSAGES = 25
+BATCH_SECONDS = {"sqlite": 0.0, "postgresql": 0.1}
+
+
 def pending_ids(db: Database, limit: int = 100, now: datetime | None = None) -> list[int]:
-    with db.transaction() as s:
+    with db.reading() as s:  # the claim checks again: no write lock needed to look
         return repo.pending_inbound_ids(s, limit, now)
 
 
-def process_pending(db: Database, config: Config, clock: Clock, limit: int = 100) -> int:
-    """Process the messages that are due; returns how many were looked at."""
-    done = 0
-    for message_id in pending_ids(db, limit, clock.now()):
-        process_one(db, config, clock, message_id)
-        done += 1
+def process_pending(
+    db: Database,
+    config: Config,
+    clock: Clock,
+    limit: int = 100,
+    committed: Callable[[], None] | None = None,
+) -> int:
+    """Process the messages that are due, in batches; returns how many were looked at.
+    `committed` is called once `BATCH_MESSAGES` more messages are committed (the daemon
+    wakes the sender; it does again when this returns)."""
+    ids = pending_ids(db, limit, clock.now())
+    done = told = 0
+    while done < len(ids):
+        done += _process_batch(db, config, clock, ids[done : done + BATCH_MESSAGES])
+        # every BATCH_MESSAGES messages, not every batch: on SQLite a batch is one
+        # message, and a pass of the sender per message costs a write of its own
+        if committed is not None and done - told >= BATCH_MESSAGES:
+            committed()
+            told = done
     return done
+
+
+def _process_batch(db: Database, config: Config, clock: Clock, ids: list[int]) -> int:
+    """Process the first of `ids` in one transaction, each message in a savepoint of its
+    own; returns how many were processed. Should the transaction itself fail (not a
+    message: those are caught in their savepoints), the batch is rolled back whole and its
+    messages are processed again one per transaction."""
+    handled = 0
+    seconds = BATCH_SECONDS.get(db.engine.dialect.name, 0.0)
+    try:
+        with db.transaction() as s:
+            started = time.monotonic()
+            for inbound_id in ids:
+                _handle(s, config, clock, inbound_id)
+                handled += 1
+                # the next message reads everything afresh, as in a session of its own
+                s.expunge_all()
+                if time.monotonic() - started >= seconds:
+                    break
+        return handled
+    except Exception:
+        if len(ids) == 1:
+            raise
+        log.exception("a batch of %d messages failed; processing them one by one", handled + 1)
+        for inbound_id in ids[: handled + 1]:
+            process_one(db, config, clock, inbound_id)
+        return handled + 1
 
 
 class Handled(enum.StrEnum):
@@ -76,59 +131,20 @@ class Handled(enum.StrEnum):
 
 
 def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> Handled:
-    """Process one stored message; returns what became of it."""
+    """Process one stored message in a transaction of its own; returns what became of it."""
+    with db.transaction() as s:
+        return _handle(s, config, clock, inbound_id)
+
+
+def _handle(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handled:
+    """Process one message inside the caller's transaction: its work in a savepoint, rolled
+    back if it is refused, deferred or fails (then the reply, the wait or the quarantine
+    is written in a savepoint of its own)."""
     try:
-        with db.transaction() as s:
-            now = clock.now()
-            row = repo.claim_inbound(s, inbound_id, now)
-            if row is None:
-                return Handled.SKIPPED
-            row.attempts += 1
-            mail = read_message(row.raw, envelope_from=row.envelope_from)
-            reason = _ignore_reason(config, mail)
-            if reason:
-                log.info("ignoring message %s: %s", inbound_id, reason)
-                row.state, row.processed_at, row.error = InboundState.DONE, now, f"ignored: {reason}"
-                _redact(s, row, None)
-                return Handled.DONE
-            sender = mail.sender
-            assert sender is not None  # _ignore_reason sets aside mail without a sender
-            script = split_commands([(line.number, line.text) for line in mail.lines])
-            limited = _rate_limited(s, config, sender, row, now)
-            signs_on = bool(script.commands) and script.commands[0].keyword in ("SIGNON", "RESIGN")
-            if limited is not None and not signs_on:
-                raise _Defer(limited, sender)
-            reply = Reply()
-            mailer = Mailer(s, config, now)
-            ctx = Context(
-                session=s,
-                config=config,
-                now=now,
-                sender=mail.sender or "",
-                message_id=mail.message_id,
-                reply=reply,
-                mailer=mailer,
-                inbound_id=row.id,
-            )
-            for problem in mail.problems:
-                if problem.kind.value in ("fatal",):
-                    reply.problem(None, "", problem.message)
-            if not script.commands and not script.problems:
-                reply.problem(None, "", "the message has no commands (HELP lists them)")
-            execute(ctx, script)
-            if limited is not None and ctx.actor is None:
-                # over the limit, only a message that signs on with its password goes on
-                raise _Defer(limited, sender, ctx.signon_failure)
-            if reply.problems:
-                raise _Undo(reply, mail, ctx.signon_failure)
-            if ctx.state is not None:
-                ctx.state.game.version += 1
-            _send_reply(mailer, ctx.state.game if ctx.state else None, mail, reply, ok=True)
-            row.state, row.processed_at = InboundState.DONE, now
-            _redact(s, row, mail)
-            return Handled.DONE
+        with s.begin_nested():
+            return _answer(s, config, clock, inbound_id)
     except _Defer as defer:
-        with db.transaction() as s:
+        with s.begin_nested():
             row = _stored(s, inbound_id)
             row.not_before = defer.until
             if defer.failure is not None:
@@ -142,7 +158,7 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
         return Handled.DEFERRED
     except _Undo as undo:
         try:
-            with db.transaction() as s:
+            with s.begin_nested():
                 row = _stored(s, inbound_id)
                 now = clock.now()
                 mailer = Mailer(s, config, now)
@@ -154,9 +170,69 @@ def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> 
                 _redact(s, row, undo.mail)
             return Handled.DONE
         except Exception:  # the error reply itself cannot be written
-            return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
+            return _quarantine(s, config, clock, inbound_id, traceback.format_exc())
     except Exception:
-        return _quarantine(db, config, clock, inbound_id, traceback.format_exc())
+        return _quarantine(s, config, clock, inbound_id, traceback.format_exc())
+
+
+def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handled:
+    """Run the message's commands and write its reply; raises `_Defer` (over the rate
+    limit) or `_Undo` (a command refused), after which the caller rolls back."""
+    now = clock.now()
+    row, nth_answer = repo.claim_inbound_counting(
+        s, inbound_id, now, since=now - RATE_WINDOW, limit=config.rate_limit_per_hour
+    )
+    if row is None:
+        return Handled.SKIPPED
+    mail = read_message(row.raw, envelope_from=row.envelope_from)
+    reason = _ignore_reason(config, mail)
+    if reason:
+        log.info("ignoring message %s: %s", inbound_id, reason)
+        row.state, row.processed_at, row.error = InboundState.DONE, now, f"ignored: {reason}"
+        row.attempts += 1
+        _redact(s, row, None)
+        return Handled.DONE
+    sender = mail.sender
+    assert sender is not None  # _ignore_reason sets aside mail without a sender
+    script = split_commands([(line.number, line.text) for line in mail.lines])
+    if sender == row.sender and config.rate_limit_per_hour > 0:  # the claim's count is for it
+        limited = nth_answer + RATE_WINDOW if nth_answer is not None else None
+    else:
+        limited = _rate_limited(s, config, sender, row, now)
+    signs_on = bool(script.commands) and script.commands[0].keyword in ("SIGNON", "RESIGN")
+    if limited is not None and not signs_on:
+        raise _Defer(limited, sender)
+    reply = Reply()
+    mailer = Mailer(s, config, now)
+    ctx = Context(
+        session=s,
+        config=config,
+        now=now,
+        sender=mail.sender or "",
+        message_id=mail.message_id,
+        reply=reply,
+        mailer=mailer,
+        inbound_id=row.id,
+    )
+    for problem in mail.problems:
+        if problem.kind.value in ("fatal",):
+            reply.problem(None, "", problem.message)
+    if not script.commands and not script.problems:
+        reply.problem(None, "", "the message has no commands (HELP lists them)")
+    execute(ctx, script)
+    if limited is not None and ctx.actor is None:
+        # over the limit, only a message that signs on with its password goes on
+        raise _Defer(limited, sender, ctx.signon_failure)
+    if reply.problems:
+        raise _Undo(reply, mail, ctx.signon_failure)
+    if ctx.state is not None:
+        ctx.state.game.version += 1
+    _send_reply(mailer, ctx.state.game if ctx.state else None, mail, reply, ok=True)
+    # counted only now (a rolled-back attempt is not counted): set earlier, the change
+    # would be flushed before every query of the commands, an UPDATE of its own
+    row.state, row.processed_at, row.attempts = InboundState.DONE, now, row.attempts + 1
+    _redact(s, row, mail)
+    return Handled.DONE
 
 
 def _stored(s, inbound_id: int) -> InboundMessage:
@@ -167,13 +243,13 @@ def _stored(s, inbound_id: int) -> InboundMessage:
     return row
 
 
-def _quarantine(db: Database, config: Config, clock: Clock, inbound_id: int, error: str) -> Handled:
+def _quarantine(s: Session, config: Config, clock: Clock, inbound_id: int, error: str) -> Handled:
     """Set the message aside with its traceback, and tell its sender. The sender is the
     one stored at receipt when the message cannot even be read again (a parser that
     blows up, say on a thousand nested multiparts)."""
     error = error if len(error) <= 20_000 else "…\n" + error[-20_000:]  # a RecursionError's frames
     log.error("message %s quarantined:\n%s", inbound_id, error)
-    with db.transaction() as s:
+    with s.begin_nested():
         repo.quarantine(s, inbound_id, error, clock.now())
         row = _stored(s, inbound_id)
         try:
@@ -248,12 +324,10 @@ def _rate_limited(s, config: Config, sender: str, row: InboundMessage, now: date
     times in the last hour. From can be forged, so being over the limit never drops a
     message: it waits its turn, and one that signs on with its password goes at once."""
     limit = config.rate_limit_per_hour
-    times = repo.inbound_answered_since(
-        s, sender, exclude_id=row.id, since=now - timedelta(hours=1), limit=limit
-    )
+    times = repo.inbound_answered_since(s, sender, exclude_id=row.id, since=now - RATE_WINDOW, limit=limit)
     if len(times) < limit:
         return None
-    return times[-1] + timedelta(hours=1)
+    return times[-1] + RATE_WINDOW
 
 
 def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bool) -> None:

@@ -9,7 +9,7 @@ from email import policy
 from email.parser import Parser
 
 from sqlalchemy import Connection, Table, bindparam, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 
 from ..ports import OutgoingMail, Stored
 from ..vocabulary import InboundState, OutboxState
@@ -71,12 +71,22 @@ def _sender(raw: bytes) -> str | None:
         return None
 
 
+def _insert_new(dialect: str):
+    """Insert a message unless one with the same Message-ID, mailbox key or content digest
+    is stored (the unique columns): one statement, no look first, no race to lose."""
+    table = InboundMessage.__table__
+    assert isinstance(table, Table)
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert(table).on_conflict_do_nothing().returning(table.c.id)
+
+
 class SqlInbound:
     """Stores raw inbound mail; Message-ID and mailbox key are unique (duplicates ignored)."""
 
     def __init__(self, db: Database, clock=None):
         self.db = db
         self.clock = clock
+        self._insert = _insert_new(db.engine.dialect.name)
 
     def _now(self) -> datetime:
         return self.clock.now() if self.clock is not None else datetime.now(UTC)
@@ -94,42 +104,29 @@ class SqlInbound:
         sender = _sender(raw)
         # without a Message-ID a re-delivery is recognised by its content
         digest = content_hash(raw) if msgid is None else None
-        # one transaction (one turn of SQLite's write lock per message): look, then insert
-        try:
-            with self.db.transaction(urgent=True) as s:
-                if (
-                    msgid is not None
-                    and s.scalar(select(InboundMessage.id).where(InboundMessage.message_id == msgid))
-                    is not None
-                ):
-                    return Stored.DUPLICATE
-                if (
-                    source_key is not None
-                    and s.scalar(select(InboundMessage.id).where(InboundMessage.source_key == source_key))
-                    is not None
-                ):
-                    return Stored.DUPLICATE
-                if (
-                    digest is not None
-                    and s.scalar(select(InboundMessage.id).where(InboundMessage.content_hash == digest))
-                    is not None
-                ):
-                    return Stored.DUPLICATE
-                s.add(
-                    InboundMessage(
-                        message_id=msgid,
-                        source=source,
-                        source_key=source_key,
-                        envelope_from=(_text(envelope_from)[:254] if envelope_from else envelope_from),
-                        sender=sender,
-                        raw=raw,
-                        content_hash=digest,
-                        received_at=self._now(),
-                        state=InboundState.NEW,
-                    )
-                )
-        except IntegrityError:  # a concurrent copy won the race (PostgreSQL)
-            return Stored.DUPLICATE
+        # one transaction (one turn of SQLite's write lock per message), one statement
+        with self.db.transaction(urgent=True) as s:
+            inserted = s.connection().execute(
+                self._insert,
+                {
+                    "message_id": msgid,
+                    "source_key": source_key,
+                    "content_hash": digest,
+                    "source": source,
+                    "envelope_from": _text(envelope_from)[:254] if envelope_from else envelope_from,
+                    "sender": sender,
+                    "raw": raw,
+                    "received_at": self._now(),
+                    "state": InboundState.NEW,
+                    "attempts": 0,
+                    "redacted": False,
+                    "not_before": None,
+                    "error": None,
+                    "processed_at": None,
+                },
+            )
+            if inserted.first() is None:  # nothing inserted: the message is there
+                return Stored.DUPLICATE
         return Stored.STORED
 
     def has_source_key(self, source_key: str) -> bool:
@@ -167,7 +164,9 @@ class SqlOutbox:
 
     def claim_due(self, now: datetime, limit: int = 50) -> list[OutgoingMail]:
         self.flush()  # never claim (and send) again a mail sent but not yet marked
-        with self.db.transaction() as s:
+        # reads only: on SQLite they need not wait for the write lock (held by a batch of
+        # messages being processed)
+        with self.db.reading() as s:
             ids = list(
                 s.scalars(
                     select(OutboxMail.id)
@@ -181,7 +180,7 @@ class SqlOutbox:
         if not ids:
             return []
         # read again after locking: a mail another daemon sent meanwhile is left alone
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             rows = s.scalars(
                 select(OutboxMail)
                 .where(

@@ -3,16 +3,18 @@ the models). Upper layers never build queries themselves."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, func, or_, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy import Integer, Row, String, bindparam, func, or_, select, text, update
+from sqlalchemy.orm import Session, aliased
 
 from ..rules.names import PowerName
 from ..vocabulary import GameStatus, InboundState, TurnStatus
 from .models import (
+    UTC,
     Acceptance,
     CeoVote,
     Game,
@@ -198,27 +200,71 @@ def ceo_votes(s: Session, game: Game) -> dict[tuple[str, str], str | None]:
 
 
 # -- inbound mail ------------------------------------------------------------------------------
-def _due(now: datetime | None):
-    waiting = InboundMessage.state == InboundState.NEW
-    if now is None:
-        return waiting
-    return waiting & or_(InboundMessage.not_before.is_(None), InboundMessage.not_before <= now)
+# The processor's queries, built once: a statement built per call costs more than the
+# query itself (each clause is coerced and a cache key computed on every build).
+_WAITING = InboundMessage.state == InboundState.NEW
+_DUE = _WAITING & or_(
+    InboundMessage.not_before.is_(None), InboundMessage.not_before <= bindparam("now", type_=UTC)
+)
+_PENDING = {
+    due: select(InboundMessage.id)
+    .where(due)
+    .order_by(InboundMessage.id)
+    .limit(bindparam("limit", type_=Integer))
+    for due in (_WAITING, _DUE)
+}
 
 
 def pending_inbound_ids(s: Session, limit: int, now: datetime | None = None) -> list[int]:
     """Messages waiting to be processed; with `now`, not those deferred beyond it."""
-    return list(
-        s.scalars(select(InboundMessage.id).where(_due(now)).order_by(InboundMessage.id).limit(limit))
+    statement = _PENDING[_WAITING if now is None else _DUE]
+    return list(s.connection().execute(statement, {"limit": limit, "now": now}).scalars())
+
+
+def _answered(sender, exclude_id) -> tuple:
+    """The messages answered (processed and not ignored) from `sender`, the message
+    `exclude_id` aside, since the bound `since` (the arguments are SQL expressions)."""
+    return (
+        InboundMessage.sender == sender,
+        InboundMessage.id != exclude_id,
+        InboundMessage.processed_at >= bindparam("since", type_=UTC),
+        InboundMessage.state.in_((InboundState.DONE, InboundState.QUARANTINED)),
+        or_(InboundMessage.error.is_(None), ~InboundMessage.error.startswith("ignored")),
     )
 
 
-def claim_inbound(s: Session, inbound_id: int, now: datetime | None = None) -> InboundMessage | None:
-    """The message, locked for this transaction, if it still waits (others skip it)."""
-    return s.scalar(
-        select(InboundMessage)
-        .where(InboundMessage.id == inbound_id, _due(now))
-        .with_for_update(skip_locked=True)
+_CLAIMED = aliased(InboundMessage, name="claimed")
+# the claim and the rate limit's question in one query (one round trip less per message)
+_CLAIM_COUNTING = (
+    select(
+        _CLAIMED,
+        select(InboundMessage.processed_at)
+        .where(*_answered(_CLAIMED.sender, _CLAIMED.id))
+        .order_by(InboundMessage.processed_at.desc())
+        .limit(1)
+        .offset(bindparam("nth", type_=Integer))
+        .correlate(_CLAIMED)
+        .scalar_subquery(),
     )
+    .where(_CLAIMED.id == bindparam("inbound_id", type_=Integer), _CLAIMED.state == InboundState.NEW)
+    .where(or_(_CLAIMED.not_before.is_(None), _CLAIMED.not_before <= bindparam("now", type_=UTC)))
+    .with_for_update(of=_CLAIMED, skip_locked=True)
+)
+
+
+def claim_inbound_counting(
+    s: Session, inbound_id: int, now: datetime, *, since: datetime, limit: int
+) -> tuple[InboundMessage | None, datetime | None]:
+    """The message, locked for this transaction, if it still waits and is due (another
+    processor skips it); and for its stored sender what `inbound_answered_since` would
+    tell the rate limit: when the `limit`-th latest answer since `since` was (None: fewer
+    answers than that)."""
+    found = s.execute(
+        _CLAIM_COUNTING, {"inbound_id": inbound_id, "now": now, "since": since, "nth": max(0, limit - 1)}
+    ).first()
+    if found is None:
+        return None, None
+    return found[0], found[1]
 
 
 def quarantine(s: Session, inbound_id: int, error: str, now: datetime) -> None:
@@ -255,25 +301,24 @@ def ping(s: Session) -> None:
     s.execute(text("SELECT 1"))
 
 
+_ANSWERED_SINCE = (
+    select(InboundMessage.processed_at)
+    .where(*_answered(bindparam("sender", type_=String), bindparam("exclude_id", type_=Integer)))
+    .order_by(InboundMessage.processed_at.desc())
+    .limit(bindparam("limit", type_=Integer))
+)
+
+
 def inbound_answered_since(
     s: Session, sender: str, *, exclude_id: int, since: datetime, limit: int
 ) -> list[datetime]:
     """When the latest `limit` messages from `sender` were processed (newest first),
-    counting only those processed since `since` and not ignored."""
-    return list(
-        s.scalars(
-            select(InboundMessage.processed_at)
-            .where(
-                InboundMessage.sender == sender,
-                InboundMessage.id != exclude_id,
-                InboundMessage.processed_at >= since,
-                InboundMessage.state.in_((InboundState.DONE, InboundState.QUARANTINED)),
-                or_(InboundMessage.error.is_(None), ~InboundMessage.error.startswith("ignored")),
-            )
-            .order_by(InboundMessage.processed_at.desc())
-            .limit(limit)
-        )
-    )
+    counting only those processed since `since` and not ignored. A Core query, so without
+    flushing first: the changes pending are those of the message being processed, which
+    is excluded."""
+    parameters = {"sender": sender, "exclude_id": exclude_id, "since": since, "limit": limit}
+    times = s.connection().execute(_ANSWERED_SINCE, parameters).scalars()
+    return [at for at in times if at is not None]  # (none is: processed_at >= since)
 
 
 # -- sign-on failures --------------------------------------------------------------------------
@@ -313,5 +358,21 @@ def add_signon_failure(
 
 
 def judge_setting(s: Session, name: str) -> str | None:
-    row = s.get(JudgeSetting, name)
+    with s.no_autoflush:  # a row of its own: nothing pending changes it
+        row = s.get(JudgeSetting, name)
     return row.value if row is not None else None
+
+
+_constants: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
+def judge_constant(s: Session, name: str) -> str | None:
+    """A judge setting written once (by a migration: the redaction salt) and never
+    changed: read once per database (engine) and process."""
+    known = _constants.setdefault(s.get_bind(), {})
+    if name not in known:
+        value = judge_setting(s, name)
+        if value is None:
+            return None
+        known[name] = value
+    return known[name]

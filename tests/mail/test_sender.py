@@ -212,6 +212,31 @@ async def test_run_sends_on_wake_and_stops(smtp_sink, smtp_transport):
     assert len(outbox.sent) == 2
 
 
+async def test_passes_that_follow_each_other_share_one_connection(smtp_sink):
+    class Counting(SmtpTransport):
+        connections = 0
+
+        def _connect(self):
+            Counting.connections += 1
+            return super()._connect()
+
+    outbox = MemoryOutbox()
+    sender = sender_for(outbox, Counting(smtp_sink.host, smtp_sink.port, timeout=10))
+    stop = asyncio.Event()
+    task = asyncio.create_task(sender.run(stop, interval=60))
+    try:
+        await asyncio.sleep(0)  # let run() start
+        for n, rcpt in enumerate(("a@example.org", "b@example.org", "c@example.org"), 1):
+            queue(outbox, rcpt)
+            sender.wake()  # as after each batch of processed messages
+            await asyncio.to_thread(smtp_sink.wait_for, n, 5)
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 5)
+    assert len(outbox.sent) == 3
+    assert Counting.connections == 1
+
+
 async def test_run_survives_an_outbox_that_fails(caplog):
     class BrokenOutbox(MemoryOutbox):
         calls = 0
