@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, cast
 
 from .adjustments import adjudicate_adjustments, adjustments_due
+from .borders import borders
 from .errors import OrderError, ProblemKind
 from .flags import Flag
 from .geography import Map
@@ -159,8 +160,16 @@ def read_orders(
     game_map = position.map
     remembered: _Remembered | None = None
     # remembered validations hold for the plain rules only: flags and dummies change
-    # what is legal (IMMOBILE_DUMMIES, the convoy flags), so they go the long way
-    if check_owner and position.phase.is_movement and not flags and not dummies:
+    # what is legal (IMMOBILE_DUMMIES, the convoy flags), so they go the long way; so does
+    # a map with a border only a centre's owner may cross (the same order, legal or not by
+    # who owns the centre, which a remembered order does not check)
+    if (
+        check_owner
+        and position.phase.is_movement
+        and not flags
+        and not dummies
+        and not borders(game_map).restricted
+    ):
         remembered = game_map.derived("turn:validated", lambda m: {})
     for power, lines in texts.items():
         mine: list[Order] = []

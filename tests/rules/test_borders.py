@@ -30,3 +30,23 @@ def test_the_lists_of_possible_orders_keep_to_the_borders():
     assert "A WES S A HIL - MID" not in orders and "A WES - MID" in orders
     assert "F OUT - INN" not in orders
     assert "A HIL - EAS" not in orders and "A EAS - HIL" in orders
+
+
+def test_a_remembered_order_is_read_again_when_the_straits_owner_changes():
+    """read_orders remembers accepted orders by their text; a strait only the Gate's owner
+    may sail makes the same order legal or not by who owns a centre, so on such a map
+    nothing is remembered (F OUT - INN: accepted while WEST owns GAT, refused after)."""
+    from payjudge.rules.orders import Unit
+    from payjudge.rules.turn import read_orders
+
+    board = _map("borders")
+    start = Position.initial(board)
+    fleet = Unit.parse("F OUT")
+    owner = Position(board, start.phase, {"WEST": (fleet,)}, {"WEST": frozenset({"WES", "GAT"})})
+    other = Position(
+        board, start.phase, {"WEST": (fleet,)}, {"WEST": frozenset({"WES"}), "EAST": frozenset({"GAT"})}
+    )
+    accepted, problems = read_orders(owner, {"WEST": ["F OUT - INN"]})
+    assert [str(o) for o in accepted["WEST"]] == ["F OUT - INN"] and not problems
+    accepted, problems = read_orders(other, {"WEST": ["F OUT - INN"]})
+    assert "WEST" not in accepted and len(problems) == 1
