@@ -16,6 +16,7 @@ from ..rules.flags import Status
 from ..rules.names import PowerName
 from ..rules.orders import Unit
 from ..rules.position import Position
+from ..rules.proximity import supports_either_way
 from .problems import Problem, illegal
 
 # the flags every Payola game plays by (`PayolaRules.__contains__`)
@@ -123,19 +124,12 @@ def _pay_dummies(item: Offer, ctx: SheetContext, owner: PowerName | None, foreig
         )
 
 
-def _adjacent(a: Unit, b: Unit, ctx: SheetContext) -> bool:
-    m = ctx.position.map
-    return m.reaches_province(a.type, a.location, b.province) or m.reaches_province(
-        b.type, b.location, a.province
-    )
-
-
 def _touch(item: Offer, ctx: SheetContext, owner: PowerName | None) -> None:
     rules = ctx.in_force
     if owner in ctx.dummies and (Flag.CD_DUMMIES in rules or Flag.PAY_DUMMIES in rules):
         return
     mine = ctx.position.units.get(ctx.power, ())
-    near = any(_adjacent(u, item.unit, ctx) for u in mine)
+    near = any(supports_either_way(ctx.position.map, u, item.unit) for u in mine)
     if Flag.TOUCH_BRIBE in rules and not near:
         raise illegal(f"{item.unit} is not next to any of your units (TOUCH_BRIBE)")
     if Flag.REMOTE_BRIBE in rules and near:

@@ -50,3 +50,25 @@ def test_a_remembered_order_is_read_again_when_the_straits_owner_changes():
     assert [str(o) for o in accepted["WEST"]] == ["F OUT - INN"] and not problems
     accepted, problems = read_orders(other, {"WEST": ["F OUT - INN"]})
     assert "WEST" not in accepted and len(problems) == 1
+
+
+def test_no_support_across_a_marked_border_means_not_adjacent_for_touch_and_remote():
+    """Seed 003: TOUCH_BRIBE/REMOTE_BRIBE (and the press rules) call units adjacent when
+    either could support the other to hold; across WES~MID no support is given."""
+    from payjudge.payola.rules import PayolaRules
+    from payjudge.rules.orders import Unit
+    from payjudge.rules.proximity import supports_either_way, touching
+    from payjudge.text.sheet import parse_sheet
+
+    board = _map("borders")
+    start = Position.initial(board)
+    west, mid, hill = Unit.parse("A WES"), Unit.parse("A MID"), Unit.parse("A HIL")
+    assert not supports_either_way(board, west, mid) and supports_either_way(board, hill, mid)
+    apart = Position(board, start.phase, {"WEST": (west,), "EAST": (mid,)}, {})
+    near = Position(board, start.phase, {"WEST": (hill,), "EAST": (mid,)}, {})
+    assert not touching(apart, "WEST", "EAST") and touching(near, "WEST", "EAST")
+    for flag, refused_at in (("TOUCH_BRIBE", apart), ("REMOTE_BRIBE", near)):
+        rules = PayolaRules.from_flags([flag])
+        for pos in (apart, near):
+            parsed = parse_sheet("3 : A MID H", pos, "WEST", rules, balance=10)
+            assert bool(parsed.problems) is (pos is refused_at), (flag, parsed.problems)
