@@ -108,25 +108,29 @@ class Reply:
     def result(self, line: int | None, result: Result) -> None:
         self.notes.append(Note(result.note, line, result))
 
+    def _part(self, inside: Callable[[int | None], bool]) -> Reply:
+        """The part of this reply on the lines of the message `inside` accepts."""
+        part = Reply(game=self.game)
+        part.understood = [u for u in self.understood if inside(u[0])]
+        part.notes = [n for n in self.notes if inside(n.line)]
+        part.problems = [p for p in self.problems if inside(p.line)]
+        return part
+
     def copies(self) -> dict[str, tuple[str, Reply]]:
         """What a power's registered address gets of a Master's reply: only the lines of
         the Master's FOR <power> sections (a section ends at the next FOR), so a power
         never sees what the Master did for another. Keyed by address."""
-        out: dict[str, tuple[str, Reply]] = {}
+        sections: dict[str, tuple[str, list[tuple[int, int | None]]]] = {}
         starts = [line for line, _, _ in self.acting_for]
         for i, (line, power, address) in enumerate(self.acting_for):
-            if not address:
-                continue
-            end = starts[i + 1] if i + 1 < len(starts) else None
+            if address:
+                end = starts[i + 1] if i + 1 < len(starts) else None
+                sections.setdefault(address, (power, []))[1].append((line, end))
 
-            def inside(n: int | None, line: int = line, end: int | None = end) -> bool:
-                return n is not None and n >= line and (end is None or n < end)
+        def within(spans: list[tuple[int, int | None]]) -> Callable[[int | None], bool]:
+            return lambda n: n is not None and any(n >= a and (b is None or n < b) for a, b in spans)
 
-            _, part = out.setdefault(address, (power, Reply(game=self.game)))
-            part.understood += [u for u in self.understood if inside(u[0])]
-            part.notes += [n for n in self.notes if inside(n.line)]
-            part.problems += [p for p in self.problems if inside(p.line)]
-        return out
+        return {address: (power, self._part(within(spans))) for address, (power, spans) in sections.items()}
 
     def confirm_to_master(self, address: str, power: str, lines: list[int]) -> None:
         """ALWAYS_CONFIRM (seed 003, 1.3): the Master gets a copy of what the judge answered
@@ -142,16 +146,20 @@ class Reply:
         if self.to_master is None:
             return None
         address, power, lines = self.to_master
-        inside = set(lines)
-        part = Reply(game=self.game)
-        part.understood = [u for u in self.understood if u[0] in inside]
-        part.notes = [n for n in self.notes if n.line in inside]
-        part.problems = [p for p in self.problems if p.line in inside]
-        return address, power, part
+        return address, power, self._part(set(lines).__contains__)
 
-    def confirm_view(self, power: str, *, ok: bool) -> ReplyView:
-        """The view of the Master's ALWAYS_CONFIRM copy (`master_copy`)."""
-        return replace(self.view(ok=ok), ignored=[], ignored_more=0, skipped={}, confirm_for=power)
+    def copy_view(
+        self, *, ok: bool, copy_for: str | None = None, confirm_for: str | None = None
+    ) -> ReplyView:
+        """The view of a copy (`copies`, `master_copy`): nothing of the IGNORED section."""
+        return replace(
+            self.view(ok=ok),
+            ignored=[],
+            ignored_more=0,
+            skipped={},
+            copy_for=copy_for,
+            confirm_for=confirm_for,
+        )
 
     def problem(self, line: int | None, text: str, message: str) -> None:
         """A command refused: a problem of no kind."""
@@ -197,10 +205,6 @@ class Reply:
             limits=limits,
             game_name=self.game,
         )
-
-    def copy_view(self, power: str, *, ok: bool) -> ReplyView:
-        """The view of a copy for a power's player (`copies`): nothing of the IGNORED section."""
-        return replace(self.view(ok=ok), ignored=[], ignored_more=0, skipped={}, copy_for=power)
 
 
 class CommandError(Exception):

@@ -353,27 +353,23 @@ def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bo
         auto="auto-replied",
         v=reply.view(ok=ok),
     )
-    for address, (power, part) in reply.copies().items():
-        if address in (mail.sender, *reply.extra_recipients):
-            continue
-        mailer.send(
-            [address],
+    # the parts others get: each power's of the Master's FOR sections, the Master's of a
+    # player's order update under ALWAYS_CONFIRM (none for an address the reply went to)
+    parts = [
+        (
+            address,
             f"Diplomacy: the Master acted for {power} in {reply.game}",
-            "reply.txt.j2",
-            kind="reply",
-            game=game,
-            auto="auto-generated",
-            v=part.copy_view(power, ok=ok),
+            part.copy_view(ok=ok, copy_for=power),
         )
+        for address, (power, part) in reply.copies().items()
+    ]
     confirmation = reply.master_copy()
-    if confirmation is not None and confirmation[0] not in to:
+    if confirmation is not None:
         address, power, part = confirmation
-        mailer.send(
-            [address],
-            f"Diplomacy: {power}'s orders in {reply.game} (ALWAYS_CONFIRM)",
-            "reply.txt.j2",
-            kind="reply",
-            game=game,
-            auto="auto-generated",
-            v=part.confirm_view(power, ok=ok),
-        )
+        subject = f"Diplomacy: {power}'s orders in {reply.game} (ALWAYS_CONFIRM)"
+        parts.append((address, subject, part.copy_view(ok=ok, confirm_for=power)))
+    for address, subject, view in parts:
+        if address not in to:
+            mailer.send(
+                [address], subject, "reply.txt.j2", kind="reply", game=game, auto="auto-generated", v=view
+            )

@@ -137,7 +137,7 @@ class Line:
                     continue  # (the unit has moved on to another plan since)
                 if kind == OFFER:
                     self._offer(u, j, q)
-                elif kind == FLIP and j >= 0 and self.exact[u].ends[j] != q:
+                elif kind == FLIP and self.exact[u].ends[j] != q:
                     continue  # (that comparison's end has moved)
                 else:
                     self._replan(u, q, kind == END)
@@ -179,9 +179,6 @@ class Line:
         offers = self.plans.offers
         follow = _Followed()
         self.exact[u] = follow
-        for p, flat in trace.flat:  # (the plateaus read by `decide` are dropped after K rounds)
-            if direction[p]:
-                heapq.heappush(heap, (q + (flat - at[p]) // direction[p] + 1, FLIP, u, -1, version))
         for j, (d, a, b) in enumerate(trace.comparisons):
             slope = slope_along(self.plans.slopes(a), direction)
             follow.sums.append([d - slope * q, slope])

@@ -43,7 +43,6 @@ class Trace(NamedTuple):
     pieces: tuple[Piece, ...]  # per offer (row of the unit)
     comparisons: tuple[tuple[int, int, int], ...]  # (d, a, b): d + Σ b[i]·(x[i] − x0[i]) > 0
     pays: tuple[tuple[int, int, int, int], ...]  # (power, AgP at k0, a, b)
-    flat: tuple[tuple[int, int], ...]  # (power, K): the plateaus are read, so k[power] <= K
 
 
 class Plan(NamedTuple):
@@ -164,7 +163,9 @@ class Plans:
         down = self.down
         ends = [INF] * len(down)  # per power: its pieces (and plateaus in force) last while k[p] < end
         pieces: list[Piece] = []
-        flats: dict[int, int] = {}
+        # a traced plan is never asked for where `decide` reads plateaus (eBayola without
+        # PUBLIC_TOTALS: line.Line follows no unit there), so a trace has none to carry
+        assert not (exact and keep)
         for i, (e, top, pl, p, flat) in enumerate(self.rows[u]):
             kp = k[p]
             v, s, kend = piece(top, pl, flat, kp)  # (s is 0 or -1)
@@ -180,8 +181,6 @@ class Plans:
                 ends[p] = kend
             if keep and kp <= flat:
                 plateau[e] = pl
-                if pl:
-                    flats[p] = flat
         # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
         decision = decide(ub, cast(Amounts, amount), plateau, self.ebayola, self.public)
         unpacked = self.unpacked
@@ -218,7 +217,7 @@ class Plans:
                 if d < same.get((a, b), d + 1):
                     same[a, b] = d
             comparisons = tuple((d, a, b) for (a, b), d in same.items())
-            trace = Trace(tuple(pieces), comparisons, tuple(exact_pays), tuple(flats.items()))
+            trace = Trace(tuple(pieces), comparisons, tuple(exact_pays))
         return Plan(tuple(k), tuple(pays), tuple(conds), trace)
 
     def slopes(self, packed: int) -> Slopes:
