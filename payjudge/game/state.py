@@ -89,7 +89,8 @@ class GameState:
     def dummies(self) -> frozenset[PowerName]:
         """Powers nobody plays: the unplayed powers nobody controls. A controlled power
         (CONTROL, a vassal state) is played by its controller like any other power."""
-        return self.unplayed() - self.control().keys()
+        # (`difference`: `frozenset - dict.keys()` is a set at run time, whatever typeshed says)
+        return self.unplayed().difference(self.control())
 
     def control(self) -> dict[PowerName, PowerName]:
         """Each controlled power's controller (the Master's CONTROL, VASSAL_DUMMIES): kept

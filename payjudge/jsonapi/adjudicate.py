@@ -67,10 +67,7 @@ def _history(report: PhaseReport) -> dict[str, Any]:
         # the text an order keeps once made (as in `units_json`) and the member's value
         # (`_value_`), read without the Python-level calls of `str()` and `value`
         order = o.order
-        try:
-            text: str = order._text  # type: ignore[union-attr]
-        except AttributeError:
-            text = str(order)
+        text = order._text or str(order)
         entry: dict[str, Any] = {"order": text, "result": o.result._value_}
         if o.dislodged:
             entry["dislodged"] = True

@@ -259,10 +259,7 @@ def units_json(pos: Position) -> dict[str, list[str]]:
         for u in us:
             # the text a unit keeps once made (`orders._Text`), read as an attribute:
             # `str()`'s Python-level call is a third of writing the units and the history
-            try:
-                texts.append(u._text)  # type: ignore[attr-defined]
-            except AttributeError:
-                texts.append(str(u))
+            texts.append(u._text or str(u))
         texts.sort()
         out[p] = texts
     return out

@@ -18,6 +18,7 @@ Winter (1898, chaos) is not paid again at the end of that year.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ..rules.names import PowerName
@@ -156,7 +157,7 @@ def zerosum_year_end(
 
 def vassal_income(
     lines: Mapping[PowerName, IncomeLine],
-    unplayed: frozenset[PowerName],
+    unplayed: AbstractSet[PowerName],
     control: Mapping[PowerName, PowerName],
 ) -> dict[PowerName, IncomeLine]:
     """VASSAL_DUMMIES (seed 003 §3.2): a dummy earns nothing unless it is a vassal, and a

@@ -19,8 +19,9 @@ from .book import Book
 from .decide import evaluate, spending
 
 
-class ReductionError(RuntimeError):
-    """The reduction did not settle (a bug: every round lowers some offer)."""
+class ReductionError(Exception):
+    """The reduction did not settle (a bug: every round lowers some offer). An `Exception`
+    (mypyc compiles subclasses of few built-in exceptions, RuntimeError not among them)."""
 
 
 def overspending(

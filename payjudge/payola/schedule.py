@@ -19,6 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 INF = float("inf")
+# A number of rounds that may be "never" (INF). Written `int | float` rather than `float`:
+# the two are one type to mypy, but mypyc keeps a `float` as a C double, which would round
+# a count past 2**53 (balances may be that large); the union keeps Python's exact int.
+Rounds = int | float
 
 
 def value(amount: int, plateau: int, flat: int, k: int) -> int:
@@ -46,7 +50,7 @@ def plateau_at(plateau: int, flat: int, k: int) -> int:
     return plateau if k <= flat else 0
 
 
-def piece(amount: int, plateau: int, flat: int, k: int) -> tuple[int, int, float]:
+def piece(amount: int, plateau: int, flat: int, k: int) -> tuple[int, int, Rounds]:
     """(value, slope, end) at round k: `value + slope * (k' - k)` is the exact value for
     every k' with k <= k' < end (slope is 0 or -1 per round; end may be INF)."""
     if k <= flat:

@@ -4,6 +4,7 @@ allowed, or not precise enough."""
 from __future__ import annotations
 
 import enum
+from typing import ClassVar
 
 
 class ProblemKind(enum.Enum):
@@ -13,7 +14,8 @@ class ProblemKind(enum.Enum):
 
 
 class OrderError(ValueError):
-    kind: ProblemKind = ProblemKind.INVALID
+    # a class attribute of each kind of error (ClassVar: not an attribute of each instance)
+    kind: ClassVar[ProblemKind] = ProblemKind.INVALID
 
     @property
     def message(self) -> str:

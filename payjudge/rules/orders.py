@@ -7,19 +7,20 @@ from dataclasses import dataclass, field
 from .geography import Location, UnitType
 
 
+@dataclass(frozen=True, slots=True)
 class _Text:
     """A value whose `str()` is made once and kept: the text depends only on the fields
     of a frozen dataclass, which never change, and results and reports write the same
     units and orders many times (`read_orders` hands out remembered orders). The kept
-    text is no field: equality, hashing, `repr` and pickling ignore it."""
+    text is no compared field: equality, hashing and `repr` ignore it."""
 
-    __slots__ = ("_text",)
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def _format(self) -> str:
         raise NotImplementedError
 
     def __str__(self) -> str:
-        text: str | None = getattr(self, "_text", None)
+        text = self._text
         if text is None:
             text = self._format()
             object.__setattr__(self, "_text", text)

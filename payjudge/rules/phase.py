@@ -118,6 +118,16 @@ class Phase:
         }[self.type]
         return (self.year, season, kind)
 
+    # Equality and hashing spelled out as the dataclass would make them: mypyc gives a class
+    # that defines its own ordering no dataclass `__eq__` (a phase would equal itself only)
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Phase:
+            return NotImplemented
+        return self.year == other.year and self.season is other.season and self.type is other.type
+
+    def __hash__(self) -> int:
+        return hash((self.year, self.season, self.type))
+
     def __lt__(self, other: Phase) -> bool:  # chronological, not alphabetical
         return self._order_key < other._order_key
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
@@ -73,15 +73,30 @@ class Position:
     centers: Mapping[PowerName, frozenset[ProvinceName]]  # power -> the centres it owns
     dislodged: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
     _at: Mapping[str, tuple[PowerName, Unit]] = field(init=False, repr=False, compare=False)
+    # given by `checked` alone, with the parts already in the form made below (and
+    # forgotten once used): province -> (power, unit)
+    _given_at: dict[str, tuple[PowerName, Unit]] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.map.phase_lines:  # the board of this phase (terrain that changes: `IN` lines)
             object.__setattr__(self, "map", phase_map(self.map, self.phase))
+        if self._given_at is not None:  # `checked`: the dicts are new and in normal form
+            object.__setattr__(self, "units", MappingProxyType(self.units))
+            object.__setattr__(self, "centers", MappingProxyType(self.centers))
+            object.__setattr__(self, "dislodged", _NO_DISLODGED)
+            object.__setattr__(self, "_at", MappingProxyType(self._given_at))
+            object.__setattr__(self, "_given_at", None)
+            return
+        # the parts as given: any collections (a list of units, a set of centres), put in
+        # normal form here (typed so, mypyc checks no more than that of what is given)
+        given_units: Mapping[PowerName, Collection[Unit]] = self.units
+        given_centers: Mapping[PowerName, Collection[ProvinceName]] = self.centers
+        given_dislodged: Mapping[PowerName, Collection[Dislodged]] = self.dislodged
         # each power's units in (province, coast) order; sorting by province alone gives
         # that order, as a province holds one unit (two are an error, reported as such)
-        units = {p: tuple(sorted(us, key=_province_of)) for p, us in self.units.items() if us}
-        centers = {p: frozenset(cs) for p, cs in self.centers.items() if cs}
-        dislodged = {p: tuple(ds) for p, ds in self.dislodged.items() if ds}
+        units = {p: tuple(sorted(us, key=_province_of)) for p, us in given_units.items() if us}
+        centers = {p: frozenset(cs) for p, cs in given_centers.items() if cs}
+        dislodged = {p: tuple(ds) for p, ds in given_dislodged.items() if ds}
         at = {u.province: (power, u) for power, us in units.items() for u in us}
         if len(at) != sum(map(len, units.values())):
             raise ValueError(_two_units(units))
@@ -105,17 +120,7 @@ class Position:
         no power without units or centres, `at` each unit's province -> (power, unit), no two
         units in a province. The dicts are taken, not copied: the caller keeps no reference.
         (The JSON reader: `__post_init__` would copy, sort and check it all again.)"""
-        self = object.__new__(cls)
-        # a frozen dataclass's fields, set as `__post_init__` sets them
-        self.__dict__.update(
-            map=phase_map(game_map, phase) if game_map.phase_lines else game_map,
-            phase=phase,
-            units=MappingProxyType(units),
-            centers=MappingProxyType(centers),
-            dislodged=_NO_DISLODGED,
-            _at=MappingProxyType(at),
-        )
-        return self
+        return cls(game_map, phase, units, centers, _NO_DISLODGED, at)
 
     @classmethod
     def initial(cls, game_map: Map, flags: frozenset[Flag] = frozenset()) -> Position:

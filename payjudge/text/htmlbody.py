@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+_SKIP = frozenset({"script", "style", "head", "title", "blockquote"})
+_BREAK = frozenset(
+    {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
+)
+
 
 class _HtmlText(HTMLParser):
     """Just enough HTML to read commands typed in a webmail composer."""
-
-    _SKIP = frozenset({"script", "style", "head", "title", "blockquote"})
-    _BREAK = frozenset(
-        {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
-    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -21,23 +21,23 @@ class _HtmlText(HTMLParser):
         self.pre = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIP:
+        if tag in _SKIP:
             self.skipping += 1
-        elif tag in self._BREAK:
+        elif tag in _BREAK:
             self.parts.append("\n")
         if tag == "pre":
             self.pre += 1
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._BREAK:
+        if tag in _BREAK:
             self.parts.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "pre":
             self.pre = max(0, self.pre - 1)
-        if tag in self._SKIP:
+        if tag in _SKIP:
             self.skipping = max(0, self.skipping - 1)
-        elif tag in self._BREAK and tag != "br":
+        elif tag in _BREAK and tag != "br":
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:

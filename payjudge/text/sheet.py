@@ -282,8 +282,8 @@ def _read_offer(
     for p, signal in parsed:
         try:
             order = _order(p, signal, ctx)
-        except LineError as e:
-            errors.extend(e.problems)
+        except LineError as line_error:  # (a name of its own: mypyc types a name once)
+            errors.extend(line_error.problems)
             continue
         if order in seen:
             seen[order] += 1
@@ -323,10 +323,10 @@ def _order(parsed: ParsedOrder, signal: bool, ctx: SheetContext) -> OfferOrder:
         order = validate(
             parsed, position, ctx.power, check_owner=False, flags=ctx.rules.flags, dummies=ctx.dummies
         )
-    except IllegalOrder as e:
+    except IllegalOrder as illegal_order:  # (a name of its own: mypyc types a name once)
         if ctx.rules.signals_allowed and parsed.kind is OrderKind.SUPPORT:
             return _signal(parsed, position.map, position)
-        raise LineError(unplaced(e.kind, e.message)) from None
+        raise LineError(unplaced(illegal_order.kind, illegal_order.message)) from None
     except OrderError as e:
         raise LineError(unplaced(e.kind, e.message)) from None
     if signal:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from payjudge.text import message as message_module
 from payjudge.text.compose import compose_mail
 from payjudge.text.message import ProblemKind, read_message
+from tests.sources import source_of
 
 MESSAGES = Path(__file__).parent / "messages"
 
@@ -277,7 +278,7 @@ def test_a_composed_mail_reads_back():
 
 
 def test_message_module_is_pure():
-    tree = ast.parse(Path(message_module.__file__).read_text())
+    tree = ast.parse(source_of(message_module).read_text())
     imported = {
         alias.name.split(".")[0]
         for node in ast.walk(tree)

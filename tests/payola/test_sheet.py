@@ -26,6 +26,7 @@ from payjudge.text.offer_memo import VALIDATE_FLAGS, table_for
 from payjudge.text.problems import LineError
 from payjudge.text.sheet import _parse_line, _read_line, parse_sheet, split_comment
 from payjudge.text.sheet_rules import SheetContext
+from tests.sources import source_of
 
 from .randomsheets import random_position, random_sheet_text, start_position
 
@@ -287,7 +288,7 @@ def test_usual_lines_read_as_any_line(flags, seed):
 
 
 def test_readings_are_kept_apart_by_every_flag_validate_reads():
-    source = Path(validate_module.__file__).read_text()
+    source = source_of(validate_module).read_text()
     named = {Flag[name] for name in re.findall(r"\bFlag\.([A-Z_]+)", source)}
     assert named <= VALIDATE_FLAGS
 

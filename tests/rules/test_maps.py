@@ -3,6 +3,7 @@ the file and line (the broken fixtures under tests/rules/maps mark the line `# b
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -200,7 +201,8 @@ def test_a_convoy_search_past_its_budget_answers_every_sea_linked_to_both_ends(m
     import payjudge.rules.geography as geography
 
     monkeypatch.setattr(geography, "_CHAIN_SEARCH_STEPS", 1)
-    fresh = load_map_file(Path(geography.__file__).parent.parent / "variants" / "standard.map")
+    # (the variants folder of the package: a compiled geography's file lies elsewhere)
+    fresh = load_map_file(Path(str(resources.files("payjudge"))) / "variants" / "standard.map")
     exact = _chains_by_definition(fresh, "LON", "TUN")
     approximated = fresh.convoy_seas("LON", "TUN")
     assert approximated > exact  # a redundant fleet's sea is accepted, never a needed one refused

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..book import Book
 from ..reduction import ReductionError, reduce_literal
-from ..schedule import INF
+from ..schedule import INF, Rounds
 from .line import Line
 from .plans import Plan, Plans
 
@@ -155,7 +155,7 @@ def whole_periods(plans: Plans, k: Sequence[int], period: list[Segment]) -> int:
                 return 0
             rounds.append((at, over))
             at = [at[p] + over[p] for p in range(n)]
-    best: float = INF
+    best: Rounds = INF
     made: dict[tuple[int, int], Plan] = {}  # (plans made on one line mostly hold on the next)
     for start, over in rounds:
         best = Line(plans, [x + s for x, s in zip(start, step)], step, made).departure(over, best)

@@ -80,7 +80,8 @@ class Affine:
             return Affine(self.v + other.v, self.a + other.a, self.region)
         return Affine(self.v + other, self.a, self.region) if other else self  # (immutable)
 
-    __radd__ = __add__
+    def __radd__(self, other: Affine | int) -> Affine:
+        return self.__add__(other)
 
     def __sub__(self, other: Affine | int) -> Affine:
         if type(other) is Affine:
@@ -161,7 +162,8 @@ class Traced:
             return Traced(self.v + other.v, self.a + other.a, self.region, self.b + other.b)
         return Traced(self.v + other, self.a, self.region, self.b) if other else self  # (immutable)
 
-    __radd__ = __add__
+    def __radd__(self, other: Traced | int) -> Traced:
+        return self.__add__(other)
 
     def __sub__(self, other: Traced | int) -> Traced:
         if type(other) is Traced:

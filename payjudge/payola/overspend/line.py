@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 
-from ..schedule import INF, piece
+from ..schedule import INF, Rounds, piece
 from .plans import Plan, Plans, Trace, coefficients, holds_for, slope_along, value_at
 
 Pay = tuple[int, int, int]  # (power, AgP at step 0 of the line, AgP per step)
@@ -39,12 +39,12 @@ OFFER, FLIP, END = 0, 1, 2
 FOLLOW = 2
 
 
-def _first_le0(d: int, s: int) -> float:
+def _first_le0(d: int, s: int) -> Rounds:
     """The first Δ >= 1 with d + s·Δ <= 0, for d > 0."""
     return INF if s >= 0 else (d - s - 1) // -s
 
 
-def _first_gt0(d: int, s: int) -> float:
+def _first_gt0(d: int, s: int) -> Rounds:
     """The first Δ >= 1 with d + s·Δ > 0, for d <= 0."""
     return INF if s <= 0 else -d // s + 1
 
@@ -71,7 +71,7 @@ class Line:
         # their offers
         self.a: list[int] = []
         self.s: list[int] = []
-        self.heap: list[tuple[float, int, int, int, int]] = []
+        self.heap: list[tuple[Rounds, int, int, int, int]] = []
         self.pays: dict[int, Sequence[Sequence[int]]] = {}  # per unit: (power, AgP at step 0, per step)
         self.version: dict[int, int] = {}
         self.exact: dict[int, _Followed] = {}
@@ -89,11 +89,11 @@ class Line:
         plan = made[u, q] = self.plans.make(u, at, exact=follow)
         return plan
 
-    def _on_line(self, plan: Plan, q: int) -> tuple[float, list[Pay]]:
+    def _on_line(self, plan: Plan, q: int) -> tuple[Rounds, list[Pay]]:
         """A plan that holds at step q: the step it ends at, and its payments on the line."""
         start, direction = self.start, self.direction
         at = [k + q * d for k, d in zip(start, direction)]
-        end: float = INF
+        end: Rounds = INF
         for c, a, _ in plan.conditions:
             s = slope_along(a, direction)
             if s < 0:
@@ -103,7 +103,7 @@ class Line:
         pays = [(p, value_at(c, a, start), slope_along(a, direction)) for p, c, a in plan.pays]
         return q + end, pays
 
-    def departure(self, expected: Sequence[bool], horizon: float = INF) -> float:
+    def departure(self, expected: Sequence[bool], horizon: Rounds = INF) -> Rounds:
         """The first step at which the overspending powers are not `expected`."""
         plans, start, direction = self.plans, self.start, self.direction
         plans.at(start)
@@ -251,7 +251,7 @@ class _Followed:
 
     def __init__(self) -> None:
         self.sums: list[list[int]] = []
-        self.ends: list[float] = []  # per comparison: the step its sum reaches 0
+        self.ends: list[Rounds] = []  # per comparison: the step its sum reaches 0
         self.index: dict[int, list[tuple[int, int]]] = {}  # offer -> (sum, coefficient)
         self.offers: dict[int, list[int]] = {}  # offer -> [AgP at step 0, AgP per step]
         self.pays: list[list[int]] = []

@@ -23,14 +23,14 @@ from typing import NamedTuple, cast
 
 from ..book import Book
 from ..decide import Amounts, decide
-from ..schedule import INF, piece
+from ..schedule import INF, Rounds, piece
 from .affine import BASE_BITS, Affine, Region, Slopes, Traced, unit_slope, unpack
 
 # c + Σ a[p]·k[p] > 0 must hold (absolute, not from k0); m: the most it loses per round
 Condition = tuple[int, Slopes, int]  # (c, a, m)
 
 
-Piece = tuple[int, int, float]  # an offer's (value, slope, end) at k0: `schedule.piece`
+Piece = tuple[int, int, Rounds]  # an offer's (value, slope, end) at k0: `schedule.piece`
 
 
 class Trace(NamedTuple):
@@ -99,10 +99,10 @@ def coefficients(packed: int, cache: Coefficients) -> list[tuple[int, int]]:
     return found
 
 
-def holds_for(plan: Plan, k: Sequence[int]) -> float:
+def holds_for(plan: Plan, k: Sequence[int]) -> Rounds:
     """For how many more rounds (of any power) the plan surely holds from k; -1 if it does
     not hold at k."""
-    budget: float = INF
+    budget: Rounds = INF
     for c, a, m in plan.conditions:
         f = value_at(c, a, k)
         if f <= 0:
@@ -128,7 +128,7 @@ class Plans:
         self.unpacked: Unpacked = {}
         self.offers: Coefficients = {}
         self.spare: dict[int, list[Plan]] = {u: [] for u in self.units}  # most recent first
-        self.due: dict[int, float] = {}  # the clock at which each plan is checked again
+        self.due: dict[int, Rounds] = {}  # the clock at which each plan is checked again
         self.k: list[int] | None = None
         self.clock = 0
         # each power's spending: const[p] + Σ coef[p][q]·k[q]
@@ -139,7 +139,7 @@ class Plans:
         self.rows = {u: [(e, *rows[e], flat[rows[e][2]]) for e in book.units[u].paying] for u in self.units}
         self.down = [unit_slope(p, -1) for p in range(n)]
 
-    def holding(self, u: int, k: Sequence[int]) -> tuple[Plan, float]:
+    def holding(self, u: int, k: Sequence[int]) -> tuple[Plan, Rounds]:
         """A plan of unit u that holds at k, and its budget there: the one in use, one it
         used before (in a tug of war a unit goes back and forth between a few decisions,
         and a plan holds wherever its conditions do, whenever it was made), or a new one."""
