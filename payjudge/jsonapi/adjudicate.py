@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..rules.names import PowerName
 from ..rules.position import Dislodged
@@ -58,7 +58,7 @@ def _dislodged(dislodged: Mapping[PowerName, tuple[Dislodged, ...]]) -> dict[str
     }
 
 
-_by_text = itemgetter("order")
+_by_text: Final = itemgetter("order")
 
 
 def _history(report: PhaseReport) -> dict[str, Any]:

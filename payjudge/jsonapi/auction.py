@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
-from ..payola.auction import Auction, run_auction
+from ..payola.auction import Auction, Method, run_auction
 from ..payola.offers import Sheet
 from ..payola.rules import PayolaRules, RulesError
 from ..payola.statement import statement_view
@@ -54,8 +54,11 @@ def _rules(names: tuple[str, ...]) -> PayolaRules:
         raise BadInput(str(exc)) from None
 
 
-def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False) -> dict[str, Any]:
-    """`maps_dir`: installed maps; `paths`: the variant may be a .map file (command line)."""
+def run(
+    doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = False, *, method: Method = "fast"
+) -> dict[str, Any]:
+    """`maps_dir`: installed maps; `paths`: the variant may be a .map file (command line);
+    `method`: rule 5.5's procedure (`run_auction`; all give the same answer, tests compare)."""
     if not isinstance(doc, dict):
         raise BadInput("the input must be a JSON object")
     pos = position(doc, maps_dir, paths)
@@ -99,7 +102,7 @@ def run(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool = Fals
         normalized[name] = parsed.normalized
         if parsed.sheet is not None:
             sheets[name] = parsed.sheet
-    auction = run_auction(pos, sheets, balances, accept, rules, dummies, seed)
+    auction = run_auction(pos, sheets, balances, accept, rules, dummies, seed, method=method)
     return _output(auction, pos, rules, dummies, sheets, normalized, errors)
 
 

@@ -11,11 +11,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from random import Random  # (the class has a method named `random`)
+from typing import Final
 
 from ..rules.geography import Map
 from ..rules.names import PowerName
 
-WILD = "?"
+WILD: Final = "?"
 
 
 class AcceptanceError(ValueError):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ..rules.names import PowerName
 from ..rules.orders import Hold, Unit
@@ -43,7 +43,7 @@ class EntryKind(enum.Enum):
     DEFAULT_HOLD = "default"  # the owner's 0 AgP HOLD of rule 3.3
 
 
-_WILDCARD = {
+_WILDCARD: Final = {
     OfferKind.NEGATIVE: EntryKind.NEGATIVE,
     OfferKind.MOVE: EntryKind.MOVE,
     OfferKind.HOLD: EntryKind.HOLD,
@@ -266,7 +266,7 @@ def _unit_book(
     return UnitBook(unit, owner, dummy, ordered, tuple(ids), paying_on_unit, hold, signal)
 
 
-_NAMING = (
+_NAMING: Final = (
     EntryKind.DIRECT,
     EntryKind.BUILT_HOLD,
     EntryKind.DEFAULT_HOLD,
@@ -308,4 +308,4 @@ def _rank(
     return tuple(seqs), fallback
 
 
-_NEVER = float("inf")  # the sequence number of a power with no entry on a candidate
+_NEVER: Final = float("inf")  # the sequence number of a power with no entry on a candidate

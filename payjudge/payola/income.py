@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import Final
 
 from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..rules.position import Position
 from .rules import Flag, IncomeEvery, PayolaRules
 
-ZEROSUM_RATE = 10  # AgP per centre at the start, and for a neutral centre captured
+ZEROSUM_RATE: Final = 10  # AgP per centre at the start, and for a neutral centre captured
 
 
 def tax(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..rules.orders import Hold, Move, Order, Unit, Waive
 
@@ -27,7 +28,7 @@ class OfferKind(enum.Enum):
         return self.value
 
 
-SAVINGS_MARK = "$"
+SAVINGS_MARK: Final = "$"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Final
 
 from ..rules.flag_registry import REGISTRY, closure, lookup, split_off
 from ..rules.flags import Flag, Status
@@ -15,7 +16,7 @@ from ..rules.flags import Flag, Status
 __all__ = ["CLASSIC_RATE", "Flag", "IncomeEvery", "PayolaRules", "RulesError"]
 
 # Payola classic pays this many AgP per centre (seed 001 section 6.1, "seven silver pieces").
-CLASSIC_RATE = 7
+CLASSIC_RATE: Final = 7
 
 
 class IncomeEvery(enum.StrEnum):

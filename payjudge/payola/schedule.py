@@ -17,8 +17,9 @@ rounds (see `reduction.py`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-INF = float("inf")
+INF: Final = float("inf")
 # A number of rounds that may be "never" (INF). Written `int | float` rather than `float`:
 # the two are one type to mypy, but mypyc keeps a `float` as a C double, which would round
 # a count past 2**53 (balances may be that large); the union keeps Python's exact int.

@@ -12,15 +12,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Final
 
 from .flags import Flag as F
 from .flags import FlagInfo, Status
 
-S, ALWAYS, NO, NOT_YET = Status.SUPPORTED, Status.ALWAYS, Status.NOT_ALLOWED, Status.NOT_YET
+S: Final = Status.SUPPORTED
+ALWAYS: Final = Status.ALWAYS
+NO: Final = Status.NOT_ALLOWED
+NOT_YET: Final = Status.NOT_YET
 
-_BLIND_MODIFIER = "BLIND modifier: "
+_BLIND_MODIFIER: Final = "BLIND modifier: "
 # the flags that let players write to each other in some way (NO_PRESS forbids all of them)
-_PRESS_KINDS = (
+_PRESS_KINDS: Final = (
     F.PUBLIC_PRESS,
     F.LATE_SEND,
     F.GREY_PRESS,
@@ -63,7 +67,7 @@ def _d(
     )
 
 
-_DECLARATIONS = (
+_DECLARATIONS: Final = (
     # 1.1 game start
     _d(F.POWER_CHOICE, "1.1", S, "players may pick a free power when they join (JOIN <power>@<game>)"),
     _d(
@@ -712,14 +716,14 @@ def _symmetric(declarations: tuple[FlagInfo, ...]) -> dict[F, FlagInfo]:
 REGISTRY: Mapping[F, FlagInfo] = MappingProxyType(_symmetric(_DECLARATIONS))
 
 # what `RULE !X` may disable, for messages: "!HIDE_DUMMIES with BLIND"
-_DISABLEABLE = ", ".join(
+_DISABLEABLE: Final = ", ".join(
     f"!{off.value} with {info.name}"
     for info in REGISTRY.values()
     for off in sorted(info.disable, key=list(F).index)
 )
 
 # every name a Master may write, canonical and alias, upper case
-NAMES: Mapping[str, F] = MappingProxyType(
+NAMES: Final[Mapping[str, F]] = MappingProxyType(
     {**{f.value: f for f in REGISTRY}, **{a: d.flag for d in REGISTRY.values() for a in d.aliases}}
 )
 
@@ -900,4 +904,4 @@ def _assess_off(off_names: list[str], written: dict[F, str], answers: list[Answe
     return frozenset(off)
 
 
-_ORDER = {flag: i for i, flag in enumerate(F)}
+_ORDER: Final = {flag: i for i, flag in enumerate(F)}

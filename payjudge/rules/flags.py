@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Final
 
 
 class Status(enum.Enum):
@@ -174,7 +175,7 @@ class Flag(enum.Enum):
     ZERO_FOREIGN = "ZERO_FOREIGN"
 
 
-SECTIONS: dict[str, str] = {
+SECTIONS: Final[dict[str, str]] = {
     "1.1": "Game start",
     "1.2": "Press",
     "1.3": "Movement orders",

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .names import PowerName, ProvinceName
 
@@ -96,7 +96,7 @@ class Power:
         return self.name
 
 
-_NOTHING: frozenset[Any] = frozenset()
+_NOTHING: Final[frozenset[Any]] = frozenset()
 
 
 def _freeze(mapping: Mapping[_K, _T]) -> Mapping[_K, _T]:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
+from typing import Final
 
 from .borders import crossing_refused
 from .flags import Flag
@@ -28,22 +29,28 @@ from .orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
 from .outcome import OrderOutcome, Result
 from .position import Dislodged, Position
 
-_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
-_province_of = attrgetter("province")
-_HOLD, _MOVE, _SUPPORT, _CONVOY = 0, 1, 2, 3
+# Final: mypyc makes each a constant of the compiled module (a plain module name is a
+# dictionary lookup at every use, and the resolver uses these at every step)
+_UNRESOLVED: Final = 0
+_GUESSING: Final = 1
+_RESOLVED: Final = 2
+_province_of: Final = attrgetter("province")
+_HOLD: Final = 0
+_MOVE: Final = 1
+_SUPPORT: Final = 2
+_CONVOY: Final = 3
 # Enum members read once: in Python 3.11 each `Result.X` or `UnitType.X` is a descriptor
 # call, and `Flag.X in flags` hashes the member in Python; the loops below do this for
 # every unit and every step of the resolver
-_ARMY, _FLEET = UnitType.ARMY, UnitType.FLEET
-_SUCCEEDS, _BOUNCED, _NO_CONVOY, _DISRUPTED, _CUT, _VOID, _DISLODGED = (
-    Result.SUCCEEDS,
-    Result.BOUNCED,
-    Result.NO_CONVOY,
-    Result.DISRUPTED,
-    Result.CUT,
-    Result.VOID,
-    Result.DISLODGED,
-)
+_ARMY: Final = UnitType.ARMY
+_FLEET: Final = UnitType.FLEET
+_SUCCEEDS: Final = Result.SUCCEEDS
+_BOUNCED: Final = Result.BOUNCED
+_NO_CONVOY: Final = Result.NO_CONVOY
+_DISRUPTED: Final = Result.DISRUPTED
+_CUT: Final = Result.CUT
+_VOID: Final = Result.VOID
+_DISLODGED: Final = Result.DISLODGED
 
 
 def _touching(m: Map) -> dict[str, frozenset[str]]:

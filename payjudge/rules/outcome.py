@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from .names import PowerName
 from .orders import Order
@@ -28,18 +28,29 @@ class Result(enum.Enum):
         return self is Result.SUCCEEDS
 
 
-class OrderOutcome(NamedTuple):
-    """One order and what became of it.
+@dataclass(slots=True, unsafe_hash=True)
+class OrderOutcome:
+    """One order and what became of it: a value, never changed once made.
 
-    A NamedTuple rather than a frozen dataclass: it is as immutable and as typed, and an
-    adjudication makes one per unit, where a frozen dataclass's `__init__` (one
-    `object.__setattr__` per field) cost four times as much as a tuple."""
+    An adjudication makes one per unit, so it is made by the `__init__` below, which the
+    compiled engines run in C. Not `frozen`: a frozen dataclass sets each field through
+    `object.__setattr__`, and a NamedTuple's `__new__` is Python code; both cost several
+    times as much when compiled (the NamedTuple was a tenth of a movement case)."""
 
     power: PowerName
     order: Order
     result: Result
     dislodged: bool = False  # the ordered unit was dislodged
     default: bool = False  # the judge gave this order (no order, or civil disorder)
+
+    def __init__(
+        self, power: PowerName, order: Order, result: Result, dislodged: bool = False, default: bool = False
+    ) -> None:
+        self.power = power
+        self.order = order
+        self.result = result
+        self.dislodged = dislodged
+        self.default = default
 
     def __str__(self) -> str:
         return f"{self.order} ({self.result})"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from .errors import InvalidOrder
 from .geography import Location, Map, UnitType
@@ -74,7 +75,7 @@ class ParsedOrder:
 
 
 # Keyword tokens, after upper-casing.
-_WORDS = {
+_WORDS: Final = {
     "A": "A",
     "ARMY": "A",
     "F": "F",
@@ -114,7 +115,7 @@ _WORDS = {
     "WAIVE": "WAIVE",
     "WAIVES": "WAIVE",
 }
-_COASTS = {
+_COASTS: Final = {
     "NC": "NC",
     "SC": "SC",
     "EC": "EC",
@@ -124,14 +125,15 @@ _COASTS = {
     "EAST": "EC",
     "WEST": "WC",
 }
-_ANY = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]|[^\s]")
+_ANY: Final = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]|[^\s]")
 
 
 # the kinds of token that are no keyword of their own (a keyword's kind is its text)
-_LOC = "LOC"  # a place the map names (its coast attached by `_attach_coasts`)
-_COAST = "COAST"  # a coast word: NC, NORTH, …
-_UNKNOWN = "?"  # a word that is neither
-_OPEN, _CLOSE = "(", ")"
+_LOC: Final = "LOC"  # a place the map names (its coast attached by `_attach_coasts`)
+_COAST: Final = "COAST"  # a coast word: NC, NORTH, …
+_UNKNOWN: Final = "?"  # a word that is neither
+_OPEN: Final = "("
+_CLOSE: Final = ")"
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,7 +390,7 @@ def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
 # begins with one. The shapes below are those `_body` reads from the same tokens.
 # `tests/rules/test_orders.py` checks the two readers against each other.
 
-_KEYWORD_TOKENS = {
+_KEYWORD_TOKENS: Final = {
     "A": "A",
     "F": "F",
     "H": "H",
@@ -403,7 +405,7 @@ _KEYWORD_TOKENS = {
     "REMOVE": "REMOVE",
     "WAIVE": "WAIVE",
 }
-_UNIT_TYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
+_UNIT_TYPES: Final = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
 
 def _canonical_words(game_map: Map) -> dict[str, Location] | None:

@@ -6,6 +6,7 @@ import enum
 import functools
 import re
 from dataclasses import dataclass
+from typing import Final
 
 
 class Season(enum.Enum):
@@ -21,8 +22,13 @@ class PhaseType(enum.Enum):
     EXCHANGE = "X"  # Exchange Payola's yearly market (docs/exchange.md), in winter
 
 
-_SEASON_WORDS = {"SPRING": Season.SPRING, "FALL": Season.FALL, "AUTUMN": Season.FALL, "WINTER": Season.WINTER}
-_TYPE_WORDS = {
+_SEASON_WORDS: Final = {
+    "SPRING": Season.SPRING,
+    "FALL": Season.FALL,
+    "AUTUMN": Season.FALL,
+    "WINTER": Season.WINTER,
+}
+_TYPE_WORDS: Final = {
     "MOVEMENT": PhaseType.MOVEMENT,
     "MOVES": PhaseType.MOVEMENT,
     "RETREAT": PhaseType.RETREATS,
@@ -32,9 +38,9 @@ _TYPE_WORDS = {
     "BUILDS": PhaseType.ADJUSTMENTS,
     "EXCHANGE": PhaseType.EXCHANGE,
 }
-_SHORT = re.compile(r"^([SFW])([0-9]{1,5})([MRAX])$")
-_WINTER_TYPES = (PhaseType.ADJUSTMENTS, PhaseType.EXCHANGE)
-_YEAR = re.compile(r"[0-9]{1,5}")
+_SHORT: Final = re.compile(r"^([SFW])([0-9]{1,5})([MRAX])$")
+_WINTER_TYPES: Final = (PhaseType.ADJUSTMENTS, PhaseType.EXCHANGE)
+_YEAR: Final = re.compile(r"[0-9]{1,5}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,21 +156,21 @@ class Phase:
 # BEGIN phase and, when the movements, retreats and adjustments come in the standard cycle,
 # says where in it the game starts; the years are then counted on from the first one.
 
-_CYCLE = (
+_CYCLE: Final = (
     PhaseType.MOVEMENT,
     PhaseType.RETREATS,
     PhaseType.MOVEMENT,
     PhaseType.RETREATS,
     PhaseType.ADJUSTMENTS,
 )
-_CYCLE_PHASES = (
+_CYCLE_PHASES: Final = (
     (Season.SPRING, PhaseType.MOVEMENT),
     (Season.SPRING, PhaseType.RETREATS),
     (Season.FALL, PhaseType.MOVEMENT),
     (Season.FALL, PhaseType.RETREATS),
     (Season.WINTER, PhaseType.ADJUSTMENTS),
 )
-_WALK = 15  # phases walked: three cycles
+_WALK: Final = 15  # phases walked: three cycles
 
 
 class FlowError(ValueError):
@@ -188,7 +194,7 @@ def _kind(word: str) -> PhaseType | None:
     return _KINDS.get(word)
 
 
-_KINDS = {
+_KINDS: Final = {
     "M": PhaseType.MOVEMENT,
     "MOVEMENT": PhaseType.MOVEMENT,
     "R": PhaseType.RETREATS,
@@ -256,7 +262,7 @@ def map_start_phase(first_phase: str, flow: tuple[str, ...] | list[str]) -> Phas
     )
 
 
-STANDARD_FLOW = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
+STANDARD_FLOW: Final = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
 
 
 def game_start_phase(start_phase: str, first_phase: str, flow: tuple[str, ...]) -> Phase:

@@ -6,7 +6,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from .flags import Flag
 from .geography import Location, Map
@@ -43,7 +43,7 @@ class Dislodged:
         return f"{self.unit}"
 
 
-_province_of = attrgetter("province")
+_province_of: Final = attrgetter("province")
 
 
 def _unit_key(unit: Unit) -> tuple[str, str]:
@@ -62,7 +62,7 @@ def _two_units(units: Mapping[PowerName, tuple[Unit, ...]]) -> str:
     raise AssertionError("no two units share a province")
 
 
-_NO_DISLODGED: Mapping[PowerName, tuple[Dislodged, ...]] = MappingProxyType({})
+_NO_DISLODGED: Final[Mapping[PowerName, tuple[Dislodged, ...]]] = MappingProxyType({})
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,12 @@ linear.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .geography import Map
 
-_LONGEST = 24  # longer words get no suggestion (no province name is that long)
-_MAX = 3  # suggestions offered
+_LONGEST: Final = 24  # longer words get no suggestion (no province name is that long)
+_MAX: Final = 3  # suggestions offered
 
 
 def _tables(game_map: Map) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], dict[str, str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
+from typing import Final, NamedTuple, cast
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .borders import borders
@@ -61,7 +61,7 @@ class PhaseReport:
     torn: tuple[tuple[PowerName, Unit], ...] = ()  # TORN_ALLEGIANCE: vassal units destroyed
 
 
-_PARSED_CACHE_SIZE = 50_000
+_PARSED_CACHE_SIZE: Final = 50_000
 
 
 def _new_parsed_cache(_map: Map) -> dict[str, ParsedOrder]:
@@ -95,7 +95,7 @@ class _Accepted(NamedTuple):
 
 
 _Remembered = dict[str, _Accepted]
-_NOBODY: tuple[str, Unit | None] = ("", None)
+_NOBODY: Final[tuple[str, Unit | None]] = ("", None)
 
 
 def _validated(text: str, position: Position, power: PowerName, remembered: _Remembered) -> Order:

@@ -9,6 +9,7 @@ reach; and it keeps `VIA CONVOY` only where the army could also walk.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Final
 
 from .adjustments import build_sites, garrison_claims
 from .borders import crossing_refused, support_refused
@@ -35,7 +36,7 @@ from .phase import PhaseType
 from .position import Position
 from .terrain import hibernating
 
-_KIND_NAMES = {
+_KIND_NAMES: Final = {
     OrderKind.HOLD: "hold",
     OrderKind.MOVE: "move",
     OrderKind.SUPPORT: "support",

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from ..payola.offers import Term
 from .numbers import shown, whole_number
 from .problems import invalid
 
-MAX_AMOUNT = 9999
-MAX_REPEAT = 99
-_TERM = re.compile(r"^(?:([0-9]+)\*)?([0-9]+)(#([0-9]*))?$")
+MAX_AMOUNT: Final = 9999
+MAX_REPEAT: Final = 99
+_TERM: Final = re.compile(r"^(?:([0-9]+)\*)?([0-9]+)(#([0-9]*))?$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
+from typing import Final
 
 from .problems import Problem
 
@@ -25,7 +26,7 @@ class Kind(enum.Enum):
 # The words that start a command. The command registry (commands/base.py) checks at import
 # that these are exactly the first words of its handlers, so the two cannot drift apart:
 # the splitter stays pure, and `text.redaction` reads messages without the registry.
-OPENERS = (
+OPENERS: Final = (
     "SIGNON",
     "JOIN",
     "CREATE",
@@ -37,8 +38,8 @@ OPENERS = (
     "HISTORY",
     "HELP",
 )  # a message starts with one of these
-ANYWHERE = frozenset({"LIST", "SUMMARY", "HISTORY", "HELP"})  # openers also later on
-COMMANDS = frozenset(
+ANYWHERE: Final = frozenset({"LIST", "SUMMARY", "HISTORY", "HELP"})  # openers also later on
+COMMANDS: Final = frozenset(
     {
         "CLEAR",
         "ACCEPT",
@@ -71,9 +72,9 @@ COMMANDS = frozenset(
         "WORTH",
     }
 )
-KEYWORDS = COMMANDS | ANYWHERE | {"SIGNOFF"}
-_PRESS_END = {"ENDPRESS", "ENDBROADCAST"}
-_START = ", ".join(OPENERS[:-1]) + " or " + OPENERS[-1]
+KEYWORDS: Final = COMMANDS | ANYWHERE | {"SIGNOFF"}
+_PRESS_END: Final = {"ENDPRESS", "ENDBROADCAST"}
+_START: Final = ", ".join(OPENERS[:-1]) + " or " + OPENERS[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +189,7 @@ def _block(
     return tuple(body), i
 
 
-_SIGNON = re.compile(
+_SIGNON: Final = re.compile(
     r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_-]*)@(?P<game1>[A-Za-z0-9_-]+)|"
     r"(?P<initial>[A-Za-z0-9])(?P<game2>[A-Za-z0-9_-]+))$"
 )
@@ -204,4 +205,4 @@ def split_identity(word: str) -> tuple[str, str] | None:
     return m.group("initial").upper(), m.group("game2").lower()
 
 
-GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+GAME_NAME: Final = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")

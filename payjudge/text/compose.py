@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from email import policy, quoprimime
 from email.message import EmailMessage
 from email.utils import format_datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .message import _MSGID, _msgid, _one_line
 
@@ -48,8 +48,11 @@ def compose_mail(
     references: Sequence[str] = (),
     auto_submitted: str = "auto-replied",
     attachments: Sequence[Attachment] = (),
+    direct: bool = True,
 ) -> tuple[str, bytes]:
     """A UTF-8 text/plain mail with our own Message-ID; returns (message_id, raw bytes).
+    The common case is written directly (`_plain_mail`), byte for byte as the email
+    package writes it; `direct=False` always goes through the package (tests compare).
     With attachments it is multipart/mixed: the text first, then each file (base64).
     Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked.
     The caller gives the Date and the Message-ID: this module has no clock and no chance."""
@@ -59,7 +62,7 @@ def compose_mail(
             raise ValueError(f"line break in an address or Message-ID: {address!r}")
     if not _MSGID.fullmatch(message_id):
         raise ValueError(f"not a Message-ID: {message_id!r}")
-    if not attachments:
+    if direct and not attachments:
         plain = _plain_mail(
             sender, recipients, subject, body, message_id, date, in_reply_to, references, auto_submitted
         )
@@ -97,9 +100,9 @@ def compose_mail(
     return message_id, msg.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP)
 
 
-_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_PLAIN_ADDRESS = re.compile(rf"{_ATOM}(?:\.{_ATOM})*@{_ATOM}(?:\.{_ATOM})*")
-_PRINTABLE = re.compile(r"[ -~]*")  # printable ASCII, blanks included
+_ATOM: Final = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_PLAIN_ADDRESS: Final = re.compile(rf"{_ATOM}(?:\.{_ATOM})*@{_ATOM}(?:\.{_ATOM})*")
+_PRINTABLE: Final = re.compile(r"[ -~]*")  # printable ASCII, blanks included
 
 
 def _plain_mail(

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from ..payola.exchange.market import Side
 from .numbers import whole_number
 from .problems import invalid
 
-MAX_PRICE = 9999
+MAX_PRICE: Final = 9999
 
 
 @dataclass(frozen=True, slots=True)

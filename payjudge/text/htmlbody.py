@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import Final
 
-_SKIP = frozenset({"script", "style", "head", "title", "blockquote"})
-_BREAK = frozenset(
+_SKIP: Final = frozenset({"script", "style", "head", "title", "blockquote"})
+_BREAK: Final = frozenset(
     {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table", "ul", "ol"}
 )
 

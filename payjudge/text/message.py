@@ -18,7 +18,7 @@ from email.message import EmailMessage, MIMEPart
 from email.parser import Parser
 from email.policy import EmailPolicy
 from email.utils import collapse_rfc2231_value
-from typing import Any, NamedTuple, cast
+from typing import Any, Final, NamedTuple, cast
 
 from .htmlbody import html_to_text
 
@@ -88,23 +88,25 @@ class _ReadingPolicy(EmailPolicy):
 _PARSED: dict[tuple[str, str], object] = {}
 
 
-READING = cast("EmailPolicy[EmailMessage]", _ReadingPolicy())  # how inbound mail is read
+READING: Final = cast("EmailPolicy[EmailMessage]", _ReadingPolicy())  # how inbound mail is read
 
-_MSGID = re.compile(r"<[^<>\s]+>")
-_QUOTE_HEADER = re.compile(
+_MSGID: Final = re.compile(r"<[^<>\s]+>")
+_QUOTE_HEADER: Final = re.compile(
     r"^\s*(on|le|am|el|il|op|em)\s.*(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$",
     re.IGNORECASE,
 )
-_QUOTE_HEADER_START = re.compile(r"^\s*(on|le|am|el|il|op|em)\s", re.IGNORECASE)
-_QUOTE_HEADER_END = re.compile(
+_QUOTE_HEADER_START: Final = re.compile(r"^\s*(on|le|am|el|il|op|em)\s", re.IGNORECASE)
+_QUOTE_HEADER_END: Final = re.compile(
     r"(wrote|a\s+écrit|schrieb|escribió|ha\s+scritto|schreef|escreveu)\s*:\s*$", re.IGNORECASE
 )
-_ORIGINAL = re.compile(
+_ORIGINAL: Final = re.compile(
     r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht)\s*-{2,}\s*$", re.IGNORECASE
 )
-_HEADER_BLOCK = re.compile(r"^\s*(from|von|de)\s*:\s*\S", re.IGNORECASE)
-_HEADER_NEXT = re.compile(r"^\s*(sent|date|to|subject|gesendet|an|betreff|envoyé|à|objet)\s*:", re.IGNORECASE)
-_RULE = re.compile(r"^\s*_{10,}\s*$")
+_HEADER_BLOCK: Final = re.compile(r"^\s*(from|von|de)\s*:\s*\S", re.IGNORECASE)
+_HEADER_NEXT: Final = re.compile(
+    r"^\s*(sent|date|to|subject|gesendet|an|betreff|envoyé|à|objet)\s*:", re.IGNORECASE
+)
+_RULE: Final = re.compile(r"^\s*_{10,}\s*$")
 
 
 def read_message(raw: bytes, *, envelope_from: str | None = None) -> InboundMail:

@@ -8,10 +8,12 @@ length, before `int()` sees it (Python refuses to convert 4,300 digits or more).
 
 from __future__ import annotations
 
+from typing import Final
+
 from .problems import invalid
 
-MAX_NUMBER = 1_000_000_000  # no count or amount in the game comes near it
-_SHOWN = 12  # digits of a refused number quoted back to the player
+MAX_NUMBER: Final = 1_000_000_000  # no count or amount in the game comes near it
+_SHOWN: Final = 12  # digits of a refused number quoted back to the player
 
 
 def is_digits(text: str) -> bool:

@@ -23,7 +23,7 @@ a reading is recalled (`sheet._offer`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..payola.offers import Offer, OfferOrder, SignalSupport
 from ..rules.borders import borders
@@ -36,13 +36,13 @@ from ..rules.validate import chain_looked_for, fleet_chain
 
 # texts kept per table, tables per map: the texts and flag sets are the input's (a daemon
 # reads them for months): at most 80,000 readings of about 0.5 kB
-_SIZE = 10_000
-_TABLES = 8
+_SIZE: Final = 10_000
+_TABLES: Final = 8
 
 # the flags `validate` reads (test_sheet.py checks that rules/validate.py names no other):
 # readings made under flags that differ only in others (EBAYOLA, ZERO_FOREIGN, …) are
 # the same, and share a table
-VALIDATE_FLAGS = frozenset(
+VALIDATE_FLAGS: Final = frozenset(
     {
         Flag.IMMOBILE_DUMMIES,
         Flag.PORTAGE_CONVOY,

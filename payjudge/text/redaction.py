@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Final
 
 from .commands import split_commands
 from .message import command_lines
 
-MASK = "********"
-_OPENERS_WITH_PASSWORD = {"CREATE", "JOIN", "OBSERVE", "SIGNON", "RESIGN", "TAKEOVER"}
-_QUOTE = re.compile(r"^[\s>]*")
+MASK: Final = "********"
+_OPENERS_WITH_PASSWORD: Final = {"CREATE", "JOIN", "OBSERVE", "SIGNON", "RESIGN", "TAKEOVER"}
+_QUOTE: Final = re.compile(r"^[\s>]*")
 
 
 def secret_words(words: list[str]) -> list[tuple[int, bool]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from ..payola.exchange.accounts import is_investor
 from ..payola.offers import (
@@ -50,9 +51,9 @@ from .offer_memo import Table, recall, remember, table_for
 from .problems import LineError, Problem, illegal, invalid, unplaced
 from .sheet_rules import SheetContext, check_line, check_sheet
 
-_MARKS = {k.mark: k for k in OfferKind}
-_AMOUNT_CHARS = set("0123456789*#+ \t")
-_CLEAR_WORDS = {"CLEAR", "NMR"}
+_MARKS: Final = {k.mark: k for k in OfferKind}
+_AMOUNT_CHARS: Final = set("0123456789*#+ \t")
+_CLEAR_WORDS: Final = {"CLEAR", "NMR"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from ..payola.offers import Offer, OfferKind, SheetItem, SignalSupport
 from ..payola.rules import Flag, PayolaRules
@@ -20,7 +21,7 @@ from ..rules.proximity import supports_either_way
 from .problems import Problem, illegal
 
 # the flags every Payola game plays by (`PayolaRules.__contains__`)
-_ALWAYS = frozenset(f for f, info in REGISTRY.items() if info.status is Status.ALWAYS)
+_ALWAYS: Final = frozenset(f for f, info in REGISTRY.items() if info.status is Status.ALWAYS)
 
 
 @lru_cache(maxsize=64)

@@ -14,14 +14,9 @@ from payjudge.text import compose
 DATE = datetime(2026, 3, 1, 12, 30, tzinfo=UTC)
 
 
-def both(monkeypatch, *args, **kwargs) -> tuple[bytes, bytes, bool]:
-    """(direct, email package, whether the direct way was taken)."""
-    fast = compose.compose_mail(*args, **kwargs)[1]
-    taken = compose._plain_mail is not None and not kwargs.get("attachments")
-    with monkeypatch.context() as m:
-        m.setattr(compose, "_plain_mail", lambda *a, **k: None)
-        slow = compose.compose_mail(*args, **kwargs)[1]
-    return fast, slow, taken
+def both(*args, **kwargs) -> tuple[bytes, bytes]:
+    """(written directly where it can be, through the email package)."""
+    return compose.compose_mail(*args, **kwargs)[1], compose.compose_mail(*args, **kwargs, direct=False)[1]
 
 
 CASES = [
@@ -47,10 +42,10 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=range(len(CASES)))
-def test_the_same_bytes_as_the_email_package(monkeypatch, case):
+def test_the_same_bytes_as_the_email_package(case):
     sender, to, subject, body, parent, refs = case
     kwargs = {"message_id": "<m1@pj.test>", "date": DATE, "in_reply_to": parent, "references": refs}
-    fast, slow, _ = both(monkeypatch, sender, to, subject, body, **kwargs)
+    fast, slow = both(sender, to, subject, body, **kwargs)
     assert fast == slow
 
 
@@ -60,7 +55,7 @@ def test_the_common_reply_is_written_directly():
     )
 
 
-def test_random_ascii_mail_is_the_same(monkeypatch):
+def test_random_ascii_mail_is_the_same():
     rng = random.Random(14)
     alphabet = string.ascii_letters + string.digits + " .,:;-_!?()[]<>@=\t\n"
     accents = "éü…—€·"
@@ -77,7 +72,7 @@ def test_random_ascii_mail_is_the_same(monkeypatch):
         parent = rng.choice([None, f"<p{i}@players.test>", "junk"])
         date = DATE.astimezone(rng.choice(zones))
         kwargs = {"message_id": f"<m{i}@pj.test>", "date": date, "in_reply_to": parent, "references": refs}
-        fast, slow, _ = both(monkeypatch, "judge@pj.test", to, subject, body, **kwargs)
+        fast, slow = both("judge@pj.test", to, subject, body, **kwargs)
         assert fast == slow, (subject, body, to, refs, parent)
         direct += (
             compose._plain_mail(

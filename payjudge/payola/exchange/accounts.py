@@ -4,7 +4,9 @@ name, so one column of the ledgers holds both without collision."""
 
 from __future__ import annotations
 
-INVESTOR_MARK = "@"
+from typing import Final
+
+INVESTOR_MARK: Final = "@"
 
 
 def investor_key(name: str) -> str:

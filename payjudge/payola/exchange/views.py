@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .accounts import investor_name, is_investor
 from .election import Reason
 from .market import Side
 from .phase import ExchangeOutcome, MarketState, MoneyKind
 
-REASONS = {
+REASONS: Final = {
     Reason.VOTES: "elected by the stockholders' votes",
     Reason.TIE_SITTING: "re-elected: the votes were tied and the sitting CEO was among the tied",
     Reason.TIE_HOLDER: "elected: the votes were tied, and of the tied candidates holds the most shares",
