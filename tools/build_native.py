@@ -42,11 +42,8 @@ LEFT_OUT = {
     # copy.deepcopy, which mypyc's frozen classes do not support
     "rules/mapread.py": "read once per map",
     "rules/mapfile.py": "read once per map",
-    # `decide`, the one decision rule, runs on ints and, unchanged, on amounts affine in
-    # the rounds (overspend/affine.py): compiled, it would take ints only (mypyc checks
-    # every value against its declared type); the fast reduction (overspend/, whose
-    # entry point is its __init__.py) is left with it
-    "payola/decide.py": "runs on ints and on affine amounts",
+    # the fast reduction of rule 5.5 (overspend/, whose entry point is its __init__.py):
+    # it runs only on auctions too long for the literal procedure
     "payola/overspend/affine.py": "computes with decide on affine amounts",
     "payola/overspend/line.py": "computes with decide on affine amounts",
     "payola/overspend/plans.py": "computes with decide on affine amounts",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Literal, NamedTuple, TypeVar
+from typing import Literal, TypeVar
 
 from ..rules.names import PowerName
 from ..rules.orders import Hold, Order, Unit
@@ -24,10 +24,12 @@ from .reduction import reduce_literal
 from .rules import Flag, PayolaRules
 from .tincup import screen
 
-# Payment, Bid, ChartUnit: immutable records made by the hundred per auction (NamedTuples)
+# Payment, Bid, ChartUnit: values made by the hundred per auction, never changed once made,
+# each by its own `__init__` (run in C when compiled: see book.Entry)
 
 
-class Payment(NamedTuple):
+@dataclass(slots=True, unsafe_hash=True)
+class Payment:
     """One accepted offer (rule 5.7 item 3): what the power pays for the unit's order."""
 
     unit: Unit
@@ -35,8 +37,15 @@ class Payment(NamedTuple):
     amount: int
     gift: bool = False  # paid by a gift (`&`) for an order the gift did not name
 
+    def __init__(self, unit: Unit, order: OfferOrder, amount: int, gift: bool = False) -> None:
+        self.unit = unit
+        self.order = order
+        self.amount = amount
+        self.gift = gift
 
-class Bid(NamedTuple):
+
+@dataclass(slots=True, unsafe_hash=True)
+class Bid:
     """One candidate order of a unit and what each power offered for it (for the chart)."""
 
     order: OfferOrder
@@ -44,13 +53,31 @@ class Bid(NamedTuple):
     total: int
     chosen: bool
 
+    def __init__(
+        self, order: OfferOrder, offers: tuple[tuple[PowerName, int], ...], total: int, chosen: bool
+    ) -> None:
+        self.order = order
+        self.offers = offers
+        self.total = total
+        self.chosen = chosen
 
-class ChartUnit(NamedTuple):
+
+@dataclass(slots=True, unsafe_hash=True)
+class ChartUnit:
     unit: Unit
     owner: PowerName
     bids: tuple[Bid, ...]  # in tie-break order
     total: int  # the total the unit accepted (as reported)
     dummy_hold: bool
+
+    def __init__(
+        self, unit: Unit, owner: PowerName, bids: tuple[Bid, ...], total: int, dummy_hold: bool
+    ) -> None:
+        self.unit = unit
+        self.owner = owner
+        self.bids = bids
+        self.total = total
+        self.dummy_hold = dummy_hold
 
 
 _K = TypeVar("_K")
@@ -142,7 +169,7 @@ def run_auction(
     return replace(auction, ignored=_frozen(ignored)) if ignored else auction
 
 
-def _issued(ub: UnitBook, d: Decision) -> OfferOrder:
+def _issued(ub: UnitBook, d: Decision[int]) -> OfferOrder:
     order = ub.unit.hold if d.chosen < 0 else ub.candidates[d.chosen].order
     if ub.signal is not None and isinstance(order, Hold):
         return ub.signal
@@ -172,7 +199,7 @@ def _gift_payers(
 def _auction(
     position: Position,
     book: Book,
-    decisions: list[Decision],
+    decisions: list[Decision[int]],
     k: list[int],
     spent: list[int],
     balances: Mapping[PowerName, int],

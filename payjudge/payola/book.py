@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from ..rules.names import PowerName
 from ..rules.orders import Hold, Unit
@@ -51,8 +51,14 @@ _WILDCARD: Final = {
 }
 
 
-class Entry(NamedTuple):
-    """One entry of the book (an immutable record: a NamedTuple, since a phase has thousands)."""
+@dataclass(slots=True, unsafe_hash=True)
+class Entry:
+    """One entry of the book: a value, never changed once made.
+
+    Entries, candidates and unit books are made by the thousand, so each class has its
+    own `__init__`, which the compiled engines run in C (a frozen dataclass sets each field
+    through `object.__setattr__`, a NamedTuple's `__new__` is Python code: both cost
+    several times as much when compiled)."""
 
     power: int  # index into Book.powers
     num: int  # sequence number within the power's entries
@@ -63,6 +69,28 @@ class Entry(NamedTuple):
     amount: int
     plateau: int
     line: int  # sheet line (0 for a default hold)
+
+    def __init__(
+        self,
+        power: int,
+        num: int,
+        kind: EntryKind,
+        unit: Unit,
+        order: OfferOrder | None,
+        excluded: tuple[OfferOrder, ...],
+        amount: int,
+        plateau: int,
+        line: int,
+    ) -> None:
+        self.power = power
+        self.num = num
+        self.kind = kind
+        self.unit = unit
+        self.order = order
+        self.excluded = excluded
+        self.amount = amount
+        self.plateau = plateau
+        self.line = line
 
     def covers(self, order: OfferOrder) -> bool:
         k = self.kind
@@ -77,15 +105,31 @@ class Entry(NamedTuple):
         return order == self.order
 
 
-class Candidate(NamedTuple):  # (immutable records made by the thousand: NamedTuples)
+@dataclass(slots=True, unsafe_hash=True)
+class Candidate:  # (a value, made by its own __init__: see Entry)
     order: OfferOrder
     entries: tuple[int, ...]  # every entry paying for it
     by_power: tuple[tuple[int, tuple[int, ...]], ...]  # per payer, in the owner's list order
     payers: frozenset[int]  # powers with an entry of any amount
     paying: tuple[int, ...]  # the entries above 0 AgP (the others stay at 0)
 
+    def __init__(
+        self,
+        order: OfferOrder,
+        entries: tuple[int, ...],
+        by_power: tuple[tuple[int, tuple[int, ...]], ...],
+        payers: frozenset[int],
+        paying: tuple[int, ...],
+    ) -> None:
+        self.order = order
+        self.entries = entries
+        self.by_power = by_power
+        self.payers = payers
+        self.paying = paying
 
-class UnitBook(NamedTuple):
+
+@dataclass(slots=True, unsafe_hash=True)
+class UnitBook:  # (a value, made by its own __init__: see Entry)
     unit: Unit
     owner: int
     dummy: bool  # an unplayed power's unit: ties between payers HOLD
@@ -94,6 +138,26 @@ class UnitBook(NamedTuple):
     paying: tuple[int, ...]  # the entries above 0 AgP
     hold: int  # index of the HOLD candidate, or -1
     signal: SignalSupport | None  # RESTRICT_SIGNAL: replaces a winning HOLD
+
+    def __init__(
+        self,
+        unit: Unit,
+        owner: int,
+        dummy: bool,
+        candidates: tuple[Candidate, ...],
+        entries: tuple[int, ...],
+        paying: tuple[int, ...],
+        hold: int,
+        signal: SignalSupport | None,
+    ) -> None:
+        self.unit = unit
+        self.owner = owner
+        self.dummy = dummy
+        self.candidates = candidates
+        self.entries = entries
+        self.paying = paying
+        self.hold = hold
+        self.signal = signal
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,31 +8,79 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .book import Book, UnitBook
 from .schedule import plateau_at, plateaus, value, values
 
 
-class Amounts(Protocol):
+class Linear(Protocol):
+    """An amount affine in the reduction rounds (`overspend.affine`), on which `decide`
+    computes as on an int: with ints and with amounts of its own kind."""
+
+    def __add__(self, other: Any, /) -> Linear: ...
+    def __radd__(self, other: int, /) -> Linear: ...
+    def __sub__(self, other: Any, /) -> Linear: ...
+    def __rsub__(self, other: int, /) -> Linear: ...
+    def __lt__(self, other: Any, /) -> bool: ...
+    def __gt__(self, other: Any, /) -> bool: ...
+    def __le__(self, other: Any, /) -> bool: ...
+    def __ge__(self, other: Any, /) -> bool: ...
+
+
+Amount = int | Linear
+# What `decide` computes with: ints (the auction, the literal reduction) or ints and linear
+# amounts (the fast reduction). mypy checks `decide` for each; compiled, the amounts are
+# objects, so the one decision rule runs unchanged on both.
+A = TypeVar("A", int, Amount)
+_A_co = TypeVar("_A_co", covariant=True)
+
+
+class Amounts(Protocol[_A_co]):
     """Entries' amounts by entry index: a list, or a dict of the entries of one unit."""
 
-    def __getitem__(self, entry: int, /) -> int: ...
+    def __getitem__(self, entry: int, /) -> _A_co: ...
 
 
-class Decision(NamedTuple):
-    """What a unit does: `chosen` indexes its candidates (-1: a HOLD nobody offered). (A
-    NamedTuple: every round of the literal reduction makes one per unit.)"""
+class Decision(Generic[A]):
+    """What a unit does: `chosen` indexes its candidates (-1: a HOLD nobody offered). A
+    value, made by its own `__init__` (every round of the literal reduction makes one per
+    unit: see book.Entry). A plain class: mypyc compiles no generic dataclass."""
+
+    __slots__ = ("best", "chosen", "dummy_hold", "payments", "total")
 
     chosen: int
     best: int  # the candidate that won on money and tie-breaks
-    total: int  # the total reported to the owner (rule 5.7 item 2)
+    total: A  # the total reported to the owner (rule 5.7 item 2)
     # (power index, AgP) for the issued order: one per payer of its candidate, as in `by_power`
-    payments: tuple[tuple[int, int], ...]
-    dummy_hold: bool = False  # rule 4.4: a tie between payers made it HOLD
+    payments: tuple[tuple[int, A], ...]
+    dummy_hold: bool  # rule 4.4: a tie between payers made it HOLD
+
+    def __init__(
+        self, chosen: int, best: int, total: A, payments: tuple[tuple[int, A], ...], dummy_hold: bool = False
+    ) -> None:
+        self.chosen = chosen
+        self.best = best
+        self.total = total
+        self.payments = payments
+        self.dummy_hold = dummy_hold
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.chosen, self.best, self.total, self.payments, self.dummy_hold)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decision) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Decision(chosen={}, best={}, total={}, payments={}, dummy_hold={})".format(*self._fields())
 
 
-def decide(ub: UnitBook, amount: Amounts, plateau: Amounts, ebayola: bool, public_totals: bool) -> Decision:
+def decide(
+    ub: UnitBook, amount: Amounts[A], plateau: Amounts[int], ebayola: bool, public_totals: bool
+) -> Decision[A]:
     """Decide one unit, given each entry's current amount and plateau."""
     cands = ub.candidates
     at = amount.__getitem__
@@ -77,10 +125,10 @@ class _Evaluation(NamedTuple):
     k: tuple[int, ...]
     amount: list[int]
     plateau: list[int]  # empty when no decision reads plateaus
-    decisions: list[Decision]
+    decisions: list[Decision[int]]
 
 
-def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -> list[Decision]:
+def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -> list[Decision[int]]:
     """Every unit's decision after k[p] reduction rounds of each power p.
 
     The book remembers the last evaluation (per eBayola setting): one reduction round
@@ -120,7 +168,7 @@ def evaluate(book: Book, k: Sequence[int], ebayola: bool, public_totals: bool) -
     return list(decisions)
 
 
-def spending(book: Book, decisions: Sequence[Decision]) -> list[int]:
+def spending(book: Book, decisions: Sequence[Decision[int]]) -> list[int]:
     out = [0] * len(book.powers)
     for d in decisions:
         for p, amount in d.payments:

@@ -12,7 +12,7 @@ all the same).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from ..rules.geography import UnitType
 from ..rules.names import PowerName
@@ -22,17 +22,23 @@ from .auction import Auction
 from .rules import Flag, PayolaRules
 
 
-class BribeRow(NamedTuple):
+@dataclass(slots=True, unsafe_hash=True)
+class BribeRow:
     """One accepted offer, laid out: `text` is its amount and order in the template's
     columns ("    12  A PAR - BUR"); the template adds the words of a gift's note."""
 
     text: str
     gift: bool  # a gift paid for an order it did not name (rule 3.2)
 
+    def __init__(self, text: str, gift: bool) -> None:
+        self.text = text
+        self.gift = gift
 
-class StatementView(NamedTuple):
-    """(An immutable record made for every power at every auction: a NamedTuple, which is
-    made several times faster than a frozen dataclass of this many fields.)"""
+
+@dataclass(slots=True, unsafe_hash=True)
+class StatementView:
+    """What one power's statement says: a value made for every power at every auction,
+    by its own `__init__` (run in C when compiled: see book.Entry)."""
 
     phase: str  # "Spring 1901 Movement"
     power: PowerName
@@ -55,6 +61,44 @@ class StatementView(NamedTuple):
     saved_everything: bool  # the savings asked for took the whole balance: nothing spent
     cost: int
     balance: int
+
+    def __init__(
+        self,
+        phase: str,
+        power: PowerName,
+        show_units: bool,
+        show_totals: bool,
+        show_offers: bool,
+        units: tuple[str, ...],
+        unpaid: bool,
+        zerosum_income: int | None,
+        offered: bool,
+        bribes: tuple[BribeRow, ...],
+        sheet: tuple[str, ...],
+        previous: int,
+        savings: int,
+        reductions: int,
+        saved_everything: bool,
+        cost: int,
+        balance: int,
+    ) -> None:
+        self.phase = phase
+        self.power = power
+        self.show_units = show_units
+        self.show_totals = show_totals
+        self.show_offers = show_offers
+        self.units = units
+        self.unpaid = unpaid
+        self.zerosum_income = zerosum_income
+        self.offered = offered
+        self.bribes = bribes
+        self.sheet = sheet
+        self.previous = previous
+        self.savings = savings
+        self.reductions = reductions
+        self.saved_everything = saved_everything
+        self.cost = cost
+        self.balance = balance
 
 
 def _blind_unit(unit: Unit, owner: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple, cast
+from typing import Final, cast
 
 from .adjustments import adjudicate_adjustments, adjustments_due
 from .borders import borders
@@ -82,7 +82,8 @@ def _parsed(text: str, game_map: Map) -> ParsedOrder:
     return hit
 
 
-class _Accepted(NamedTuple):
+@dataclass(slots=True, unsafe_hash=True)
+class _Accepted:
     """A movement order accepted before, with what must still hold for it to be accepted
     again (the provinces are kept beside their units: they are read for every order)."""
 
@@ -92,6 +93,22 @@ class _Accepted(NamedTuple):
     target: Unit | None  # the unit a support or convoy names
     target_province: str  # "" when there is no target
     chain: tuple[str, str, str | None] | None  # `validate.chain_looked_for`
+
+    def __init__(
+        self,
+        order: Order,
+        unit: Unit,
+        province: str,
+        target: Unit | None,
+        target_province: str,
+        chain: tuple[str, str, str | None] | None,
+    ) -> None:
+        self.order = order
+        self.unit = unit
+        self.province = province
+        self.target = target
+        self.target_province = target_province
+        self.chain = chain
 
 
 _Remembered = dict[str, _Accepted]
@@ -112,17 +129,17 @@ def _validated(text: str, position: Position, power: PowerName, remembered: _Rem
     """
     hit = remembered.get(text)
     if hit is not None:
-        order, unit, province, target, target_province, chain = hit
         at = position._at
-        here = at.get(province)
+        here = at.get(hit.province)
+        target, chain = hit.target, hit.chain
         if (
             here is not None
-            and here[1] is unit
+            and here[1] is hit.unit
             and here[0] == power
-            and (target is None or at.get(target_province, _NOBODY)[1] is target)
+            and (target is None or at.get(hit.target_province, _NOBODY)[1] is target)
             and (chain is None or fleet_chain(position, *chain))
         ):
-            return order
+            return hit.order
     order = validate(_parsed(text, position.map), position, power)
     if isinstance(order, Waive):  # not a movement order: nothing to remember it by
         return order

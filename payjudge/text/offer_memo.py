@@ -23,7 +23,8 @@ a reading is recalled (`sheet._offer`).
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from dataclasses import dataclass
+from typing import Final
 
 from ..payola.offers import Offer, OfferOrder, SignalSupport
 from ..rules.borders import borders
@@ -57,7 +58,8 @@ VALIDATE_FLAGS: Final = frozenset(
 )
 
 
-class Reading(NamedTuple):
+@dataclass(slots=True, unsafe_hash=True)
+class Reading:
     """The orders a text was read as, and what they were read on."""
 
     orders: tuple[OfferOrder, ...]  # never a signal support
@@ -65,6 +67,20 @@ class Reading(NamedTuple):
     owner: PowerName  # its owner then
     targets: tuple[tuple[str, Unit], ...]  # (province, unit) a support or convoy names
     chains: tuple[tuple[str, str, str | None], ...]  # `chain_looked_for` of each order
+
+    def __init__(
+        self,
+        orders: tuple[OfferOrder, ...],
+        unit: Unit,
+        owner: PowerName,
+        targets: tuple[tuple[str, Unit], ...],
+        chains: tuple[tuple[str, str, str | None], ...],
+    ) -> None:
+        self.orders = orders
+        self.unit = unit
+        self.owner = owner
+        self.targets = targets
+        self.chains = chains
 
 
 Table = dict[str, Reading]

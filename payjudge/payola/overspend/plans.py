@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import NamedTuple, cast
 
 from ..book import Book
-from ..decide import Amounts, decide
+from ..decide import Amount, decide
 from ..schedule import INF, Rounds, piece
 from .affine import BASE_BITS, Affine, Region, Slopes, Traced, unit_slope, unpack
 
@@ -157,7 +157,7 @@ class Plans:
         its `Trace` too (what `line.Line` needs to follow it past the offers' piece ends)."""
         ub = self.book.units[u]
         region = Region()
-        amount: dict[int, Affine | Traced | int] = dict.fromkeys(ub.entries, 0)
+        amount: dict[int, Amount] = dict.fromkeys(ub.entries, 0)
         keep = self.ebayola and not self.public  # only then does `decide` read plateaus
         plateau: dict[int, int] = dict.fromkeys(ub.entries, 0) if keep else {}
         down = self.down
@@ -182,7 +182,7 @@ class Plans:
             if keep and kp <= flat:
                 plateau[e] = pl
         # `decide` computes on Affines as on ints (see affine.py): its payments are Affines or ints
-        decision = decide(ub, cast(Amounts, amount), plateau, self.ebayola, self.public)
+        decision = decide(ub, amount, plateau, self.ebayola, self.public)
         unpacked = self.unpacked
         pays: list[tuple[int, int, Slopes]] = []
         exact_pays: list[tuple[int, int, int, int]] = []
