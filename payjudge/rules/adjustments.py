@@ -58,22 +58,24 @@ def civil_disorder_removals(
     table = m.derived("distance_table", distance_table)
     owned = position.centers.get(power, frozenset())
     far = len(m.provinces) + 1
-
-    def distance(province: str) -> int:
-        """From the nearest centre `power` owns (`far` if none connects)."""
-        from_here = table[province]
-        return min((from_here[c] for c in owned if c in from_here), default=far)
-
+    provinces = m.provinces
+    # each candidate's key: centres go last, then the farthest from the nearest centre the
+    # power owns (`far` if none connects), fleets before armies, then by full name
+    keyed: list[tuple[tuple[bool, int, bool, str], int]] = []
     candidates = [u for u in position.units.get(power, ()) if u.province not in exclude]
-    candidates.sort(
-        key=lambda u: (
-            m.provinces[u.province].supply_center,
-            -distance(u.province),
-            u.type is not UnitType.FLEET,
-            m.provinces[u.province].full_name.upper(),
+    for i, u in enumerate(candidates):
+        from_here = table[u.province]
+        nearest = far
+        for c in owned:
+            d = from_here.get(c)
+            if d is not None and d < nearest:
+                nearest = d
+        province = provinces[u.province]
+        keyed.append(
+            ((province.supply_center, -nearest, u.type is not UnitType.FLEET, province.full_name.upper()), i)
         )
-    )
-    return candidates[:count]
+    keyed.sort()  # (the keys differ: each names its province)
+    return [candidates[i] for _, i in keyed[:count]]
 
 
 def garrison_claims(

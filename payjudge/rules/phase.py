@@ -72,7 +72,8 @@ class Phase:
         return phase
 
     def __str__(self) -> str:
-        return f"{self.season.value}{self.year}{self.type.value}"
+        # (`_value_`: the member's own attribute; `value` is a property, a Python call)
+        return f"{self.season._value_}{self.year}{self.type._value_}"
 
     def __repr__(self) -> str:
         return f"Phase.parse({str(self)!r})"

@@ -93,13 +93,30 @@ class Position:
         given_centers: Mapping[PowerName, Collection[ProvinceName]] = self.centers
         given_dislodged: Mapping[PowerName, Collection[Dislodged]] = self.dislodged
         # each power's units in (province, coast) order; sorting by province alone gives
-        # that order, as a province holds one unit (two are an error, reported as such)
-        units = {p: tuple(sorted(us, key=_province_of)) for p, us in given_units.items() if us}
+        # that order, as a province holds one unit (two are an error, reported as such).
+        # Most lists come in that order already (a phase's units stay sorted where they did
+        # not move): a look along the list is cheaper than a sort.
+        units: dict[PowerName, tuple[Unit, ...]] = {}
+        at: dict[str, tuple[PowerName, Unit]] = {}
+        count = 0
+        for p, us in given_units.items():
+            if not us:
+                continue
+            mine = tuple(us)
+            last = ""
+            for u in mine:
+                if u.province < last:
+                    mine = tuple(sorted(mine, key=_province_of))
+                    break
+                last = u.province
+            units[p] = mine
+            count += len(mine)
+            for u in mine:
+                at[u.province] = (p, u)
+        if len(at) != count:
+            raise ValueError(_two_units(units))
         centers = {p: frozenset(cs) for p, cs in given_centers.items() if cs}
         dislodged = {p: tuple(ds) for p, ds in given_dislodged.items() if ds}
-        at = {u.province: (power, u) for power, us in units.items() for u in us}
-        if len(at) != sum(map(len, units.values())):
-            raise ValueError(_two_units(units))
         # the dicts above are new and never escape: read-only views need no copy
         object.__setattr__(self, "units", MappingProxyType(units))
         object.__setattr__(self, "centers", MappingProxyType(centers))
