@@ -205,6 +205,7 @@ def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Posi
     at: dict[str, tuple[PowerName, Unit]] = {}
     owners: dict[PowerName, frozenset[ProvinceName]] = {}
     count = 0
+    owned_count = 0
     empty = False  # a power named with no units or no centres (`Position` leaves it out)
     try:
         for p, us in raw_units.items():
@@ -216,7 +217,8 @@ def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Posi
             if pairs is None:
                 # (province, unit) pairs sort by province; two units in one province make
                 # `sorted` compare units (TypeError) or leave `at` short (the same unit)
-                pairs = sorted(map(placed.__getitem__, us))
+                pairs = [placed[text] for text in us]
+                pairs.sort()
                 if len(unit_lists) > 50_000:
                     unit_lists.clear()
                 unit_lists[key] = pairs
@@ -227,6 +229,7 @@ def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Posi
             board[power] = tuple(units)
             count += len(units)
             empty = empty or not units
+        all_owned: set[ProvinceName] = set()
         for p, cs in raw_centers.items():
             power = powers[p]
             if power in owners or type(cs) is not list:
@@ -234,17 +237,17 @@ def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Posi
             key = tuple(cs)
             owned = center_lists.get(key)
             if owned is None:
-                owned = frozenset(map(names.__getitem__, cs))
+                owned = frozenset([names[c] for c in cs])
                 if len(center_lists) > 50_000:
                     center_lists.clear()
                 center_lists[key] = owned
             owners[power] = owned
+            owned_count += len(owned)
+            all_owned.update(owned)
             empty = empty or not owned
     except (KeyError, TypeError):
         return None
-    if len(at) != count:
-        return None
-    if sum(map(len, owners.values())) != len(frozenset().union(*owners.values())):
+    if len(at) != count or len(all_owned) != owned_count:  # a unit or a centre twice
         return None
     if empty:
         board = {p: us for p, us in board.items() if us}
@@ -266,4 +269,18 @@ def units_json(pos: Position) -> dict[str, list[str]]:
 
 
 def centers_json(pos: Position) -> dict[str, list[str]]:
-    return {p: sorted(cs) for p, cs in sorted(pos.centers.items())}
+    # each owner's set sorted once: the sets come back as they are, phase after phase (the
+    # reader keeps the lists it read, a fall keeps the sets of powers that took nothing),
+    # a frozenset keeps its hash and a dict finds the very object first (each answer gets a
+    # copy of the kept list)
+    lists: dict[frozenset[ProvinceName], list[str]] = pos.map.derived("jsonapi:sorted-centers", _new_cache)
+    out: dict[str, list[str]] = {}
+    for p, cs in sorted(pos.centers.items()):
+        names = lists.get(cs)
+        if names is None:
+            names = sorted(cs)
+            if len(lists) > 50_000:
+                lists.clear()
+            lists[cs] = names
+        out[p] = list(names)
+    return out

@@ -181,7 +181,13 @@ class _Board:
                 kind[i] = _MOVE
                 d = order.dest.province  # type: ignore[union-attr]
                 dest[i] = d
-                self.moves_to.setdefault(d, []).append(i)
+                # (lists grown by get-or-insert here and below: compiled, `setdefault(k, [])`
+                # makes a list at every call and costs several times as much)
+                lst = self.moves_to.get(d)
+                if lst is None:
+                    self.moves_to[d] = [i]
+                else:
+                    lst.append(i)
                 moves.append(i)
             elif cls is SupportHold or cls is SupportMove:
                 kind[i] = _SUPPORT
@@ -212,7 +218,11 @@ class _Board:
             order = orders[i]
             j = at.get(order.army.province)  # type: ignore[union-attr]
             if j is not None and kind[j] == _MOVE and by_convoy[j] and dest[j] == order.dest.province:  # type: ignore[union-attr]
-                self.convoyers.setdefault(j, []).append(i)
+                lst = self.convoyers.get(j)
+                if lst is None:
+                    self.convoyers[j] = [i]
+                else:
+                    lst.append(i)
                 convoyed[j] = None
         for i in supports:
             order = orders[i]
@@ -221,12 +231,20 @@ class _Board:
                 continue
             if type(order) is SupportHold:
                 if kind[j] != _MOVE:
-                    self.hold_support.setdefault(j, []).append(i)
+                    lst = self.hold_support.get(j)
+                    if lst is None:
+                        self.hold_support[j] = [i]
+                    else:
+                        lst.append(i)
                     self.support_target[i] = j
             elif kind[j] == _MOVE and dest[j] == order.dest.province:  # type: ignore[union-attr]
                 move_dest = orders[j].dest  # type: ignore[union-attr]
                 if order.dest.coast is None or order.dest.coast == move_dest.coast:  # type: ignore[union-attr]
-                    self.move_support.setdefault(j, []).append(i)
+                    lst = self.move_support.get(j)
+                    if lst is None:
+                        self.move_support[j] = [i]
+                    else:
+                        lst.append(i)
                     self.support_target[i] = j
         for i in moves:
             if not by_convoy[i]:
