@@ -16,7 +16,6 @@ and then only by convoy (no fall-back to the land route).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import Final
 
@@ -60,12 +59,27 @@ def _touching(m: Map) -> dict[str, frozenset[str]]:
     return {p: frozenset(ns) for p, ns in touch.items()}
 
 
-@dataclass(frozen=True)
 class MovementResult:
-    outcomes: tuple[OrderOutcome, ...]
-    units: dict[PowerName, tuple[Unit, ...]]  # after the moves, without the dislodged
-    dislodged: dict[PowerName, tuple[Dislodged, ...]]
-    contested: frozenset[str]  # provinces left empty by a standoff
+    """The board once every order is resolved: a value (Final attributes, as turn.PhaseReport)."""
+
+    __slots__ = ("contested", "dislodged", "outcomes", "units")
+
+    outcomes: Final[tuple[OrderOutcome, ...]]
+    units: Final[dict[PowerName, tuple[Unit, ...]]]  # after the moves, without the dislodged
+    dislodged: Final[dict[PowerName, tuple[Dislodged, ...]]]
+    contested: Final[frozenset[str]]  # provinces left empty by a standoff
+
+    def __init__(
+        self,
+        outcomes: tuple[OrderOutcome, ...],
+        units: dict[PowerName, tuple[Unit, ...]],
+        dislodged: dict[PowerName, tuple[Dislodged, ...]],
+        contested: frozenset[str],
+    ) -> None:
+        self.outcomes = outcomes
+        self.units = units
+        self.dislodged = dislodged
+        self.contested = contested
 
 
 class _Board:

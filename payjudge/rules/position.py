@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .flags import Flag
 from .geography import Location, Map
@@ -65,63 +65,102 @@ def _two_units(units: Mapping[PowerName, tuple[Unit, ...]]) -> str:
 _NO_DISLODGED: Final[Mapping[PowerName, tuple[Dislodged, ...]]] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class Position:
-    map: Map
-    phase: Phase
-    units: Mapping[PowerName, tuple[Unit, ...]]  # power -> its units on the board
-    centers: Mapping[PowerName, frozenset[ProvinceName]]  # power -> the centres it owns
-    dislodged: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
-    _at: Mapping[str, tuple[PowerName, Unit]] = field(init=False, repr=False, compare=False)
-    # given by `checked` alone, with the parts already in the form made below (and
-    # forgotten once used): province -> (power, unit)
-    _given_at: dict[str, tuple[PowerName, Unit]] | None = field(default=None, repr=False, compare=False)
+def _normal_units(
+    units: Mapping[PowerName, Collection[Unit]],
+) -> tuple[dict[PowerName, tuple[Unit, ...]], dict[str, tuple[PowerName, Unit]]]:
+    """Each power's units in (province, coast) order, and province -> (power, unit).
 
-    def __post_init__(self) -> None:
-        if self.map.phase_lines:  # the board of this phase (terrain that changes: `IN` lines)
-            object.__setattr__(self, "map", phase_map(self.map, self.phase))
-        if self._given_at is not None:  # `checked`: the dicts are new and in normal form
-            object.__setattr__(self, "units", MappingProxyType(self.units))
-            object.__setattr__(self, "centers", MappingProxyType(self.centers))
-            object.__setattr__(self, "dislodged", _NO_DISLODGED)
-            object.__setattr__(self, "_at", MappingProxyType(self._given_at))
-            object.__setattr__(self, "_given_at", None)
-            return
-        # the parts as given: any collections (a list of units, a set of centres), put in
-        # normal form here (typed so, mypyc checks no more than that of what is given)
-        given_units: Mapping[PowerName, Collection[Unit]] = self.units
-        given_centers: Mapping[PowerName, Collection[ProvinceName]] = self.centers
-        given_dislodged: Mapping[PowerName, Collection[Dislodged]] = self.dislodged
-        # each power's units in (province, coast) order; sorting by province alone gives
-        # that order, as a province holds one unit (two are an error, reported as such).
-        # Most lists come in that order already (a phase's units stay sorted where they did
-        # not move): a look along the list is cheaper than a sort.
-        units: dict[PowerName, tuple[Unit, ...]] = {}
-        at: dict[str, tuple[PowerName, Unit]] = {}
-        count = 0
-        for p, us in given_units.items():
-            if not us:
-                continue
-            mine = tuple(us)
-            last = ""
-            for u in mine:
-                if u.province < last:
-                    mine = tuple(sorted(mine, key=_province_of))
-                    break
-                last = u.province
-            units[p] = mine
-            count += len(mine)
-            for u in mine:
-                at[u.province] = (p, u)
-        if len(at) != count:
-            raise ValueError(_two_units(units))
-        centers = {p: frozenset(cs) for p, cs in given_centers.items() if cs}
-        dislodged = {p: tuple(ds) for p, ds in given_dislodged.items() if ds}
-        # the dicts above are new and never escape: read-only views need no copy
-        object.__setattr__(self, "units", MappingProxyType(units))
-        object.__setattr__(self, "centers", MappingProxyType(centers))
-        object.__setattr__(self, "dislodged", MappingProxyType(dislodged))
-        object.__setattr__(self, "_at", MappingProxyType(at))
+    Sorting by province alone gives that order, as a province holds one unit (two are an
+    error, reported as such). Most lists come in that order already (a phase's units stay
+    sorted where they did not move): a look along the list is cheaper than a sort."""
+    board: dict[PowerName, tuple[Unit, ...]] = {}
+    at: dict[str, tuple[PowerName, Unit]] = {}
+    count = 0
+    for p, us in units.items():
+        if not us:
+            continue
+        mine = tuple(us)
+        last = ""
+        for u in mine:
+            if u.province < last:
+                mine = tuple(sorted(mine, key=_province_of))
+                break
+            last = u.province
+        board[p] = mine
+        count += len(mine)
+        for u in mine:
+            at[u.province] = (p, u)
+    if len(at) != count:
+        raise ValueError(_two_units(board))
+    return board, at
+
+
+class Position:
+    """The board at the start of a phase: a value, whose attributes never change.
+
+    A plain class with `Final` attributes (mypy refuses any assignment after `__init__`,
+    and the compiled class's attributes are read-only), made as a frozen dataclass would be
+    but with each field set directly: a frozen dataclass sets each through
+    `object.__setattr__`, and a position is made for every phase and every JSON case."""
+
+    __slots__ = ("_at", "centers", "dislodged", "map", "phase", "units")
+
+    map: Final[Map]
+    phase: Final[Phase]
+    units: Final[Mapping[PowerName, tuple[Unit, ...]]]  # power -> its units on the board
+    centers: Final[Mapping[PowerName, frozenset[ProvinceName]]]  # power -> the centres it owns
+    dislodged: Final[Mapping[PowerName, tuple[Dislodged, ...]]]
+    _at: Final[Mapping[str, tuple[PowerName, Unit]]]  # province -> (power, unit)
+
+    def __init__(
+        self,
+        map: Map,
+        phase: Phase,
+        units: Mapping[PowerName, Collection[Unit]],
+        centers: Mapping[PowerName, Collection[ProvinceName]],
+        dislodged: Mapping[PowerName, Collection[Dislodged]] | None = None,
+        _given_at: dict[str, tuple[PowerName, Unit]] | None = None,
+    ) -> None:
+        """`units`, `centers` and `dislodged` may be any collections (a list of units, a set
+        of centres): they are put in normal form here. `_given_at` is given by `checked`
+        alone, with the parts already in that form."""
+        # (each attribute is set once, at the end: mypy allows a Final attribute one assignment)
+        board: dict[PowerName, tuple[Unit, ...]]
+        owners: dict[PowerName, frozenset[ProvinceName]]
+        at: dict[str, tuple[PowerName, Unit]]
+        if _given_at is not None:  # `checked`: the dicts are new and in normal form
+            board = cast("dict[PowerName, tuple[Unit, ...]]", units)
+            owners = cast("dict[PowerName, frozenset[ProvinceName]]", centers)
+            at = _given_at
+        else:
+            board, at = _normal_units(units)
+            owners = {p: frozenset(cs) for p, cs in centers.items() if cs}
+        # the board of this phase (terrain that changes: a map's `IN` lines)
+        self.map = phase_map(map, phase) if map.phase_lines else map
+        self.phase = phase
+        # the dicts made here are new and never escape: read-only views need no copy
+        self.units = MappingProxyType(board)
+        self.centers = MappingProxyType(owners)
+        self.dislodged = (
+            MappingProxyType({p: tuple(ds) for p, ds in dislodged.items() if ds})
+            if dislodged
+            else _NO_DISLODGED
+        )
+        self._at = MappingProxyType(at)
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.map, self.phase, self.units, self.centers, self.dislodged)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Position and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # (equal positions: unhashable, as a dataclass of mappings)
+
+    def __repr__(self) -> str:
+        return (
+            f"Position(map={self.map.name!r}, phase={self.phase}, units={dict(self.units)!r}, "
+            f"centers={dict(self.centers)!r}, dislodged={dict(self.dislodged)!r})"
+        )
 
     @classmethod
     def checked(
@@ -133,11 +172,11 @@ class Position:
         at: dict[str, tuple[PowerName, Unit]],
     ) -> Position:
         """A position without dislodged units from parts its reader has already checked and
-        put in the form `__post_init__` gives them: each power's units sorted by province,
+        put in the form `__init__` gives them: each power's units sorted by province,
         no power without units or centres, `at` each unit's province -> (power, unit), no two
         units in a province. The dicts are taken, not copied: the caller keeps no reference.
-        (The JSON reader: `__post_init__` would copy, sort and check it all again.)"""
-        return cls(game_map, phase, units, centers, _NO_DISLODGED, at)
+        (The JSON reader: `__init__` would copy, sort and check it all again.)"""
+        return cls(game_map, phase, units, centers, None, at)
 
     @classmethod
     def initial(cls, game_map: Map, flags: frozenset[Flag] = frozenset()) -> Position:

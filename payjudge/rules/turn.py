@@ -9,7 +9,7 @@ civil-disorder rule.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final, cast
 
 from .adjustments import adjudicate_adjustments, adjustments_due
@@ -43,22 +43,65 @@ class OrderProblem:
         return f"{self.power}: {self.text}: {self.message}"
 
 
-@dataclass(frozen=True)
 class PhaseReport:
-    """Everything that happened in one phase."""
+    """Everything that happened in one phase: a value, whose attributes never change.
 
-    phase: Phase
-    before: Position
-    outcomes: tuple[OrderOutcome, ...]
-    errors: tuple[OrderProblem, ...] = ()
-    dislodged: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
-    destroyed: tuple[tuple[str, Unit], ...] = ()  # dislodged with nowhere to go
-    center_changes: tuple[tuple[str, PowerName | None, PowerName], ...] = ()  # (centre, from, to)
+    A plain class with `Final` attributes (mypy refuses any assignment after `__init__`,
+    and the compiled class's attributes are read-only): made once per phase, where a
+    frozen dataclass set each of its ten fields through `object.__setattr__`."""
+
+    __slots__ = (
+        "before",
+        "center_changes",
+        "control",
+        "destroyed",
+        "dislodged",
+        "errors",
+        "outcomes",
+        "phase",
+        "stranded",
+        "torn",
+    )
+
+    phase: Final[Phase]
+    before: Final[Position]
+    outcomes: Final[tuple[OrderOutcome, ...]]
+    errors: Final[tuple[OrderProblem, ...]]
+    dislodged: Final[Mapping[PowerName, tuple[Dislodged, ...]]]
+    destroyed: Final[tuple[tuple[str, Unit], ...]]  # dislodged with nowhere to go
+    center_changes: Final[tuple[tuple[str, PowerName | None, PowerName], ...]]  # (centre, from, to)
     # units destroyed by the terrain of the phases that follow (a map's `IN` lines): on a
     # space their kind cannot stand on, where UNITS_ADAPT and HIBERNATE do not save them
-    stranded: tuple[tuple[PowerName, Unit], ...] = ()
-    control: Mapping[PowerName, PowerName] | None = None  # VASSAL_DUMMIES: the control after the fall
-    torn: tuple[tuple[PowerName, Unit], ...] = ()  # TORN_ALLEGIANCE: vassal units destroyed
+    stranded: Final[tuple[tuple[PowerName, Unit], ...]]
+    control: Final[Mapping[PowerName, PowerName] | None]  # VASSAL_DUMMIES: the control after the fall
+    torn: Final[tuple[tuple[PowerName, Unit], ...]]  # TORN_ALLEGIANCE: vassal units destroyed
+
+    def __init__(
+        self,
+        phase: Phase,
+        before: Position,
+        outcomes: tuple[OrderOutcome, ...],
+        errors: tuple[OrderProblem, ...] = (),
+        dislodged: Mapping[PowerName, tuple[Dislodged, ...]] | None = None,
+        destroyed: tuple[tuple[str, Unit], ...] = (),
+        center_changes: tuple[tuple[str, PowerName | None, PowerName], ...] = (),
+        stranded: tuple[tuple[PowerName, Unit], ...] = (),
+        control: Mapping[PowerName, PowerName] | None = None,
+        torn: tuple[tuple[PowerName, Unit], ...] = (),
+    ) -> None:
+        self.phase = phase
+        self.before = before
+        self.outcomes = outcomes
+        self.errors = errors
+        self.dislodged = {} if dislodged is None else dislodged
+        self.destroyed = destroyed
+        self.center_changes = center_changes
+        self.stranded = stranded
+        self.control = control
+        self.torn = torn
+
+    def __repr__(self) -> str:
+        return f"PhaseReport({self.phase}, {len(self.outcomes)} outcomes, {len(self.errors)} errors)"
 
 
 _PARSED_CACHE_SIZE: Final = 50_000
