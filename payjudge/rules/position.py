@@ -110,7 +110,9 @@ class Position:
     units: Final[Mapping[PowerName, tuple[Unit, ...]]]  # power -> its units on the board
     centers: Final[Mapping[PowerName, frozenset[ProvinceName]]]  # power -> the centres it owns
     dislodged: Final[Mapping[PowerName, tuple[Dislodged, ...]]]
-    _at: Final[Mapping[str, tuple[PowerName, Unit]]]  # province -> (power, unit)
+    # province -> (power, unit): private, read by the rules (a plain dict: compiled, a
+    # dict's `get` is a C call, a read-only view's a method call)
+    _at: Final[dict[str, tuple[PowerName, Unit]]]
 
     def __init__(
         self,
@@ -146,7 +148,7 @@ class Position:
             if dislodged
             else _NO_DISLODGED
         )
-        self._at = MappingProxyType(at)
+        self._at = at
 
     def _fields(self) -> tuple[object, ...]:
         return (self.map, self.phase, self.units, self.centers, self.dislodged)

@@ -180,7 +180,7 @@ def _validated(text: str, position: Position, power: PowerName, remembered: _Rem
             and here[1] is hit.unit
             and here[0] == power
             and (target is None or at.get(hit.target_province, _NOBODY)[1] is target)
-            and (chain is None or fleet_chain(position, *chain))
+            and (chain is None or fleet_chain(position, chain[0], chain[1], chain[2]))
         ):
             return hit.order
     order = validate(_parsed(text, position.map), position, power)
@@ -266,7 +266,10 @@ def _by_unit(orders: Mapping[PowerName, Sequence[Order]], problems: list[OrderPr
             if isinstance(order, Waive):  # an adjustment order: it names no unit
                 continue
             province = order.unit.province
-            if province in chosen and chosen[province] != order:
+            first = chosen.get(province)
+            if first is None:
+                chosen[province] = order
+            elif first != order:
                 clashing[province] = order.unit
                 problems.append(
                     OrderProblem(
@@ -276,7 +279,6 @@ def _by_unit(orders: Mapping[PowerName, Sequence[Order]], problems: list[OrderPr
                         ProblemKind.AMBIGUOUS,
                     )
                 )
-            chosen.setdefault(province, order)
             owner[province] = power
     for province, unit in clashing.items():
         problems.append(
