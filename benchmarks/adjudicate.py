@@ -1,7 +1,7 @@
 """Speed: `payjudge adjudicate --jsonl` against MILA's engine on the same random phases.
 
     .venv/bin/python benchmarks/adjudicate.py [--seed 1] [--games 40] [--years 10] [--repeat 5]
-        [--baseline OTHER/.venv/bin/payjudge]
+        [--baseline OTHER/.venv/bin/payjudge | --baseline pure]
 
 The random games of `random_games.py` are cut into `payjudge adjudicate` cases: one per
 movement phase (with the retreat phase after it, if any: the input cannot describe
@@ -19,7 +19,8 @@ dislodged units) and one per adjustment phase. For each kind of case:
 `--baseline` times another build's console script (another checkout's, before a change)
 the same way in the same run, each run of one alternating with a run of the other, so that
 the machine's load weighs on both alike: its figure and this build's speed-up over it are
-printed beside the table.
+printed beside the table. `--baseline pure` is this build with `PAYJUDGE_PURE=1`: the
+engines run from their sources instead of compiled (payjudge/native.py).
 
 The headline ratio is the strict one: payjudge's whole marginal cost (JSON in, parsing,
 validation, adjudication, JSON out) against MILA's `process()` alone. The ratio against
@@ -82,7 +83,9 @@ def main() -> int:
     ap.add_argument("--years", type=int, default=10)
     ap.add_argument("--short", type=int, default=20, help="cases in the short run")
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--baseline", help="another payjudge console script, timed alongside")
+    ap.add_argument(
+        "--baseline", help="another payjudge console script, or 'pure' (this one from source), alongside"
+    )
     args = ap.parse_args()
 
     records = list(random_games(args.seed, args.games, args.years))

@@ -1,6 +1,7 @@
 """Speed of realistic auctions: `payjudge auction --jsonl` on the 126 DPjudge cases.
 
     .venv/bin/python benchmarks/auction_cases.py [--cases DIR] [--repeat 7] [--profile]
+        [--baseline OTHER/.venv/bin/payjudge | --baseline pure]
 
 The cases are the movement phases of `shared/payola-cases/` (DPjudge's corpus of
 realistic auctions, answers corrected to the rulebook). The real console script runs as
@@ -15,6 +16,9 @@ rule 5.5 reductions, the account statements (Jinja) and JSON out. Times are CPU 
 The reference is DPjudge's `determineOrders()` on the same 126 phases: 7.2 ms mean
 (median 1.7 ms), measured under Python 2.7 on this kind of machine. It is a *recorded*
 figure, not measured in the same run: DPjudge (Python 2) cannot run here.
+
+`--baseline` times another build's console script the same way, alternately (`pure`: this
+build with PAYJUDGE_PURE=1, the engines from their sources instead of compiled).
 
 `--profile` runs the cases in this process under cProfile instead, and prints where the
 time goes, grouped by stage. `--stages` times one pass over the cases in this process,
@@ -70,9 +74,10 @@ def load_cases(folder: Path) -> list[dict]:
     return [json.loads(p.read_text())["input"] for p in paths]
 
 
-def run_jsonl(path: Path, expect: int) -> float:
-    """CPU time (user + system) of one `payjudge auction --jsonl` run."""
-    return cli_timing.run_jsonl("auction", path, expect)
+def run_jsonl(path: Path, expect: int, script: str | None = None) -> float:
+    """CPU time (user + system) of one `payjudge auction --jsonl` run (`script`: as in
+    `cli_timing.run_jsonl`)."""
+    return cli_timing.run_jsonl("auction", path, expect, script)
 
 
 def trivial_case(cases: list[dict]) -> dict:
@@ -82,18 +87,21 @@ def trivial_case(cases: list[dict]) -> dict:
     return doc
 
 
-def measure(cases: list[dict], repeat: int) -> float:
-    """Marginal CPU seconds per auction, through the console script."""
+def measure(cases: list[dict], repeat: int, scripts: tuple[str | None, ...] = (None,)) -> list[float]:
+    """Marginal CPU seconds per auction, through the console script; with several
+    `scripts` (as in `cli_timing.run_jsonl`), each one's, their runs alternating."""
     warm = trivial_case(cases)
     with tempfile.TemporaryDirectory() as tmp:
         short, long = Path(tmp, "short.jsonl"), Path(tmp, "long.jsonl")
         short.write_text(json.dumps(warm) + "\n")
         long.write_text("".join(json.dumps(d) + "\n" for d in [warm, *cases]))
-        t_long, t_short = float("inf"), float("inf")
-        for _ in range(repeat):  # interleaved, so that a burst of load hits both
-            t_short = min(t_short, run_jsonl(short, 1))
-            t_long = min(t_long, run_jsonl(long, len(cases) + 1))
-    return (t_long - t_short) / len(cases)
+        t_long = [float("inf")] * len(scripts)
+        t_short = [float("inf")] * len(scripts)
+        for _ in range(repeat):  # interleaved, so that a burst of load hits all alike
+            for i, script in enumerate(scripts):
+                t_short[i] = min(t_short[i], run_jsonl(short, 1, script))
+                t_long[i] = min(t_long[i], run_jsonl(long, len(cases) + 1, script))
+    return [(lo - sh) / len(cases) for lo, sh in zip(t_long, t_short)]
 
 
 def per_case(cases: list[dict], repeat: int) -> list[float]:
@@ -186,6 +194,9 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--stages", action="store_true")
+    ap.add_argument(
+        "--baseline", help="another payjudge console script, or 'pure' (this one from source), alongside"
+    )
     args = ap.parse_args()
     cases = load_cases(args.cases)
     if args.profile:
@@ -199,9 +210,17 @@ def main() -> int:
         f"{len(cases)} realistic auctions from {args.cases}; python {sys.version.split()[0]}, "
         f"load average {os.getloadavg()[0]:.2f}"
     )
-    marginal = measure(cases, args.repeat)
+    if args.baseline:
+        marginal, base = measure(cases, args.repeat, (None, args.baseline))
+    else:
+        (marginal,) = measure(cases, args.repeat)
     each = per_case(cases, max(3, args.repeat // 2))
     print(f"payjudge auction --jsonl, marginal CPU per auction: mean {marginal * 1000:.3f} ms")
+    if args.baseline:
+        print(
+            f"  baseline {args.baseline}, timed alternately: {base * 1000:.3f} ms "
+            f"({base / marginal:.2f}x this build's time)"
+        )
     print(
         f"  in-process per case (jsonapi run + JSON out): mean {statistics.mean(each) * 1000:.3f} ms, "
         f"median {statistics.median(each) * 1000:.3f} ms, max {max(each) * 1000:.2f} ms"
