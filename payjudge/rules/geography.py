@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
 from .names import PowerName, ProvinceName
+from .values import Value
 
 _T = TypeVar("_T")
 _K = TypeVar("_K")
@@ -47,12 +48,41 @@ class UnitType(enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Location:
-    """A province, or one coast of a province with several (`STP/NC`)."""
+class Location(Value):
+    """A province, or one coast of a province with several (`STP/NC`). A value (see
+    values.py), ordered by (province, coast) as a dataclass with `order=True` would be."""
 
-    province: str
-    coast: str | None = None
+    __slots__ = ("coast", "province")
+
+    province: Final[str]
+    coast: Final[str | None]
+
+    def __init__(self, province: str, coast: str | None = None) -> None:
+        self.province = province
+        self.coast = coast
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.province, self.coast)
+
+    def __lt__(self, other: Location) -> bool:
+        if type(other) is not Location:
+            return NotImplemented
+        return (self.province, self.coast) < (other.province, other.coast)
+
+    def __le__(self, other: Location) -> bool:
+        if type(other) is not Location:
+            return NotImplemented
+        return (self.province, self.coast) <= (other.province, other.coast)
+
+    def __gt__(self, other: Location) -> bool:
+        if type(other) is not Location:
+            return NotImplemented
+        return (self.province, self.coast) > (other.province, other.coast)
+
+    def __ge__(self, other: Location) -> bool:
+        if type(other) is not Location:
+            return NotImplemented
+        return (self.province, self.coast) >= (other.province, other.coast)
 
     @classmethod
     def parse(cls, text: str) -> Location:

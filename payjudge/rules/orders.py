@@ -1,20 +1,27 @@
-"""Typed orders. `str(order)` is the canonical text, which the parser reads back unchanged."""
+"""Typed orders. `str(order)` is the canonical text, which the parser reads back unchanged.
+
+Units and orders are values (`values.Value`: `Final` attributes set once in `__init__`,
+equality, hashing and `repr` from `_key`): they are made for every order read and every
+unit moved, and a frozen dataclass is the costliest object to make when compiled.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Final
 
 from .geography import Location, UnitType
+from .values import Value
 
 
-@dataclass(frozen=True, slots=True)
-class _Text:
-    """A value whose `str()` is made once and kept: the text depends only on the fields
-    of a frozen dataclass, which never change, and results and reports write the same
-    units and orders many times (`read_orders` hands out remembered orders). The kept
-    text is no compared field: equality, hashing and `repr` ignore it."""
+class _Text(Value):
+    """A value whose `str()` is made once and kept: the text depends only on the key,
+    which never changes, and results and reports write the same units and orders many
+    times (`read_orders` hands out remembered orders). The kept text is no part of the
+    key: equality, hashing and `repr` ignore it."""
 
-    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    __slots__ = ("_text",)
+
+    _text: str | None
 
     def _format(self) -> str:
         raise NotImplementedError
@@ -22,32 +29,38 @@ class _Text:
     def __str__(self) -> str:
         text = self._text
         if text is None:
-            text = self._format()
-            object.__setattr__(self, "_text", text)
+            text = self._text = self._format()
         return text
 
 
-@dataclass(frozen=True, slots=True)
 class Unit(_Text):
-    type: UnitType
-    location: Location
-    # the unit's hold order, made once (like the text) and not compared: the adjudicator
-    # gives it to every unit without an order, and units recur phase after phase
-    _hold: Hold | None = field(default=None, init=False, repr=False, compare=False)
-    # the location's province, kept beside it (not compared): it is read for nearly every
-    # unit of every phase, and as a property each read was a Python call
-    province: str = field(init=False, repr=False, compare=False)
+    __slots__ = ("_hold", "location", "province", "type")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "province", self.location.province)
+    type: Final[UnitType]
+    location: Final[Location]
+    # the location's province, kept beside it: it is read for nearly every unit of every
+    # phase, and as a property each read was a Python call
+    province: Final[str]
+    # the unit's hold order, made once (like the text): the adjudicator gives it to every
+    # unit without an order, and units recur phase after phase
+    _hold: Hold | None
+
+    def __init__(self, type: UnitType, location: Location) -> None:
+        self.type = type
+        self.location = location
+        self.province = location.province
+        self._hold = None
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.type, self.location)
 
     @property
     def hold(self) -> Hold:
         """The order to hold."""
         order = self._hold
         if order is None:
-            order = Hold(self)
-            object.__setattr__(self, "_hold", order)
+            order = self._hold = Hold(self)
         return order
 
     @classmethod
@@ -63,110 +76,197 @@ class Unit(_Text):
         return f"Unit.parse({str(self)!r})"
 
 
-@dataclass(frozen=True, slots=True)
 class Hold(_Text):
-    unit: Unit
+    __slots__ = ("unit",)
+
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit,)
 
     def _format(self) -> str:
         return f"{self.unit} H"
 
 
-@dataclass(frozen=True, slots=True)
 class Move(_Text):
-    unit: Unit
-    dest: Location
-    via_convoy: bool = False
-    # the unit where the move takes it, made once (like the text) and not compared: the
-    # same order objects come back phase after phase, and so do the units they make
-    _arrived: Unit | None = field(default=None, init=False, repr=False, compare=False)
+    __slots__ = ("_arrived", "dest", "unit", "via_convoy")
+
+    unit: Final[Unit]
+    dest: Final[Location]
+    via_convoy: Final[bool]
+    # the unit where the move takes it, made once (like the text): the same order objects
+    # come back phase after phase, and so do the units they make
+    _arrived: Unit | None
+
+    def __init__(self, unit: Unit, dest: Location, via_convoy: bool = False) -> None:
+        self.unit = unit
+        self.dest = dest
+        self.via_convoy = via_convoy
+        self._arrived = None
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit, self.dest, self.via_convoy)
 
     @property
     def arrived(self) -> Unit:
         """The unit in its new place, if the move succeeds."""
         unit = self._arrived
         if unit is None:
-            unit = Unit(self.unit.type, self.dest)
-            object.__setattr__(self, "_arrived", unit)
+            unit = self._arrived = Unit(self.unit.type, self.dest)
         return unit
 
     def _format(self) -> str:
         return f"{self.unit} - {self.dest}" + (" VIA CONVOY" if self.via_convoy else "")
 
 
-@dataclass(frozen=True, slots=True)
 class SupportHold(_Text):
-    unit: Unit
-    supported: Unit
+    __slots__ = ("supported", "unit")
+
+    unit: Final[Unit]
+    supported: Final[Unit]
+
+    def __init__(self, unit: Unit, supported: Unit) -> None:
+        self.unit = unit
+        self.supported = supported
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit, self.supported)
 
     def _format(self) -> str:
         return f"{self.unit} S {self.supported}"
 
 
-@dataclass(frozen=True, slots=True)
 class SupportMove(_Text):
-    unit: Unit
-    supported: Unit
-    dest: Location  # the coast is kept only when the order named one
+    __slots__ = ("dest", "supported", "unit")
+
+    unit: Final[Unit]
+    supported: Final[Unit]
+    dest: Final[Location]  # the coast is kept only when the order named one
+
+    def __init__(self, unit: Unit, supported: Unit, dest: Location) -> None:
+        self.unit = unit
+        self.supported = supported
+        self.dest = dest
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit, self.supported, self.dest)
 
     def _format(self) -> str:
         return f"{self.unit} S {self.supported} - {self.dest}"
 
 
-@dataclass(frozen=True, slots=True)
 class Convoy(_Text):
-    unit: Unit
-    army: Unit
-    dest: Location
+    __slots__ = ("army", "dest", "unit")
+
+    unit: Final[Unit]
+    army: Final[Unit]
+    dest: Final[Location]
+
+    def __init__(self, unit: Unit, army: Unit, dest: Location) -> None:
+        self.unit = unit
+        self.army = army
+        self.dest = dest
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit, self.army, self.dest)
 
     def _format(self) -> str:
         return f"{self.unit} C {self.army} - {self.dest}"
 
 
-@dataclass(frozen=True, slots=True)
 class Retreat(_Text):
-    unit: Unit
-    dest: Location
-    _arrived: Unit | None = field(default=None, init=False, repr=False, compare=False)
+    __slots__ = ("_arrived", "dest", "unit")
+
+    unit: Final[Unit]
+    dest: Final[Location]
+    _arrived: Unit | None
+
+    def __init__(self, unit: Unit, dest: Location) -> None:
+        self.unit = unit
+        self.dest = dest
+        self._arrived = None
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit, self.dest)
 
     @property
     def arrived(self) -> Unit:
         """The unit in its new place, if the retreat succeeds (made once, as for `Move`)."""
         unit = self._arrived
         if unit is None:
-            unit = Unit(self.unit.type, self.dest)
-            object.__setattr__(self, "_arrived", unit)
+            unit = self._arrived = Unit(self.unit.type, self.dest)
         return unit
 
     def _format(self) -> str:
         return f"{self.unit} R {self.dest}"
 
 
-@dataclass(frozen=True, slots=True)
 class Disband(_Text):
-    unit: Unit
+    __slots__ = ("unit",)
+
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit,)
 
     def _format(self) -> str:
         return f"{self.unit} D"
 
 
-@dataclass(frozen=True, slots=True)
 class Build(_Text):
-    unit: Unit
+    __slots__ = ("unit",)
+
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit,)
 
     def _format(self) -> str:
         return f"BUILD {self.unit}"
 
 
-@dataclass(frozen=True, slots=True)
 class Remove(_Text):
-    unit: Unit
+    __slots__ = ("unit",)
+
+    unit: Final[Unit]
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit,)
 
     def _format(self) -> str:
         return f"REMOVE {self.unit}"
 
 
-@dataclass(frozen=True, slots=True)
 class Waive(_Text):
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._text = None
+
+    def _key(self) -> tuple[object, ...]:
+        return ()
+
     def _format(self) -> str:
         return "WAIVE"
 

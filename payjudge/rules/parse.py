@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
 from typing import Final
 
 from .errors import InvalidOrder
 from .geography import Location, Map, UnitType
 from .suggest import suggest_provinces
+from .values import Value
 
 
 class OrderKind(enum.Enum):
@@ -31,25 +31,56 @@ class OrderKind(enum.Enum):
     WAIVE = "WAIVE"
 
 
-@dataclass(frozen=True, slots=True)
-class UnitSpec:
-    """A unit as written: the type may be missing, the coast may be missing or wrong."""
+class UnitSpec(Value):
+    """A unit as written: the type may be missing, the coast may be missing or wrong. (A
+    value made for every unit an order names: see values.py.)"""
 
-    type: UnitType | None
-    location: Location
+    __slots__ = ("location", "type")
+
+    type: Final[UnitType | None]
+    location: Final[Location]
+
+    def __init__(self, type: UnitType | None, location: Location) -> None:
+        self.type = type
+        self.location = location
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.type, self.location)
 
     def __str__(self) -> str:
         return f"{self.type.value} {self.location}" if self.type else str(self.location)
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedOrder:
-    kind: OrderKind
-    unit: UnitSpec | None
-    target: UnitSpec | None = None  # the supported or convoyed unit
-    dest: Location | None = None  # move/retreat destination, or the supported move's
-    via_convoy: bool = False  # `VIA CONVOY`, or a DPjudge route was written
-    route: tuple[Location, ...] = ()  # the seas of a DPjudge route
+class ParsedOrder(Value):
+    """An order as read, before it is checked on a board (a value: see values.py)."""
+
+    __slots__ = ("dest", "kind", "route", "target", "unit", "via_convoy")
+
+    kind: Final[OrderKind]
+    unit: Final[UnitSpec | None]
+    target: Final[UnitSpec | None]  # the supported or convoyed unit
+    dest: Final[Location | None]  # move/retreat destination, or the supported move's
+    via_convoy: Final[bool]  # `VIA CONVOY`, or a DPjudge route was written
+    route: Final[tuple[Location, ...]]  # the seas of a DPjudge route
+
+    def __init__(
+        self,
+        kind: OrderKind,
+        unit: UnitSpec | None,
+        target: UnitSpec | None = None,
+        dest: Location | None = None,
+        via_convoy: bool = False,
+        route: tuple[Location, ...] = (),
+    ) -> None:
+        self.kind = kind
+        self.unit = unit
+        self.target = target
+        self.dest = dest
+        self.via_convoy = via_convoy
+        self.route = route
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.kind, self.unit, self.target, self.dest, self.via_convoy, self.route)
 
     def __str__(self) -> str:
         u = str(self.unit) if self.unit else ""
@@ -136,11 +167,20 @@ _OPEN: Final = "("
 _CLOSE: Final = ")"
 
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
-    kind: str  # a keyword ("A", "-", "S", …), _LOC, _COAST or _UNKNOWN
-    loc: Location | None = None
-    text: str = ""
+class _Tok(Value):
+    __slots__ = ("kind", "loc", "text")
+
+    kind: Final[str]  # a keyword ("A", "-", "S", …), _LOC, _COAST or _UNKNOWN
+    loc: Final[Location | None]
+    text: Final[str]
+
+    def __init__(self, kind: str, loc: Location | None = None, text: str = "") -> None:
+        self.kind = kind
+        self.loc = loc
+        self.text = text
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.kind, self.loc, self.text)
 
 
 def _normalize(text: str) -> str:
