@@ -5,8 +5,9 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from dataclasses import dataclass
 from typing import Final
+
+from .values import Value
 
 
 class Season(enum.Enum):
@@ -43,11 +44,22 @@ _WINTER_TYPES: Final = (PhaseType.ADJUSTMENTS, PhaseType.EXCHANGE)
 _YEAR: Final = re.compile(r"[0-9]{1,5}")
 
 
-@dataclass(frozen=True, slots=True)
-class Phase:
-    year: int
-    season: Season
-    type: PhaseType
+class Phase(Value):
+    """A phase of the game: a value (see values.py), ordered in time."""
+
+    __slots__ = ("season", "type", "year")
+
+    year: Final[int]
+    season: Final[Season]
+    type: Final[PhaseType]
+
+    def __init__(self, year: int, season: Season, type: PhaseType) -> None:
+        self.year = year
+        self.season = season
+        self.type = type
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.year, self.season, self.type)
 
     @classmethod
     @functools.lru_cache(maxsize=1024)  # phases are immutable; few texts recur very often
@@ -124,16 +136,6 @@ class Phase:
             PhaseType.EXCHANGE: 3,
         }[self.type]
         return (self.year, season, kind)
-
-    # Equality and hashing spelled out as the dataclass would make them: mypyc gives a class
-    # that defines its own ordering no dataclass `__eq__` (a phase would equal itself only)
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Phase:
-            return NotImplemented
-        return self.year == other.year and self.season is other.season and self.type is other.type
-
-    def __hash__(self) -> int:
-        return hash((self.year, self.season, self.type))
 
     def __lt__(self, other: Phase) -> bool:  # chronological, not alphabetical
         return self._order_key < other._order_key

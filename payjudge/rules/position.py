@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Final, cast
@@ -14,6 +13,7 @@ from .names import PowerName, ProvinceName
 from .orders import Unit
 from .phase import Phase, PhaseType, Season, game_start_phase
 from .terrain import adapt_units, phase_map
+from .values import Value
 
 
 def opening_phase(game_map: Map, flags: frozenset[Flag] = frozenset()) -> Phase:
@@ -31,13 +31,23 @@ def mobilizing(position: Position, flags: frozenset[Flag]) -> bool:
     return Flag.MOBILIZE in flags and position.phase == opening_phase(position.map, flags)
 
 
-@dataclass(frozen=True, slots=True)
-class Dislodged:
-    """A unit dislodged in the movement phase, waiting for its retreat order."""
+class Dislodged(Value):
+    """A unit dislodged in the movement phase, waiting for its retreat order (a value:
+    see values.py)."""
 
-    unit: Unit
-    attacker_from: str  # the province the dislodging attack came from
-    retreats: tuple[Location, ...]
+    __slots__ = ("attacker_from", "retreats", "unit")
+
+    unit: Final[Unit]
+    attacker_from: Final[str]  # the province the dislodging attack came from
+    retreats: Final[tuple[Location, ...]]
+
+    def __init__(self, unit: Unit, attacker_from: str, retreats: tuple[Location, ...]) -> None:
+        self.unit = unit
+        self.attacker_from = attacker_from
+        self.retreats = retreats
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit, self.attacker_from, self.retreats)
 
     def __str__(self) -> str:
         return f"{self.unit}"
