@@ -42,11 +42,6 @@ LEFT_OUT = {
     # copy.deepcopy, which mypyc's frozen classes do not support
     "rules/mapread.py": "read once per map",
     "rules/mapfile.py": "read once per map",
-    # the fast reduction of rule 5.5 (overspend/, whose entry point is its __init__.py):
-    # it runs only on auctions too long for the literal procedure
-    "payola/overspend/affine.py": "computes with decide on affine amounts",
-    "payola/overspend/line.py": "computes with decide on affine amounts",
-    "payola/overspend/plans.py": "computes with decide on affine amounts",
 }
 GROUP = "payjudge_core"  # the shared library: payjudge_core__mypyc
 OPT_LEVEL = "3"

@@ -152,6 +152,8 @@ class Line:
             a[p] -= a0
             s[p] -= s0
         self.version[u] += 1
+        if not ended:
+            self.plans.comparison_ends += 1
         follow = False
         if ended and not self.plans.ebayola:
             again = self.planned[u] = self.planned.get(u, 0) + 1
@@ -218,6 +220,7 @@ class Line:
     def _offer(self, u: int, i: int, q: int) -> None:
         """Offer i of unit u starts a new piece at step q: its sums change slope."""
         follow = self.exact[u]
+        self.plans.piece_ends += 1
         _, top, pl, p, flat = self.plans.rows[u][i]
         d = self.direction[p]
         kp = self.start[p] + q * d

@@ -131,6 +131,9 @@ class Plans:
         self.due: dict[int, Rounds] = {}  # the clock at which each plan is checked again
         self.k: list[int] | None = None
         self.clock = 0
+        # what `line.Line` did while following units (Step 4½), counted for the tests
+        self.piece_ends = 0  # an offer of a followed unit starting a new piece
+        self.comparison_ends = 0  # a followed comparison changing its answer
         # each power's spending: const[p] + Σ coef[p][q]·k[q]
         self.const = [0] * n
         self.coef: list[Slopes] = [{} for _ in range(n)]
