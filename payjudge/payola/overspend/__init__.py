@@ -26,8 +26,9 @@ from .line import Line
 from .plans import Plan, Plans
 
 # Up to this many rounds in all, the literal procedure is cheaper than planning (a round
-# costs one `evaluate`; planning a line costs a few). Realistic auctions stay below it.
-LITERAL_LIMIT = 64
+# costs one `evaluate`; planning a line costs a few; compiled, the two cross at about
+# 300-370 for 7 powers x 60 offers). Realistic auctions stay far below it.
+LITERAL_LIMIT = 256
 # Periods longer than this many rounds are not looked for: checking one costs one line
 # per round of the period, and the patterns that last in the stress cases are 2 to 8
 # rounds long (longer ones, looked for, mostly broke at once: checks for nothing).
