@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -45,6 +46,33 @@ def _jsonl_case(run: Callable[[dict], dict], line: str) -> str:
     return text.decode() if text.isascii() else _JSONL.encode(result)
 
 
+# set once `adjudicate` or `auction` has written its whole answer (see `entry`)
+_answered = False
+
+
+def entry() -> None:
+    """The `payjudge` console script: `main`, except that once `adjudicate` or `auction`
+    has written its whole answer the process ends at once (its output flushed, then
+    `os._exit` with click's exit code) instead of tearing the interpreter down. A long
+    `--jsonl` run fills the engines' memos with everything it met (positions, unit lists,
+    order texts), and freeing them object by object at exit cost more than the run's last
+    few hundred cases (callgrind, 374 adjustment cases: 474k instructions per case with
+    the teardown, 435k without; 35M instructions less per run). Nothing is pending by
+    then: no file left open, no thread, no exit handler of ours. Every other command, and
+    every refused input, ends the usual way."""
+    try:
+        main()
+    except SystemExit as exc:
+        if not _answered or not (exc.code is None or isinstance(exc.code, int)):
+            raise
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:
+            raise exc from None  # (the usual exit reports a closed pipe)
+        os._exit(exc.code or 0)
+
+
 def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
     stream = sys.stdin if source in ("-", None) else None
     try:
@@ -61,6 +89,7 @@ def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
             if not line.strip():
                 continue
             sys.stdout.write(_jsonl_case(run, line) + "\n")
+        _done()
         return
     try:
         result: Any = run(json.loads(text))
@@ -71,6 +100,12 @@ def _json_main(run: Callable[[dict], dict], source: str, jsonl: bool) -> None:
         click.echo(f"payjudge: {' '.join(str(exc).split())}", err=True)
         sys.exit(2)
     sys.stdout.write(json.dumps(result, indent=1) + "\n")
+    _done()
+
+
+def _done() -> None:
+    global _answered
+    _answered = True
 
 
 @click.group()

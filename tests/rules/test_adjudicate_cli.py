@@ -268,6 +268,21 @@ def test_console_script_jsonl():
     assert out[2]["history"] == [] or out[2]["history"][0]["phase"] == "W1901A"
 
 
+@needs_script
+def test_console_script_long_jsonl_run_writes_every_answer():
+    """Once it has answered, the console script leaves without the interpreter's teardown
+    (`cli.entry`): every line must still reach the pipe, far beyond its buffer."""
+    case = json.dumps({"phase": "W1901A", "orders": [{}]})
+    text = (case + "\n") * 2000
+    proc = subprocess.run(
+        [str(SCRIPT), "adjudicate", "--jsonl", "-"], input=text, capture_output=True, text=True
+    )
+    assert proc.returncode == 0 and proc.stderr == ""
+    lines = proc.stdout.splitlines()
+    assert len(proc.stdout) > 1 << 20 and len(lines) == 2000 and len(set(lines)) == 1
+    assert json.loads(lines[-1])["phase"] == "S1902M"
+
+
 def test_jsonl_reads_and_writes_as_the_standard_json_module():
     """Each --jsonl answer is what `json` reads and writes (compact): non-ASCII escaped,
     integers beyond 64 bits and NaN read exactly, lone surrogates accepted."""
