@@ -17,17 +17,24 @@ exits with status 1.
 
 The script also runs the project's own DATC case files (tests/rules/datc) through MILA
 and lists the cases where MILA's position differs from DATC v3.1.
+
+payjudge runs here from its sources (`PAYJUDGE_PURE=1`, set below): swapping a function
+of the resolver is not possible in a compiled module, whose functions call each other
+directly. The compiled engines give the same answers (`make test` runs the rules' tests,
+DATC included, on both).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import Counter
 from contextlib import ExitStack
 from itertools import combinations
 from pathlib import Path
 
+os.environ["PAYJUDGE_PURE"] = "1"  # (before payjudge is imported: see the docstring)
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))

@@ -11,7 +11,6 @@ and must follow its changes.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import replace
 
 from payjudge.rules import movement
 from payjudge.rules.geography import UnitType
@@ -67,7 +66,9 @@ def rule_support_coast(pos: Position, orders: dict) -> dict | None:
     return _rewrite(
         orders,
         lambda p, o: (
-            replace(o, dest=o.dest.bare) if isinstance(o, SupportMove) and o.dest.coast is not None else o
+            SupportMove(o.unit, o.supported, o.dest.bare)
+            if isinstance(o, SupportMove) and o.dest.coast is not None
+            else o
         ),
     )
 
@@ -120,7 +121,7 @@ def rule_land_fallback(pos: Position, orders: dict) -> dict | None:
 
     def change(power, o):
         if isinstance(o, Move) and o.unit in by_land:
-            return replace(o, via_convoy=False)
+            return Move(o.unit, o.dest, via_convoy=False)
         if isinstance(o, Convoy) and o.army in by_land and owner.get(o.army.province) == power:
             return Hold(o.unit)
         return o
@@ -143,7 +144,7 @@ def rule_foreign_convoy(pos: Position, orders: dict) -> dict | None:
                 c.army == o.unit and c.dest.province == o.dest.province and p != power for p, c in convoys
             )
         ):
-            return replace(o, via_convoy=True)
+            return Move(o.unit, o.dest, via_convoy=True)
         return o
 
     return _rewrite(orders, change)
