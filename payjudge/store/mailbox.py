@@ -50,10 +50,21 @@ def content_hash(raw: bytes) -> str:
     return digest.hexdigest()
 
 
-def _message_id(raw: bytes) -> str | None:
+def _identity(raw: bytes) -> tuple[str | None, str | None]:
+    """The message's Message-ID and its sender's address (From, when it names one
+    address), each None when missing or unreadable: a garbled header must not stop the
+    message being stored. (The header block is read once for both.)"""
     try:
-        value = _head(raw).get("Message-ID")
-    except Exception:  # a garbled header must not stop the message being stored
+        head = _head(raw)
+    except Exception:
+        return None, None
+    return _message_id(head), _sender(head)
+
+
+def _message_id(head) -> str | None:
+    try:
+        value = head.get("Message-ID")
+    except Exception:
         return None
     if not value:
         return None
@@ -61,9 +72,9 @@ def _message_id(raw: bytes) -> str | None:
     return value[:255] or None
 
 
-def _sender(raw: bytes) -> str | None:
+def _sender(head) -> str | None:
     try:
-        header = _head(raw)["From"]
+        header = head["From"]
         if not header or len(header.addresses) != 1:
             return None
         return _text(header.addresses[0].addr_spec.lower())[:254]
@@ -100,8 +111,7 @@ class SqlInbound:
         envelope_from: str | None = None,
         envelope_to: Sequence[str] = (),
     ) -> Stored:
-        msgid = _message_id(raw)
-        sender = _sender(raw)
+        msgid, sender = _identity(raw)
         # without a Message-ID a re-delivery is recognised by its content
         digest = content_hash(raw) if msgid is None else None
         # one transaction (one turn of SQLite's write lock per message), one statement
