@@ -98,9 +98,13 @@ def _process_batch(db: Database, config: Config, clock: Clock, ids: list[int]) -
     """Process the first of `ids` in one transaction, each message in a savepoint of its
     own; returns how many were processed. Should the transaction itself fail (not a
     message: those are caught in their savepoints), the batch is rolled back whole and its
-    messages are processed again one per transaction."""
+    messages are processed again one per transaction. Where a batch is one message (no
+    `BATCH_SECONDS`: SQLite), it needs no savepoint (`_process_alone`)."""
     handled = 0
     seconds = BATCH_SECONDS.get(db.engine.dialect.name, 0.0)
+    if not seconds:  # a batch of one
+        _process_alone(db, config, clock, ids[0])
+        return 1
     try:
         with db.transaction() as s:
             started = time.monotonic()
@@ -143,7 +147,42 @@ def _handle(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handle
     try:
         with s.begin_nested():
             return _answer(s, config, clock, inbound_id)
-    except _Defer as defer:
+    except Exception as exc:
+        return _undone(s, config, clock, inbound_id, exc)
+
+
+class _RolledBack(Exception):
+    """Raised out of a transaction so that it rolls back: the message's work raised
+    `cause`."""
+
+    def __init__(self, cause: Exception):
+        super().__init__(cause)
+        self.cause = cause
+
+
+def _process_alone(db: Database, config: Config, clock: Clock, inbound_id: int) -> Handled:
+    """Process one message in a transaction of its own, without a savepoint (a batch of
+    one, as on SQLite: the savepoint and its release were two more statements and a
+    flush per message). Should its work raise, the transaction is rolled back whole and
+    what becomes of the message is written in the next one; a failure of the database
+    itself (the commit) is raised, as from a batch."""
+    try:
+        with db.transaction() as s:
+            try:
+                return _answer(s, config, clock, inbound_id)
+            except Exception as exc:
+                raise _RolledBack(exc) from exc
+    except _RolledBack as rolled:
+        with db.transaction() as s:
+            return _undone(s, config, clock, inbound_id, rolled.cause)
+
+
+def _undone(s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exception) -> Handled:
+    """What becomes of a message whose work was rolled back because it raised `exc`: it
+    waits (over the rate limit), its sender is told why it was refused, or it is
+    quarantined (a failure of ours)."""
+    if isinstance(exc, _Defer):
+        defer = exc
         with s.begin_nested():
             row = _stored(s, inbound_id)
             row.not_before = defer.until
@@ -156,7 +195,8 @@ def _handle(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handle
             defer.until.isoformat(timespec="seconds"),
         )
         return Handled.DEFERRED
-    except _Undo as undo:
+    if isinstance(exc, _Undo):
+        undo = exc
         try:
             with s.begin_nested():
                 row = _stored(s, inbound_id)
@@ -171,8 +211,7 @@ def _handle(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handle
             return Handled.DONE
         except Exception:  # the error reply itself cannot be written
             return _quarantine(s, config, clock, inbound_id, traceback.format_exc())
-    except Exception:
-        return _quarantine(s, config, clock, inbound_id, traceback.format_exc())
+    return _quarantine(s, config, clock, inbound_id, "".join(traceback.format_exception(exc)))
 
 
 def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handled:
