@@ -169,9 +169,12 @@ def _process_alone(db: Database, config: Config, clock: Clock, inbound_id: int) 
     try:
         with db.transaction() as s:
             try:
-                return _answer(s, config, clock, inbound_id)
+                handled = _answer(s, config, clock, inbound_id)
+                # the work's writes fail here, as at a savepoint's release, not at the commit
+                s.flush()
             except Exception as exc:
                 raise _RolledBack(exc) from exc
+            return handled
     except _RolledBack as rolled:
         with db.transaction() as s:
             return _undone(s, config, clock, inbound_id, rolled.cause)

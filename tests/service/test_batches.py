@@ -108,3 +108,27 @@ def test_a_batch_of_one_needs_no_savepoint_and_keeps_each_outcome(database, monk
         ("deep@example.org", "quarantined", 0),
         (addr("ITALY"), "done", 1),
     ]
+
+
+def test_a_batch_of_one_whose_writes_fail_is_quarantined(database, monkeypatch):
+    """Without a savepoint, the work's writes are flushed before the commit: a write that
+    fails is the message's failure (it is quarantined), not the database's (which would
+    leave the message waiting, to fail again at every pass)."""
+    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 0.0, "postgresql": 0.0})
+    judge = TestJudge(database)
+    start_game(judge)
+    real = processor.execute
+
+    def writes_a_bad_row(ctx, script):
+        real(ctx, script)
+        ctx.session.add(InboundMessage())  # (no raw, no state: refused by the database)
+
+    monkeypatch.setattr(processor, "execute", writes_a_bad_row)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ENGLAND\n")
+    _, balances, _, _ = snapshot(judge)
+    assert balances["FRANCE"] == 48
+    assert "set aside" in judge.last_reply(addr("FRANCE"))
+    with database.reading() as s:
+        row = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc()).limit(1)).one()
+        assert (row.state, row.attempts) == ("quarantined", 0)
+        assert "IntegrityError" in (row.error or "")
