@@ -35,21 +35,19 @@ def _count_writing_commits(database) -> list[int]:
     return count
 
 
-@pytest.mark.usefixtures("default_recursion_limit")
-def test_one_commit_for_a_batch_and_each_message_keeps_its_own_outcome(database, monkeypatch):
-    # a batch also ends after a time (at once on SQLite), which a slow machine could
-    # reach: not here
-    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
+def _four_messages(database) -> TestJudge:
+    """A game and four messages waiting: an order taken, a message refused whole, one
+    that crashes the parser, an order taken."""
     judge = TestJudge(database)
     start_game(judge)
-    # an order taken, a message refused whole, one that crashes the parser, an order taken
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ENGLAND\n", process=False)
     judge.send(addr("GERMANY"), f"{signon('GERMANY')}\nTRANSFER 5 TO ENGLAND\nFROBNICATE\n", process=False)
     SqlInbound(database, judge.clock).store_inbound(_nested(1000), source="smtp")
     judge.send(addr("ITALY"), f"{signon('ITALY')}\nTRANSFER 3 TO ENGLAND\n", process=False)
-    writes = _count_writing_commits(database)
-    judge.process()
-    assert writes == [1]
+    return judge
+
+
+def _each_kept_its_outcome(judge: TestJudge, database) -> None:
     _, balances, _, _ = snapshot(judge)
     assert (balances["FRANCE"], balances["GERMANY"], balances["ITALY"]) == (43, 48, 45)
     assert balances["ENGLAND"] == 48 + 5 + 3
@@ -70,17 +68,24 @@ def test_one_commit_for_a_batch_and_each_message_keeps_its_own_outcome(database,
 
 
 @pytest.mark.usefixtures("default_recursion_limit")
+def test_one_commit_for_a_batch_and_each_message_keeps_its_own_outcome(database, monkeypatch):
+    # a batch also ends after a time (at once on SQLite), which a slow machine could
+    # reach: not here
+    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
+    judge = _four_messages(database)
+    writes = _count_writing_commits(database)
+    judge.process()
+    assert writes == [1]
+    _each_kept_its_outcome(judge, database)
+
+
+@pytest.mark.usefixtures("default_recursion_limit")
 def test_a_batch_of_one_needs_no_savepoint_and_keeps_each_outcome(database, monkeypatch):
     """Where a batch is one message (SQLite's default; here on both databases) the
     message's work has no savepoint of its own: a refused or crashing message's
     transaction is rolled back whole, and its refusal or quarantine written in the next."""
     monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 0.0, "postgresql": 0.0})
-    judge = TestJudge(database)
-    start_game(judge)
-    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ENGLAND\n", process=False)
-    judge.send(addr("GERMANY"), f"{signon('GERMANY')}\nTRANSFER 5 TO ENGLAND\nFROBNICATE\n", process=False)
-    SqlInbound(database, judge.clock).store_inbound(_nested(1000), source="smtp")
-    judge.send(addr("ITALY"), f"{signon('ITALY')}\nTRANSFER 3 TO ENGLAND\n", process=False)
+    judge = _four_messages(database)
     writes = _count_writing_commits(database)
     savepoints = [0]
 
@@ -92,22 +97,7 @@ def test_a_batch_of_one_needs_no_savepoint_and_keeps_each_outcome(database, monk
     judge.process()
     assert writes == [4]  # one commit per message
     assert savepoints == [2]  # the refusal's and the quarantine's, none for the work
-    _, balances, _, _ = snapshot(judge)
-    assert (balances["FRANCE"], balances["GERMANY"], balances["ITALY"]) == (43, 48, 45)
-    assert balances["ENGLAND"] == 48 + 5 + 3
-    assert "Your message was NOT processed" in judge.last_reply(addr("GERMANY"))
-    assert "Your message was processed" in judge.last_reply(addr("ITALY"))
-    [told] = judge.inbox("deep@example.org")
-    assert "set aside" in told.body
-    with database.reading() as s:
-        rows = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc()).limit(4)).all()
-        states = [(r.sender, r.state, r.attempts) for r in reversed(rows)]
-    assert states == [
-        (addr("FRANCE"), "done", 1),
-        (addr("GERMANY"), "done", 0),
-        ("deep@example.org", "quarantined", 0),
-        (addr("ITALY"), "done", 1),
-    ]
+    _each_kept_its_outcome(judge, database)
 
 
 def test_a_batch_of_one_whose_writes_fail_is_quarantined(database, monkeypatch):
