@@ -1,8 +1,9 @@
 """`payjudge serve`: one asyncio process wiring the listener, the poller, the processor,
-the outbox sender and the deadline scheduler together.
+the outbox sender and the deadline scheduler together (on PostgreSQL the processor runs
+in a child process, `service/worker.py`).
 
 Truth lives in the database: the SMTP listener and the IMAP poller only store raw mail;
-the processor handles stored messages one per transaction; the sender delivers committed
+the processor handles stored messages in batches of transactions; the sender delivers committed
 outbox rows; the scheduler keeps one date job per active game (read from the database at
 start and moved when the game's row changes, see `_GameClock`) plus a periodic sweep,
 with no misfire grace limit, so a deadline that passed while the daemon was down is
@@ -34,6 +35,7 @@ from .memory import SystemClock
 from .ports import Clock, InboundStore, Stored
 from .service.deadlines import next_wakeup, tick_game
 from .service.processor import process_pending
+from .service.worker import ProcessorProcess
 from .store import repo
 from .store.db import Database, SchemaError, check_schema
 from .store.mailbox import SqlInbound, SqlOutbox
@@ -99,9 +101,16 @@ class Daemon:
         cfg = self.config
         self.db = db = self.db or Database(cfg.database_url)
         inbound_wake = asyncio.Event()
+        # On PostgreSQL the processor runs in a process of its own (service/worker.py);
+        # on SQLite, and under a clock a test moves, it is a thread of this one.
+        worker: ProcessorProcess | None = None
+        own_process = db.engine.dialect.name == "postgresql" and isinstance(self.clock, SystemClock)
 
         def wake_processor() -> None:
-            loop.call_soon_threadsafe(inbound_wake.set)
+            if worker is not None:
+                worker.wake()
+            else:
+                loop.call_soon_threadsafe(inbound_wake.set)
 
         inbound = _Notifying(SqlInbound(db, self.clock), wake_processor)
         outbox = SqlOutbox(db, batch_marks=True)
@@ -173,7 +182,17 @@ class Daemon:
             max_instances=1,
         )
         scheduler.start()
-        tasks.append(asyncio.create_task(processor(), name="processor"))
+        worker_task = None
+        if own_process:
+
+            def committed() -> None:
+                sender.wake()
+                clock.poke()  # a game made ready is processed early (not waited for)
+
+            worker = ProcessorProcess(cfg, committed)
+            worker_task = asyncio.create_task(worker.run(stop), name="processor-process")
+        else:
+            tasks.append(asyncio.create_task(processor(), name="processor"))
         await sweep()  # deadlines that passed while the daemon was down
         log.info(
             "payjudge serving (database %s, outbound %s)", _safe(cfg.database_url), _safe(cfg.outbound_url)
@@ -188,6 +207,8 @@ class Daemon:
                 await server.wait_closed()
             if http is not None:
                 await http.cleanup()
+            if worker_task is not None:  # it stops its process: let it finish its transaction
+                await asyncio.gather(worker_task, return_exceptions=True)
             for task in tasks:
                 task.cancel()
             clock.close()
@@ -196,6 +217,9 @@ class Daemon:
             outbox.close()
             db.dispose()
             log.info("payjudge stopped")
+
+
+POKE_SECONDS = 0.5
 
 
 class _GameClock:
@@ -267,6 +291,12 @@ class _GameClock:
         while self._dirty:
             self._dirty = False
             await self.refresh(tick=True)
+            if self._dirty:
+                # Under a stream of commits (a burst of mail) refreshes would follow each
+                # other without a pause, each ticking the games the mail changed under
+                # their row locks, against the processor that holds them: at most one
+                # every POKE_SECONDS then (a game made ready waits that much longer).
+                await asyncio.sleep(POKE_SECONDS)
 
     async def deadline(self, game_id: int) -> None:
         known = self._known.get(game_id)

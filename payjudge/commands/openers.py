@@ -330,7 +330,7 @@ class List(OpenerHandler):
         if cmd.args:
             Summary().run(ctx, cmd)
             return
-        games = list_games(ctx.session, [state for state in GameStatus if state.is_open])
+        games = list_games(ctx.session, [state for state in GameStatus if state.is_open], seats=True)
         ctx.reply.note(
             "game_list",
             cmd.line,

@@ -1,16 +1,17 @@
 """Process stored inbound messages, each all or nothing, several per transaction.
 
-A message is all or nothing: its commands run in one savepoint, and if any command is
-refused the savepoint is rolled back and only the reply (naming every bad line) is
-written. The messages waiting are processed in batches, one transaction each (one
-commit, so one `fsync` on PostgreSQL, per batch rather than per message); the replies
-are outbox rows of the same transaction, so none goes out before its message's outcome
-is committed, and a crash mid-batch leaves every message of the batch waiting, to be
-processed again. A message that makes processing crash is quarantined with its traceback; the
-sender is told it was set aside, and the loop goes on. A sender over the rate limit
-waits (the message stays, with a time before which it is not looked at again), unless
-the message signs on with its password. Once processed, a message's passwords are
-redacted from the stored copy.
+A message is all or nothing: if any of its commands is refused, its work is rolled back
+and only the reply (naming every bad line) is written. The messages waiting are
+processed in batches, one transaction each (one commit, so one `fsync` on PostgreSQL,
+per batch rather than per message); the replies are outbox rows of the same
+transaction, so none goes out before its message's outcome is committed, and a crash
+mid-batch leaves every message of the batch waiting, to be processed again. A message
+whose work raises (refused, or a failure of ours) has the batch rolled back and the
+messages before it processed again without it (`_process_batch`). A message that makes
+processing crash is quarantined with its traceback; the sender is told it was set
+aside, and the loop goes on. A sender over the rate limit waits (the message stays,
+with a time before which it is not looked at again), unless the message signs on with
+its password. Once processed, a message's passwords are redacted from the stored copy.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import time
 import traceback
 from collections.abc import Callable
 from datetime import datetime, timedelta
+
+from sqlalchemy.exc import DBAPIError
 
 from ..config import Config
 from ..game.context import Context, Reply
@@ -95,89 +98,66 @@ def process_pending(
 
 
 def _process_batch(db: Database, config: Config, clock: Clock, ids: list[int]) -> int:
-    """Process the first of `ids` in one transaction, each message in a savepoint of its
-    own; returns how many were processed. Should the transaction itself fail (not a
-    message: those are caught in their savepoints), the batch is rolled back whole and its
-    messages are processed again one per transaction. Where a batch is one message (no
-    `BATCH_SECONDS`: SQLite), it needs no savepoint (`_process_alone`)."""
-    handled = 0
+    """Process messages from the start of `ids` in one transaction, as many as a batch
+    holds (`BATCH_MESSAGES` within `BATCH_SECONDS`; one where there is no time, as on
+    SQLite); returns how many were processed.
+
+    A message's work runs in the transaction itself, without a savepoint (a savepoint and
+    its release were two round trips of the eight or so a message costs on PostgreSQL),
+    and is flushed at its end, so that a write that fails is the message's failure and
+    not the commit's. Should message k raise (refused, over the rate limit, a failure of
+    ours), the transaction is rolled back whole, the k messages before it, which went
+    through, are processed again in a transaction of their own, and message k then heads
+    the next batch: alone at the head, its refusal, wait or quarantine is written in the
+    transaction after its rollback (`_undone`). A refusal so costs at most the
+    `BATCH_MESSAGES - 1` messages before it a second run; messages that go through cost
+    one commit per batch. A failure of the database itself (a lost connection, the
+    commit) is raised: the messages wait for the next pass."""
     seconds = BATCH_SECONDS.get(db.engine.dialect.name, 0.0)
-    if not seconds:  # a batch of one
-        _process_alone(db, config, clock, ids[0])
-        return 1
+    size = BATCH_MESSAGES if seconds else 1
     try:
         with db.transaction() as s:
-            started = time.monotonic()
-            for inbound_id in ids:
-                _handle(s, config, clock, inbound_id)
-                handled += 1
+            started, done = time.monotonic(), 0
+            for done, inbound_id in enumerate(ids[:size], start=1):
+                try:
+                    _answer(s, config, clock, inbound_id)
+                    s.flush()
+                except DBAPIError as exc:
+                    if exc.connection_invalidated:
+                        raise  # the database's failure, not the message's
+                    raise _RolledBack(done - 1, exc) from exc
+                except Exception as exc:
+                    raise _RolledBack(done - 1, exc) from exc
                 # the next message reads everything afresh, as in a session of its own
                 s.expunge_all()
                 if time.monotonic() - started >= seconds:
                     break
-        return handled
-    except Exception:
-        if len(ids) == 1:
-            raise
-        log.exception("a batch of %d messages failed; processing them one by one", handled + 1)
-        for inbound_id in ids[: handled + 1]:
-            process_one(db, config, clock, inbound_id)
-        return handled + 1
+            return done
+    except _RolledBack as rolled:
+        if rolled.at:
+            return _process_batch(db, config, clock, ids[: rolled.at])
+        with db.transaction() as s:
+            _undone(s, config, clock, ids[0], rolled.cause)
+        return 1
+
+
+class _RolledBack(Exception):
+    """Raised out of a batch's transaction so that it rolls back: the work of its message
+    number `at` (from 0) raised `cause`."""
+
+    def __init__(self, at: int, cause: Exception):
+        super().__init__(cause)
+        self.at = at
+        self.cause = cause
 
 
 class Handled(enum.StrEnum):
-    """What `process_one` did with a message."""
+    """What became of a message."""
 
     DONE = "done"  # answered (or ignored with a reason): its state is DONE
     DEFERRED = "deferred"  # over the rate limit: it waits, still NEW
     QUARANTINED = "quarantined"  # processing failed: its state is QUARANTINED
     SKIPPED = "skipped"  # no longer waiting, or taken by another processor
-
-
-def process_one(db: Database, config: Config, clock: Clock, inbound_id: int) -> Handled:
-    """Process one stored message in a transaction of its own; returns what became of it."""
-    with db.transaction() as s:
-        return _handle(s, config, clock, inbound_id)
-
-
-def _handle(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handled:
-    """Process one message inside the caller's transaction: its work in a savepoint, rolled
-    back if it is refused, deferred or fails (then the reply, the wait or the quarantine
-    is written in a savepoint of its own)."""
-    try:
-        with s.begin_nested():
-            return _answer(s, config, clock, inbound_id)
-    except Exception as exc:
-        return _undone(s, config, clock, inbound_id, exc)
-
-
-class _RolledBack(Exception):
-    """Raised out of a transaction so that it rolls back: the message's work raised
-    `cause`."""
-
-    def __init__(self, cause: Exception):
-        super().__init__(cause)
-        self.cause = cause
-
-
-def _process_alone(db: Database, config: Config, clock: Clock, inbound_id: int) -> Handled:
-    """Process one message in a transaction of its own, without a savepoint (a batch of
-    one, as on SQLite: the savepoint and its release were two more statements and a
-    flush per message). Should its work raise, the transaction is rolled back whole and
-    what becomes of the message is written in the next one; a failure of the database
-    itself (the commit) is raised, as from a batch."""
-    try:
-        with db.transaction() as s:
-            try:
-                handled = _answer(s, config, clock, inbound_id)
-                # the work's writes fail here, as at a savepoint's release, not at the commit
-                s.flush()
-            except Exception as exc:
-                raise _RolledBack(exc) from exc
-            return handled
-    except _RolledBack as rolled:
-        with db.transaction() as s:
-            return _undone(s, config, clock, inbound_id, rolled.cause)
 
 
 def _undone(s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exception) -> Handled:

@@ -41,7 +41,11 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10, hide_parameters=True)
+    # Ten kept connections: the daemon's threads (the listener's stores, up to one per SMTP
+    # client at once, the outbox sender, the deadline clock) each hold one while they
+    # work; with fewer, a burst of mail opened and closed a connection (a new server
+    # process) per message beyond the fifth.
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10, hide_parameters=True)
 
 
 _READ_ONLY = "payjudge_read_only"

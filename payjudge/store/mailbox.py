@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from email import policy
 from email.parser import Parser
@@ -204,8 +204,7 @@ class SqlOutbox:
                 OutgoingMail(r.id, r.message_id, r.sender, tuple(r.recipients), r.raw, r.attempts)
                 for r in rows
             ]
-        for stale in set(ids) - {m.id for m in mails}:
-            self._unlock(stale)
+        self._unlock(set(ids) - {m.id for m in mails})
         self._unmarked = {m.id for m in mails}
         return mails
 
@@ -225,7 +224,7 @@ class SqlOutbox:
             )
         for mail_id in sent:
             self._sent.pop(mail_id, None)
-            self._unlock(mail_id)
+        self._unlock(sent)
 
     def close(self) -> None:
         """Record what was sent and give every claim up (the daemon's shutdown)."""
@@ -264,13 +263,18 @@ class SqlOutbox:
             raise
         return [i for i in ids if i in self._held]
 
-    def _unlock(self, mail_id: int) -> None:
-        if not self._postgres or mail_id not in self._held or self._locks is None:
+    def _unlock(self, mail_ids: Iterable[int]) -> None:
+        """Give up the claims on these mails, in one statement (one round trip for a batch)."""
+        if not self._postgres or self._locks is None:
             return
-        self._held.discard(mail_id)
+        ids = [i for i in mail_ids if i in self._held]
+        if not ids:
+            return
+        self._held.difference_update(ids)
         try:
             self._locks.execute(
-                text("SELECT pg_advisory_unlock(:space, :id)"), {"space": self.LOCK_SPACE, "id": mail_id}
+                text("SELECT pg_advisory_unlock(:space, id) FROM unnest(CAST(:ids AS integer[])) AS id"),
+                {"space": self.LOCK_SPACE, "ids": ids},
             )
         except Exception:
             self.close()
@@ -289,7 +293,7 @@ class SqlOutbox:
             else:
                 values["next_attempt_at"] = retry_at
             s.execute(update(OutboxMail).where(OutboxMail.id == mail_id).values(**values))
-        self._unlock(mail_id)
+        self._unlock([mail_id])
         self._unmarked.discard(mail_id)
         if not self._unmarked or not self.batch_marks:
             self.flush()

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, Row, String, bindparam, func, or_, select, text, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session, aliased, joinedload
 
 from ..rules.names import PowerName
 from ..vocabulary import GameStatus, InboundState, TurnStatus
@@ -31,8 +31,11 @@ from .models import (
 
 # -- games ---------------------------------------------------------------------------------
 def game_by_name(s: Session, name: str, *, lock: bool = False) -> Game | None:
-    q = select(Game).where(Game.name == name.lower())
-    return s.scalar(q.with_for_update() if lock else q)
+    """The game, with its seats (in the same query: nearly every command by name reads
+    them, and a query of their own was one more round trip per message)."""
+    q = select(Game).where(Game.name == name.lower()).options(joinedload(Game.seats))
+    # (only the game's row is locked: the seats come by an outer join)
+    return s.scalars(q.with_for_update(of=Game) if lock else q).unique().one_or_none()
 
 
 def game_by_id(s: Session, game_id: int, *, lock: bool = False) -> Game | None:
@@ -44,10 +47,14 @@ def game_exists(s: Session, name: str) -> bool:
     return s.scalar(select(Game.id).where(Game.name == name)) is not None
 
 
-def games(s: Session, states: Iterable[GameStatus] | None = None) -> list[Game]:
+def games(s: Session, states: Iterable[GameStatus] | None = None, *, seats: bool = False) -> list[Game]:
+    """The games (in these `states`), by name; with `seats`, their seats loaded in the same
+    query (not one query per game)."""
     q = select(Game).order_by(Game.name)
     if states is not None:
         q = q.where(Game.state.in_(tuple(states)))
+    if seats:
+        return list(s.scalars(q.options(joinedload(Game.seats))).unique())
     return list(s.scalars(q))
 
 

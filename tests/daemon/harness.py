@@ -179,12 +179,28 @@ class JudgeProcess:
         except (ProcessLookupError, PermissionError):
             pass
 
+    def children(self) -> list[int]:
+        """The daemon's child processes (on PostgreSQL, its processor)."""
+        found: list[int] = []
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            try:
+                found += [int(pid) for pid in (task / "children").read_text().split()]
+            except OSError:
+                pass
+        return found
+
     def rss_kib(self) -> int:
-        """The daemon's resident memory (VmRSS), in KiB."""
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        return 0
+        """The daemon's resident memory (VmRSS), in KiB: its own and its children's."""
+        total = 0
+        for pid in [self.proc.pid, *self.children()]:
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            total += next(
+                (int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0
+            )
+        return total
 
     def log_tail(self, lines: int = 60) -> str:
         try:

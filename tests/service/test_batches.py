@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import event, select
+from sqlalchemy.exc import OperationalError
 
 from payjudge.service import processor
 from payjudge.store.mailbox import SqlInbound
@@ -67,15 +68,72 @@ def _each_kept_its_outcome(judge: TestJudge, database) -> None:
     ]
 
 
-@pytest.mark.usefixtures("default_recursion_limit")
-def test_one_commit_for_a_batch_and_each_message_keeps_its_own_outcome(database, monkeypatch):
+def _count_savepoints(database) -> list[int]:
+    count = [0]
+
+    @event.listens_for(database.engine, "before_cursor_execute")
+    def _statement(conn, cursor, statement, parameters, context, executemany):
+        if statement.lstrip().upper().startswith("SAVEPOINT"):
+            count[0] += 1
+
+    return count
+
+
+def _count_claims(monkeypatch) -> list[int]:
+    """A list whose one number counts the runs of a message's work."""
+    runs = [0]
+    real = processor.repo.claim_inbound_counting
+
+    def counting(*args, **kwargs):
+        runs[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(processor.repo, "claim_inbound_counting", counting)
+    return runs
+
+
+def test_a_batch_that_goes_through_is_one_commit_without_savepoints(database, monkeypatch):
     # a batch also ends after a time (at once on SQLite), which a slow machine could
     # reach: not here
     monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
-    judge = _four_messages(database)
-    writes = _count_writing_commits(database)
+    judge = TestJudge(database)
+    start_game(judge)
+    for power, amount in (("FRANCE", 5), ("GERMANY", 4), ("ITALY", 3)):
+        judge.send(addr(power), f"{signon(power)}\nTRANSFER {amount} TO ENGLAND\n", process=False)
+    writes, savepoints, runs = (
+        _count_writing_commits(database),
+        _count_savepoints(database),
+        _count_claims(monkeypatch),
+    )
     judge.process()
-    assert writes == [1]
+    assert (writes, savepoints, runs) == ([1], [0], [3])
+    _, balances, _, _ = snapshot(judge)
+    assert (balances["FRANCE"], balances["GERMANY"], balances["ITALY"], balances["ENGLAND"]) == (
+        43,
+        44,
+        45,
+        60,
+    )
+
+
+@pytest.mark.usefixtures("default_recursion_limit")
+def test_a_refused_message_costs_those_before_it_a_second_run(database, monkeypatch):
+    """The batch is rolled back at the refusal; the message before it goes through again in
+    a transaction of its own, the refused one heads the next batch and its reply is
+    written alone, likewise the quarantine; the last message makes a batch of its own."""
+    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
+    judge = _four_messages(database)
+    writes, savepoints, runs = (
+        _count_writing_commits(database),
+        _count_savepoints(database),
+        _count_claims(monkeypatch),
+    )
+    judge.process()
+    # France twice, Germany twice (refused in the batch, then alone), the bomb once (it
+    # crashes while being read, alone at the head), Italy once
+    assert runs == [6]
+    assert writes == [4]  # France; Germany's reply; the quarantine; Italy
+    assert savepoints == [2]  # the refusal's and the quarantine's (`_undone`), none for the work
     _each_kept_its_outcome(judge, database)
 
 
@@ -122,3 +180,29 @@ def test_a_batch_of_one_whose_writes_fail_is_quarantined(database, monkeypatch):
         row = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc()).limit(1)).one()
         assert (row.state, row.attempts) == ("quarantined", 0)
         assert "IntegrityError" in (row.error or "")
+
+
+def test_a_lost_connection_is_the_databases_failure_not_the_messages(database, monkeypatch):
+    """A connection lost during a message's work leaves the message waiting for the next
+    pass (the daemon logs and retries): it is not quarantined for the database's failure."""
+    judge = TestJudge(database)
+    start_game(judge)
+    real = processor.execute
+
+    def loses_the_connection(ctx, script):
+        raise OperationalError(
+            "SELECT 1", {}, Exception("server closed the connection"), connection_invalidated=True
+        )
+
+    monkeypatch.setattr(processor, "execute", loses_the_connection)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ENGLAND\n", process=False)
+    with pytest.raises(OperationalError):
+        judge.process()
+    with database.reading() as s:
+        row = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc()).limit(1)).one()
+        assert (row.state, row.attempts, row.error) == ("new", 0, None)
+    monkeypatch.setattr(processor, "execute", real)
+    judge.process()
+    assert "Your message was processed" in judge.last_reply(addr("FRANCE"))
+    _, balances, _, _ = snapshot(judge)
+    assert balances["FRANCE"] == 43

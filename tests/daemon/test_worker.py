@@ -1,0 +1,89 @@
+"""The processor's own process (service/worker.py): on PostgreSQL `payjudge serve` runs
+the processor as a child; a child that dies is started again, a daemon killed with -9
+leaves no child behind, and a stop ends both cleanly. On SQLite there is no child."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from .harness import send_mail, wait_until
+
+pytestmark = [pytest.mark.servers, pytest.mark.timeout(120)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; only its parent's wait is missing
+
+
+def _processor(judge) -> int:
+    """The daemon's processor process (waits for it to be started)."""
+
+    def found() -> int | None:
+        for pid in judge.children():
+            try:
+                if b"payjudge.service.worker" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return pid
+            except OSError:
+                pass
+        return None
+
+    return wait_until(found, 20, "the processor process")
+
+
+def test_sqlite_processes_in_the_daemon_itself(request, replies, db_url):
+    if db_url is not None:
+        pytest.skip("PostgreSQL: see the tests below")
+    judge = request.getfixturevalue("judge")
+    replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
+    assert judge.children() == []
+
+
+@pytest.fixture
+def pg_judge(request, db_url):
+    if db_url is None:
+        pytest.skip("the processor has a process of its own on PostgreSQL only")
+    return request.getfixturevalue("judge")
+
+
+def test_a_processor_that_dies_is_started_again(pg_judge, replies):
+    judge = pg_judge
+    first = _processor(judge)
+    replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
+    os.kill(first, signal.SIGKILL)
+    second = wait_until(lambda: (pid := _processor(judge)) != first and pid, 20, "another processor")
+    # mail stored meanwhile waits for the new processor, then is answered
+    replies.reply_to(send_mail(judge.port, "reader@players.test", "LIST"))
+    assert _alive(second) and judge.running
+    assert "the processor process exited" in judge.log_text()
+
+
+def test_a_daemon_killed_leaves_no_processor_behind(pg_judge, replies):
+    """kill -9 of the daemon alone (not its group): its pipe to the processor closes, and
+    the processor exits by itself."""
+    judge = pg_judge
+    child = _processor(judge)
+    replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
+    os.kill(judge.proc.pid, signal.SIGKILL)
+    judge.proc.wait(10)
+    wait_until(lambda: not _alive(child), 20, "the processor to exit")
+
+
+def test_a_stop_ends_the_processor_cleanly(pg_judge, replies):
+    judge = pg_judge
+    child = _processor(judge)
+    replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
+    started = time.monotonic()
+    assert judge.stop() == 0  # SIGTERM to the group: both finish what they were doing
+    assert time.monotonic() - started < 15
+    assert not _alive(child)
+    log = judge.log_text()
+    assert "the processor process exited" not in log and "Traceback" not in log
