@@ -23,8 +23,6 @@ import traceback
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy.exc import DBAPIError
-
 from ..config import Config
 from ..game.context import Context, Reply
 from ..game.mailer import Mailer
@@ -32,7 +30,7 @@ from ..game.security import FailedSignon, password_token, record_failure, redact
 from ..game.timing import Timing
 from ..ports import Clock
 from ..store import Session, repo
-from ..store.db import Database
+from ..store.db import Database, lost_connection
 from ..store.models import InboundMessage
 from ..text.commands import split_commands
 from ..text.message import InboundMail, read_message
@@ -122,11 +120,9 @@ def _process_batch(db: Database, config: Config, clock: Clock, ids: list[int]) -
                 try:
                     _answer(s, config, clock, inbound_id)
                     s.flush()
-                except DBAPIError as exc:
-                    if exc.connection_invalidated:
-                        raise  # the database's failure, not the message's
-                    raise _RolledBack(done - 1, exc) from exc
                 except Exception as exc:
+                    if lost_connection(exc):
+                        raise  # the database's failure, not the message's
                     raise _RolledBack(done - 1, exc) from exc
                 # the next message reads everything afresh, as in a session of its own
                 s.expunge_all()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -49,6 +50,12 @@ def make_engine(url: str) -> Engine:
 
 
 _READ_ONLY = "payjudge_read_only"
+
+
+def lost_connection(exc: BaseException) -> bool:
+    """Whether `exc` is the database connection lost (a restart, a network failure): the
+    database's failure, which a retry may get past, not the statement's."""
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
 class _Turnstile:
