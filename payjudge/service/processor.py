@@ -30,7 +30,7 @@ from ..game.security import FailedSignon, password_token, record_failure, redact
 from ..game.timing import Timing
 from ..ports import Clock
 from ..store import Session, repo
-from ..store.db import Database, lost_connection
+from ..store.db import Database, transient
 from ..store.models import InboundMessage
 from ..text.commands import split_commands
 from ..text.message import InboundMail, read_message
@@ -109,8 +109,9 @@ def _process_batch(db: Database, config: Config, clock: Clock, ids: list[int]) -
     the next batch: alone at the head, its refusal, wait or quarantine is written in the
     transaction after its rollback (`_undone`). A refusal so costs at most the
     `BATCH_MESSAGES - 1` messages before it a second run; messages that go through cost
-    one commit per batch. A failure of the database itself (a lost connection, the
-    commit) is raised: the messages wait for the next pass."""
+    one commit per batch. A failure of the database itself (a lost connection, a deadlock,
+    a lock not had, the commit: `store.db.transient`) is raised: the messages wait for
+    the next pass."""
     seconds = BATCH_SECONDS.get(db.engine.dialect.name, 0.0)
     size = BATCH_MESSAGES if seconds else 1
     try:
@@ -121,8 +122,8 @@ def _process_batch(db: Database, config: Config, clock: Clock, ids: list[int]) -
                     _answer(s, config, clock, inbound_id)
                     s.flush()
                 except Exception as exc:
-                    if lost_connection(exc):
-                        raise  # the database's failure, not the message's
+                    if transient(exc):
+                        raise  # the database's failure, not the message's: it waits
                     raise _RolledBack(done - 1, exc) from exc
                 # the next message reads everything afresh, as in a session of its own
                 s.expunge_all()

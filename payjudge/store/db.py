@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -52,10 +52,18 @@ def make_engine(url: str) -> Engine:
 _READ_ONLY = "payjudge_read_only"
 
 
-def lost_connection(exc: BaseException) -> bool:
-    """Whether `exc` is the database connection lost (a restart, a network failure): the
-    database's failure, which a retry may get past, not the statement's."""
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+def transient(exc: BaseException) -> bool:
+    """Whether `exc` is the database's failure, which a later attempt may get past, rather
+    than the statement's: the connection lost (a restart, the network), the transaction
+    chosen as a deadlock's victim or failed for serialization (SQLSTATE class 40: the
+    server rolled it back), SQLite's write lock not had within the busy timeout."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    if str(getattr(exc.orig, "sqlstate", "") or "").startswith("40"):  # psycopg's SQLSTATE
+        return True
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc.orig)
 
 
 class _Turnstile:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import event, select
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from payjudge.service import processor
 from payjudge.store.mailbox import SqlInbound
@@ -182,19 +182,33 @@ def test_a_batch_of_one_whose_writes_fail_is_quarantined(database, monkeypatch):
         assert "IntegrityError" in (row.error or "")
 
 
-def test_a_lost_connection_is_the_databases_failure_not_the_messages(database, monkeypatch):
-    """A connection lost during a message's work leaves the message waiting for the next
-    pass (the daemon logs and retries): it is not quarantined for the database's failure."""
+class _Deadlock(Exception):
+    sqlstate = "40P01"  # as psycopg's DeadlockDetected carries it
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        OperationalError(
+            "SELECT 1", {}, Exception("server closed the connection"), connection_invalidated=True
+        ),
+        OperationalError("UPDATE game", {}, _Deadlock("deadlock detected")),
+        OperationalError("UPDATE game", {}, Exception("database is locked")),
+    ],
+    ids=["lost connection", "deadlock", "locked"],
+)
+def test_a_failure_of_the_database_is_not_the_messages(database, monkeypatch, failure):
+    """A connection lost, a deadlock's victim or a lock not had during a message's work
+    leave the message waiting for the next pass (the daemon logs and retries): it is not
+    quarantined for the database's failure."""
     judge = TestJudge(database)
     start_game(judge)
     real = processor.execute
 
-    def loses_the_connection(ctx, script):
-        raise OperationalError(
-            "SELECT 1", {}, Exception("server closed the connection"), connection_invalidated=True
-        )
+    def fails(ctx, script):
+        raise failure
 
-    monkeypatch.setattr(processor, "execute", loses_the_connection)
+    monkeypatch.setattr(processor, "execute", fails)
     judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ENGLAND\n", process=False)
     with pytest.raises(OperationalError):
         judge.process()
@@ -206,3 +220,21 @@ def test_a_lost_connection_is_the_databases_failure_not_the_messages(database, m
     assert "Your message was processed" in judge.last_reply(addr("FRANCE"))
     _, balances, _, _ = snapshot(judge)
     assert balances["FRANCE"] == 43
+
+
+def test_a_statements_failure_is_the_messages(database, monkeypatch):
+    """Any other database error in a message's work (here a constraint) is the message's:
+    it is quarantined, its sender told, and the next message goes on."""
+    judge = TestJudge(database)
+    start_game(judge)
+    real = processor.execute
+
+    def fails(ctx, script):
+        raise IntegrityError("INSERT INTO seat", {}, Exception("UNIQUE constraint failed"))
+
+    monkeypatch.setattr(processor, "execute", fails)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nTRANSFER 5 TO ENGLAND\n")
+    assert "set aside" in judge.last_reply(addr("FRANCE"))
+    monkeypatch.setattr(processor, "execute", real)
+    judge.send(addr("ITALY"), f"{signon('ITALY')}\nTRANSFER 3 TO ENGLAND\n")
+    assert "Your message was processed" in judge.last_reply(addr("ITALY"))
