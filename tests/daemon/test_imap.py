@@ -23,9 +23,12 @@ def _folders(account) -> dict[str, list[tuple[int, bytes, tuple]]]:
             client.select_folder(folder, readonly=True)
             uids = client.search(["ALL"])
             data = client.fetch(uids, ["BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]", "FLAGS"]) if uids else {}
+            # a message the daemon moves away between the SEARCH and the FETCH is not
+            # fetched: it is no longer in this folder
             out[folder] = [
                 (uid, data[uid][b"BODY[HEADER.FIELDS (MESSAGE-ID)]"].strip(), data[uid][b"FLAGS"])
                 for uid in uids
+                if uid in data
             ]
     return out
 
