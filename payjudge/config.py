@@ -6,6 +6,7 @@ data directory, and the SMTP listener on 127.0.0.1:2525.
 
 from __future__ import annotations
 
+import logging
 import os
 import tomllib
 from collections.abc import Mapping
@@ -142,3 +143,14 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
         if file_var:
             values[name] = _coerce(name, Path(file_var).read_text().strip())
     return replace(Config(), **values)
+
+
+def configure_logging(config: Config) -> None:
+    """The daemon's log (and its processor process's): lines on stderr at the configured
+    level, the scheduler's and aiosmtpd's chatter above INFO left out."""
+    logging.basicConfig(
+        level=getattr(logging, config.log_level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    logging.getLogger("mail.log").setLevel(logging.WARNING)

@@ -26,7 +26,7 @@ from typing import IO
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from .config import Config
+from .config import Config, configure_logging
 from .game.timing import Timing
 from .mail.listener import start_listener
 from .mail.poller import ImapPoller, ImapSettings
@@ -435,12 +435,7 @@ def _safe(url: str) -> str:
 
 
 def serve(config: Config) -> None:
-    logging.basicConfig(
-        level=getattr(logging, config.log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    logging.getLogger("mail.log").setLevel(logging.WARNING)
+    configure_logging(config)
     try:
         asyncio.run(Daemon(config).run())
     except DaemonError as exc:

@@ -16,7 +16,6 @@ its password. Once processed, a message's passwords are redacted from the stored
 
 from __future__ import annotations
 
-import enum
 import logging
 import time
 import traceback
@@ -148,16 +147,7 @@ class _RolledBack(Exception):
         self.cause = cause
 
 
-class Handled(enum.StrEnum):
-    """What became of a message."""
-
-    DONE = "done"  # answered (or ignored with a reason): its state is DONE
-    DEFERRED = "deferred"  # over the rate limit: it waits, still NEW
-    QUARANTINED = "quarantined"  # processing failed: its state is QUARANTINED
-    SKIPPED = "skipped"  # no longer waiting, or taken by another processor
-
-
-def _undone(s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exception) -> Handled:
+def _undone(s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exception) -> None:
     """What becomes of a message whose work was rolled back because it raised `exc`: it
     waits (over the rate limit), its sender is told why it was refused, or it is
     quarantined (a failure of ours)."""
@@ -174,7 +164,7 @@ def _undone(s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exce
             defer.sender,
             defer.until.isoformat(timespec="seconds"),
         )
-        return Handled.DEFERRED
+        return
     if isinstance(exc, _Undo):
         undo = exc
         try:
@@ -188,13 +178,14 @@ def _undone(s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exce
                 _send_reply(mailer, game, undo.mail, undo.reply, ok=False)
                 row.state, row.processed_at = InboundState.DONE, now
                 _redact(s, row, undo.mail)
-            return Handled.DONE
+            return
         except Exception:  # the error reply itself cannot be written
-            return _quarantine(s, config, clock, inbound_id, traceback.format_exc())
-    return _quarantine(s, config, clock, inbound_id, "".join(traceback.format_exception(exc)))
+            _quarantine(s, config, clock, inbound_id, traceback.format_exc())
+        return
+    _quarantine(s, config, clock, inbound_id, "".join(traceback.format_exception(exc)))
 
 
-def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handled:
+def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> None:
     """Run the message's commands and write its reply; raises `_Defer` (over the rate
     limit) or `_Undo` (a command refused), after which the caller rolls back."""
     now = clock.now()
@@ -202,7 +193,7 @@ def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handle
         s, inbound_id, now, since=now - RATE_WINDOW, limit=config.rate_limit_per_hour
     )
     if row is None:
-        return Handled.SKIPPED
+        return
     mail = read_message(row.raw, envelope_from=row.envelope_from)
     reason = _ignore_reason(config, mail)
     if reason:
@@ -210,7 +201,7 @@ def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handle
         row.state, row.processed_at, row.error = InboundState.DONE, now, f"ignored: {reason}"
         row.attempts += 1
         _redact(s, row, None)
-        return Handled.DONE
+        return
     sender = mail.sender
     assert sender is not None  # _ignore_reason sets aside mail without a sender
     script = split_commands([(line.number, line.text) for line in mail.lines])
@@ -251,7 +242,6 @@ def _answer(s: Session, config: Config, clock: Clock, inbound_id: int) -> Handle
     # would be flushed before every query of the commands, an UPDATE of its own
     row.state, row.processed_at, row.attempts = InboundState.DONE, now, row.attempts + 1
     _redact(s, row, mail)
-    return Handled.DONE
 
 
 def _stored(s, inbound_id: int) -> InboundMessage:
@@ -262,7 +252,7 @@ def _stored(s, inbound_id: int) -> InboundMessage:
     return row
 
 
-def _quarantine(s: Session, config: Config, clock: Clock, inbound_id: int, error: str) -> Handled:
+def _quarantine(s: Session, config: Config, clock: Clock, inbound_id: int, error: str) -> None:
     """Set the message aside with its traceback, and tell its sender. The sender is the
     one stored at receipt when the message cannot even be read again (a parser that
     blows up, say on a thousand nested multiparts)."""
@@ -292,7 +282,6 @@ def _quarantine(s: Session, config: Config, clock: Clock, inbound_id: int, error
             )
         if mail is not None:
             _redact(s, row, mail)
-    return Handled.QUARANTINED
 
 
 def _record_failure(

@@ -32,7 +32,7 @@ import struct
 import sys
 from collections.abc import Callable
 
-from ..config import Config
+from ..config import Config, configure_logging
 from ..memory import SystemClock
 
 log = logging.getLogger("payjudge.processor")
@@ -161,10 +161,7 @@ def child_main() -> None:
     out = os.dup(1)
     os.dup2(2, 1)
     config: Config = pickle.loads(_read_exactly(0, _LENGTH.unpack(_read_exactly(0, _LENGTH.size))[0]))
-    logging.basicConfig(
-        level=getattr(logging, config.log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure_logging(config)
 
     from ..store.db import Database
     from .processor import process_pending

@@ -7,11 +7,14 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .harness import send_mail, wait_until
+from tests.servers import drop_database, fresh_database
+
+from .harness import JudgeProcess, send_mail, wait_until
 
 pytestmark = [pytest.mark.servers, pytest.mark.timeout(120)]
 
@@ -39,19 +42,27 @@ def _processor(judge) -> int:
     return wait_until(found, 20, "the processor process")
 
 
-def test_sqlite_processes_in_the_daemon_itself(request, replies, db_url):
-    if db_url is not None:
-        pytest.skip("PostgreSQL: see the tests below")
-    judge = request.getfixturevalue("judge")
+def test_sqlite_processes_in_the_daemon_itself(judges, smtp_sink, replies):
+    judge = judges(outbound=smtp_sink.url)
+    judge.upgrade()
+    judge.start()
     replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
     assert judge.children() == []
 
 
 @pytest.fixture
-def pg_judge(request, db_url):
-    if db_url is None:
-        pytest.skip("the processor has a process of its own on PostgreSQL only")
-    return request.getfixturevalue("judge")
+def pg_judge(judges, smtp_sink, pg_url) -> Iterator[JudgeProcess]:
+    """A running daemon on a fresh PostgreSQL database (the processor has a process of
+    its own on PostgreSQL only)."""
+    url = fresh_database(pg_url, "worker")
+    judge = judges(outbound=smtp_sink.url, db_url=url)
+    try:
+        judge.upgrade()
+        judge.start()
+        yield judge
+    finally:
+        judge.stop()  # before the database goes from under it
+        drop_database(url)
 
 
 def test_a_processor_that_dies_is_started_again(pg_judge, replies):
