@@ -159,8 +159,10 @@ def main() -> None:
     )
     bench_realistic(20 if opts.quick else 100)
     bench_worst(balances, seeds, PayolaRules(), "plain rules")
+    # (40,000 AgP is the last balance whose offers still grow with it: `worst_case` offers
+    # up to a quarter of the balance, and an offer is at most 9,999 AgP)
     bench_worst(
-        [1000, 5000] if opts.quick else [1000, 5000, 20000],
+        [1000, 5000] if opts.quick else [1000, 5000, 20000, 40000],
         max(2, seeds // 2),
         PayolaRules.from_flags(["EBAYOLA"]),
         "EBAYOLA",
