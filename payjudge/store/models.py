@@ -268,13 +268,16 @@ class Press(Base):
 
 class InboundMessage(Base):
     __tablename__ = "inbound_message"
+    # the rate limit asks, for every message, when its sender's latest answers were: by
+    # this index it reads the last hour's, not the sender's whole history (0005)
+    __table_args__ = (Index("ix_inbound_message_sender_processed", "sender", "processed_at"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     message_id: Mapped[str | None] = mapped_column(String(255), unique=True, nullable=True)
     source: Mapped[str] = mapped_column(String(8))  # smtp | imap | cli
     source_key: Mapped[str | None] = mapped_column(String(255), unique=True, nullable=True)
     envelope_from: Mapped[str | None] = mapped_column(String(254), nullable=True)
-    sender: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
+    sender: Mapped[str | None] = mapped_column(String(254), nullable=True)
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime] = mapped_column(UTC)
     state: Mapped[InboundState] = mapped_column(EnumText(InboundState), default=InboundState.NEW, index=True)
