@@ -19,53 +19,27 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import insert, update  # noqa: E402
+from sqlalchemy import update  # noqa: E402
 
 from payjudge.store import repo  # noqa: E402
 from payjudge.store.db import Database, upgrade  # noqa: E402
 from payjudge.store.models import InboundMessage, InboundState  # noqa: E402
+from tests.store.history import NOW, add_history, new_message  # noqa: E402
 
-NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
-SENDER = "old@players.test"
 CLAIMS = 30
 
 
-def add_history(db: Database, start: int, stop: int) -> None:
-    old = NOW - timedelta(days=400)
-    rows = [
-        {
-            "source": "cli",
-            "raw": b"HELP",
-            "envelope_from": sender,
-            "sender": sender,
-            "state": InboundState.DONE,
-            "received_at": old + timedelta(minutes=i),
-            "processed_at": old + timedelta(minutes=i),
-        }
-        for i in range(start, stop)
-        for sender in (SENDER, f"other{i % 20}@players.test")
-    ]
-    for at in range(0, len(rows), 5000):
-        with db.transaction() as s:
-            s.execute(insert(InboundMessage), rows[at : at + 5000])
-
-
 def claim_time(db: Database) -> float:
-    """The median time of claiming a fresh message from SENDER (then set aside as done)."""
+    """The median time of claiming a fresh message from the sender with a history (then set aside as done)."""
     times = []
     for _ in range(CLAIMS):
-        with db.transaction() as s:
-            new = s.execute(
-                insert(InboundMessage)
-                .values(source="cli", raw=b"HELP", sender=SENDER, received_at=NOW, state=InboundState.NEW)
-                .returning(InboundMessage.id)
-            ).scalar_one()
+        new = new_message(db)
         with db.transaction() as s:
             t0 = time.perf_counter()
             row, _ = repo.claim_inbound_counting(s, new, NOW, since=NOW - timedelta(hours=1), limit=60)

@@ -5,37 +5,15 @@ the last hour's answers (migration 0005)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from alembic import command
-from sqlalchemy import event, insert, inspect
+from sqlalchemy import event, inspect
 
 from payjudge.store import repo
 from payjudge.store.db import alembic_config, make_engine, upgrade
-from payjudge.store.models import InboundMessage, InboundState
 
-NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
-SENDER = "old@players.test"
-
-
-def _history(database, count: int) -> None:
-    """`count` messages answered long ago from SENDER, and as many from others."""
-    old = NOW - timedelta(days=400)
-    rows = [
-        {
-            "source": "cli",
-            "raw": b"HELP",
-            "envelope_from": sender,
-            "sender": sender,
-            "state": InboundState.DONE,
-            "received_at": old + timedelta(minutes=i),
-            "processed_at": old + timedelta(minutes=i),
-        }
-        for i in range(count)
-        for sender in (SENDER, f"other{i % 20}@players.test")
-    ]
-    with database.transaction() as s:
-        s.execute(insert(InboundMessage), rows)
+from .history import NOW, add_history, new_message
 
 
 def _claim_and_plan(database, inbound_id: int):
@@ -75,13 +53,8 @@ def test_the_index_on_sender_and_processing_time(database):
 
 
 def test_the_claim_reads_the_last_hour_of_its_sender_not_all_of_it(database):
-    _history(database, 500)
-    with database.transaction() as s:
-        new = s.execute(
-            insert(InboundMessage)
-            .values(source="cli", raw=b"HELP", sender=SENDER, received_at=NOW, state=InboundState.NEW)
-            .returning(InboundMessage.id)
-        ).scalar_one()
+    add_history(database, 0, 500)
+    new = new_message(database)
     row, nth, plan = _claim_and_plan(database, new)
     assert row is not None and row.id == new and nth is None  # (the history is a year old)
     assert "ix_inbound_message_sender_processed" in plan, plan
