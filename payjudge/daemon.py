@@ -1,6 +1,6 @@
 """`payjudge serve`: one asyncio process wiring the listener, the poller, the processor,
-the outbox sender and the deadline scheduler together (on PostgreSQL the processor runs
-in a child process, `service/worker.py`).
+the outbox sender and the deadline scheduler together (the processor runs in a child
+process, `service/worker.py`, but for a SQLite database in memory).
 
 Truth lives in the database: the SMTP listener and the IMAP poller only store raw mail;
 the processor handles stored messages in batches of transactions; the sender delivers committed
@@ -37,7 +37,7 @@ from .service.deadlines import next_wakeup, tick_game
 from .service.processor import process_pending
 from .service.worker import ProcessorProcess
 from .store import repo
-from .store.db import Database, SchemaError, check_schema
+from .store.db import Database, SchemaError, check_schema, sqlite_file
 from .store.mailbox import SqlInbound, SqlOutbox
 from .vocabulary import GameStatus
 
@@ -101,10 +101,11 @@ class Daemon:
         cfg = self.config
         self.db = db = self.db or Database(cfg.database_url)
         inbound_wake = asyncio.Event()
-        # On PostgreSQL the processor runs in a process of its own (service/worker.py);
-        # on SQLite, and under a clock a test moves, it is a thread of this one.
+        # The processor runs in a process of its own (service/worker.py); on a SQLite
+        # database in memory, and under a clock a test moves, it is a thread of this one.
         worker: ProcessorProcess | None = None
-        own_process = db.engine.dialect.name == "postgresql" and isinstance(self.clock, SystemClock)
+        shared = db.engine.dialect.name == "postgresql" or sqlite_file(cfg.database_url) is not None
+        own_process = shared and isinstance(self.clock, SystemClock)
 
         def wake_processor() -> None:
             if worker is not None:

@@ -61,7 +61,8 @@ class _Defer(Exception):
 # A batch ends after this many messages or once its transaction has been open this long
 # (its replies wait for its commit). On SQLite a batch is one message: a commit there
 # costs no fsync (WAL, synchronous=NORMAL), and the listener, storing mail, waits for
-# the write lock while a batch holds it.
+# the write lock while a batch holds it (batches of 15 and 50 ms were tried with the
+# processor in its own process: 212 and 193 answered msg/s, against 209-227 for one).
 RATE_WINDOW = timedelta(hours=1)  # `rate_limit_per_hour` counts the answers in it
 BATCH_MESSAGES = 25
 BATCH_SECONDS = {"sqlite": 0.0, "postgresql": 0.1}

@@ -1,14 +1,15 @@
-"""The processor in a process of its own: how `payjudge serve` runs it on PostgreSQL.
+"""The processor in a process of its own: how `payjudge serve` runs it (on PostgreSQL and
+on a SQLite file; on a SQLite database in memory it stays a thread of the daemon).
 
 Why a process: one interpreter runs one thread at a time. In one process the listener,
 the outbox sender and the processor take turns on one core, and every round trip the
 processor makes to PostgreSQL (seven or eight per message) leaves the core idle unless
 another thread happens to be ready. In a process of its own the processor has an
 interpreter to itself, and the listener and sender go on beside it on the second core.
-On SQLite the processor stays a thread of the daemon: SQLite has one writer at a time,
-and the daemon's threads take the write lock in turn (`store.db._Turnstile`, the
-listener's short inserts first), an order two processes could only get from SQLite's
-busy handler, which sleeps.
+SQLite has one writer at a time: the two processes take its write lock in turn, the
+listener's short inserts first, through a lock file beside the database
+(`store.db._WriterGate`), where SQLite's own busy handler would have them sleep up to
+100 ms between tries.
 
 Nothing but wake-ups crosses between the processes; the database is the truth for both.
 The child's stdin carries, first, its configuration (a length, then the pickled

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import os
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -66,6 +71,62 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, OperationalError) and "database is locked" in str(exc.orig)
 
 
+class _WriterGate:
+    """SQLite's write lock taken in turn by the processes on one database file, the
+    urgent writes first, through two locks on a file beside it (`<database>.writers`):
+    byte 0 is the gate, byte 1 the turn to write.
+
+    A process's urgent writer (storing inbound mail) holds the gate while it waits for the
+    turn; the others pass the gate before they wait for the turn, so while an urgent
+    writer waits nobody else gets in line ahead of it. Nobody waits for the gate while
+    holding the turn, so the two cannot deadlock. A process's own turnstile serializes
+    its threads first, so at most one thread per process is ever here; POSIX record locks
+    belong to the process, and a process killed lets go of them.
+
+    A waiter tries again after 50 µs at first, then every `POLL_SECONDS` at most, where
+    SQLite's busy handler sleeps up to 100 ms between tries; after `WAIT_SECONDS` (a
+    process that holds the turn and hangs) it gives up as SQLite would, with "database is
+    locked", which the caller takes for the database's failure (a 451, or a message that
+    waits for the next pass)."""
+
+    GATE, TURN = 0, 1
+    POLL_SECONDS = 0.0002
+    WAIT_SECONDS = 30.0
+
+    def __init__(self, path: Path):
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+    def take(self, urgent: bool) -> None:
+        until = time.monotonic() + self.WAIT_SECONDS
+        self._lock(self.GATE, until)
+        try:
+            if urgent:
+                self._lock(self.TURN, until)
+        finally:
+            fcntl.lockf(self._fd, fcntl.LOCK_UN, 1, self.GATE)
+        if not urgent:
+            self._lock(self.TURN, until)
+
+    def give(self) -> None:
+        fcntl.lockf(self._fd, fcntl.LOCK_UN, 1, self.TURN)
+
+    def _lock(self, byte: int, until: float) -> None:
+        pause = 0.00005
+        while True:
+            try:
+                fcntl.lockf(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, byte)
+                return
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+            if time.monotonic() >= until:
+                raise OperationalError(
+                    "BEGIN IMMEDIATE", None, sqlite3.OperationalError("database is locked")
+                )
+            time.sleep(pause)
+            pause = min(2 * pause, self.POLL_SECONDS)
+
+
 class _Turnstile:
     """The threads of one process take SQLite's write lock in the order they asked, the
     short urgent writes first (storing inbound mail, which the sender waits for).
@@ -73,9 +134,11 @@ class _Turnstile:
     SQLite's busy handler sleeps between tries (up to 100 ms at a time), so a thread that
     writes in a loop, like the processor working through a backlog, takes the lock again
     and again while the listener's one short insert sleeps: mail would wait to be
-    accepted. Re-entrant within a thread."""
+    accepted. Re-entrant within a thread. With a `gate` (a database file) the thread
+    whose turn it is takes the processes' turn too before it writes."""
 
-    def __init__(self) -> None:
+    def __init__(self, gate: _WriterGate | None = None) -> None:
+        self._gate = gate
         self._cond = threading.Condition()
         self._next = [0, 0]  # tickets given: [normal, urgent]
         self._serving = [0, 0]  # the ticket each queue serves next
@@ -86,6 +149,7 @@ class _Turnstile:
     @contextmanager
     def turn(self, urgent: bool = False) -> Iterator[None]:
         me = threading.get_ident()
+        first = False
         with self._cond:
             if self._owner == me:
                 self._depth += 1
@@ -100,15 +164,53 @@ class _Turnstile:
                 ):
                     self._cond.wait()
                 self._owner, self._owner_queue, self._depth = me, queue, 1
+                first = True
+        if first and self._gate is not None:
+            try:
+                self._gate.take(urgent)
+            except BaseException:
+                self._leave(gated=False)
+                raise
         try:
             yield
         finally:
-            with self._cond:
-                self._depth -= 1
-                if self._depth == 0:
-                    self._serving[self._owner_queue] += 1
-                    self._owner = None
-                    self._cond.notify_all()
+            self._leave()
+
+    def _leave(self, gated: bool = True) -> None:
+        with self._cond:
+            self._depth -= 1
+            if self._depth == 0:
+                if self._gate is not None and gated:
+                    self._gate.give()
+                self._serving[self._owner_queue] += 1
+                self._owner = None
+                self._cond.notify_all()
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL (None: PostgreSQL, or a database in memory)."""
+    parsed = make_url(url)
+    name = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    return Path(name).resolve()
+
+
+_turnstiles: dict[Path, _Turnstile] = {}
+_turnstiles_lock = threading.Lock()
+
+
+def _sqlite_turnstile(url: str) -> _Turnstile:
+    """The turnstile of a SQLite database: one per file in a process (every `Database` on
+    the file shares it, and with it the processes' gate); a database in memory has its
+    own, without a gate."""
+    path = sqlite_file(url)
+    if path is None:
+        return _Turnstile()
+    with _turnstiles_lock:
+        if path not in _turnstiles:
+            _turnstiles[path] = _Turnstile(_WriterGate(path.with_name(path.name + ".writers")))
+        return _turnstiles[path]
 
 
 class Database:
@@ -121,7 +223,7 @@ class Database:
         self._readers = sessionmaker(
             self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
         )
-        self._writers = _Turnstile() if self.engine.dialect.name == "sqlite" else None
+        self._writers = _sqlite_turnstile(url) if self.engine.dialect.name == "sqlite" else None
 
     @contextmanager
     def transaction(self, *, urgent: bool = False) -> Iterator[Session]:

@@ -1,6 +1,6 @@
-"""The processor's own process (service/worker.py): on PostgreSQL `payjudge serve` runs
-the processor as a child; a child that dies is started again, a daemon killed with -9
-leaves no child behind, and a stop ends both cleanly. On SQLite there is no child."""
+"""The processor's own process (service/worker.py): `payjudge serve` runs the processor
+as a child, on a SQLite file as on PostgreSQL; a child that dies is started again, a
+daemon killed with -9 leaves no child behind, and a stop ends both cleanly."""
 
 from __future__ import annotations
 
@@ -42,31 +42,27 @@ def _processor(judge) -> int:
     return wait_until(found, 20, "the processor process")
 
 
-def test_sqlite_processes_in_the_daemon_itself(judges, smtp_sink, replies):
-    judge = judges(outbound=smtp_sink.url)
-    judge.upgrade()
-    judge.start()
-    replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
-    assert judge.children() == []
-
-
-@pytest.fixture
-def pg_judge(judges, smtp_sink, pg_url) -> Iterator[JudgeProcess]:
-    """A running daemon on a fresh PostgreSQL database (the processor has a process of
-    its own on PostgreSQL only)."""
-    url = fresh_database(pg_url, "worker")
-    judge = judges(outbound=smtp_sink.url, db_url=url)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def child_judge(request, judges, smtp_sink) -> Iterator[JudgeProcess]:
+    """A running daemon on a fresh database of each kind (a SQLite file, PostgreSQL)."""
+    url = None
+    if request.param == "postgresql":
+        url = fresh_database(request.getfixturevalue("pg_url"), "worker")
+        judge = judges(outbound=smtp_sink.url, db_url=url)
+    else:
+        judge = judges(outbound=smtp_sink.url)
     try:
         judge.upgrade()
         judge.start()
         yield judge
     finally:
         judge.stop()  # before the database goes from under it
-        drop_database(url)
+        if url is not None:
+            drop_database(url)
 
 
-def test_a_processor_that_dies_is_started_again(pg_judge, replies):
-    judge = pg_judge
+def test_a_processor_that_dies_is_started_again(child_judge, replies):
+    judge = child_judge
     first = _processor(judge)
     replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
     os.kill(first, signal.SIGKILL)
@@ -77,10 +73,10 @@ def test_a_processor_that_dies_is_started_again(pg_judge, replies):
     assert "the processor process exited" in judge.log_text()
 
 
-def test_a_daemon_killed_leaves_no_processor_behind(pg_judge, replies):
+def test_a_daemon_killed_leaves_no_processor_behind(child_judge, replies):
     """kill -9 of the daemon alone (not its group): its pipe to the processor closes, and
     the processor exits by itself."""
-    judge = pg_judge
+    judge = child_judge
     child = _processor(judge)
     replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
     os.kill(judge.proc.pid, signal.SIGKILL)
@@ -88,8 +84,8 @@ def test_a_daemon_killed_leaves_no_processor_behind(pg_judge, replies):
     wait_until(lambda: not _alive(child), 20, "the processor to exit")
 
 
-def test_a_stop_ends_the_processor_cleanly(pg_judge, replies):
-    judge = pg_judge
+def test_a_stop_ends_the_processor_cleanly(child_judge, replies):
+    judge = child_judge
     child = _processor(judge)
     replies.reply_to(send_mail(judge.port, "reader@players.test", "HELP"))
     started = time.monotonic()
