@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import logging
 import os
 import sqlite3
 import threading
@@ -16,6 +17,8 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+
+log = logging.getLogger("payjudge.store")
 
 
 def make_engine(url: str) -> Engine:
@@ -81,7 +84,9 @@ class _WriterGate:
     writer waits nobody else gets in line ahead of it. Nobody waits for the gate while
     holding the turn, so the two cannot deadlock. A process's own turnstile serializes
     its threads first, so at most one thread per process is ever here; POSIX record locks
-    belong to the process, and a process killed lets go of them.
+    belong to the process, and a process killed lets go of them. The gate only orders
+    the writers: SQLite's own lock still guards the data (every write transaction begins
+    IMMEDIATE), so a gate that fails costs waiting, never a write.
 
     A waiter tries again after 50 µs at first, then every `POLL_SECONDS` at most, where
     SQLite's busy handler sleeps up to 100 ms between tries; after `WAIT_SECONDS` (a
@@ -93,28 +98,59 @@ class _WriterGate:
     POLL_SECONDS = 0.0002
     WAIT_SECONDS = 30.0
 
-    def __init__(self, path: Path):
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    def __init__(self, database: Path):
+        self._database = database
+        self._fd: int | None = None  # opened at the first turn taken
+        self._warned = False
 
     def take(self, urgent: bool) -> None:
+        try:
+            fd = self._open()
+        except OSError as exc:  # (not ours to write, say): SQLite's busy handler alone
+            if not self._warned:
+                self._warned = True
+                log.warning(
+                    "the writers' lock file cannot be opened, SQLite's busy handler waits instead: %s", exc
+                )
+            return
         until = time.monotonic() + self.WAIT_SECONDS
-        self._lock(self.GATE, until)
+        self._lock(fd, self.GATE, until)
         try:
             if urgent:
-                self._lock(self.TURN, until)
+                self._lock(fd, self.TURN, until)
         finally:
-            fcntl.lockf(self._fd, fcntl.LOCK_UN, 1, self.GATE)
+            fcntl.lockf(fd, fcntl.LOCK_UN, 1, self.GATE)
         if not urgent:
-            self._lock(self.TURN, until)
+            self._lock(fd, self.TURN, until)
 
     def give(self) -> None:
-        fcntl.lockf(self._fd, fcntl.LOCK_UN, 1, self.TURN)
+        if self._fd is not None:
+            fcntl.lockf(self._fd, fcntl.LOCK_UN, 1, self.TURN)
 
-    def _lock(self, byte: int, until: float) -> None:
+    def close(self) -> None:
+        """Close the lock file (the last `Database` on the file was disposed of); a turn
+        taken later opens it again."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def _open(self) -> int:
+        if self._fd is None:
+            # made with the database's own permissions, as SQLite makes its -wal and -shm
+            try:
+                mode = self._database.stat().st_mode & 0o666
+            except OSError:
+                mode = 0o644
+            path = self._database.with_name(self._database.name + ".writers")
+            self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, mode)
+        return self._fd
+
+    @staticmethod
+    def _lock(fd: int, byte: int, until: float) -> None:
         pause = 0.00005
         while True:
             try:
-                fcntl.lockf(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, byte)
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, byte)
                 return
             except OSError as exc:
                 if exc.errno not in (errno.EAGAIN, errno.EACCES):
@@ -124,7 +160,7 @@ class _WriterGate:
                     "BEGIN IMMEDIATE", None, sqlite3.OperationalError("database is locked")
                 )
             time.sleep(pause)
-            pause = min(2 * pause, self.POLL_SECONDS)
+            pause = min(2 * pause, _WriterGate.POLL_SECONDS)
 
 
 class _Turnstile:
@@ -196,21 +232,32 @@ def sqlite_file(url: str) -> Path | None:
     return Path(name).resolve()
 
 
-_turnstiles: dict[Path, _Turnstile] = {}
+_turnstiles: dict[Path, tuple[_Turnstile, int]] = {}  # file → its turnstile, Databases using it
 _turnstiles_lock = threading.Lock()
 
 
-def _sqlite_turnstile(url: str) -> _Turnstile:
-    """The turnstile of a SQLite database: one per file in a process (every `Database` on
-    the file shares it, and with it the processes' gate); a database in memory has its
-    own, without a gate."""
+def _sqlite_turnstile(url: str) -> tuple[_Turnstile, Path | None]:
+    """The turnstile of a SQLite database, and its file: one per file in a process (every
+    `Database` on the file shares it, and with it the processes' gate, until the last one
+    is disposed of); a database in memory has its own, without a gate."""
     path = sqlite_file(url)
     if path is None:
-        return _Turnstile()
+        return _Turnstile(), None
     with _turnstiles_lock:
-        if path not in _turnstiles:
-            _turnstiles[path] = _Turnstile(_WriterGate(path.with_name(path.name + ".writers")))
-        return _turnstiles[path]
+        turnstile, users = _turnstiles.get(path) or (_Turnstile(_WriterGate(path)), 0)
+        _turnstiles[path] = (turnstile, users + 1)
+        return turnstile, path
+
+
+def _release_turnstile(path: Path) -> None:
+    with _turnstiles_lock:
+        turnstile, users = _turnstiles[path]
+        if users > 1:
+            _turnstiles[path] = (turnstile, users - 1)
+            return
+        del _turnstiles[path]
+    if turnstile._gate is not None:
+        turnstile._gate.close()
 
 
 class Database:
@@ -223,7 +270,10 @@ class Database:
         self._readers = sessionmaker(
             self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
         )
-        self._writers = _sqlite_turnstile(url) if self.engine.dialect.name == "sqlite" else None
+        self._writers: _Turnstile | None = None
+        self._file: Path | None = None  # a SQLite file, whose turnstile is shared
+        if self.engine.dialect.name == "sqlite":
+            self._writers, self._file = _sqlite_turnstile(url)
 
     @contextmanager
     def transaction(self, *, urgent: bool = False) -> Iterator[Session]:
@@ -254,6 +304,9 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._file is not None:
+            _release_turnstile(self._file)
+            self._file = None
 
 
 def migrations_dir() -> Path:

@@ -195,3 +195,58 @@ def test_databases_on_one_file_share_the_process_turnstile(url):
         for d in (a, b, memory):
             d.dispose()
     assert _log(url) == ["here", "here"]
+
+
+def test_the_lock_file_has_the_database_file_s_permissions(tmp_path):
+    """Whoever may write the database may take its turn (the lock file needs writing)."""
+    path = tmp_path / "shared.sqlite"
+    sqlite3.connect(path).close()
+    path.chmod(0o660)
+    db = Database(f"sqlite:///{path}")
+    try:
+        with db.transaction() as s:  # the lock file is made at the first turn
+            s.execute(text("SELECT 1"))
+        mode = (tmp_path / "shared.sqlite.writers").stat().st_mode & 0o777
+    finally:
+        db.dispose()
+    assert mode == 0o660 & ~_umask()
+
+
+def test_a_lock_file_not_ours_leaves_sqlite_to_wait(tmp_path, caplog):
+    """A gate that cannot be had costs waiting (SQLite's busy handler), never a write."""
+    path = tmp_path / "theirs.sqlite"
+    sqlite3.connect(path).close()
+    lock = tmp_path / "theirs.sqlite.writers"
+    lock.mkdir()  # (cannot be opened as a file, whoever runs the tests)
+    db = Database(f"sqlite:///{path}")
+    try:
+        for _ in range(2):
+            with db.transaction() as s:
+                s.execute(text("CREATE TABLE IF NOT EXISTS t (x)"))
+                s.execute(text("INSERT INTO t VALUES (1)"))
+    finally:
+        db.dispose()
+    assert sum("writers' lock file" in r.getMessage() for r in caplog.records) == 1
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_the_last_database_disposed_of_closes_the_lock_file(url):
+    path = sqlite_file(url)
+    a, b = Database(url), Database(url)
+    a.dispose()
+    a.dispose()  # twice changes nothing
+    assert path in dbmod._turnstiles
+    b.dispose()
+    assert path not in dbmod._turnstiles
+    c = Database(url)  # a new one takes the turn as before
+    try:
+        with c.transaction() as s:
+            s.execute(text("INSERT INTO log (who) VALUES ('c')"))
+    finally:
+        c.dispose()
+    assert _log(url) == ["c"]
