@@ -212,6 +212,11 @@ class _Turnstile:
         finally:
             self._leave()
 
+    def close(self) -> None:
+        """Close the processes' gate (its lock file), if there is one."""
+        if self._gate is not None:
+            self._gate.close()
+
     def _leave(self, gated: bool = True) -> None:
         with self._cond:
             self._depth -= 1
@@ -256,8 +261,7 @@ def _release_turnstile(path: Path) -> None:
             _turnstiles[path] = (turnstile, users - 1)
             return
         del _turnstiles[path]
-    if turnstile._gate is not None:
-        turnstile._gate.close()
+    turnstile.close()
 
 
 class Database:

@@ -7,6 +7,7 @@ order they got in is the order of their rows in the table `log`."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import sqlite3
 import subprocess
@@ -146,6 +147,39 @@ def test_an_urgent_writer_goes_before_the_writers_that_came_after_it(url, writer
     normal.wait_in()
     normal.release()
     assert _log(url) == ["holder", "urgent", "normal"]
+
+
+def test_a_writer_does_not_pass_the_gate_an_urgent_one_holds(url, writers):
+    """The mechanism under the order above: with the turn free but the gate held (as an
+    urgent writer holds it while it waits), a normal writer stays out until it is let go."""
+    path = sqlite_file(url)
+    assert path is not None
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys\n"
+            f"fd = os.open({str(path) + '.writers'!r}, os.O_RDWR | os.O_CREAT)\n"
+            f"fcntl.lockf(fd, fcntl.LOCK_EX, 1, {dbmod._WriterGate.GATE})\n"
+            "print('in', flush=True)\n"
+            "sys.stdin.readline()\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "in"
+        normal = Writer(url, "normal")
+        writers.append(normal)
+        assert normal.proc.stdout is not None
+        ready, _, _ = select.select([normal.proc.stdout], [], [], 1.0)
+        assert not ready  # a second: still at the gate, though nobody holds the turn
+    finally:
+        holder.communicate("\n", timeout=30)
+    normal.wait_in()
+    normal.release()
+    assert _log(url) == ["normal"]
 
 
 def test_a_holder_killed_lets_go_of_the_turn(url, writers):
