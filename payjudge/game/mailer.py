@@ -33,11 +33,14 @@ def is_mail_address(text: str) -> bool:
 
 
 class Mailer:
-    def __init__(self, session: Session, config: Config, now: datetime):
+    def __init__(self, session: Session, config: Config, now: datetime, hold: list[OutboxMail] | None = None):
         self.session = session
         self.config = config
         self.now = now
         self.queued: list[OutboxMail] = []
+        # where the rows wait instead of the session, when whoever made the mailer adds
+        # them later in the same transaction (the processor, at the end of its batch)
+        self.hold = hold
 
     def send(
         self,
@@ -94,7 +97,10 @@ class Mailer:
                 attempts=0,
                 next_attempt_at=self.now,
             )
-            self.session.add(row)
+            if self.hold is None:
+                self.session.add(row)
+            else:
+                self.hold.append(row)
             rows.append(row)
         self.queued.extend(rows)
         return rows

@@ -14,7 +14,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -274,6 +274,7 @@ class Database:
         self._readers = sessionmaker(
             self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
         )
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self._writers: _Turnstile | None = None
         self._file: Path | None = None  # a SQLite file, whose turnstile is shared
         if self.engine.dialect.name == "sqlite":
@@ -291,6 +292,20 @@ class Database:
                     yield session
             finally:
                 session.close()
+
+    @contextmanager
+    def one_statement(self, *, urgent: bool = False) -> Iterator[Connection]:
+        """A connection for a write of one statement, committed when it ends. On
+        PostgreSQL the statement runs in autocommit, its own transaction: one round trip
+        where BEGIN, the statement and COMMIT are three (the server still waits for the
+        commit's WAL flush before it answers). On SQLite it is `transaction(urgent=…)`'s
+        connection, which takes the write lock in turn."""
+        if self._writers is not None:
+            with self.transaction(urgent=urgent) as session:
+                yield session.connection()
+            return
+        with self._autocommit.connect() as connection:
+            yield connection
 
     @contextmanager
     def reading(self) -> Iterator[Session]:

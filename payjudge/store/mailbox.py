@@ -114,9 +114,9 @@ class SqlInbound:
         msgid, sender = _identity(raw)
         # without a Message-ID a re-delivery is recognised by its content
         digest = content_hash(raw) if msgid is None else None
-        # one transaction (one turn of SQLite's write lock per message), one statement
-        with self.db.transaction(urgent=True) as s:
-            inserted = s.connection().execute(
+        # one statement, its own transaction (one turn of SQLite's write lock per message)
+        with self.db.one_statement(urgent=True) as connection:
+            inserted = connection.execute(
                 self._insert,
                 {
                     "message_id": msgid,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -214,7 +215,7 @@ _DUE = _WAITING & or_(
     InboundMessage.not_before.is_(None), InboundMessage.not_before <= bindparam("now", type_=UTC)
 )
 _PENDING = {
-    due: select(InboundMessage.id)
+    due: select(InboundMessage.id, InboundMessage.sender)
     .where(due)
     .order_by(InboundMessage.id)
     .limit(bindparam("limit", type_=Integer))
@@ -222,10 +223,11 @@ _PENDING = {
 }
 
 
-def pending_inbound_ids(s: Session, limit: int, now: datetime | None = None) -> list[int]:
-    """Messages waiting to be processed; with `now`, not those deferred beyond it."""
+def pending_inbound(s: Session, limit: int, now: datetime | None = None) -> list[tuple[int, str | None]]:
+    """Messages waiting to be processed, each with its stored sender; with `now`, not
+    those deferred beyond it."""
     statement = _PENDING[_WAITING if now is None else _DUE]
-    return list(s.connection().execute(statement, {"limit": limit, "now": now}).scalars())
+    return [(id_, sender) for id_, sender in s.connection().execute(statement, {"limit": limit, "now": now})]
 
 
 def _answered(sender, exclude_id) -> tuple:
@@ -240,11 +242,29 @@ def _answered(sender, exclude_id) -> tuple:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """What the processor reads of a message it claimed: the row's columns, not an ORM
+    object (its changes are written by primary key at the end of the batch)."""
+
+    id: int
+    raw: bytes
+    sender: str | None
+    envelope_from: str | None
+    attempts: int
+    redacted: bool
+
+
 _CLAIMED = aliased(InboundMessage, name="claimed")
 # the claim and the rate limit's question in one query (one round trip less per message)
 _CLAIM_COUNTING = (
     select(
-        _CLAIMED,
+        _CLAIMED.id,
+        _CLAIMED.raw,
+        _CLAIMED.sender,
+        _CLAIMED.envelope_from,
+        _CLAIMED.attempts,
+        _CLAIMED.redacted,
         select(InboundMessage.processed_at)
         .where(*_answered(_CLAIMED.sender, _CLAIMED.id))
         .order_by(InboundMessage.processed_at.desc())
@@ -261,17 +281,21 @@ _CLAIM_COUNTING = (
 
 def claim_inbound_counting(
     s: Session, inbound_id: int, now: datetime, *, since: datetime, limit: int
-) -> tuple[InboundMessage | None, datetime | None]:
+) -> tuple[Claimed | None, datetime | None]:
     """The message, locked for this transaction, if it still waits and is due (another
     processor skips it); and for its stored sender what `inbound_answered_since` would
     tell the rate limit: when the `limit`-th latest answer since `since` was (None: fewer
     answers than that)."""
-    found = s.execute(
-        _CLAIM_COUNTING, {"inbound_id": inbound_id, "now": now, "since": since, "nth": max(0, limit - 1)}
-    ).first()
+    found = (
+        s.connection()
+        .execute(
+            _CLAIM_COUNTING, {"inbound_id": inbound_id, "now": now, "since": since, "nth": max(0, limit - 1)}
+        )
+        .first()
+    )
     if found is None:
         return None, None
-    return found[0], found[1]
+    return Claimed(*found[:6]), found[6]
 
 
 def quarantine(s: Session, inbound_id: int, error: str, now: datetime) -> None:

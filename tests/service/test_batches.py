@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from payjudge.config import Config
 from payjudge.service import processor
 from payjudge.store.mailbox import SqlInbound
 from payjudge.store.models import InboundMessage
@@ -238,3 +239,97 @@ def test_a_statements_failure_is_the_messages(database, monkeypatch):
     monkeypatch.setattr(processor, "execute", real)
     judge.send(addr("ITALY"), f"{signon('ITALY')}\nTRANSFER 3 TO ENGLAND\n")
     assert "Your message was processed" in judge.last_reply(addr("ITALY"))
+
+
+# -- the writes a batch holds to its end -----------------------------------------------------
+
+
+def _count_statements(database, prefix: str) -> list[int]:
+    count = [0]
+
+    @event.listens_for(database.engine, "before_cursor_execute")
+    def _statement(conn, cursor, statement, parameters, context, executemany):
+        if " ".join(statement.split()).upper().startswith(prefix):
+            count[0] += 1
+
+    return count
+
+
+def test_a_batch_writes_its_replies_and_marks_in_one_statement_each(database, monkeypatch):
+    """At a batch's end, in its transaction: on PostgreSQL its mail is one INSERT (SQLite
+    inserts row by row, where a batch is one message and a statement costs no round
+    trip); its messages are marked done by one executemany per set of columns (two: with
+    the redacted text of those that held a password, without)."""
+    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
+    judge = TestJudge(database)
+    start_game(judge)
+    for power, amount in (("FRANCE", 5), ("GERMANY", 4), ("ITALY", 3)):
+        judge.send(addr(power), f"{signon(power)}\nTRANSFER {amount} TO ENGLAND\n", process=False)
+    judge.send("reader@example.org", "HELP\n", process=False)
+    writes = _count_writing_commits(database)
+    inserts = _count_statements(database, "INSERT INTO OUTBOX")
+    marks = _count_statements(database, "UPDATE INBOUND_MESSAGE")
+    judge.process()
+    postgresql = database.engine.dialect.name == "postgresql"
+    assert (writes, marks) == ([1], [2])
+    assert inserts == [1] if postgresql else inserts == [7]  # 4 replies, 3 notices to England
+    for power in ("FRANCE", "GERMANY", "ITALY"):
+        assert "Your message was processed" in judge.last_reply(addr(power))
+    assert "HELP" in judge.last_reply("reader@example.org")
+    with database.reading() as s:
+        rows = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc()).limit(4)).all()
+    assert all((r.state, r.attempts, r.redacted) == ("done", 1, True) for r in rows)
+    assert not any(b"Ipay" in r.raw for r in rows)  # the passwords redacted in the held marks
+
+
+def test_the_rate_limit_counts_the_answers_held_in_the_batch(database, monkeypatch):
+    """A sender's earlier answers in the same batch are not in the table yet; they count
+    all the same: with a limit of 5, the JOIN and four of eight LISTs in one batch are
+    answered, the other four wait."""
+    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
+    judge = TestJudge(database)
+    start_game(judge)
+    judge.config = Config(judge_address=judge.config.judge_address, settle_seconds=0, rate_limit_per_hour=5)
+    france = addr("FRANCE")
+    judge.inbox(france)
+    for _ in range(8):
+        judge.send(france, "LIST\n", process=False)
+    runs = _count_claims(monkeypatch)
+    judge.process()
+    assert len(judge.inbox(france)) == 4
+    assert runs[0] >= 8
+    with database.reading() as s:
+        rows = s.scalars(select(InboundMessage).where(InboundMessage.sender == france)).all()
+    waiting = [r for r in rows if r.state == "new"]
+    assert len(waiting) == 4 and all(r.not_before is not None for r in waiting)
+
+
+@pytest.mark.usefixtures("default_recursion_limit")
+def test_held_writes_that_fail_are_told_apart_message_by_message(database, monkeypatch):
+    """Should the writes held to a batch's end fail, no one message can be blamed: the
+    batch is rolled back, its messages go again one at a time, and the one whose own
+    writes fail is quarantined; the others keep their outcome."""
+    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
+    judge = TestJudge(database)
+    start_game(judge)
+    germany = addr("GERMANY")
+    real = processor._done
+
+    def bad_mark_for_germany(s, held, row, now, mail, **values):
+        real(s, held, row, now, mail, **values)
+        if row.sender == germany:
+            held.done[-1]["state"] = None  # refused by the database (NOT NULL)
+
+    monkeypatch.setattr(processor, "_done", bad_mark_for_germany)
+    for power, amount in (("FRANCE", 5), ("GERMANY", 4), ("ITALY", 3)):
+        judge.send(addr(power), f"{signon(power)}\nTRANSFER {amount} TO ENGLAND\n", process=False)
+    judge.process()
+    _, balances, _, _ = snapshot(judge)
+    assert (balances["FRANCE"], balances["GERMANY"], balances["ITALY"]) == (43, 48, 45)
+    assert "Your message was processed" in judge.last_reply(addr("FRANCE"))
+    assert "set aside" in judge.last_reply(germany)
+    assert "Your message was processed" in judge.last_reply(addr("ITALY"))
+    with database.reading() as s:
+        rows = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc()).limit(3)).all()
+        states = [(r.sender, r.state) for r in reversed(rows)]
+    assert states == [(addr("FRANCE"), "done"), (germany, "quarantined"), (addr("ITALY"), "done")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import inspect, select
+from sqlalchemy import event, inspect, select
 
 from payjudge.ports import Stored
 from payjudge.store.mailbox import SqlInbound, SqlOutbox
@@ -39,6 +39,32 @@ def test_inbound_is_stored_once_per_message_id(database):
         assert rows[0].sender == "player@example.org"
         assert rows[0].raw == _mail("a@x")
         assert rows[0].state == "new"
+
+
+def test_inbound_is_one_statement_committed_at_once(database):
+    """Storing a message is its INSERT alone: on PostgreSQL in autocommit (one round trip,
+    no BEGIN or COMMIT of its own), on SQLite in a transaction that takes the write lock
+    in turn. Either way it is committed when `store_inbound` returns."""
+    seen: list[tuple[str, bool | None]] = []
+
+    @event.listens_for(database.engine, "before_cursor_execute")
+    def _statement(conn, cursor, statement, parameters, context, executemany):
+        autocommit = getattr(conn.connection.dbapi_connection, "autocommit", None)
+        seen.append((" ".join(statement.split()[:3]).upper(), autocommit))
+
+    SqlInbound(database).store_inbound(_mail("once@x"), source="smtp")
+    event.remove(database.engine, "before_cursor_execute", _statement)
+    writes = [entry for entry in seen if not entry[0].startswith(("SELECT 1", "BEGIN"))]
+    if database.engine.dialect.name == "postgresql":
+        assert writes == [("INSERT INTO INBOUND_MESSAGE", True)]
+    else:
+        assert [w for w, _ in writes] == ["INSERT INTO INBOUND_MESSAGE"]
+    other = type(database)(database.url)  # another pool: only what is committed shows
+    try:
+        with other.reading() as s:
+            assert s.scalar(select(InboundMessage.message_id)) == "<once@x>"
+    finally:
+        other.dispose()
 
 
 def test_inbound_dedupes_mailbox_keys(database):
