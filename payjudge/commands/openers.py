@@ -10,7 +10,7 @@ from ..game.game_start import begin
 from ..game.gamerules import listed_rules, rules_table, status_counts
 from ..game.notify import broadcast, render_history
 from ..game.resignation import resign_power
-from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until
+from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until, signon_window
 from ..game.state import MASTER, GameState, find_game, find_observer, list_games, turns
 from ..game.timing import Timing, show_time
 from ..game.turns import late_powers, waiting_powers
@@ -23,8 +23,10 @@ from ..vocabulary import GameStatus, SeatStatus
 from .base import REGISTRY, OpenerHandler, found, register, require
 
 
-def _game(ctx: Context, name: str, *, lock: bool = True) -> GameState:
-    game = find_game(ctx.session, name, lock=lock)
+def _game(ctx: Context, name: str, *, lock: bool = True, signing_on: bool = False) -> GameState:
+    # a sign-on's game comes with its recent failed sign-ons counted (`_check`)
+    since = ctx.now - signon_window(ctx.config) if signing_on else None
+    game = find_game(ctx.session, name, lock=lock, failures_since=since)
     if game is None:
         raise CommandError(f"there is no game named {name!r}")
     ctx.state = GameState(ctx.session, game, ctx.config.maps_path)
@@ -169,7 +171,7 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
     who, game_name = found(
         split_identity(word), f"{word!r}: write the power's initial and the game, e.g. Fpay7"
     )
-    st = _game(ctx, game_name)
+    st = _game(ctx, game_name, signing_on=True)
     bad = f"invalid power or password for {st.game.name}"
     if who in ("M", "MASTER"):
         _check(ctx, st, MASTER, st.game.master_password, st.game.master_address, password)
@@ -213,7 +215,11 @@ def _check(
     ctx: Context, st: GameState, who: str, stored: str | None, owner: str | None, password: str
 ) -> None:
     trusted = bool(owner) and ctx.sender == owner
-    until = locked_until(ctx.session, ctx.config, st.game.id, who, trusted=trusted, now=ctx.now)
+    until = (
+        None  # no failed sign-on to any seat lately: none to look for
+        if st.game.failed_signons == 0
+        else locked_until(ctx.session, ctx.config, st.game.id, who, trusted=trusted, now=ctx.now)
+    )
     if until is not None:
         zone = Timing.from_json(st.game.timing).zone
         raise CommandError(

@@ -74,6 +74,11 @@ class FailedSignon:
     trusted: bool  # the message came from that address
 
 
+def signon_window(config: Config) -> timedelta:
+    """How far back failed sign-ons count."""
+    return timedelta(minutes=config.signon_window_minutes)
+
+
 def locked_until(
     s: Session, config: Config, game_id: int, who: str, *, trusted: bool, now: datetime
 ) -> datetime | None:
@@ -81,7 +86,7 @@ def locked_until(
     Failures from the registered address and from anywhere else are counted apart: a
     stranger's guesses, whatever From they forge, lock strangers out, never the owner
     writing from the address the judge knows (unless the stranger knows and forges it)."""
-    window = timedelta(minutes=config.signon_window_minutes)
+    window = signon_window(config)
     times = repo.signon_failure_times(s, game_id, who, trusted=trusted, since=now - window)
     if len(times) < config.signon_failure_limit:
         return None
@@ -111,7 +116,7 @@ def record_failure(
         at=now,
     ):
         return
-    window = timedelta(minutes=config.signon_window_minutes)
+    window = signon_window(config)
     times = repo.signon_failure_times(
         s, failure.game_id, failure.who, trusted=failure.trusted, since=now - window
     )

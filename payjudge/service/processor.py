@@ -25,8 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import update
-
 from ..config import Config
 from ..game.context import Context, Reply
 from ..game.mailer import Mailer
@@ -119,8 +117,7 @@ class _Held:
 
     def write(self, s: Session) -> None:
         s.add_all(self.outbox)
-        if self.done:
-            s.execute(update(InboundMessage), self.done)  # by primary key, one executemany
+        repo.update_inbound(s, self.done)
         s.flush()
 
 

@@ -23,7 +23,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, query_expression, relationship
 from sqlalchemy.types import TypeDecorator
 
 from ..rules.names import PowerName
@@ -110,6 +110,10 @@ class Game(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id")
+    # not a column: the failed sign-ons to any seat since a time, which the game's query
+    # for a sign-on counts in passing (`repo.game_by_name(failures_since=…)`; None when
+    # not asked), so that a sign-on looks for its own seat's only when there are some
+    failed_signons: Mapped[int | None] = query_expression()
 
 
 class Seat(Base):

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, Row, String, bindparam, func, or_, select, text, update
-from sqlalchemy.orm import Session, aliased, joinedload
+from sqlalchemy.orm import Session, aliased, joinedload, with_expression
 
 from ..rules.names import PowerName
 from ..vocabulary import GameStatus, InboundState, TurnStatus
@@ -29,14 +29,34 @@ from .models import (
     Turn,
 )
 
-
 # -- games ---------------------------------------------------------------------------------
-def game_by_name(s: Session, name: str, *, lock: bool = False) -> Game | None:
+_GAME_BY_NAME = (
+    select(Game).where(Game.name == bindparam("name", type_=String)).options(joinedload(Game.seats))
+)
+_FAILED_SIGNONS = (
+    select(func.count(SignonFailure.id))
+    .where(SignonFailure.game_id == Game.id, SignonFailure.at >= bindparam("failures_since", type_=UTC))
+    .scalar_subquery()
+)
+# (only the game's row is locked: the seats come by an outer join)
+_COUNTING = _GAME_BY_NAME.options(with_expression(Game.failed_signons, _FAILED_SIGNONS))
+_GAMES_BY_NAME = {
+    (lock, counting): q.with_for_update(of=Game) if lock else q
+    for counting, q in ((False, _GAME_BY_NAME), (True, _COUNTING))
+    for lock in (False, True)
+}
+
+
+def game_by_name(
+    s: Session, name: str, *, lock: bool = False, failures_since: datetime | None = None
+) -> Game | None:
     """The game, with its seats (in the same query: nearly every command by name reads
-    them, and a query of their own was one more round trip per message)."""
-    q = select(Game).where(Game.name == name.lower()).options(joinedload(Game.seats))
-    # (only the game's row is locked: the seats come by an outer join)
-    return s.scalars(q.with_for_update(of=Game) if lock else q).unique().one_or_none()
+    them, and a query of their own was one more round trip per message); with
+    `failures_since`, `Game.failed_signons` counts the failed sign-ons since then (a
+    sign-on's question, in the same query too)."""
+    statement = _GAMES_BY_NAME[lock, failures_since is not None]
+    params = {"name": name.lower(), "failures_since": failures_since}
+    return s.scalars(statement, params).unique().one_or_none()
 
 
 def game_by_id(s: Session, game_id: int, *, lock: bool = False) -> Game | None:
@@ -296,6 +316,13 @@ def claim_inbound_counting(
     if found is None:
         return None, None
     return Claimed(*found[:6]), found[6]
+
+
+def update_inbound(s: Session, rows: list[dict[str, Any]]) -> None:
+    """Give stored messages new values, each dict a row's `id` and its new values: one
+    executemany for each set of columns."""
+    if rows:
+        s.execute(update(InboundMessage), rows)
 
 
 def quarantine(s: Session, inbound_id: int, error: str, now: datetime) -> None:

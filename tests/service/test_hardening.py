@@ -172,6 +172,39 @@ def test_guesses_from_many_addresses_lock_the_seat_and_tell_the_owner(database):
     assert "was processed" in judge.last_reply("guesser99@evil.test")
 
 
+def test_a_sign_on_looks_for_its_seats_failures_only_when_the_game_had_some_lately(database):
+    """The game's query for a sign-on counts its failed sign-ons in the window; with none,
+    the seat's own are not looked for (one query less). A failure makes them looked for,
+    until it leaves the window."""
+    from sqlalchemy import event
+
+    from .judge import TestJudge
+    from .test_game import addr, start_game
+
+    judge = TestJudge(database)
+    start_game(judge)
+    looks = [0]
+
+    @event.listens_for(database.engine, "before_cursor_execute")
+    def _statement(conn, cursor, statement, parameters, context, executemany):
+        if " ".join(statement.split()).upper().startswith("SELECT SIGNON_FAILURE.AT"):
+            looks[0] += 1
+
+    def signs_on(sender: str, password: str) -> int:
+        looks[0] = 0
+        judge.send(sender, f"SIGNON Fpay7 {password}\nBALANCE\n")
+        return looks[0]
+
+    assert signs_on(addr("FRANCE"), "pw-france") == 0
+    assert "was processed" in judge.last_reply(addr("FRANCE"))
+    assert signs_on("guesser@evil.test", "guess0000") == 1  # none to check; recording it counts them
+    assert "invalid power or password" in judge.last_reply("guesser@evil.test")
+    assert signs_on(addr("FRANCE"), "pw-france") == 1
+    judge.clock.advance(minutes=judge.config.signon_window_minutes + 1)
+    assert signs_on(addr("FRANCE"), "pw-france") == 0
+    assert "was processed" in judge.last_reply(addr("FRANCE"))
+
+
 # -- passwords are never shown, nor kept (item 4) --------------------------------------------
 
 
