@@ -127,9 +127,10 @@ def _process_batch(db: Database, config: Config, clock: Clock, ids: list[tuple[i
     SQLite); returns how many were processed.
 
     A message's work runs in the transaction itself, without a savepoint (a savepoint and
-    its release were two round trips of the eight or so a message costs on PostgreSQL),
-    and is flushed at its end, so that a write that fails is the message's failure and
-    not the commit's. Should message k raise (refused, over the rate limit, a failure of
+    its release would be two round trips more per message on PostgreSQL), and is flushed
+    at its end, so that a write that fails is the message's failure and not the
+    commit's; only its reply and its mark wait for the batch's end (`_Held`, whose
+    failure sends the batch's messages through one at a time). Should message k raise (refused, over the rate limit, a failure of
     ours), the transaction is rolled back whole, the k messages before it, which went
     through, are processed again in a transaction of their own, and message k then heads
     the next batch: alone at the head, its refusal, wait or quarantine is written in the
