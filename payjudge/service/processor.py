@@ -130,11 +130,12 @@ def _process_batch(db: Database, config: Config, clock: Clock, ids: list[tuple[i
     its release would be two round trips more per message on PostgreSQL), and is flushed
     at its end, so that a write that fails is the message's failure and not the
     commit's; only its reply and its mark wait for the batch's end (`_Held`, whose
-    failure sends the batch's messages through one at a time). Should message k raise (refused, over the rate limit, a failure of
-    ours), the transaction is rolled back whole, the k messages before it, which went
-    through, are processed again in a transaction of their own, and message k then heads
-    the next batch: alone at the head, its refusal, wait or quarantine is written in the
-    transaction after its rollback (`_undone`). A refusal so costs at most the
+    failure sends the batch's messages through one at a time). Should message k raise
+    (refused, over the rate limit, a failure of ours), the transaction is rolled back
+    whole, the k messages before it, which went through, are processed again in a
+    transaction of their own, and message k then heads the next batch: alone at the
+    head, its refusal, wait or quarantine is written in the transaction after its
+    rollback (`_undone`). A refusal so costs at most the
     `BATCH_MESSAGES - 1` messages before it a second run; messages that go through cost
     one commit per batch. A failure of the database itself (a lost connection, a deadlock,
     a lock not had, the commit: `store.db.transient`) is raised: the messages wait for
@@ -394,6 +395,8 @@ def _rate_limited(
     limit never drops a message: it waits its turn, and one that signs on with its
     password goes at once."""
     limit = config.rate_limit_per_hour
+    if limit <= 0:
+        return None  # no limit (it quarantined every message before: an empty list's last)
     stored = repo.inbound_answered_since(s, sender, exclude_id=row.id, since=now - RATE_WINDOW, limit=limit)
     times = sorted([*held.answered.get(sender, []), *stored], reverse=True)[:limit]
     if len(times) < limit:

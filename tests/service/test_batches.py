@@ -333,3 +333,21 @@ def test_held_writes_that_fail_are_told_apart_message_by_message(database, monke
         rows = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc()).limit(3)).all()
         states = [(r.sender, r.state) for r in reversed(rows)]
     assert states == [(addr("FRANCE"), "done"), (germany, "quarantined"), (addr("ITALY"), "done")]
+
+
+def test_a_rate_limit_of_zero_is_no_limit(database, monkeypatch):
+    """`rate_limit_per_hour = 0` answers everything (it once quarantined every message)."""
+    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
+    judge = TestJudge(database)
+    start_game(judge)
+    judge.config = Config(judge_address=judge.config.judge_address, settle_seconds=0, rate_limit_per_hour=0)
+    france = addr("FRANCE")
+    judge.inbox(france)
+    for _ in range(3):
+        judge.send(france, "LIST\n", process=False)
+    judge.send(france, f"{signon('FRANCE')}\nBALANCE\n", process=False)
+    judge.process()
+    replies = judge.inbox(france)
+    assert len(replies) == 4 and all("was processed" in m.body or "LIST" in m.body for m in replies)
+    with database.reading() as s:
+        assert not s.scalars(select(InboundMessage).where(InboundMessage.state != "done")).all()
