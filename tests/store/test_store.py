@@ -234,3 +234,37 @@ def test_share_register_and_ceo_votes_are_sums_and_latest_rows(database):
         assert sum(e.amount for e in repo.share_entries(s, game, "FRANCE")) == 10  # shares conserved
         assert repo.balances(s, game) == {"@ALICE": 32, "FRANCE": 18}
         assert repo.ceo_votes(s, game) == {("ALICE", "FRANCE"): "ALICE", ("ALICE", "ITALY"): None}
+
+
+def test_a_connection_stored_with_goes_back_to_transactions(database):
+    """The autocommit of a store is the store's alone: the pool's connection it used
+    (there is one, kept) then runs transactions that roll back whole."""
+    from payjudge.store.db import Database
+
+    one = Database(database.url)  # a pool of its own, used by nothing else
+    try:
+        one.engine.pool.dispose()
+        SqlInbound(one).store_inbound(_mail("first@x"), source="smtp")
+        try:
+            with one.transaction() as s:
+                autocommit = getattr(s.connection().connection.dbapi_connection, "autocommit", False)
+                s.add(
+                    Game(
+                        name="ghost",
+                        variant="payola",
+                        map_name="standard",
+                        state="forming",
+                        master_address="m@x",
+                        master_password="h",
+                        created_at=T0,
+                    )
+                )
+                s.flush()
+                raise RuntimeError("roll back")
+        except RuntimeError:
+            pass
+        assert autocommit is False
+        with one.reading() as s:
+            assert s.scalar(select(Game).where(Game.name == "ghost")) is None
+    finally:
+        one.dispose()
