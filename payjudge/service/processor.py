@@ -116,9 +116,8 @@ class _Held:
     answered: dict[str, list[datetime]] = field(default_factory=dict)  # by stored sender, in order
 
     def write(self, s: Session) -> None:
-        s.add_all(self.outbox)
+        repo.insert_outbox(s, self.outbox)
         repo.update_inbound(s, self.done)
-        s.flush()
 
 
 def _process_batch(db: Database, config: Config, clock: Clock, ids: list[tuple[int, str | None]]) -> int:

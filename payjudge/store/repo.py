@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, Row, String, Table, bindparam, func, or_, select, text, update
+from sqlalchemy import Integer, Row, String, Table, bindparam, func, insert, or_, select, text, update
 from sqlalchemy.orm import Session, aliased, joinedload, with_expression
 
 from ..rules.names import PowerName
@@ -24,6 +24,7 @@ from .models import (
     JudgeSetting,
     LedgerEntry,
     Observer,
+    OutboxMail,
     ShareEntry,
     SignonFailure,
     Submission,
@@ -317,6 +318,24 @@ def claim_inbound_counting(
     if found is None:
         return None, None
     return Claimed(*found[:6]), found[6]
+
+
+_OUTBOX_COLUMNS = (
+    "message_id", "sender", "recipients", "subject", "raw", "game_id", "kind",
+    "created_at", "state", "attempts", "next_attempt_at",
+)  # fmt: skip
+
+
+_INSERT_OUTBOX = insert(OutboxMail)
+
+
+def insert_outbox(s: Session, mails: list[OutboxMail]) -> None:
+    """Write mail made but not added to the session, in one executemany (a Core
+    statement: nothing reads their ids, and the ORM's flush of them cost more than the
+    statement for a batch of one)."""
+    if mails:
+        rows = [{name: getattr(mail, name) for name in _OUTBOX_COLUMNS} for mail in mails]
+        s.connection().execute(_INSERT_OUTBOX, rows)
 
 
 def update_inbound(s: Session, rows: list[dict[str, Any]]) -> None:
