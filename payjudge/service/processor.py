@@ -247,7 +247,7 @@ def _answer(
     sender = mail.sender
     assert sender is not None  # _ignore_reason sets aside mail without a sender
     script = split_commands([(line.number, line.text) for line in mail.lines])
-    if sender == row.sender == stored_sender and limit > 0:  # the claim's count is for it
+    if sender == row.sender and limit > 0:  # the claim's count is for it (row.sender == stored_sender)
         limited = nth_answer + RATE_WINDOW if nth_answer is not None else None
     else:
         limited = _rate_limited(s, config, sender, row, now, held)

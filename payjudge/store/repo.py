@@ -320,12 +320,7 @@ def claim_inbound_counting(
     return Claimed(*found[:6]), found[6]
 
 
-_OUTBOX_COLUMNS = (
-    "message_id", "sender", "recipients", "subject", "raw", "game_id", "kind",
-    "created_at", "state", "attempts", "next_attempt_at",
-)  # fmt: skip
-
-
+_OUTBOX_COLUMNS = frozenset(column.key for column in OutboxMail.__table__.columns)
 _INSERT_OUTBOX = insert(OutboxMail)
 
 
@@ -334,7 +329,9 @@ def insert_outbox(s: Session, mails: list[OutboxMail]) -> None:
     statement: nothing reads their ids, and the ORM's flush of them cost more than the
     statement for a batch of one)."""
     if mails:
-        rows = [{name: getattr(mail, name) for name in _OUTBOX_COLUMNS} for mail in mails]
+        # the values the mail was made with (`Mailer.send` sets the same ones on every
+        # mail); the columns it leaves alone take their defaults
+        rows = [{k: v for k, v in vars(mail).items() if k in _OUTBOX_COLUMNS} for mail in mails]
         s.connection().execute(_INSERT_OUTBOX, rows)
 
 

@@ -279,18 +279,27 @@ def test_a_batch_writes_its_replies_and_marks_in_one_statement_each(database, mo
     assert not any(b"Ipay" in r.raw for r in rows)  # the passwords redacted in the held marks
 
 
+def _lists_in_one_batch(database, monkeypatch, *, limit: int, lists: int) -> tuple[TestJudge, str]:
+    """A started game whose judge answers `limit` messages an hour per sender, and
+    France's `lists` LISTs waiting, to be processed in one batch."""
+    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
+    judge = TestJudge(database)
+    start_game(judge)
+    judge.config = Config(
+        judge_address=judge.config.judge_address, settle_seconds=0, rate_limit_per_hour=limit
+    )
+    france = addr("FRANCE")
+    judge.inbox(france)
+    for _ in range(lists):
+        judge.send(france, "LIST\n", process=False)
+    return judge, france
+
+
 def test_the_rate_limit_counts_the_answers_held_in_the_batch(database, monkeypatch):
     """A sender's earlier answers in the same batch are not in the table yet; they count
     all the same: with a limit of 5, the JOIN and four of eight LISTs in one batch are
     answered, the other four wait."""
-    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
-    judge = TestJudge(database)
-    start_game(judge)
-    judge.config = Config(judge_address=judge.config.judge_address, settle_seconds=0, rate_limit_per_hour=5)
-    france = addr("FRANCE")
-    judge.inbox(france)
-    for _ in range(8):
-        judge.send(france, "LIST\n", process=False)
+    judge, france = _lists_in_one_batch(database, monkeypatch, limit=5, lists=8)
     runs = _count_claims(monkeypatch)
     judge.process()
     assert len(judge.inbox(france)) == 4
@@ -334,14 +343,7 @@ def test_held_writes_that_fail_are_told_apart_message_by_message(database, monke
 
 def test_a_rate_limit_of_zero_is_no_limit(database, monkeypatch):
     """`rate_limit_per_hour = 0` answers everything (it once quarantined every message)."""
-    monkeypatch.setattr(processor, "BATCH_SECONDS", {"sqlite": 3600.0, "postgresql": 3600.0})
-    judge = TestJudge(database)
-    start_game(judge)
-    judge.config = Config(judge_address=judge.config.judge_address, settle_seconds=0, rate_limit_per_hour=0)
-    france = addr("FRANCE")
-    judge.inbox(france)
-    for _ in range(3):
-        judge.send(france, "LIST\n", process=False)
+    judge, france = _lists_in_one_batch(database, monkeypatch, limit=0, lists=3)
     judge.send(france, f"{signon('FRANCE')}\nBALANCE\n", process=False)
     judge.process()
     replies = judge.inbox(france)

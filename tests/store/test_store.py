@@ -5,13 +5,33 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import event, inspect, select
 
 from payjudge.ports import Stored
+from payjudge.store.db import Database
 from payjudge.store.mailbox import SqlInbound, SqlOutbox
 from payjudge.store.models import Base, Game, InboundMessage, LedgerEntry, OutboxMail
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def _game(name: str, **columns) -> Game:
+    """A game row with what every game has; `columns` adds or overrides."""
+    values = {
+        "variant": "payola",
+        "map_name": "standard",
+        "state": "forming",
+        "master_address": "m@x",
+        "master_password": "h",
+        "rules": [],
+        "settings": {},
+        "timing": {},
+        "created_at": T0,
+        "version": 0,
+        "reminded": [],
+    }
+    return Game(name=name, **(values | columns))
 
 
 def _mail(msgid: str | None, body: str = "HELP") -> bytes:
@@ -59,7 +79,7 @@ def test_inbound_is_one_statement_committed_at_once(database):
         assert writes == [("INSERT INTO INBOUND_MESSAGE", True)]
     else:
         assert [w for w, _ in writes] == ["INSERT INTO INBOUND_MESSAGE"]
-    other = type(database)(database.url)  # another pool: only what is committed shows
+    other = Database(database.url)  # another pool: only what is committed shows
     try:
         with other.reading() as s:
             assert s.scalar(select(InboundMessage.message_id)) == "<once@x>"
@@ -129,23 +149,7 @@ def test_outbox_claims_due_mail_and_records_attempts(database):
 
 def test_times_come_back_timezone_aware(database):
     with database.transaction() as s:
-        s.add(
-            Game(
-                name="g",
-                variant="payola",
-                map_name="standard",
-                state="forming",
-                master_address="m@x",
-                master_password="h",
-                rules=[],
-                settings={},
-                timing={},
-                created_at=T0,
-                deadline=T0 + timedelta(hours=3),
-                version=0,
-                reminded=[],
-            )
-        )
+        s.add(_game("g", deadline=T0 + timedelta(hours=3)))
     with database.transaction() as s:
         g = s.scalar(select(Game))
         assert g.deadline == T0 + timedelta(hours=3)
@@ -171,20 +175,7 @@ def test_share_register_and_ceo_votes_are_sums_and_latest_rows(database):
     from payjudge.vocabulary import SeatKind, ShareKind
 
     with database.transaction() as s:
-        game = Game(
-            name="ex",
-            variant="payola",
-            map_name="standard",
-            state="active",
-            master_address="m@x",
-            master_password="h",
-            rules=["EXCHANGE"],
-            settings={},
-            timing={},
-            created_at=T0,
-            version=0,
-            reminded=[],
-        )
+        game = _game("ex", state="active", rules=["EXCHANGE"])
         s.add(game)
         s.flush()
         s.add(Seat(game_id=game.id, kind=SeatKind.INVESTOR, investor_name="ALICE", joined_at=T0))
@@ -239,31 +230,16 @@ def test_share_register_and_ceo_votes_are_sums_and_latest_rows(database):
 def test_a_connection_stored_with_goes_back_to_transactions(database):
     """The autocommit of a store is the store's alone: the pool's connection it used
     (there is one, kept) then runs transactions that roll back whole."""
-    from payjudge.store.db import Database
-
     one = Database(database.url)  # a pool of its own, used by nothing else
     try:
-        one.engine.pool.dispose()
         SqlInbound(one).store_inbound(_mail("first@x"), source="smtp")
-        try:
-            with one.transaction() as s:
-                autocommit = getattr(s.connection().connection.dbapi_connection, "autocommit", False)
-                s.add(
-                    Game(
-                        name="ghost",
-                        variant="payola",
-                        map_name="standard",
-                        state="forming",
-                        master_address="m@x",
-                        master_password="h",
-                        created_at=T0,
-                    )
-                )
-                s.flush()
-                raise RuntimeError("roll back")
-        except RuntimeError:
-            pass
-        assert autocommit is False
+        autocommit = []
+        with pytest.raises(RuntimeError), one.transaction() as s:
+            autocommit.append(getattr(s.connection().connection.dbapi_connection, "autocommit", False))
+            s.add(_game("ghost"))
+            s.flush()
+            raise RuntimeError("roll back")
+        assert autocommit == [False]
         with one.reading() as s:
             assert s.scalar(select(Game).where(Game.name == "ghost")) is None
     finally:
