@@ -1,6 +1,8 @@
 """The rounds of a stress auction's reduction, literally, cut into the regimes that repeat.
 
     .venv/bin/python benchmarks/auction_regimes.py [--balance 40000] [--seed 0] [--plain]
+    .venv/bin/python benchmarks/auction_regimes.py --replay 1000 5000 20000 40000
+    .venv/bin/python benchmarks/auction_regimes.py --free-checks 1000 5000 20000 40000
 
 A diagnostic for rule 5.5's fast procedure (docs/overexpenditure.md, "What grows under
 eBayola"). It runs `reduction.reduce_literal` on `auction.worst_case` (eBayola unless
@@ -11,12 +13,22 @@ period 7; `[12 lone]`: rounds in no such run), then, for every run of period 6 o
 which powers overspend in all of its rounds (S), how often the others do, and its first
 period. Those runs are what the fast procedure takes round by round or checks line by
 line, where the literal rounds are many.
+
+With `--replay`, for four sheet sets per balance: the choices `overspend.reduce_overspending`
+makes (rounds taken alone, lines along segments, patterns checked), replayed on the
+literal rounds with every pattern check free and exact, for a few values of its
+`LONGEST_PERIOD` and `REPEATS`. It says how much of the work that grows with the money
+any cheaper pattern check could save: what remains is the rounds between the regimes.
+With `--free-checks`, the procedure itself is timed, as it is and with that free check
+(periods up to 40 rounds, seen twice): the least a cheaper check could bring it to.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from auction import worst_case  # noqa: E402
 
 from payjudge.payola import auction as engine  # noqa: E402
+from payjudge.payola import overspend  # noqa: E402
 from payjudge.payola.reduction import overspending  # noqa: E402
 from payjudge.payola.rules import PayolaRules  # noqa: E402
 
@@ -33,9 +46,18 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 def literal_rounds(balance: int, seed: int, rules: PayolaRules) -> list[str]:
     """Who overspends in each round of the reduction (one letter per power)."""
+    return literal(balance, seed, rules)[0]
+
+
+def literal(balance: int, seed: int, rules: PayolaRules) -> tuple[list[str], list[tuple[bool, ...]], tuple]:
+    """The rounds (as letters and as the procedure's own tuples) and the arguments of
+    the reduction they are the rounds of."""
     rounds: list[str] = []
+    overs: list[tuple[bool, ...]] = []
+    called: list[tuple] = []
 
     def record(book, limits, ebayola=False, public=False, shortcuts=True):
+        called.append((book, limits, ebayola, public))
         n = len(book.powers)
         k = [0] * n
         while True:
@@ -43,12 +65,13 @@ def literal_rounds(balance: int, seed: int, rules: PayolaRules) -> list[str]:
             if not any(over):
                 return k
             rounds.append("".join(LETTERS[p] for p in range(n) if over[p]))
+            overs.append(tuple(over))
             k = [k[p] + over[p] for p in range(n)]
 
     engine.reduce_overspending = record  # (the module's own name: the auction calls it)
     args = worst_case(balance, seed, rules)
     engine.run_auction(*args, seed=seed)
-    return rounds
+    return rounds, overs, called[0]
 
 
 def regimes(rounds: list[str]) -> list[tuple[int, int, int]]:
@@ -72,13 +95,133 @@ def regimes(rounds: list[str]) -> list[tuple[int, int, int]]:
     return out
 
 
+def replay(rounds: list[tuple[bool, ...]], longest: int, repeats: int) -> dict[str, int]:
+    """The work `reduce_overspending` would do on these rounds if checking a pattern cost
+    nothing (its answer, the whole periods that follow the pattern, read off the rounds).
+    Its own `_extend` and `_repeating` choose, with its constants set as asked."""
+    saved = overspend.LONGEST_PERIOD, overspend.REPEATS
+    overspend.LONGEST_PERIOD, overspend.REPEATS = longest, repeats
+    try:
+        work = {"alone": 0, "lines": 0, "checks": 0, "checked": 0}
+        segments: list[overspend.Segment] = []
+        t, quiet = 0, 0
+        while t < len(rounds):
+            over = rounds[t]
+            if segments and segments[-1][0] == over and segments[-1][1] >= overspend.ALONE:
+                length = 1
+                while t + length < len(rounds) and rounds[t + length] == over:
+                    length += 1
+                work["lines"] += 1
+            else:
+                length = 1
+                work["alone"] += 1
+            overspend._extend(segments, [(over, length)])
+            t += length
+            quiet -= 1
+            if quiet > 0:
+                continue
+            patterns = overspend._repeating(segments)
+            for period in patterns:
+                one = [o for o, count in period for _ in range(count)]
+                work["checks"] += 1
+                work["checked"] += len(one)
+                periods = 0
+                while rounds[t + periods * len(one) : t + (periods + 1) * len(one)] == one:
+                    periods += 1
+                if periods:
+                    t += periods * len(one)
+                    overspend._extend(segments, period * min(periods, 2 * longest))
+                    quiet = 2
+                    break
+            else:
+                quiet = len(patterns[-1]) if patterns else 0
+        return work
+    finally:
+        overspend.LONGEST_PERIOD, overspend.REPEATS = saved
+
+
+def replays(balances: list[int], rules: PayolaRules) -> None:
+    settings = [(8, 3), (40, 3), (40, 2), (120, 2)]
+    print("per sheet set: rounds alone / lines along segments / patterns checked (their rounds)")
+    print(
+        f"{'balance':>8} {'seed':>4} {'rounds':>6} {'regimes':>7} {'lone':>5}  "
+        + "  ".join(f"{f'L{longest} R{repeats}':>18}" for longest, repeats in settings)
+    )
+    for balance in balances:
+        for seed in range(4):
+            rounds, overs, _ = literal(balance, seed, rules)
+            cut = regimes(rounds)
+            works = [replay(overs, longest, repeats) for longest, repeats in settings]
+            print(
+                f"{balance:>8} {seed:>4} {len(rounds):>6} {sum(1 for x in cut if x[1]):>7} "
+                f"{sum(1 for x in cut if not x[1]):>5}  "
+                + "  ".join(
+                    f"{w['alone']:>5} {w['lines']:>3} {w['checks']:>3} ({w['checked']:>3})" for w in works
+                )
+            )
+
+
+def free_checks(balances: list[int], rules: PayolaRules, passes: int = 3) -> None:
+    """CPU time of `reduce_overspending` as it is, and with every pattern check answered
+    for free from the literal rounds (and periods up to 40 rounds, seen twice, looked
+    for): the least this procedure could cost if a check cost nothing."""
+    real_check, saved = overspend.whole_periods, (overspend.LONGEST_PERIOD, overspend.REPEATS)
+    cases = {(b, seed): literal(b, seed, rules) for b in balances for seed in range(4)}
+    best: dict[tuple[str, int, int], float] = {}
+    try:
+        for _ in range(passes):
+            for (balance, seed), (_, overs, args) in cases.items():
+                index, k = {}, [0] * len(args[0].powers)
+                for t, over in enumerate(overs):
+                    index[tuple(k)] = t
+                    k = [x + o for x, o in zip(k, over)]
+                index[tuple(k)] = len(overs)  # (the end: a check may be asked for there)
+
+                def free(plans, k, period, overs=overs, index=index):
+                    one = [o for o, count in period for _ in range(count)]
+                    t, periods = index[tuple(k)], 0
+                    while overs[t + periods * len(one) : t + (periods + 1) * len(one)] == one:
+                        periods += 1
+                    return periods
+
+                for name, check, longest, repeats in (("as is", real_check, *saved), ("free", free, 40, 2)):
+                    overspend.whole_periods = check
+                    overspend.LONGEST_PERIOD, overspend.REPEATS = longest, repeats
+                    start = time.process_time()
+                    overspend.reduce_overspending(*args)
+                    spent = time.process_time() - start
+                    best[name, balance, seed] = min(best.get((name, balance, seed), spent), spent)
+    finally:
+        overspend.whole_periods = real_check
+        overspend.LONGEST_PERIOD, overspend.REPEATS = saved
+    print("ms per reduce_overspending, median / worst of four sheet sets, best of", passes, "passes")
+    for balance in balances:
+        line = []
+        for name in ("as is", "free"):
+            times = [1000 * best[name, balance, seed] for seed in range(4)]
+            line.append(f"{name}: {statistics.median(times):5.1f} / {max(times):5.1f}")
+        print(f"{balance:>8}  " + "   ".join(line))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--balance", type=int, default=40000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plain", action="store_true", help="plain rules, not eBayola")
+    parser.add_argument(
+        "--replay", type=int, nargs="+", metavar="BALANCE", help="replay the fast procedure's choices"
+    )
+    parser.add_argument(
+        "--free-checks", type=int, nargs="+", metavar="BALANCE", help="time it with free pattern checks"
+    )
     args = parser.parse_args()
     rules = PayolaRules() if args.plain else PayolaRules.from_flags(["EBAYOLA"])
+    if args.replay:
+        replays(args.replay, rules)
+        return
+    if args.free_checks:
+        free_checks(args.free_checks, rules)
+        return
     rounds = literal_rounds(args.balance, args.seed, rules)
     cut = regimes(rounds)
     words, lone = [], 0

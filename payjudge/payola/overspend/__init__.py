@@ -122,12 +122,17 @@ def _repeating(segments: list[Segment]) -> list[list[Segment]]:
     longer), unless it is itself made of a shorter one; then the shortest."""
     sizes = []
     total = 0
-    for size in range(1, len(segments) // REPEATS + 1):
-        total += segments[-size][1]
+    n = len(segments)
+    for size in range(1, n // REPEATS + 1):
+        total += segments[n - size][1]
         if total > LONGEST_PERIOD:
             break
-        last = segments[-size:]
-        if all(segments[-(r + 1) * size : -r * size] == last for r in range(1, REPEATS)):
+        # the last REPEATS·size segments repeat with period `size` (compared one by one,
+        # from the last: most sizes fail at the first comparison)
+        for i in range(n - 1, n - 1 - (REPEATS - 1) * size, -1):
+            if segments[i] != segments[i - size]:
+                break
+        else:
             sizes.append(size)
     primitive = [m for m in sizes if not any(m % s == 0 for s in sizes if s < m)]
     order = sorted({primitive[-1], sizes[0]}, reverse=True) if sizes else []
