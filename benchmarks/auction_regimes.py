@@ -14,9 +14,9 @@ which powers overspend in all of its rounds (S), how often the others do, and it
 period. Those runs are what the fast procedure takes round by round or checks line by
 line, where the literal rounds are many.
 
-With `--replay`, for four sheet sets per balance: the choices `overspend.reduce_overspending`
-makes (rounds taken alone, lines along segments, patterns checked), replayed on the
-literal rounds with every pattern check free and exact, for a few values of its
+With `--replay`, for four sheet sets per balance: the work `overspend.reduce_overspending`
+does (rounds taken alone, lines along segments, patterns checked) when every pattern check
+is answered free and exact from the literal rounds (`free_check`), for a few values of its
 `LONGEST_PERIOD` and `REPEATS`. It says how much of the work that grows with the money
 any cheaper pattern check could save: what remains is the rounds between the regimes.
 With `--free-checks`, the procedure itself is timed, as it is and with that free check
@@ -29,6 +29,8 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +40,7 @@ from auction import worst_case  # noqa: E402
 
 from payjudge.payola import auction as engine  # noqa: E402
 from payjudge.payola import overspend  # noqa: E402
+from payjudge.payola.overspend.line import Line  # noqa: E402
 from payjudge.payola.reduction import overspending  # noqa: E402
 from payjudge.payola.rules import PayolaRules  # noqa: E402
 
@@ -95,49 +98,68 @@ def regimes(rounds: list[str]) -> list[tuple[int, int, int]]:
     return out
 
 
-def replay(rounds: list[tuple[bool, ...]], longest: int, repeats: int) -> dict[str, int]:
-    """The work `reduce_overspending` would do on these rounds if checking a pattern cost
-    nothing (its answer, the whole periods that follow the pattern, read off the rounds).
-    Its own `_extend` and `_repeating` choose, with its constants set as asked."""
-    saved = overspend.LONGEST_PERIOD, overspend.REPEATS
-    overspend.LONGEST_PERIOD, overspend.REPEATS = longest, repeats
+@contextmanager
+def _set(**values: object) -> Iterator[None]:
+    """Give names of the `overspend` module other values for a while (the procedure reads
+    its constants and helpers from its globals at every call)."""
+    saved = {name: getattr(overspend, name) for name in values}
+    for name, value in values.items():
+        setattr(overspend, name, value)
     try:
-        work = {"alone": 0, "lines": 0, "checks": 0, "checked": 0}
-        segments: list[overspend.Segment] = []
-        t, quiet = 0, 0
-        while t < len(rounds):
-            over = rounds[t]
-            if segments and segments[-1][0] == over and segments[-1][1] >= overspend.ALONE:
-                length = 1
-                while t + length < len(rounds) and rounds[t + length] == over:
-                    length += 1
-                work["lines"] += 1
-            else:
-                length = 1
-                work["alone"] += 1
-            overspend._extend(segments, [(over, length)])
-            t += length
-            quiet -= 1
-            if quiet > 0:
-                continue
-            patterns = overspend._repeating(segments)
-            for period in patterns:
-                one = [o for o, count in period for _ in range(count)]
-                work["checks"] += 1
-                work["checked"] += len(one)
-                periods = 0
-                while rounds[t + periods * len(one) : t + (periods + 1) * len(one)] == one:
-                    periods += 1
-                if periods:
-                    t += periods * len(one)
-                    overspend._extend(segments, period * min(periods, 2 * longest))
-                    quiet = 2
-                    break
-            else:
-                quiet = len(patterns[-1]) if patterns else 0
-        return work
+        yield
     finally:
-        overspend.LONGEST_PERIOD, overspend.REPEATS = saved
+        for name, value in saved.items():
+            setattr(overspend, name, value)
+
+
+def free_check(overs: list[tuple[bool, ...]], args: tuple, work: dict[str, int] | None = None):
+    """A stand-in for `overspend.whole_periods` that answers from the literal rounds,
+    for nothing: how many whole periods of the pattern follow the state it is asked at.
+    With `work`, the checks and the rounds of their patterns are counted there."""
+    index, k = {}, [0] * len(args[0].powers)  # each state the rounds go through -> its round
+    for t, over in enumerate(overs):
+        index[tuple(k)] = t
+        k = [x + o for x, o in zip(k, over)]
+    index[tuple(k)] = len(overs)  # (the end: a check may be asked for there)
+
+    def check(plans, k, period) -> int:
+        one = [o for o, count in period for _ in range(count)]
+        t, periods = index[tuple(k)], 0
+        while overs[t + periods * len(one) : t + (periods + 1) * len(one)] == one:
+            periods += 1
+        if work is not None:
+            work["checks"] += 1
+            work["checked"] += len(one)
+            work["jumped"] = periods > 0
+        return periods
+
+    return check
+
+
+def replay(overs: list[tuple[bool, ...]], args: tuple, longest: int, repeats: int) -> dict[str, int]:
+    """The work `reduce_overspending` does when checking a pattern costs nothing: the
+    procedure itself, run with `free_check` and its constants set as asked, its rounds
+    taken alone, its lines and its checks counted."""
+    # (`lined`, `jumped`: what the procedure's next `_extend` appends, a line's rounds or
+    # whole periods; otherwise it is one round taken alone)
+    work = {"alone": 0, "lines": 0, "checks": 0, "checked": 0, "lined": False, "jumped": False}
+    real_extend = overspend._extend
+
+    def line(*line_args):
+        work["lines"] += 1
+        work["lined"] = True
+        return Line(*line_args)
+
+    def extend(segments, more) -> None:
+        if not (work["lined"] or work["jumped"]):
+            work["alone"] += 1
+        work["lined"] = work["jumped"] = False
+        real_extend(segments, more)
+
+    check = free_check(overs, args, work)
+    with _set(LONGEST_PERIOD=longest, REPEATS=repeats, whole_periods=check, Line=line, _extend=extend):
+        overspend.reduce_overspending(*args)
+    return work
 
 
 def replays(balances: list[int], rules: PayolaRules) -> None:
@@ -149,9 +171,9 @@ def replays(balances: list[int], rules: PayolaRules) -> None:
     )
     for balance in balances:
         for seed in range(4):
-            rounds, overs, _ = literal(balance, seed, rules)
+            rounds, overs, args = literal(balance, seed, rules)
             cut = regimes(rounds)
-            works = [replay(overs, longest, repeats) for longest, repeats in settings]
+            works = [replay(overs, args, longest, repeats) for longest, repeats in settings]
             print(
                 f"{balance:>8} {seed:>4} {len(rounds):>6} {sum(1 for x in cut if x[1]):>7} "
                 f"{sum(1 for x in cut if not x[1]):>5}  "
@@ -165,35 +187,22 @@ def free_checks(balances: list[int], rules: PayolaRules, passes: int = 3) -> Non
     """CPU time of `reduce_overspending` as it is, and with every pattern check answered
     for free from the literal rounds (and periods up to 40 rounds, seen twice, looked
     for): the least this procedure could cost if a check cost nothing."""
-    real_check, saved = overspend.whole_periods, (overspend.LONGEST_PERIOD, overspend.REPEATS)
-    cases = {(b, seed): literal(b, seed, rules) for b in balances for seed in range(4)}
+    cases = {}
+    for balance in balances:
+        for seed in range(4):
+            _, overs, args = literal(balance, seed, rules)
+            cases[balance, seed] = args, free_check(overs, args)
+    as_is: dict[str, object] = {}  # (the procedure unchanged)
     best: dict[tuple[str, int, int], float] = {}
-    try:
-        for _ in range(passes):
-            for (balance, seed), (_, overs, args) in cases.items():
-                index, k = {}, [0] * len(args[0].powers)
-                for t, over in enumerate(overs):
-                    index[tuple(k)] = t
-                    k = [x + o for x, o in zip(k, over)]
-                index[tuple(k)] = len(overs)  # (the end: a check may be asked for there)
-
-                def free(plans, k, period, overs=overs, index=index):
-                    one = [o for o, count in period for _ in range(count)]
-                    t, periods = index[tuple(k)], 0
-                    while overs[t + periods * len(one) : t + (periods + 1) * len(one)] == one:
-                        periods += 1
-                    return periods
-
-                for name, check, longest, repeats in (("as is", real_check, *saved), ("free", free, 40, 2)):
-                    overspend.whole_periods = check
-                    overspend.LONGEST_PERIOD, overspend.REPEATS = longest, repeats
+    for _ in range(passes):
+        for (balance, seed), (args, check) in cases.items():
+            free = {"LONGEST_PERIOD": 40, "REPEATS": 2, "whole_periods": check}
+            for name, values in (("as is", as_is), ("free", free)):
+                with _set(**values):
                     start = time.process_time()
                     overspend.reduce_overspending(*args)
                     spent = time.process_time() - start
-                    best[name, balance, seed] = min(best.get((name, balance, seed), spent), spent)
-    finally:
-        overspend.whole_periods = real_check
-        overspend.LONGEST_PERIOD, overspend.REPEATS = saved
+                best[name, balance, seed] = min(best.get((name, balance, seed), spent), spent)
     print("ms per reduce_overspending, median / worst of four sheet sets, best of", passes, "passes")
     for balance in balances:
         line = []
