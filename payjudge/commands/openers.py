@@ -419,9 +419,9 @@ class History(OpenerHandler):
         require(len(cmd.args) >= 1, "write HISTORY <game>")
         signed_in = ctx.state.game.name if ctx.state is not None else None
         st = _game(ctx, cmd.args[0], lock=False)
-        reports = [t.report for t in turns(ctx.session, st.game) if t.report]
+        played = [t for t in turns(ctx.session, st.game) if t.report]
         viewer = blind_viewer(ctx, signed_in, st)
-        results = render_history(st, reports, viewer=None if viewer == MASTER else viewer)
+        results = render_history(st, played, viewer=None if viewer == MASTER else viewer)
         ctx.reply.note("history", cmd.line, game=st.game.name, results=results)
 
 

@@ -295,10 +295,9 @@ def process_exchange(
     book(s, game, outcome, turn_seq=turn.seq, phase=turn.phase, now=now)
     turn.status = TurnStatus.PROCESSED
     turn.processed_at = now
-    turn.report = {
-        "exchange": [{"company": c.company, "price": c.price, "volume": c.volume} for c in outcome.clearings],
-        "ceos": dict(outcome.state.ceos),
-    }
+    owned = {c: tuple(sorted(cs)) for c, cs in pos.centers.items()}
+    public = views.results_view(str(turn.phase), state, outcome, _by_account(owned))
+    turn.report = views.results_json(public)  # the public results, for HISTORY and the status page
     phase = phase_after(turn.phase)
     nxt = Turn(
         game_id=game.id,
@@ -315,12 +314,12 @@ def process_exchange(
     game.deadline = Timing.from_json(game.timing).deadline(phase.type, now)
     s.flush()
     if mailer is not None:
-        owned = {c: tuple(sorted(cs)) for c, cs in pos.centers.items()}
         send_exchange_mails(
             st,
             mailer,
             turn.phase,
             state,
+            public,
             outcome,
             _by_account(balances),
             _by_account(owned),
@@ -360,6 +359,7 @@ def send_exchange_mails(
     mailer: Mailer,
     phase: Phase,
     before: MarketState,
+    public: views.ResultsView,
     outcome: ExchangeOutcome,
     balances: Mapping[str, int],
     owned: Mapping[str, tuple[str, ...]],
@@ -379,7 +379,7 @@ def send_exchange_mails(
         "exchange_results.txt.j2",
         kind="results",
         game=game,
-        v=views.results_view(str(phase), before, outcome, owned),
+        v=public,
     )
     for investor, address in sorted(addresses.items()):
         mailer.send(

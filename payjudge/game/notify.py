@@ -13,11 +13,13 @@ from datetime import datetime
 from typing import Any
 
 from ..payola.exchange.accounts import investor_name, is_investor
+from ..payola.exchange.views import results_from_json
 from ..payola.rules import Flag
 from ..payola.statement import statement_view
 from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..rules.position import Position
+from ..store.models import Turn
 from ..templating import render
 from ..vocabulary import SeatKind, SeatStatus
 from .blind import NOBODY, is_blind, is_omniscient, tailor
@@ -362,27 +364,26 @@ def broadcast(
     mailer.send(to, subject, template, kind=kind, game=st.game, game_name=st.game.name, **view)
 
 
-def render_history(st: GameState, reports: list[dict[str, Any]], *, viewer: str | None = None) -> list[str]:
-    """Every phase's results; in a BLIND game as `viewer` saw them (None: in full, for the
-    Master and the omniscient; NOBODY: only that each phase was played)."""
+def played_results(st: GameState, turn: Turn, *, viewer: str | None = None) -> str:
+    """A played phase's public results, as its results mail had them, by the phase's kind:
+    an exchange phase's prices, dividends, CEOs and worths (public to all, docs/exchange.md),
+    a Diplomacy phase's orders and outcomes; in a BLIND game as `viewer` saw them (None:
+    in full, for the Master and the omniscient; NOBODY: only that the phase was played)."""
+    report = turn.report or {}
+    if turn.phase.is_exchange:
+        return render("exchange_results.txt.j2", v=results_from_json(str(turn.phase), report))
     if viewer == NOBODY:
-        return [
-            render(
-                "results_moved.txt.j2",
-                game_name=st.game.name,
-                phase=Phase.parse(r["phase"]).title,
-                next_phase=Phase.parse(r["next_phase"]).title,
-                deadline=None,
-                winner=r.get("winner"),
-            )
-            for r in reports
-        ]
-    return [
-        render(
-            "results.txt.j2",
-            judge=st.game.name,
-            preview=False,
-            **results_view(st, r, deadline=None, viewer=viewer),
+        return render(
+            "results_moved.txt.j2",
+            game_name=st.game.name,
+            phase=turn.phase.title,
+            next_phase=Phase.parse(report["next_phase"]).title,
+            deadline=None,
+            winner=report.get("winner"),
         )
-        for r in reports
-    ]
+    return render("results.txt.j2", preview=False, **results_view(st, report, deadline=None, viewer=viewer))
+
+
+def render_history(st: GameState, played: list[Turn], *, viewer: str | None = None) -> list[str]:
+    """Every played phase's public results, oldest first (`played_results`)."""
+    return [played_results(st, turn, viewer=viewer) for turn in played]

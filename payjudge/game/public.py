@@ -20,7 +20,7 @@ from ..store.models import Game, Turn
 from ..templating import render
 from ..vocabulary import GameStatus, TurnStatus
 from .hidden_builds import found_units, hides
-from .notify import results_view
+from .notify import played_results
 from .phases import end_publication
 from .pictures import Pictures, shared_pictures
 from .state import GameState, turns
@@ -98,13 +98,7 @@ def game_page(session: Session, config: Config, name: str) -> Page | None:
     if shared:  # a BLIND game's results are per power: none of it is public
         for t in turns(session, game):
             if t.status is TurnStatus.PROCESSED and t.report:
-                text = render(
-                    "results.txt.j2",
-                    judge=config.judge_name,
-                    preview=False,
-                    **results_view(st, t.report, deadline=None),
-                )
-                history.append(Played(t.seq, t.phase.title, text))
+                history.append(Played(t.seq, t.phase.title, played_results(st, t)))
     ended = None
     if game.state.is_over and game.result:
         ended = render("game_end.txt.j2", judge=config.judge_name, game_name=game.name, **end_publication(st))

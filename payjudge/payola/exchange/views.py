@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .accounts import investor_name, is_investor
 from .election import Reason
@@ -121,6 +121,64 @@ def results_view(
             )
         )
     return ResultsView(phase, tuple(rows))
+
+
+def results_json(view: ResultsView) -> dict[str, Any]:
+    """The public results as the turn's stored report (JSON); `results_from_json` reads it
+    back for HISTORY and the status page."""
+    return {
+        "results": [
+            {
+                "company": c.company,
+                "price": c.price,
+                "volume": c.volume,
+                "dividend": c.dividend,
+                "ceo": c.ceo,
+                "new_ceo": c.new_ceo,
+                "worths": [[centre, worth] for centre, worth in c.worths],
+            }
+            for c in view.companies
+        ],
+    }
+
+
+def results_from_json(phase: str, report: Mapping[str, Any]) -> ResultsView:
+    """The public results of an exchange phase from its stored report. A report stored
+    before the results were kept whole holds only each company's clearing and the CEOs
+    after the phase: it gives prices, volumes and CEOs, and nothing it does not hold."""
+    if "results" in report:
+        return ResultsView(
+            phase,
+            tuple(
+                CompanyResult(
+                    c["company"],
+                    c["price"],
+                    c["volume"],
+                    c["dividend"],
+                    c["ceo"],
+                    c["new_ceo"],
+                    tuple((centre, worth) for centre, worth in c["worths"]),
+                )
+                for c in report["results"]
+            ),
+        )
+    clearings = {c["company"]: c for c in report.get("exchange", ())}
+    ceos = report.get("ceos", {})
+    return ResultsView(
+        phase,
+        tuple(
+            CompanyResult(
+                company,
+                clearings[company]["price"] if company in clearings else None,
+                clearings[company]["volume"] if company in clearings else 0,
+                None,
+                ceos.get(company),
+                False,
+                (),
+            )
+            for company in sorted({*clearings, *ceos})
+        ),
+    )
 
 
 def investor_statement(

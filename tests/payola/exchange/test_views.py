@@ -17,6 +17,8 @@ from payjudge.payola.exchange.phase import ExchangeSheet, MarketState, run_excha
 from payjudge.payola.exchange.views import (
     company_statement,
     investor_statement,
+    results_from_json,
+    results_json,
     results_view,
     stockholder_report,
     stockholders,
@@ -99,3 +101,20 @@ def test_an_investors_statement_names_nobody_else():
 def test_the_annual_report_goes_to_the_stockholders_and_the_ceo():
     assert stockholders("FRANCE", OUT) == ("BOB",)  # ALICE sold out, CAROL was cancelled
     assert stockholders("ITALY", OUT) == ("CAROL",)
+
+
+def test_the_public_results_round_trip_through_the_stored_report():
+    view = results_view("W1901X", STATE, OUT, OWNED)
+    assert results_from_json("W1901X", results_json(view)) == view
+
+
+def test_a_report_stored_in_the_old_shape_gives_what_it_holds():
+    old = {
+        "exchange": [{"company": "FRANCE", "price": 4, "volume": 6}],
+        "ceos": {"FRANCE": "BOB", "ITALY": None},
+    }
+    view = results_from_json("W1901X", old)
+    assert [(c.company, c.price, c.volume, c.ceo, c.dividend) for c in view.companies] == [
+        ("FRANCE", 4, 6, "BOB", None),
+        ("ITALY", None, 0, None, None),
+    ]
