@@ -1,23 +1,43 @@
-"""Exchange Payola's mail commands (docs/exchange.md, "Mail commands"): BUY, SELL and PASS
-(an investor's, or a company's after FOR), DIVIDEND and WORTH (a company's), and the
-Master's SET CEO. Each handler checks that the game is an Exchange game and hands its
+"""Exchange Payola's mail commands (docs/exchange.md, "Mail commands"): INVEST (JOIN's
+synonym), BUY, SELL and PASS (an investor's, or a company's after FOR), DIVIDEND and WORTH
+(a company's), and the Master's SET CEO. Each handler checks that the game is an Exchange game and hands its
 line to one use case."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from ..game.context import MasterContext, PlayerContext
+from ..game.context import Context, MasterContext, PlayerContext
 from ..game.exchange import check_allowance, enter_exchange_line, set_ceo
+from ..game.state import find_game, payola_rules
 from ..rules.flags import Flag
 from ..text.commands import Command
 from .base import MasterHandler, PlayerHandler, found, register, require, sub_args
+from .openers import Join
 
 
 def _account(ctx: PlayerContext, cmd: Command) -> str:
     """The account the commands act for (an investor's, or its company's after FOR)."""
     require(Flag.EXCHANGE in ctx.state.rules, f"{cmd.keyword} is for Exchange games (RULE EXCHANGE)")
     return str(ctx.power)
+
+
+@register
+class Invest(Join):
+    keyword = "INVEST"
+    syntax = "INVEST <name>@<game> <password>"
+    summary = "Exchange: join a forming Exchange game as the investor <name> (JOIN <name>@<game> too)"
+    secret_args = (1, 2)
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 2 and "@" in cmd.args[0], "write INVEST <your name>@<game> <password>")
+        name = cmd.args[0].partition("@")[2].lower()
+        game = found(find_game(ctx.session, name, lock=False), f"there is no game named {name!r}")
+        require(
+            Flag.EXCHANGE in payola_rules(game),
+            f"INVEST is for Exchange games (RULE EXCHANGE): write JOIN {game.name} <password>",
+        )
+        super().run(ctx, cmd)
 
 
 class _ExchangeLine(PlayerHandler):

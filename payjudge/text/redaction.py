@@ -1,7 +1,7 @@
 """Where passwords stand in a mail, to mask them in replies and to redact stored mail (pure).
 
-A password is any word after the identity on a line that opens with CREATE, JOIN, OBSERVE,
-SIGNON, RESIGN or TAKEOVER (`SIGNON Fpay7 my secret`: both words), after SET PASSWORD,
+A password is any word after the identity on a line that opens with CREATE, JOIN, INVEST,
+OBSERVE, SIGNON, RESIGN or TAKEOVER (`SIGNON Fpay7 my secret`: both words), after SET PASSWORD,
 and after PRIVATE in a CREATE block, wherever the line stands (a second SIGNON, a line
 after SIGNOFF, a quoted line): the shape of the line decides, not the grammar, so no
 password is echoed because the line was misplaced. Two exceptions keep meaning: the
@@ -24,7 +24,7 @@ from .commands import split_commands
 from .message import command_lines
 
 MASK: Final = "********"
-_OPENERS_WITH_PASSWORD: Final = {"CREATE", "JOIN", "OBSERVE", "SIGNON", "RESIGN", "TAKEOVER"}
+_OPENERS_WITH_PASSWORD: Final = {"CREATE", "JOIN", "INVEST", "OBSERVE", "SIGNON", "RESIGN", "TAKEOVER"}
 _QUOTE: Final = re.compile(r"^[\s>]*")
 
 
