@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..game import lifecycle
+from ..game import investors, lifecycle
 from ..game.blind import NOBODY, is_blind, is_omniscient
 from ..game.context import CommandError, Context
 from ..game.exchange import investor_seat
@@ -255,8 +255,8 @@ class Signon(OpenerHandler):
 @register
 class Resign(OpenerHandler):
     keyword = "RESIGN"
-    syntax = "RESIGN <P><game> <password>"
-    summary = "give up your power (applied after the rest of the message)"
+    syntax = "RESIGN <P><game> <password>  or  RESIGN <name>@<game> <password>"
+    summary = "give up your power or (Exchange) your investor's seat; applied after the rest of the message"
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -277,8 +277,8 @@ class Resign(OpenerHandler):
 @register
 class Takeover(OpenerHandler):
     keyword = "TAKEOVER"
-    syntax = "TAKEOVER <P><game> <password>"
-    summary = "take over a resigned power; the password becomes its new password"
+    syntax = "TAKEOVER <P><game> <password>  or  TAKEOVER <name>@<game> <password>"
+    summary = "take over a resigned power (Exchange: an investor's seat); the password becomes its new one"
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -287,15 +287,16 @@ class Takeover(OpenerHandler):
             split_identity(cmd.args[0]), "write TAKEOVER <P><game> <password>, e.g. TAKEOVER Fpay7 secret"
         )
         st = _game(ctx, game_name)
-        seat = lifecycle.seat_by_power(st, who)
+        investing = Flag.EXCHANGE in st.rules  # an investor's seat: TAKEOVER alice@ex1
+        seat = investors.seat_to_take_over(st, who) if investing else lifecycle.seat_by_power(st, who)
         _new_password(cmd.args[1])
         lifecycle.takeover(st, seat, address=ctx.sender, password=cmd.args[1], now=ctx.now)
-        ctx.actor = ctx.signed_power = seat.power
+        ctx.actor = ctx.signed_power = investors.account(seat) if investing else seat.power
         timing = Timing.from_json(st.game.timing)
         ctx.reply.note(
             "took_over",
             cmd.line,
-            power=seat.power,
+            power=lifecycle.seat_label(seat),
             game=st.game.name,
             deadline=show_time(st.game.deadline, timing.zone),
         )
@@ -304,7 +305,7 @@ class Takeover(OpenerHandler):
             ctx.mailer,
             f"Diplomacy takeover {st.game.name}",
             "takeover.txt.j2",
-            power=seat.power,
+            power=lifecycle.seat_label(seat),
             deadline=show_time(st.game.deadline, timing.zone),
         )
 

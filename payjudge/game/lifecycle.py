@@ -234,16 +234,18 @@ def seat_by_power(st: GameState, power: str) -> Seat:
 
 
 def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
-    """Give up a power; an eliminated power forfeits its treasury (rule 2.4). Returns the
-    amount forfeited."""
+    """Give up a power, or an Exchange investor's seat; an eliminated power forfeits its
+    treasury (rule 2.4). Returns the amount forfeited."""
     power = seat.power
-    if power is None:
+    if power is None and seat.kind is not SeatKind.INVESTOR:
         raise CommandError(f"that seat in {st.game.name} has no power to resign")
     seat.status = SeatStatus.RESIGNED
     seat.address = None
     seat.password = None
     seat.wait = False
     seat.vote = None
+    if power is None:  # an investor is never eliminated: its cash waits for its next player
+        return 0
     pos = st.position
     forfeited = (
         forfeit_on_resign(pos, power, money.balance(st.session, st.game, power)) if pos is not None else 0
@@ -264,9 +266,14 @@ def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
     return forfeited
 
 
+def seat_label(seat: Seat) -> str:
+    """How mail names a seat: its power, or an Exchange investor's name."""
+    return seat.power or seat.investor_name or "?"
+
+
 def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: datetime) -> None:
     if seat.status is not SeatStatus.RESIGNED:
-        raise CommandError(f"{seat.power} is not open for a takeover")
+        raise CommandError(f"{seat_label(seat)} is not open for a takeover")
     seat.status = SeatStatus.PLAYING
     seat.address = address
     seat.password = hash_password(password)
