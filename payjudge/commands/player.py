@@ -20,7 +20,7 @@ from ..game.state import MASTER
 from ..game.timing import Timing, show_time
 from ..game.transfer import transfer
 from ..game.turns import wait_refused
-from ..payola.exchange.accounts import investor_name, is_investor
+from ..payola.exchange.accounts import account_label, investor_name, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import Command
@@ -77,13 +77,18 @@ class Accept(PlayerHandler):
 class Transfer(PlayerHandler):
     keyword = "TRANSFER"
     syntax = "TRANSFER <amount> TO <power>"
-    summary = "move money to another power's account at once (rule 2.3)"
+    summary = "move money to another power's account at once (rule 2.3; Exchange: to a company or investor)"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
         args = [a.upper() for a in cmd.args]
+        shaped = len(args) == 3 and args[1] == "TO"
         require(
-            len(args) == 3 and args[1] == "TO" and is_digits(args[0]),
+            not (shaped and args[0].startswith("-") and is_digits(args[0][1:])),
+            "the amount must be a whole number of AgP, at least 1",
+        )
+        require(
+            shaped and is_digits(args[0]),
             "write TRANSFER <amount> TO <power>, e.g. TRANSFER 10 TO ENGLAND",
         )
         amount = _number(args[0], what="the amount")
@@ -129,7 +134,9 @@ class Balance(PlayerHandler):
                     "counterparty": (
                         None
                         if e.kind is LedgerKind.TRANSFER_IN and Flag.ANON_TRANSFER in st.rules
-                        else e.counterparty
+                        else account_label(e.counterparty)
+                        if e.counterparty
+                        else None
                     ),
                 }
                 for e in entries[-12:]

@@ -1,8 +1,9 @@
-"""Exchange Payola: an investor's seat changes hands (docs/exchange.md, "Parties and
-accounts", choice 16). A resigning investor keeps its cash and shares with the seat for
-whoever takes it over (`TAKEOVER <name>@<game>`); each company it ran passes at once to
-its largest other playing stockholder (`election.successor`, ties drawn from the phase's
-seed), or is unmanaged, in the open turn's market snapshot, so a rollback undoes it."""
+"""Exchange Payola's investors as accounts and seats (docs/exchange.md, "Parties and
+accounts"): the account a command names (TRANSFER to an investor), and a seat changing
+hands. A resigning investor keeps its cash and shares with the seat for whoever takes it
+over (`TAKEOVER <name>@<game>`); each company it ran passes at once to its largest other
+playing stockholder (choice 16: `election.successor`, ties drawn from the phase's seed),
+or is unmanaged, in the open turn's market snapshot, so a rollback undoes it."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from typing import ClassVar
 
 from ..payola.exchange.accounts import investor_key, investor_name, is_investor
 from ..payola.exchange.election import successor
+from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..store import repo
 from ..store.models import Seat
+from ..vocabulary import SeatKind
 from . import lifecycle
 from .context import CommandError
 from .exchange import investor_seat, playing_investors
@@ -52,6 +55,24 @@ def account(seat: Seat) -> PowerName:
     """The account an investor's seat signs on as (`@ALICE`)."""
     assert seat.investor_name is not None
     return PowerName(investor_key(seat.investor_name))
+
+
+def investor_accounts(st: GameState) -> tuple[PowerName, ...]:
+    """Every investor's account, its seat played or not (a resigned seat's cash waits for
+    its next player, and may be given to)."""
+    return tuple(account(seat) for seat in st.seats if seat.kind is SeatKind.INVESTOR and seat.investor_name)
+
+
+def account_named(st: GameState, word: str) -> PowerName | None:
+    """The account a command names: a power (a company) by name or initial, or in an
+    Exchange game an investor by name."""
+    power = st.map.power(word)
+    if power is not None:
+        return power.name
+    if Flag.EXCHANGE not in st.rules:
+        return None
+    seat = investor_seat(st, word)
+    return account(seat) if seat is not None and seat.investor_name else None
 
 
 def seat_to_take_over(st: GameState, name: str) -> Seat:

@@ -1,4 +1,5 @@
-"""TRANSFER (rule 2.3): money moves from one treasury to another at once.
+"""TRANSFER (rule 2.3): money moves from one treasury to another at once (in an Exchange
+game between companies and investors: `payola.transfers`, docs/exchange.md choice 13).
 
 The rules are checked by `payola.transfers` (NO_TRANSFER, ONE_TRANSFER, NO_DONATIONS,
 NO_LOOTING) and the new balances come from `apply_transfer`; here the two ledger entries
@@ -11,13 +12,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from ..payola.exchange.accounts import account_label
 from ..payola.transfers import Transfer, apply_transfer, check_transfer, giver_label
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..vocabulary import LedgerKind
 from . import money
 from .context import CommandError
+from .investors import account_named, investor_accounts
 from .mailer import Mailer
+from .notify import power_address
 from .state import GameState
 
 
@@ -47,10 +51,13 @@ class TransferMail:
 def transfer(
     st: GameState, mailer: Mailer, *, power: PowerName, to: str, amount: int, now: datetime
 ) -> Transferred:
-    """`power` gives `amount` AgP to the power named `to` (a name or an initial)."""
-    target = st.map.power(to)
-    if target is None:
-        raise CommandError(f"there is no power {to}")
+    """`power` gives `amount` AgP to the power named `to` (a name or an initial), or in an
+    Exchange game to the company or investor named `to`."""
+    exchange = Flag.EXCHANGE in st.rules
+    accounts = investor_accounts(st) if exchange else ()
+    recipient = account_named(st, to)
+    if recipient is None:
+        raise CommandError(f"there is no company or investor {to}" if exchange else f"there is no power {to}")
     turn, position = st.turn, st.position
     if turn is None or position is None:
         raise CommandError(f"{st.game.name} is {st.game.state}: nothing can be ordered now")
@@ -64,12 +71,20 @@ def transfer(
     # NO_LOOTING protects every unplayed power, a controlled one too: its controller may
     # not empty its treasury
     problem = check_transfer(
-        st.rules, position, power, target.name, amount, balance, dummies=st.unplayed(), sent=sent_this_phase
+        st.rules,
+        position,
+        power,
+        recipient,
+        amount,
+        balance,
+        dummies=st.unplayed(),
+        sent=sent_this_phase,
+        investors=accounts,
     )
     if problem:
         raise CommandError(problem)
-    received = money.balance(st.session, game, target.name)
-    after = apply_transfer({power: balance, target.name: received}, Transfer(power, target.name, amount))
+    received = money.balance(st.session, game, recipient)
+    after = apply_transfer({power: balance, recipient: received}, Transfer(power, recipient, amount))
     money.record(
         st.session,
         game,
@@ -79,12 +94,12 @@ def transfer(
         turn_seq=turn.seq,
         phase=turn.phase,
         now=now,
-        counterparty=target.name,
+        counterparty=recipient,
     )
     money.record(
         st.session,
         game,
-        target.name,
+        recipient,
         LedgerKind.TRANSFER_IN,
         amount,
         turn_seq=turn.seq,
@@ -92,10 +107,14 @@ def transfer(
         now=now,
         counterparty=power,
     )
-    seat = st.seat(target.name)
-    if seat and seat.address:
+    seat = st.seat(recipient)
+    # Exchange: a company's mail goes to its CEO, an investor's to its player
+    to_addresses = (
+        power_address(st, recipient) if exchange else [seat.address] if seat and seat.address else []
+    )
+    if to_addresses:
         mailer.send(
-            [seat.address],
+            to_addresses,
             f"Payola funds transfer {game.name}",
             "transfer.txt.j2",
             kind="transfer",
@@ -103,11 +122,11 @@ def transfer(
             progressive=Flag.PROGRESSIVE in st.rules,
             v=TransferMail(
                 game.name,
-                target.name,
+                PowerName(account_label(recipient)),
                 giver_label(st.rules, power),
                 amount,
                 before=received,
-                after=after[target.name],
+                after=after[recipient],
             ),
         )
-    return Transferred(amount, target.name, before=balance, after=after[power])
+    return Transferred(amount, account_label(recipient), before=balance, after=after[power])

@@ -8,11 +8,12 @@ the giver from the receiver's statement (`giver_label`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..rules.names import PowerName
 from ..rules.position import Position
+from .exchange.accounts import account_label
 from .rules import Flag, PayolaRules
 
 
@@ -38,28 +39,38 @@ def check_transfer(
     *,
     dummies: Iterable[PowerName] = (),
     sent: Iterable[str] = (),  # the ledger's counterparties: names, compared only
+    investors: Collection[PowerName] = (),
 ) -> str | None:
     """Why this transfer may not be made, or None if it may.
 
     `balance` is the sender's balance now; `sent` the powers the sender has already sent
-    money to in this phase (ONE_TRANSFER).
+    money to in this phase (ONE_TRANSFER); `investors` the accounts of an Exchange game's
+    investors (`@ALICE`), payers beside the powers: they may give to anyone and receive
+    from investors, while a company pays investors only by dividend (docs/exchange.md,
+    choice 13). An investor is never eliminated.
     """
     powers = position.map.power_names
+    payers = {*powers, *investors}
     if Flag.NO_TRANSFER in rules:
         return "transfers are not allowed in this game (NO_TRANSFER)"
-    if recipient not in powers:
+    if recipient not in payers:
         return f"unknown power {recipient!r}"
-    if sender not in powers:
+    if sender not in payers:
         return f"unknown power {sender!r}"
+    company = sender in powers
     if sender == recipient:
-        return "a power cannot transfer money to itself"
+        return (
+            "a power cannot transfer money to itself" if company else "you cannot transfer money to yourself"
+        )
     if type(amount) is not int or amount <= 0:  # (not a bool either: callers may be untyped)
         return "the amount must be a whole number of AgP, at least 1"
+    if company and recipient not in powers:
+        return "a company pays investors only by DIVIDEND"
     if amount > balance:
-        return f"the treasury holds only {balance} AgP"
+        return f"the treasury holds only {balance} AgP" if company else f"you hold only {balance} AgP"
     if Flag.ONE_TRANSFER in rules and recipient in set(sent):
-        return f"only one transfer to {recipient} is allowed per phase (ONE_TRANSFER)"
-    if Flag.NO_DONATIONS in rules and is_eliminated(position, sender):
+        return f"only one transfer to {account_label(recipient)} is allowed per phase (ONE_TRANSFER)"
+    if Flag.NO_DONATIONS in rules and company and is_eliminated(position, sender):
         return "an eliminated power may not transfer money (NO_DONATIONS)"
     if Flag.NO_LOOTING in rules and sender in set(dummies):
         return "money may not be taken from a power nobody plays (NO_LOOTING)"
@@ -77,8 +88,8 @@ def apply_transfer(balances: Mapping[PowerName, int], transfer: Transfer) -> dic
 
 
 def giver_label(rules: PayolaRules, sender: PowerName) -> str:
-    """How the receiving power's statement names the giver."""
-    return "SOMEONE" if Flag.ANON_TRANSFER in rules else sender
+    """How the receiving power's statement names the giver (an investor by its name)."""
+    return "SOMEONE" if Flag.ANON_TRANSFER in rules else account_label(sender)
 
 
 def forfeit_on_resign(position: Position, power: PowerName, balance: int) -> int:

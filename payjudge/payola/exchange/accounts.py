@@ -23,3 +23,8 @@ def investor_name(key: str) -> str:
     if not is_investor(key):
         raise ValueError(f"{key!r} is a company's account, not an investor's")
     return key[len(INVESTOR_MARK) :]
+
+
+def account_label(key: str) -> str:
+    """How mail names an account: a company by its name, an investor by its own (`ALICE`)."""
+    return investor_name(key) if is_investor(key) else key
