@@ -108,7 +108,20 @@ def _done() -> None:
     _answered = True
 
 
-@click.group()
+class _Commands(click.Group):
+    """The command group: a configuration error, whichever command met it, ends the run
+    with its one line (`Error: …`, status 1), never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from .config import ConfigError
+
+        try:
+            return super().invoke(ctx)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="payjudge", message="%(prog)s %(version)s")
 def main() -> None:
     """payjudge: a play-by-email judge for Payola Diplomacy."""
@@ -147,12 +160,22 @@ def auction(source: str, jsonl: bool) -> None:
 
 
 def _config(config_path: str | None):
-    from .config import ConfigError, load_config
+    from .config import load_config
+
+    return load_config(config_path)  # a ConfigError is said in one line (`_Commands`)
+
+
+def _open(url: str, setting: str = "PAYJUDGE_DB_URL"):
+    """The database at `url`; a URL that cannot be one is a ConfigError naming the
+    setting, without the password."""
+    from .config import ConfigError, redact, redact_url
+    from .store.db import Database, check_url
 
     try:
-        return load_config(config_path)
-    except ConfigError as exc:
-        raise click.ClickException(str(exc)) from None
+        check_url(url)
+    except ValueError as exc:
+        raise ConfigError(f"{setting} {redact_url(url)}: {redact(str(exc), url)}") from None
+    return Database(url)
 
 
 config_option = click.option(
@@ -170,7 +193,7 @@ def serve(config_path: str | None) -> None:
     """Run the judge: SMTP listener, IMAP poller, processor, outbox sender, deadlines."""
     from .daemon import serve as run
 
-    run(_config(config_path))
+    run(_config(config_path))  # a bad setting is one line of its log, status 1
 
 
 @main.group()
@@ -185,6 +208,7 @@ def db_upgrade(config_path: str | None) -> None:
     from .store.db import upgrade
 
     cfg = _config(config_path)
+    _open(cfg.database_url).dispose()  # (a bad URL is said in one line)
     if cfg.database_url.startswith("sqlite:///"):
         from pathlib import Path
 
@@ -200,9 +224,7 @@ def db_upgrade(config_path: str | None) -> None:
 
 
 def _database(config_path: str | None):
-    from .store.db import Database
-
-    return Database(_config(config_path).database_url)
+    return _open(_config(config_path).database_url)
 
 
 @main.group()
@@ -605,10 +627,9 @@ def process_cmd(config_path: str | None) -> None:
     from .memory import SystemClock
     from .service.deadlines import tick_all
     from .service.processor import process_pending
-    from .store.db import Database
 
     cfg = _config(config_path)
-    database = Database(cfg.database_url)
+    database = _open(cfg.database_url)
     n = process_pending(database, cfg, SystemClock(), limit=10_000)
     actions = tick_all(database, cfg, SystemClock().now())
     click.echo(f"processed {n} message(s); {len(actions)} deadline action(s)")
@@ -626,14 +647,16 @@ def replay(name: str, into: str | None, config_path: str | None) -> None:
     from pathlib import Path
 
     from .service.replay import replay as run
-    from .store.db import Database, upgrade
+    from .store.db import upgrade
 
     cfg = _config(config_path)
+    source = _open(cfg.database_url)
     if into is None:
         into = f"sqlite:///{Path(tempfile.mkdtemp(prefix='payjudge-replay-')) / 'replay.sqlite'}"
+    target = _open(into, "--into")
     upgrade(into)
     try:
-        report = run(Database(cfg.database_url), Database(into), name.lower(), cfg)
+        report = run(source, target, name.lower(), cfg)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"replayed {report.messages} message(s) of {name} into {into}")

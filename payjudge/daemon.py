@@ -26,7 +26,7 @@ from typing import IO
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from .config import Config, configure_logging
+from .config import Config, ConfigError, configure_logging, redact, redact_url
 from .game.timing import Timing
 from .mail.listener import start_listener
 from .mail.poller import ImapPoller, ImapSettings
@@ -37,7 +37,7 @@ from .service.deadlines import next_wakeup, tick_game
 from .service.processor import process_pending
 from .service.worker import ProcessorProcess
 from .store import repo
-from .store.db import Database, SchemaError, check_schema, sqlite_file
+from .store.db import Database, SchemaError, Unreachable, check_schema, check_url, sqlite_file
 from .store.mailbox import SqlInbound, SqlOutbox
 from .vocabulary import GameStatus
 
@@ -90,8 +90,11 @@ class Daemon:
             try:
                 # a database nobody migrated would answer every mail 451, forever
                 await asyncio.to_thread(check_schema, cfg.database_url)
-            except SchemaError as exc:
-                raise DaemonError(f"{_safe(cfg.database_url)}: {exc}") from None
+            except (SchemaError, Unreachable) as exc:
+                raise DaemonError(
+                    f"the database (PAYJUDGE_DB_URL) {redact_url(cfg.database_url)}: "
+                    f"{redact(str(exc), cfg.database_url)}"
+                ) from None
             await self._serve(loop, stop)
         finally:
             if single is not None:
@@ -196,7 +199,9 @@ class Daemon:
             tasks.append(asyncio.create_task(processor(), name="processor"))
         await sweep()  # deadlines that passed while the daemon was down
         log.info(
-            "payjudge serving (database %s, outbound %s)", _safe(cfg.database_url), _safe(cfg.outbound_url)
+            "payjudge serving (database %s, outbound %s)",
+            redact_url(cfg.database_url),
+            redact_url(cfg.outbound_url),
         )
         try:
             await stop.wait()
@@ -422,23 +427,33 @@ def _one_daemon_per_sqlite_file(url: str) -> IO | None:
     return handle
 
 
-def _safe(url: str) -> str:
-    """A database or relay URL without its password, for the log."""
-    if "://" in url:
-        scheme, rest = url.split("://", 1)
-        authority, slash, path = rest.partition("/")
-        if "@" in authority:
-            creds, host = authority.rsplit("@", 1)
-            user = creds.split(":", 1)[0]
-            authority = f"{user}:***@{host}" if ":" in creds else f"{user}@{host}"
-        return f"{scheme}://{authority}{slash}{path}"
-    return url
+_URL_SETTINGS: tuple[tuple[str, Callable[[Config], str], Callable[[str], object]], ...] = (
+    ("PAYJUDGE_DB_URL", lambda c: c.database_url, check_url),
+    ("PAYJUDGE_OUTBOUND", lambda c: c.outbound_url, transport_from_url),
+    ("PAYJUDGE_IMAP_URL", lambda c: c.imap_url, ImapSettings.from_url),
+)
+
+
+def check_settings(config: Config) -> None:
+    """Read every setting the daemon will use, before it starts anything: a mistake is a
+    ConfigError of one line naming the setting, its URL shown without the password
+    (whatever the parser's own message quoted)."""
+    config.listen, config.http  # noqa: B018 (each raises ConfigError itself)
+    for name, value, read in _URL_SETTINGS:
+        url = value(config)
+        if not url:
+            continue
+        try:
+            read(url)
+        except ValueError as exc:
+            raise ConfigError(f"{name} {redact_url(url)}: {redact(str(exc), url)}") from None
 
 
 def serve(config: Config) -> None:
     configure_logging(config)
     try:
+        check_settings(config)
         asyncio.run(Daemon(config).run())
-    except DaemonError as exc:
+    except (DaemonError, ConfigError) as exc:
         log.error("%s", exc)
         raise SystemExit(1) from None
