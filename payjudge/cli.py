@@ -678,9 +678,13 @@ def rules_doc() -> None:
 @main.command()
 @config_option
 def health(config_path: str | None) -> None:
-    """Exit 0 when the database answers and the SMTP listener accepts connections."""
+    """Exit 0 when the database answers, the SMTP listener accepts connections and the
+    IMAP poller (when there is one) is logged in and working."""
     import socket
+    from datetime import UTC, datetime
 
+    from .config import redact
+    from .heartbeat import heartbeat_path, read_heartbeat
     from .store import repo
 
     cfg = _config(config_path)
@@ -692,7 +696,18 @@ def health(config_path: str | None) -> None:
             host, port = cfg.listen
             socket.create_connection((host, port), timeout=5).close()
     except Exception as exc:
-        raise click.ClickException(f"unhealthy: {exc}") from None
+        said = redact(str(exc).split("\n", 1)[0], cfg.database_url)  # the driver's words, one line
+        raise click.ClickException(f"unhealthy: {said}") from None
+    if cfg.imap_url:
+        path = heartbeat_path(cfg.data_dir)
+        try:
+            beat = read_heartbeat(path)
+        except (OSError, ValueError, KeyError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "unreadable"
+            raise click.ClickException(f"unhealthy: no IMAP poller heartbeat in {path} ({why})") from None
+        problem = beat.problem(datetime.now(UTC))
+        if problem:
+            raise click.ClickException(f"unhealthy: {problem}")
     click.echo("ok")
 
 

@@ -28,6 +28,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from .config import Config, ConfigError, configure_logging, redact, redact_url
 from .game.timing import Timing
+from .heartbeat import HeartbeatWriter, heartbeat_path
 from .mail.listener import start_listener
 from .mail.poller import ImapPoller, ImapSettings
 from .mail.sender import OutboxSender, transport_from_url
@@ -142,7 +143,10 @@ class Daemon:
 
             http, self.http_port = await start_http(db, cfg, *cfg.http)
         if cfg.imap_url:
-            poller = ImapPoller(inbound, ImapSettings.from_url(cfg.imap_url))
+            imap = ImapSettings.from_url(cfg.imap_url)
+            beat = HeartbeatWriter(heartbeat_path(cfg.data_dir), imap)
+            poller = ImapPoller(inbound, imap, report=beat)
+            beat(poller.status)  # started, not logged in yet: `payjudge health` counts from now
             tasks.append(asyncio.create_task(poller.run(stop), name="imap-poller"))
         tasks.append(asyncio.create_task(sender.run(stop, interval=5.0), name="outbox-sender"))
         scheduler = AsyncIOScheduler(timezone="UTC")
