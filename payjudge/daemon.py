@@ -85,7 +85,10 @@ class Daemon:
                 loop.add_signal_handler(sig, stop.set)
             except (NotImplementedError, RuntimeError):  # not the main thread (tests)
                 pass
-        cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DaemonError(f"PAYJUDGE_DATA_DIR {cfg.data_dir}: {exc.strerror}") from None
         single = _one_daemon_per_sqlite_file(cfg.database_url)
         try:
             try:
@@ -96,7 +99,12 @@ class Daemon:
                     f"the database (PAYJUDGE_DB_URL) {redact_url(cfg.database_url)}: "
                     f"{redact(str(exc), cfg.database_url)}"
                 ) from None
-            await self._serve(loop, stop)
+            try:
+                await self._serve(loop, stop)
+            except OSError as exc:
+                # an address it cannot listen on (in use, not this machine's): the
+                # settings' fault, said in one line (the message names the address)
+                raise DaemonError(f"cannot start: {redact(str(exc), cfg.database_url)}") from None
         finally:
             if single is not None:
                 single.close()

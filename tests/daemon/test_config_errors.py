@@ -19,10 +19,14 @@ pytestmark = [pytest.mark.timeout(120)]
 SECRET = "TopSecret99"
 
 
-def _run(tmp_path, args: list[str], **settings: str) -> str:
+def _env(tmp_path, **settings: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAYJUDGE_") or k == "PAYJUDGE_PURE"}
     env |= {"PAYJUDGE_DATA_DIR": str(tmp_path / "data"), "PAYJUDGE_SMTP_LISTEN": "127.0.0.1:0"}
-    env |= settings
+    return env | settings
+
+
+def _run(tmp_path, args: list[str], **settings: str) -> str:
+    env = _env(tmp_path, **settings)
     done = subprocess.run(payjudge_command() + args, env=env, capture_output=True, text=True, timeout=60)
     out = (done.stdout + done.stderr).strip()
     assert done.returncode != 0, out
@@ -41,7 +45,15 @@ URLS = {
     "db-no-dialect": ("PAYJUDGE_DB_URL", f"nosuchdb://judge:{SECRET}@127.0.0.1/payjudge"),
     "db-unreachable": ("PAYJUDGE_DB_URL", f"postgresql+psycopg://judge:{SECRET}@127.0.0.1:1/payjudge"),
     "listen": ("PAYJUDGE_SMTP_LISTEN", "port twenty-five"),
+    "http-listen": ("PAYJUDGE_HTTP_LISTEN", "nonsense"),
 }
+
+
+def test_an_address_serve_cannot_listen_on_is_one_line(tmp_path):
+    upgrade = payjudge_command() + ["db", "upgrade"]
+    subprocess.run(upgrade, env=_env(tmp_path), check=True, capture_output=True, timeout=60)
+    out = _run(tmp_path, ["serve"], PAYJUDGE_SMTP_LISTEN="192.0.2.1:2525")  # (TEST-NET: not ours)
+    assert "192.0.2.1" in out
 
 
 @pytest.mark.parametrize("setting", URLS.values(), ids=URLS.keys())
