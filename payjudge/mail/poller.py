@@ -174,6 +174,8 @@ class ImapPoller:
                 client.login(s.user, s.password)
             except LoginError as exc:
                 said = _server_words(exc).replace(s.password, "***") if s.password else _server_words(exc)
+                if "[UNAVAILABLE]" in said.upper():  # RFC 5530: its password store is down, for now
+                    raise IMAPClientError(f"the IMAP server cannot log {s.account} in now: {said}") from None
                 raise LoginRefused(f"the IMAP server refused the login of {s.account}: {said}") from None
             self._update(logged_in_at=_now())
             if not client.folder_exists(s.processed_folder):

@@ -375,3 +375,18 @@ async def test_run_retries_a_failed_store_without_waiting_for_new_mail(imap_acco
     finally:
         stop.set()
         await asyncio.wait_for(task, 10)
+
+
+def test_a_password_store_down_for_now_is_an_outage_not_a_refusal(imap_account, monkeypatch):
+    """RFC 5530's [UNAVAILABLE]: the server cannot check passwords just now (its store is
+    down): retried like any outage, and not reported as a refused login."""
+    from imapclient.exceptions import LoginError
+
+    def unavailable(self, user, password):
+        raise LoginError(str(b"[UNAVAILABLE] Temporary authentication failure."))
+
+    monkeypatch.setattr(IMAPClient, "login", unavailable)
+    poller = ImapPoller(MemoryInbound(), settings_for(imap_account))
+    with pytest.raises(CONNECTION_ERRORS) as failed:
+        poller.poll_once()
+    assert not isinstance(failed.value, LoginRefused) and "UNAVAILABLE" in str(failed.value)
