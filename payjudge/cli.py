@@ -110,7 +110,8 @@ def _done() -> None:
 
 class _Commands(click.Group):
     """The command group: a configuration error, whichever command met it, ends the run
-    with its one line (`Error: …`, status 1), never a traceback."""
+    with its one line (`Error: …`, status 1), never a traceback; so does a database that
+    does not let us in (down, a wrong password), in the server's words."""
 
     def invoke(self, ctx: click.Context) -> Any:
         from .config import ConfigError
@@ -119,6 +120,15 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except ConfigError as exc:
             raise click.ClickException(str(exc)) from None
+        except Exception as exc:
+            if "sqlalchemy" not in sys.modules:
+                raise  # (no database was opened: the JSON entry points stay light)
+            from .store.db import unreachable
+
+            refused = unreachable(exc)
+            if refused is None:
+                raise
+            raise click.ClickException(f"the database (PAYJUDGE_DB_URL): {refused}") from None
 
 
 @click.group(cls=_Commands)
@@ -686,6 +696,7 @@ def health(config_path: str | None) -> None:
     from .config import redact
     from .heartbeat import heartbeat_path, read_heartbeat
     from .store import repo
+    from .store.db import unreachable
 
     cfg = _config(config_path)
     database = _database(config_path)
@@ -696,7 +707,12 @@ def health(config_path: str | None) -> None:
             host, port = cfg.listen
             socket.create_connection((host, port), timeout=5).close()
     except Exception as exc:
-        said = redact(str(exc).split("\n", 1)[0], cfg.database_url)  # the driver's words, one line
+        refused = unreachable(exc)
+        said = (
+            f"the database (PAYJUDGE_DB_URL): {refused}"
+            if refused is not None
+            else redact(str(exc).split("\n", 1)[0], cfg.database_url)  # one line, no password
+        )
         raise click.ClickException(f"unhealthy: {said}") from None
     if cfg.imap_url:
         path = heartbeat_path(cfg.data_dir)

@@ -398,6 +398,16 @@ class Unreachable(ConnectionError):
         super().__init__(f"cannot connect: {words}")
 
 
+def unreachable(exc: BaseException) -> Unreachable | None:
+    """`exc` as an `Unreachable` if it is the failure to connect to the database (an error
+    of the driver raised with no statement under way), else None."""
+    if isinstance(exc, Unreachable):
+        return exc
+    if isinstance(exc, DBAPIError) and exc.statement is None:
+        return Unreachable(exc)
+    return None
+
+
 class SchemaError(RuntimeError):
     """The database's schema is not the one this payjudge works with."""
 

@@ -63,10 +63,19 @@ def test_serve_names_a_bad_setting_in_one_line_without_its_secret(tmp_path, sett
     assert name in out
 
 
-@pytest.mark.parametrize("command", [["game", "list"], ["health"], ["db", "upgrade"], ["process"]])
+KEEPERS = [["game", "list"], ["health"], ["db", "upgrade"], ["process"], ["requeue"]]
+
+
+@pytest.mark.parametrize("command", KEEPERS, ids=" ".join)
 def test_the_keepers_commands_say_a_bad_database_url_in_one_line(tmp_path, command):
     out = _run(tmp_path, command, PAYJUDGE_DB_URL=f"postgresql+psycopg//judge:{SECRET}@127.0.0.1/pj")
     assert "PAYJUDGE_DB_URL" in out
+
+
+@pytest.mark.parametrize("command", KEEPERS, ids=" ".join)
+def test_the_keepers_commands_say_an_unreachable_database_in_one_line(tmp_path, command):
+    out = _run(tmp_path, command, PAYJUDGE_DB_URL=f"postgresql+psycopg://judge:{SECRET}@127.0.0.1:1/pj")
+    assert "PAYJUDGE_DB_URL" in out and "Connection refused" in out
 
 
 def test_a_setting_read_from_a_file_is_named_by_its_file_variable(tmp_path):
