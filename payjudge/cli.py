@@ -108,7 +108,30 @@ def _done() -> None:
     _answered = True
 
 
-@click.group()
+class _Commands(click.Group):
+    """The command group: a configuration error, whichever command met it, ends the run
+    with its one line (`Error: …`, status 1), never a traceback; so does a database that
+    does not let us in (down, a wrong password), in the server's words."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from .config import ConfigError
+
+        try:
+            return super().invoke(ctx)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from None
+        except Exception as exc:
+            if "sqlalchemy" not in sys.modules:
+                raise  # (no database was opened: the JSON entry points stay light)
+            from .store.db import unreachable
+
+            refused = unreachable(exc)
+            if refused is None:
+                raise
+            raise click.ClickException(f"the database (PAYJUDGE_DB_URL): {refused}") from None
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="payjudge", message="%(prog)s %(version)s")
 def main() -> None:
     """payjudge: a play-by-email judge for Payola Diplomacy."""
@@ -147,12 +170,22 @@ def auction(source: str, jsonl: bool) -> None:
 
 
 def _config(config_path: str | None):
-    from .config import ConfigError, load_config
+    from .config import load_config
+
+    return load_config(config_path)  # a ConfigError is said in one line (`_Commands`)
+
+
+def _open(url: str, setting: str = "PAYJUDGE_DB_URL"):
+    """The database at `url`; a URL that cannot be one is a ConfigError naming the
+    setting, without the password."""
+    from .config import ConfigError, redact, redact_url
+    from .store.db import Database, check_url
 
     try:
-        return load_config(config_path)
-    except ConfigError as exc:
-        raise click.ClickException(str(exc)) from None
+        check_url(url)
+    except ValueError as exc:
+        raise ConfigError(f"{setting} {redact_url(url)}: {redact(str(exc), url)}") from None
+    return Database(url)
 
 
 config_option = click.option(
@@ -170,7 +203,7 @@ def serve(config_path: str | None) -> None:
     """Run the judge: SMTP listener, IMAP poller, processor, outbox sender, deadlines."""
     from .daemon import serve as run
 
-    run(_config(config_path))
+    run(_config(config_path))  # a bad setting is one line of its log, status 1
 
 
 @main.group()
@@ -185,6 +218,7 @@ def db_upgrade(config_path: str | None) -> None:
     from .store.db import upgrade
 
     cfg = _config(config_path)
+    _open(cfg.database_url).dispose()  # (a bad URL is said in one line)
     if cfg.database_url.startswith("sqlite:///"):
         from pathlib import Path
 
@@ -200,9 +234,7 @@ def db_upgrade(config_path: str | None) -> None:
 
 
 def _database(config_path: str | None):
-    from .store.db import Database
-
-    return Database(_config(config_path).database_url)
+    return _open(_config(config_path).database_url)
 
 
 @main.group()
@@ -605,10 +637,9 @@ def process_cmd(config_path: str | None) -> None:
     from .memory import SystemClock
     from .service.deadlines import tick_all
     from .service.processor import process_pending
-    from .store.db import Database
 
     cfg = _config(config_path)
-    database = Database(cfg.database_url)
+    database = _open(cfg.database_url)
     n = process_pending(database, cfg, SystemClock(), limit=10_000)
     actions = tick_all(database, cfg, SystemClock().now())
     click.echo(f"processed {n} message(s); {len(actions)} deadline action(s)")
@@ -626,14 +657,16 @@ def replay(name: str, into: str | None, config_path: str | None) -> None:
     from pathlib import Path
 
     from .service.replay import replay as run
-    from .store.db import Database, upgrade
+    from .store.db import upgrade
 
     cfg = _config(config_path)
+    source = _open(cfg.database_url)
     if into is None:
         into = f"sqlite:///{Path(tempfile.mkdtemp(prefix='payjudge-replay-')) / 'replay.sqlite'}"
+    target = _open(into, "--into")
     upgrade(into)
     try:
-        report = run(Database(cfg.database_url), Database(into), name.lower(), cfg)
+        report = run(source, target, name.lower(), cfg)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"replayed {report.messages} message(s) of {name} into {into}")
@@ -655,10 +688,15 @@ def rules_doc() -> None:
 @main.command()
 @config_option
 def health(config_path: str | None) -> None:
-    """Exit 0 when the database answers and the SMTP listener accepts connections."""
+    """Exit 0 when the database answers, the SMTP listener accepts connections and the
+    IMAP poller (when there is one) is logged in and working."""
     import socket
+    from datetime import UTC, datetime
 
+    from .config import redact
+    from .heartbeat import heartbeat_path, read_heartbeat
     from .store import repo
+    from .store.db import unreachable
 
     cfg = _config(config_path)
     database = _database(config_path)
@@ -669,7 +707,23 @@ def health(config_path: str | None) -> None:
             host, port = cfg.listen
             socket.create_connection((host, port), timeout=5).close()
     except Exception as exc:
-        raise click.ClickException(f"unhealthy: {exc}") from None
+        refused = unreachable(exc)
+        said = (
+            f"the database (PAYJUDGE_DB_URL): {refused}"
+            if refused is not None
+            else redact(str(exc).split("\n", 1)[0], cfg.database_url)  # one line, no password
+        )
+        raise click.ClickException(f"unhealthy: {said}") from None
+    if cfg.imap_url:
+        path = heartbeat_path(cfg.data_dir)
+        try:
+            beat = read_heartbeat(path)
+        except (OSError, ValueError, KeyError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "unreadable"
+            raise click.ClickException(f"unhealthy: no IMAP poller heartbeat in {path} ({why})") from None
+        problem = beat.problem(datetime.now(UTC))
+        if problem:
+            raise click.ClickException(f"unhealthy: {problem}")
     click.echo("ok")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -16,7 +17,55 @@ from typing import Any
 
 
 class ConfigError(ValueError):
-    pass
+    """A setting the judge cannot use. Its message is one line that names the setting
+    and never holds a secret (`redact_url`, `redact`): the command line prints it as it
+    is, without a traceback."""
+
+
+_SECRET_QUERY = re.compile(r"(?i)([?&](?:password|passwd|pass|secret|token)=)([^&#]*)")
+
+
+def _url_secrets(url: str) -> list[str]:
+    """The parts of a URL `redact_url` hides: a password between the user and the last
+    `@` (everything after the first `:` there, so a password with `:`, `/` or `@` in it
+    is hidden whole) and the values of password-like query parameters."""
+    found = [m.group(2) for m in _SECRET_QUERY.finditer(url) if m.group(2)]
+    if url.startswith("maildir:") or "@" not in url:
+        return found
+    credentials = url.rpartition("@")[0]
+    if "://" in credentials:
+        credentials = credentials.partition("://")[2]
+    elif "/" in credentials:  # a mistyped separator (`postgresql//user:pw@…`)
+        credentials = credentials.rpartition("/")[2]
+    else:  # no separator at all (`smtp:user:pw@…`)
+        credentials = credentials.partition(":")[2]
+    _user, colon, password = credentials.partition(":")
+    return [password, *found] if colon and password else found
+
+
+def redact_url(url: str) -> str:
+    """A URL as a log line or an error may show it: `smtp://judge:***@relay:25` (a
+    `maildir:` path is shown as it is). It holds up on a URL that does not parse."""
+    if url.startswith("maildir:"):
+        return url
+    url = _SECRET_QUERY.sub(lambda m: m.group(1) + "***" if m.group(2) else m.group(0), url)
+    for secret in _url_secrets(url):
+        if secret != "***":
+            head, at, host = url.rpartition("@")
+            url = head.replace(":" + secret, ":***", 1) + at + host
+    return url
+
+
+def redact(text: str, *urls: str) -> str:
+    """`text` (an error's message, say) with every secret of `urls` hidden, wherever
+    the text quotes them."""
+    for url in urls:
+        if not url:
+            continue
+        text = text.replace(url, redact_url(url))
+        for secret in _url_secrets(url):
+            text = text.replace(secret, "***")
+    return " ".join(text.split())  # one line
 
 
 @dataclass(frozen=True)
@@ -117,6 +166,9 @@ def _coerce(name: str, value: Any) -> Any:
             return tuple(value)
     except (TypeError, ValueError):
         raise ConfigError(f"bad value for {name}: {value!r}") from None
+    if kind == "str" and not isinstance(value, str):
+        # (the value is not shown: it may be a password the file meant as a string)
+        raise ConfigError(f"bad value for {name}: a string (in quotes) is expected")
     return value
 
 
@@ -128,8 +180,11 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
         try:
             with open(path, "rb") as fh:
                 doc = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"cannot read configuration {path}: {exc}") from None
+        except OSError as exc:
+            raise ConfigError(f"cannot read configuration {path}: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            # the parser names the place, never the text there (which may be a password)
+            raise ConfigError(f"{path}: not valid TOML: {' '.join(str(exc).split())}") from None
         judge = doc.get("judge", doc)
         known = {f.name for f in fields(Config)}
         for key, value in judge.items():
@@ -141,7 +196,12 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
             values[name] = _coerce(name, env[var])
         file_var = env.get(var + "_FILE")
         if file_var:
-            values[name] = _coerce(name, Path(file_var).read_text().strip())
+            try:
+                held = Path(file_var).read_text().strip()
+            except (OSError, UnicodeDecodeError) as exc:
+                why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+                raise ConfigError(f"{var}_FILE: cannot read {file_var}: {why}") from None
+            values[name] = _coerce(name, held)
     return replace(Config(), **values)
 
 
@@ -153,4 +213,5 @@ def configure_logging(config: Config) -> None:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its plugins, at every schema check
     logging.getLogger("mail.log").setLevel(logging.WARNING)

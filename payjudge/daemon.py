@@ -26,8 +26,9 @@ from typing import IO
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from .config import Config, configure_logging
+from .config import Config, ConfigError, configure_logging, redact, redact_url
 from .game.timing import Timing
+from .heartbeat import HeartbeatWriter, heartbeat_path
 from .mail.listener import start_listener
 from .mail.poller import ImapPoller, ImapSettings
 from .mail.sender import OutboxSender, transport_from_url
@@ -37,7 +38,7 @@ from .service.deadlines import next_wakeup, tick_game
 from .service.processor import process_pending
 from .service.worker import ProcessorProcess
 from .store import repo
-from .store.db import Database, SchemaError, check_schema, sqlite_file
+from .store.db import Database, SchemaError, Unreachable, check_schema, check_url, sqlite_file
 from .store.mailbox import SqlInbound, SqlOutbox
 from .vocabulary import GameStatus
 
@@ -84,15 +85,26 @@ class Daemon:
                 loop.add_signal_handler(sig, stop.set)
             except (NotImplementedError, RuntimeError):  # not the main thread (tests)
                 pass
-        cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            cfg.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DaemonError(f"PAYJUDGE_DATA_DIR {cfg.data_dir}: {exc.strerror}") from None
         single = _one_daemon_per_sqlite_file(cfg.database_url)
         try:
             try:
                 # a database nobody migrated would answer every mail 451, forever
                 await asyncio.to_thread(check_schema, cfg.database_url)
-            except SchemaError as exc:
-                raise DaemonError(f"{_safe(cfg.database_url)}: {exc}") from None
-            await self._serve(loop, stop)
+            except (SchemaError, Unreachable) as exc:
+                raise DaemonError(
+                    f"the database (PAYJUDGE_DB_URL) {redact_url(cfg.database_url)}: "
+                    f"{redact(str(exc), cfg.database_url)}"
+                ) from None
+            try:
+                await self._serve(loop, stop)
+            except OSError as exc:
+                # an address it cannot listen on (in use, not this machine's): the
+                # settings' fault, said in one line (the message names the address)
+                raise DaemonError(f"cannot start: {redact(str(exc), cfg.database_url)}") from None
         finally:
             if single is not None:
                 single.close()
@@ -139,7 +151,10 @@ class Daemon:
 
             http, self.http_port = await start_http(db, cfg, *cfg.http)
         if cfg.imap_url:
-            poller = ImapPoller(inbound, ImapSettings.from_url(cfg.imap_url))
+            imap = ImapSettings.from_url(cfg.imap_url)
+            beat = HeartbeatWriter(heartbeat_path(cfg.data_dir), imap)
+            poller = ImapPoller(inbound, imap, report=beat)
+            beat(poller.status)  # started, not logged in yet: `payjudge health` counts from now
             tasks.append(asyncio.create_task(poller.run(stop), name="imap-poller"))
         tasks.append(asyncio.create_task(sender.run(stop, interval=5.0), name="outbox-sender"))
         scheduler = AsyncIOScheduler(timezone="UTC")
@@ -196,7 +211,9 @@ class Daemon:
             tasks.append(asyncio.create_task(processor(), name="processor"))
         await sweep()  # deadlines that passed while the daemon was down
         log.info(
-            "payjudge serving (database %s, outbound %s)", _safe(cfg.database_url), _safe(cfg.outbound_url)
+            "payjudge serving (database %s, outbound %s)",
+            redact_url(cfg.database_url),
+            redact_url(cfg.outbound_url),
         )
         try:
             await stop.wait()
@@ -422,23 +439,33 @@ def _one_daemon_per_sqlite_file(url: str) -> IO | None:
     return handle
 
 
-def _safe(url: str) -> str:
-    """A database or relay URL without its password, for the log."""
-    if "://" in url:
-        scheme, rest = url.split("://", 1)
-        authority, slash, path = rest.partition("/")
-        if "@" in authority:
-            creds, host = authority.rsplit("@", 1)
-            user = creds.split(":", 1)[0]
-            authority = f"{user}:***@{host}" if ":" in creds else f"{user}@{host}"
-        return f"{scheme}://{authority}{slash}{path}"
-    return url
+_URL_SETTINGS: tuple[tuple[str, Callable[[Config], str], Callable[[str], object]], ...] = (
+    ("PAYJUDGE_DB_URL", lambda c: c.database_url, check_url),
+    ("PAYJUDGE_OUTBOUND", lambda c: c.outbound_url, transport_from_url),
+    ("PAYJUDGE_IMAP_URL", lambda c: c.imap_url, ImapSettings.from_url),
+)
+
+
+def check_settings(config: Config) -> None:
+    """Read every setting the daemon will use, before it starts anything: a mistake is a
+    ConfigError of one line naming the setting, its URL shown without the password
+    (whatever the parser's own message quoted)."""
+    config.listen, config.http  # noqa: B018 (each raises ConfigError itself)
+    for name, value, read in _URL_SETTINGS:
+        url = value(config)
+        if not url:
+            continue
+        try:
+            read(url)
+        except ValueError as exc:
+            raise ConfigError(f"{name} {redact_url(url)}: {redact(str(exc), url)}") from None
 
 
 def serve(config: Config) -> None:
     configure_logging(config)
     try:
+        check_settings(config)
         asyncio.run(Daemon(config).run())
-    except DaemonError as exc:
+    except (DaemonError, ConfigError) as exc:
         log.error("%s", exc)
         raise SystemExit(1) from None

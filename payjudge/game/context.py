@@ -58,6 +58,11 @@ class ReplyLimits:
 REPLY_LIMITS = ReplyLimits()
 
 
+class EmptyReply(RuntimeError):
+    """A reply that would tell its sender nothing: a failure of ours, never mailed (the
+    processor quarantines the message and tells the sender it was set aside)."""
+
+
 @dataclass(frozen=True)
 class ErrorLine:
     """The problems of one line: the line is written once, then each problem."""
@@ -151,9 +156,10 @@ class Reply:
     def copy_view(
         self, *, ok: bool, copy_for: str | None = None, confirm_for: str | None = None
     ) -> ReplyView:
-        """The view of a copy (`copies`, `master_copy`): nothing of the IGNORED section."""
+        """The view of a copy (`copies`, `master_copy`): nothing of the IGNORED section.
+        A copy may hold no line of its own (a FOR section the Master left empty)."""
         return replace(
-            self.view(ok=ok),
+            self._view(ok, REPLY_LIMITS),
             ignored=[],
             ignored_more=0,
             skipped={},
@@ -178,7 +184,21 @@ class Reply:
 
     def view(self, *, ok: bool, limits: ReplyLimits = REPLY_LIMITS) -> ReplyView:
         """What `templates/reply.txt.j2` shows: a line with a problem is listed under
-        ERRORS only, each section is cut at its limit with a count of the rest."""
+        ERRORS only, each section is cut at its limit with a count of the rest.
+
+        A message that took effect had at least one command understood, and one that
+        did not had at least one problem (`service.processor` adds one to a message
+        with no command): a reply with neither would tell its sender nothing, not even
+        their power after a JOIN, and is refused (`EmptyReply`)."""
+        if (ok and not self.understood and not self.notes) or (not ok and not self.problems):
+            raise EmptyReply(
+                f"a reply {'to a message that took effect' if ok else 'refusing a message'} "
+                f"with nothing to say (understood {len(self.understood)}, results "
+                f"{len(self.notes)}, problems {len(self.problems)})"
+            )
+        return self._view(ok, limits)
+
+    def _view(self, ok: bool, limits: ReplyLimits) -> ReplyView:
         width = limits.line_width
         bad = {p.line for p in self.problems if p.line is not None}
         understood = sorted(u for u in self.understood if u[0] not in bad)

@@ -10,6 +10,12 @@ fetched again. A message the store refuses stays unseen and is tried again next 
 IMAPClient is synchronous: `poll_once` runs in the caller's thread and `run` drives it
 from asyncio through `asyncio.to_thread`. The server's IDLE wakes the loop when it is
 advertised; otherwise it polls every `poll_interval` seconds.
+
+A refused login (a wrong password) is not an outage that passes: it is logged at ERROR
+naming the account (`user@host:port`, never the password) and retried every
+`login_retry` seconds. What the poller last managed (its last login, the last time its
+connection was seen working, the failure it is in) is a `PollerStatus`, handed to
+`report` at each change, so the daemon can publish it for `payjudge health`.
 """
 
 from __future__ import annotations
@@ -21,13 +27,15 @@ import socket
 import ssl
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from ssl import SSLContext  # (the settings have a field named `ssl`)
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
+from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
 
 from ..ports import InboundStore, Stored
 from . import LOGGER_NAME, backoff_delay
@@ -59,7 +67,14 @@ class ImapSettings:
     use_move: bool = True  # MOVE when advertised; else COPY + \\Deleted + EXPUNGE
     backoff_base: float = 1.0
     backoff_max: float = 300.0
+    login_retry: float = 60.0  # after the server refused the login (the password may be mended)
     fetch_batch: int = 20
+
+    @property
+    def account(self) -> str:
+        """`user@host:port`: how a log line or a health check names the mailbox's account."""
+        port = self.port or (993 if self.ssl else 143)
+        return f"{self.user}@{self.host}:{port}"
 
     @classmethod
     def from_url(cls, url: str, **overrides: Any) -> ImapSettings:
@@ -88,6 +103,23 @@ class ImapSettings:
         return cls(**values)
 
 
+class LoginRefused(Exception):
+    """The IMAP server refused the login: a wrong user or password, not an outage. The
+    message names the account and what the server said, never the password."""
+
+
+@dataclass(frozen=True)
+class PollerStatus:
+    """What the poller last managed, for a health check (times in UTC)."""
+
+    account: str  # user@host:port
+    started_at: datetime
+    logged_in_at: datetime | None = None  # its last successful login
+    alive_at: datetime | None = None  # the last time its connection was seen working
+    failure: str | None = None  # while failing: what went wrong last (one line)
+    refused: bool = False  # the failure is a refused login
+
+
 @dataclass
 class PollResult:
     stored: int = 0
@@ -104,10 +136,19 @@ class PollResult:
 
 
 class ImapPoller:
-    def __init__(self, store: InboundStore, settings: ImapSettings, *, rng: random.Random | None = None):
+    def __init__(
+        self,
+        store: InboundStore,
+        settings: ImapSettings,
+        *,
+        rng: random.Random | None = None,
+        report: Callable[[PollerStatus], None] | None = None,
+    ):
         self.store = store
         self.settings = settings
         self.rng = rng or random.Random()
+        self.status = PollerStatus(settings.account, _now())
+        self.report = report  # told every new `status` (from the poller's threads)
         self._client: IMAPClient | None = None
         self._uidvalidity: int | None = None
         self._stopping = threading.Event()
@@ -129,7 +170,14 @@ class ImapPoller:
         try:
             if s.starttls:
                 client.starttls(context)
-            client.login(s.user, s.password)
+            try:
+                client.login(s.user, s.password)
+            except LoginError as exc:
+                said = _server_words(exc).replace(s.password, "***") if s.password else _server_words(exc)
+                if "[UNAVAILABLE]" in said.upper():  # RFC 5530: its password store is down, for now
+                    raise IMAPClientError(f"the IMAP server cannot log {s.account} in now: {said}") from None
+                raise LoginRefused(f"the IMAP server refused the login of {s.account}: {said}") from None
+            self._update(logged_in_at=_now())
             if not client.folder_exists(s.processed_folder):
                 try:
                     client.create_folder(s.processed_folder)
@@ -184,10 +232,24 @@ class ImapPoller:
         with self._lock:
             try:
                 client = self._client or self._connect()
-                return self._poll(client)
+                result = self._poll(client)
             except CONNECTION_ERRORS:
                 self._drop()
                 raise
+            self._alive()
+            return result
+
+    def _update(self, **changes: Any) -> None:
+        self.status = replace(self.status, **changes)
+        if self.report is not None:
+            try:
+                self.report(self.status)
+            except Exception:  # a health file that cannot be written never stops the mail
+                log.exception("could not publish the IMAP poller's status")
+
+    def _alive(self) -> None:
+        """The connection was seen working: no failure now."""
+        self._update(alive_at=_now(), failure=None, refused=False)
 
     def _poll(self, client: IMAPClient) -> PollResult:
         s = self.settings
@@ -292,6 +354,7 @@ class ImapPoller:
             except CONNECTION_ERRORS:
                 self._drop()
                 raise
+            self._alive()
             return True
 
     def stop(self) -> None:
@@ -326,6 +389,13 @@ class ImapPoller:
                     store_failures = 0
                     if not await asyncio.to_thread(self.wait_for_mail):
                         await _sleep_until(stop_event, self.settings.poll_interval)
+                except LoginRefused as exc:
+                    # not a passing outage: it lasts until someone mends the password
+                    delay = self.settings.login_retry
+                    log.error("%s; trying again in %.0f s", exc, delay)
+                    self._update(failure=str(exc), refused=True)
+                    self._drop()
+                    await _sleep_until(stop_event, delay)
                 except Exception as exc:
                     delay = backoff_delay(
                         failures, self.settings.backoff_base, self.settings.backoff_max, self.rng
@@ -334,12 +404,14 @@ class ImapPoller:
                     level = logging.WARNING if isinstance(exc, CONNECTION_ERRORS) else logging.ERROR
                     log.log(
                         level,
-                        "IMAP poller failed (%s: %s); reconnecting in %.1f s",
+                        "IMAP poller of %s failed (%s: %s); reconnecting in %.1f s",
+                        self.settings.account,
                         type(exc).__name__,
                         exc,
                         delay,
                         exc_info=not isinstance(exc, CONNECTION_ERRORS),
                     )
+                    self._update(failure=" ".join(f"{type(exc).__name__}: {exc}".split()), refused=False)
                     self._drop()
                     await _sleep_until(stop_event, delay)
         finally:
@@ -349,6 +421,18 @@ class ImapPoller:
     async def _relay_stop(self, stop_event: asyncio.Event) -> None:
         await stop_event.wait()
         self._stopping.set()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _server_words(exc: Exception) -> str:
+    """What the server answered, as text (IMAPClient gives the repr of its bytes)."""
+    text = str(exc)
+    if text.startswith(("b'", 'b"')) and text.endswith(text[1]):
+        text = text[2:-1]
+    return " ".join(text.split()) or type(exc).__name__
 
 
 def _is_new_mail(response: Any) -> bool:

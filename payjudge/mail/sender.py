@@ -217,7 +217,9 @@ def transport_from_url(url: str, *, timeout: float = 30.0) -> Transport:
         return MaildirTransport(unquote(path))
     parts = urlsplit(url)
     if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
-        raise ValueError(f"outbound must be smtp://host:port or maildir:PATH, not {url!r}")
+        # (the URL is not quoted: it may hold the relay's password)
+        scheme = f"{parts.scheme}://" if parts.scheme else "no scheme"
+        raise ValueError(f"must be smtp://host:port, smtps://host:port or maildir:PATH, not {scheme}")
     query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
     implicit = parts.scheme == "smtps"
     return SmtpTransport(

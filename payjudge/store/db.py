@@ -15,13 +15,27 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 log = logging.getLogger("payjudge.store")
 
 
+def check_url(url: str) -> None:
+    """Raise ValueError unless SQLAlchemy reads `url` and has its dialect. The message
+    never quotes the URL (it may hold a password)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError("not a database URL (dialect+driver://user:password@host/name)") from None
+    try:
+        parsed.get_dialect()
+    except ArgumentError:  # NoSuchModuleError: an unknown dialect or driver
+        raise ValueError(f"no database driver for {parsed.drivername!r}") from None
+
+
 def make_engine(url: str) -> Engine:
+    check_url(url)
     if url.startswith("sqlite"):
         # hide_parameters: a failed statement's error (logged, stored with a quarantined
         # message) never shows the values, which may be a whole mail with its password
@@ -364,11 +378,34 @@ def schema_revisions(url: str) -> tuple[str | None, str | None]:
     head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()
     engine = make_engine(url)
     try:
-        with engine.connect() as conn:
+        try:
+            conn = engine.connect()
+        except DBAPIError as exc:
+            raise Unreachable(exc) from None
+        with conn:
             current = MigrationContext.configure(conn).get_current_revision()
     finally:
         engine.dispose()
     return current, head
+
+
+class Unreachable(ConnectionError):
+    """The database server did not let us in (down, a wrong password, no such
+    database): its own words, on one line, without the SQLAlchemy wrapping."""
+
+    def __init__(self, exc: DBAPIError):
+        words = " ".join(str(exc.orig).split()) if exc.orig is not None else type(exc).__name__
+        super().__init__(f"cannot connect: {words}")
+
+
+def unreachable(exc: BaseException) -> Unreachable | None:
+    """`exc` as an `Unreachable` if it is the failure to connect to the database (an error
+    of the driver raised with no statement under way), else None."""
+    if isinstance(exc, Unreachable):
+        return exc
+    if isinstance(exc, DBAPIError) and exc.statement is None:
+        return Unreachable(exc)
+    return None
 
 
 class SchemaError(RuntimeError):

@@ -6,13 +6,23 @@ import asyncio
 import logging
 import ssl
 import time
+from dataclasses import replace
 from email import message_from_bytes, policy
 
 import pytest
 from imapclient import IMAPClient
 
-from payjudge.mail.poller import CONNECTION_ERRORS, ImapPoller, ImapSettings, PollResult
+from payjudge.mail.poller import (
+    CONNECTION_ERRORS,
+    ImapPoller,
+    ImapSettings,
+    LoginRefused,
+    PollerStatus,
+    PollResult,
+)
 from payjudge.memory import MemoryInbound
+
+from ..servers import free_port
 
 pytestmark = [pytest.mark.servers, pytest.mark.timeout(60)]
 
@@ -191,11 +201,13 @@ def test_after_the_connection_is_killed_the_next_poll_reconnects(imap_account, d
         poller.close()
 
 
-def test_a_wrong_password_is_a_connection_error(imap_account):
-    poller = ImapPoller(MemoryInbound(), settings_for(imap_account, password="wrong"))
-    with pytest.raises(CONNECTION_ERRORS):
+def test_a_wrong_password_is_a_refused_login_not_a_connection_error(imap_account):
+    poller = ImapPoller(MemoryInbound(), settings_for(imap_account, password="Wr0ngPassw0rd"))
+    with pytest.raises(LoginRefused) as refused:
         poller.poll_once()
-    assert not poller.connected
+    assert not isinstance(refused.value, CONNECTION_ERRORS) and not poller.connected
+    assert f"{imap_account.user}@{imap_account.host}:{imap_account.port}" in str(refused.value)
+    assert "Wr0ngPassw0rd" not in str(refused.value)
 
 
 async def test_run_wakes_on_idle_and_survives_a_killed_connection(imap_account, dovecot):
@@ -233,16 +245,54 @@ async def test_run_polls_without_idle(imap_account):
         await asyncio.wait_for(task, 10)
 
 
-async def test_run_keeps_retrying_while_the_server_refuses(imap_account, caplog):
-    caplog.set_level(logging.WARNING, logger="payjudge.mail")
-    store = MemoryInbound()
-    poller = ImapPoller(store, settings_for(imap_account, password="wrong"))
+async def test_a_refused_login_is_an_error_naming_the_account_and_is_tried_again(imap_account, caplog):
+    """A wrong password is no passing outage (issue 26, item 6): each refused login is
+    an ERROR naming user@host:port (never the password), tried again every
+    `login_retry`, and the poller's status says so until a login succeeds."""
+    caplog.set_level(logging.INFO, logger="payjudge.mail")
+    statuses: list[PollerStatus] = []
+    poller = ImapPoller(
+        MemoryInbound(),
+        settings_for(imap_account, password="Wr0ngPassw0rd", login_retry=0.2),
+        report=statuses.append,
+    )
     stop = asyncio.Event()
     task = asyncio.create_task(poller.run(stop))
-    await eventually(lambda: sum("reconnecting in" in r.getMessage() for r in caplog.records) >= 2)
-    assert not task.done()
-    stop.set()
-    await asyncio.wait_for(task, 10)
+    try:
+        refused = lambda: [r for r in caplog.records if "refused the login" in r.getMessage()]  # noqa: E731
+        await eventually(lambda: len(refused()) >= 2)
+        assert not task.done()
+        account = f"{imap_account.user}@{imap_account.host}:{imap_account.port}"
+        assert all(r.levelno == logging.ERROR and account in r.getMessage() for r in refused())
+        assert "Wr0ngPassw0rd" not in caplog.text and "reconnecting" not in caplog.text
+        assert statuses[-1].refused and statuses[-1].logged_in_at is None
+        assert account in (statuses[-1].failure or "") and "Wr0ngPassw0rd" not in (statuses[-1].failure or "")
+        # the password mended (the same poller, as after a fix on the server): it logs in
+        poller.settings = replace(poller.settings, password=imap_account.password)
+        await eventually(lambda: statuses[-1].alive_at is not None)
+        last = statuses[-1]
+        assert not last.refused and last.failure is None and last.logged_in_at is not None
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+
+
+async def test_an_outage_names_the_account_and_is_reported(caplog):
+    caplog.set_level(logging.WARNING, logger="payjudge.mail")
+    statuses: list[PollerStatus] = []
+    closed = ImapSettings(host="127.0.0.1", port=free_port(), user="judge", password="pw", timeout=2)
+    poller = ImapPoller(
+        MemoryInbound(), replace(closed, backoff_base=0.05, backoff_max=0.1), report=statuses.append
+    )
+    stop = asyncio.Event()
+    task = asyncio.create_task(poller.run(stop))
+    try:
+        await eventually(lambda: len(statuses) >= 2)
+        assert f"judge@127.0.0.1:{closed.port}" in caplog.text
+        assert statuses[-1].failure and not statuses[-1].refused
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
 
 
 async def test_run_stops_promptly_while_idling(imap_account):
@@ -325,3 +375,18 @@ async def test_run_retries_a_failed_store_without_waiting_for_new_mail(imap_acco
     finally:
         stop.set()
         await asyncio.wait_for(task, 10)
+
+
+def test_a_password_store_down_for_now_is_an_outage_not_a_refusal(imap_account, monkeypatch):
+    """RFC 5530's [UNAVAILABLE]: the server cannot check passwords just now (its store is
+    down): retried like any outage, and not reported as a refused login."""
+    from imapclient.exceptions import LoginError
+
+    def unavailable(self, user, password):
+        raise LoginError(str(b"[UNAVAILABLE] Temporary authentication failure."))
+
+    monkeypatch.setattr(IMAPClient, "login", unavailable)
+    poller = ImapPoller(MemoryInbound(), settings_for(imap_account))
+    with pytest.raises(CONNECTION_ERRORS) as failed:
+        poller.poll_once()
+    assert not isinstance(failed.value, LoginRefused) and "UNAVAILABLE" in str(failed.value)
