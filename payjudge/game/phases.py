@@ -16,6 +16,7 @@ from ..store.models import Turn
 from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import exchange, money
 from .context import CommandError
+from .control import tell_controllers
 from .mailer import Mailer
 from .notify import broadcast, send_income, send_results, send_statements
 from .proposals import agreed
@@ -40,6 +41,7 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     send_results(st, comp, report, mailer)
     send_statements(st, comp, mailer)
     send_income(st, comp, mailer)
+    tell_controllers(st, mailer, comp.control_before, comp.control, vassal=True)
     for power, problems in comp.rejected.items():
         rejected_seat = st.seat(power)
         if rejected_seat and rejected_seat.address:
