@@ -117,6 +117,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     current = st.turn
     if current is None:
         raise CommandError("the game has no phase to roll back to")
+    control = st.control()
     goal: Turn | None
     if target is None:
         goal = current
@@ -152,6 +153,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     game.deadline = None if Flag.NO_DEADLINE in st.rules else timing.deadline(pos.phase.type, now)
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
+    tell_controllers(st, mailer, control, st.control())  # the control of the phase returned to
     broadcast(
         st,
         mailer,

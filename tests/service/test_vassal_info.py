@@ -186,3 +186,15 @@ def test_the_rules_line_shows_the_flags_other_flags_bring(database, monkeypatch)
     # EAVESDROP stays the Master's secret; the Master and the operator see it
     assert "EAVESDROP" not in welcome and "EAVESDROP" not in summary
     assert "EAVESDROP" in created and "EAVESDROP" in shown
+
+
+def test_a_rollback_that_gives_control_back_tells_the_controller(database):
+    judge = TestJudge(database)
+    start_game(judge)
+    master(judge, "DUMMY ITALY\nCONTROL ITALY BY AUSTRIA")
+    next_phase(judge)
+    master(judge, "UNCONTROL ITALY")
+    judge.sent.clear()
+    master(judge, "ROLLBACK S1901M")
+    (told,) = [m for m in judge.inbox(addr("AUSTRIA")) if "control" in m.subject]
+    assert "You now control ITALY in game pay7" in told.body
