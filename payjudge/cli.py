@@ -262,6 +262,7 @@ def game_list(config_path: str | None) -> None:
 @config_option
 def game_show(name: str, config_path: str | None) -> None:
     from .game import money
+    from .game.gamerules import listed_rules
     from .game.state import GameState, find_game
     from .game.turns import late_powers
     from .vocabulary import GameStatus
@@ -273,9 +274,11 @@ def game_show(name: str, config_path: str | None) -> None:
             raise click.ClickException(f"no game {name!r}")
         st = GameState(s, g, _config(config_path).maps_path)
         click.echo(f"game {g.name}: {g.state}, phase {g.phase or '-'}, master {g.master_address}")
-        click.echo(f"rules: {' '.join(g.rules) or '-'}   deadline: {g.deadline or '-'}")
+        click.echo(f"rules: {', '.join(listed_rules(list(g.rules), master=True)) or '-'}")
+        click.echo(f"deadline: {g.deadline or '-'}")
         balances = money.balances(s, g)
         late = set(late_powers(st)) if st.turn is not None and g.state is GameStatus.ACTIVE else set()
+        control = st.control()  # the operator's view: controllers even under HIDE_DUMMIES
         for seat in g.seats:
             pos = st.position
             centers = len(pos.centers.get(seat.power, ())) if pos and seat.power else 0
@@ -285,6 +288,7 @@ def game_show(name: str, config_path: str | None) -> None:
                 f"{balances.get(seat.power, 0) if seat.power else 0:5} AgP  "
                 f"{centers:2} centres {units:2} units"
                 f"{'  LATE' if seat.power in late else ''}"
+                f"{f'  controlled by {control[seat.power]}' if seat.power in control else ''}"
             )
 
 

@@ -337,7 +337,7 @@ class Control(MasterHandler):
         require(len(args) == 3 and args[1] == "BY", "write CONTROL <power> BY <power>")
         power = found(ctx.state.map.power(args[0]), f"there is no power {args[0]}")
         by = found(ctx.state.map.power(args[2]), f"there is no power {args[2]}")
-        ctx.reply.result(cmd.line, give_control(ctx.state, power.name, by.name))
+        ctx.reply.result(cmd.line, give_control(ctx.state, ctx.mailer, power.name, by.name))
 
 
 @register
@@ -349,7 +349,7 @@ class Uncontrol(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write UNCONTROL <power>")
         power = found(ctx.state.map.power(cmd.args[0]), f"there is no power {cmd.args[0]}")
-        ctx.reply.result(cmd.line, take_control(ctx.state, power.name))
+        ctx.reply.result(cmd.line, take_control(ctx.state, ctx.mailer, power.name))
 
 
 @register

@@ -102,7 +102,7 @@ class Create(OpenerHandler):
             "created",
             cmd.line,
             game=name,
-            rules=list(spec.rules),
+            rules=listed_rules(list(spec.rules), master=True),
             timing=spec.timing.describe(),
             map=spec.map_name,
             seats=len(ctx.state.map.powers),
@@ -422,7 +422,8 @@ class History(OpenerHandler):
         st = _game(ctx, cmd.args[0], lock=False)
         played = [t for t in turns(ctx.session, st.game) if t.report]
         viewer = blind_viewer(ctx, signed_in, st)
-        results = render_history(st, played, viewer=None if viewer == MASTER else viewer)
+        master = viewer == MASTER or (signed_in == st.game.name and ctx.is_master)
+        results = render_history(st, played, viewer=None if viewer == MASTER else viewer, master=master)
         ctx.reply.note("history", cmd.line, game=st.game.name, results=results)
 
 

@@ -122,6 +122,7 @@ def tailor(view: dict[str, Any], report: dict[str, Any], power: str) -> dict[str
         if d["power"] == power or _key(d) in after
     ]
     out["destroyed"] = [d for d in view["destroyed"] if d["power"] == power or _key(d) in before]
+    out["torn"] = [d for d in view.get("torn", ()) if d["power"] == power or _key(d) in before]
     out["center_changes"] = [
         {
             "center": c["center"],

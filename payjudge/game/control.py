@@ -8,6 +8,7 @@ back as it was with a rollback.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -17,6 +18,8 @@ from ..store.models import Turn
 from ..vocabulary import SeatStatus
 from .context import CommandError
 from .exchange import ceo_of
+from .mailer import Mailer
+from .notify import power_address
 from .state import CONTROL_KEY, GameState
 
 
@@ -43,7 +46,7 @@ def _write(turn: Turn, control: dict[PowerName, PowerName]) -> None:
     turn.position = document  # a new dict: the JSON column sees the change
 
 
-def give_control(st: GameState, power: PowerName, controller: PowerName) -> ControlChanged:
+def give_control(st: GameState, mailer: Mailer, power: PowerName, controller: PowerName) -> ControlChanged:
     """CONTROL <power> BY <controller>: `power` must be unplayed (a dummy, or resigned and
     not taken over), `controller` played by someone, and neither controlled already by
     a third power in a chain (a controlled power controls nothing)."""
@@ -58,20 +61,56 @@ def give_control(st: GameState, power: PowerName, controller: PowerName) -> Cont
         raise CommandError(f"{controller} is itself controlled by {control[controller]}")
     if any(c == power for c in control.values()):
         raise CommandError(f"{power} controls other powers: a controlled power controls nothing")
+    before = dict(control)
     control[power] = controller
     _write(turn, control)
+    tell_controllers(st, mailer, before, control)
     return ControlChanged(power, controller)
 
 
-def take_control(st: GameState, power: PowerName) -> ControlChanged:
+def take_control(st: GameState, mailer: Mailer, power: PowerName) -> ControlChanged:
     """UNCONTROL <power>: nobody controls it any more (it is a plain dummy again)."""
     turn = _turn(st)
     control = st.control()
     if power not in control:
         raise CommandError(f"nobody controls {power}")
+    before = dict(control)
     del control[power]
     _write(turn, control)
+    tell_controllers(st, mailer, before, control)
     return ControlChanged(power, None)
+
+
+def tell_controllers(
+    st: GameState,
+    mailer: Mailer,
+    before: Mapping[PowerName, PowerName],
+    after: Mapping[PowerName, PowerName],
+    *,
+    vassal: bool = False,
+) -> None:
+    """Each player who gained or lost a power between the control `before` and `after`
+    (CONTROL, UNCONTROL; `vassal`: a vassal state changing hands at the end of the year)
+    is told, privately: under HIDE_DUMMIES nothing public says it."""
+    for power in sorted(set(before) | set(after)):
+        old, new = before.get(power), after.get(power)
+        if old == new:
+            continue
+        for controller, gained in ((old, False), (new, True)):
+            if controller is None:
+                continue
+            mailer.send(
+                power_address(st, controller, {}),
+                f"Diplomacy: you {'now' if gained else 'no longer'} control {power} in {st.game.name}",
+                "control_change.txt.j2",
+                kind="notice",
+                game=st.game,
+                game_name=st.game.name,
+                power=power,
+                controller=controller,
+                gained=gained,
+                vassal=vassal,
+            )
 
 
 def may_act_for(st: GameState, player: str, power: PowerName) -> bool:

@@ -3,10 +3,11 @@ flag registry (payjudge/rules/flag_registry.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..payola.rules import PayolaRules, RulesError
-from ..rules.flag_registry import REGISTRY, Answer, Verdict, assess
+from ..rules.flag_registry import REGISTRY, Answer, Verdict, assess, closure, lookup, split_off
 from ..rules.flags import SECTIONS, Flag, FlagInfo, Status
 
 
@@ -98,7 +99,23 @@ def status_counts() -> tuple[tuple[str, int], ...]:
     )
 
 
-def listed_rules(names: list[str]) -> list[str]:
-    """A game's rules as players and game listings see them: EAVESDROP stays secret unless
-    the Master wrote it EAVESDROP! (seed 003 §1.2)."""
-    return [n for n in names if n.upper() != Flag.EAVESDROP.value]
+def listed_rules(names: Sequence[str], *, master: bool = False) -> list[str]:
+    """A game's rules as every list of them shows them (CREATE's reply, the welcome,
+    SUMMARY, `payjudge game show`): the names the Master wrote, then each flag in force
+    that they bring with them, saying which brought it ("TEAM_VICTORY (brought by
+    VASSAL_DUMMIES)"). EAVESDROP stays secret unless the Master wrote it EAVESDROP!
+    (seed 003 §1.2); `master`: for the Master and the operator, who see it."""
+    words, off_words = split_off(names)
+    written = [f for f in map(lookup, words) if f is not None]
+    off = [f for f in map(lookup, off_words) if f is not None]
+    public_eavesdrop = any(n.strip().upper() == "EAVESDROP!" for n in names)
+    secret = set() if master or public_eavesdrop else {Flag.EAVESDROP}
+    shown = [n for n in names if master or public_eavesdrop or lookup(n) is not Flag.EAVESDROP]
+    in_force = PayolaRules.from_flags(names).flags
+    order = list(Flag)
+    for flag in sorted(in_force - set(written) - secret, key=order.index):
+        by = next((w for w in written if flag in closure([w], off)), None)
+        shown.append(
+            f"{flag.value} (brought by {by.value})" if by else f"{flag.value} (brought by the others)"
+        )
+    return shown

@@ -76,12 +76,28 @@ def _exchange_address(st: GameState, account: PowerName) -> list[str]:
     return []
 
 
+def shows_control(st: GameState, *, master: bool) -> bool:
+    """Whether a text may say who controls whom (the vassal states, the reason a vassal's
+    unit was destroyed): always to the Master, to the others unless HIDE_DUMMIES hides
+    every controller (seed 003 §1.6)."""
+    return master or Flag.HIDE_DUMMIES not in st.rules
+
+
 def results_view(
-    st: GameState, report: dict[str, Any], *, deadline: datetime | None, viewer: str | None = None
+    st: GameState,
+    report: dict[str, Any],
+    *,
+    deadline: datetime | None,
+    viewer: str | None = None,
+    master: bool = False,
 ) -> dict[str, Any]:
     """The public results of a phase, from its stored report (also used by HISTORY); in a
-    BLIND game with a `viewer` power, only that power's share of them (game/blind.py)."""
+    BLIND game with a `viewer` power, only that power's share of them (game/blind.py).
+    `master`: for the Master (and BLIND's omniscient), who see what HIDE_DUMMIES hides."""
     view = _full_view(st, report, deadline=deadline)
+    if not shows_control(st, master=master):
+        view["control_changes"] = []
+        view["control_shown"] = False
     if viewer is not None and is_blind(st.rules.flags):
         return tailor(view, report, viewer)
     return view
@@ -126,6 +142,7 @@ def _full_view(st: GameState, report: dict[str, Any], *, deadline: datetime | No
         "center_changes": report.get("center_changes", []),
         "torn": report.get("torn", []),
         "control_changes": report.get("control_changes", []),
+        "control_shown": True,
         "centers": [
             {"power": p, "count": len(report["centers"].get(p, [])), "centers": report["centers"].get(p, [])}
             for p in m.power_names
@@ -151,10 +168,10 @@ def send_results(
         would_be = Timing.from_json(st.game.timing).deadline(
             comp.next_position.phase.type, mailer.now, absences=absences(st)
         )
-        view = results_view(st, report, deadline=would_be)
+        view = results_view(st, report, deadline=would_be, master=True)
         view["current_deadline"] = show_time(st.game.deadline, zone) if st.game.deadline else None
     else:
-        view = results_view(st, report, deadline=st.game.deadline)
+        view = results_view(st, report, deadline=st.game.deadline, master=True)
     view["totals"] = public_totals(st, comp)
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
     to = [st.game.master_address] if preview else public_recipients(st)
@@ -163,6 +180,12 @@ def send_results(
         return
     if not preview and Flag.IGNORE_RESULTS in st.rules:
         to = [a for a in to if a != st.game.master_address]
+    # HIDE_DUMMIES: the Master's copy alone says who controls whom
+    audiences = [(to, view)]
+    if not preview and not shows_control(st, master=False):
+        public = {**results_view(st, report, deadline=st.game.deadline), "totals": view["totals"]}
+        master = [a for a in to if a == st.game.master_address]
+        audiences = [([a for a in to if a not in master], public), (master, view)]
     picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
     if hides(st.rules, comp.report.phase) and any(o["order"].startswith("BUILD ") for o in report["orders"]):
         picture = None  # HIDE_BUILDS: a picture of the winter would show where the builds are
@@ -172,21 +195,22 @@ def send_results(
         if picture
         else set()
     )
-    for group, attachments in (
-        ([a for a in to if a and a.lower() not in plain], picture),
-        ([a for a in to if a and a.lower() in plain], None),
-    ):
-        mailer.send(
-            group,
-            subject,
-            "results.txt.j2",
-            kind="preview" if preview else "results",
-            game=st.game,
-            preview=preview,
-            attachments=(attachments,) if attachments else (),
-            picture=attachments.filename if attachments else None,
-            **view,
-        )
+    for audience, shown in audiences:
+        for group, attachments in (
+            ([a for a in audience if a and a.lower() not in plain], picture),
+            ([a for a in audience if a and a.lower() in plain], None),
+        ):
+            mailer.send(
+                group,
+                subject,
+                "results.txt.j2",
+                kind="preview" if preview else "results",
+                game=st.game,
+                preview=preview,
+                attachments=(attachments,) if attachments else (),
+                picture=attachments.filename if attachments else None,
+                **shown,
+            )
 
 
 def omniscient(st: GameState) -> list[str]:
@@ -364,11 +388,12 @@ def broadcast(
     mailer.send(to, subject, template, kind=kind, game=st.game, game_name=st.game.name, **view)
 
 
-def played_results(st: GameState, turn: Turn, *, viewer: str | None = None) -> str:
+def played_results(st: GameState, turn: Turn, *, viewer: str | None = None, master: bool = False) -> str:
     """A played phase's public results, as its results mail had them, by the phase's kind:
     an exchange phase's prices, dividends, CEOs and worths (public to all, docs/exchange.md),
     a Diplomacy phase's orders and outcomes; in a BLIND game as `viewer` saw them (None:
-    in full, for the Master and the omniscient; NOBODY: only that the phase was played)."""
+    in full, for the Master and the omniscient; NOBODY: only that the phase was played).
+    `master`: for the Master or the omniscient, who see the controllers HIDE_DUMMIES hides."""
     report = turn.report or {}
     if turn.phase.is_exchange:
         return render("exchange_results.txt.j2", v=results_from_json(str(turn.phase), report))
@@ -381,9 +406,15 @@ def played_results(st: GameState, turn: Turn, *, viewer: str | None = None) -> s
             deadline=None,
             winner=report.get("winner"),
         )
-    return render("results.txt.j2", preview=False, **results_view(st, report, deadline=None, viewer=viewer))
+    return render(
+        "results.txt.j2",
+        preview=False,
+        **results_view(st, report, deadline=None, viewer=viewer, master=master),
+    )
 
 
-def render_history(st: GameState, played: list[Turn], *, viewer: str | None = None) -> list[str]:
+def render_history(
+    st: GameState, played: list[Turn], *, viewer: str | None = None, master: bool = False
+) -> list[str]:
     """Every played phase's public results, oldest first (`played_results`)."""
-    return [played_results(st, turn, viewer=viewer) for turn in played]
+    return [played_results(st, turn, viewer=viewer, master=master) for turn in played]

@@ -16,6 +16,7 @@ from ..store.models import Turn
 from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import exchange, money
 from .context import CommandError
+from .control import tell_controllers
 from .mailer import Mailer
 from .notify import broadcast, send_income, send_results, send_statements
 from .proposals import agreed
@@ -40,6 +41,7 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     send_results(st, comp, report, mailer)
     send_statements(st, comp, mailer)
     send_income(st, comp, mailer)
+    tell_controllers(st, mailer, comp.control_before, comp.control, vassal=True)
     for power, problems in comp.rejected.items():
         rejected_seat = st.seat(power)
         if rejected_seat and rejected_seat.address:
@@ -115,6 +117,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     current = st.turn
     if current is None:
         raise CommandError("the game has no phase to roll back to")
+    control = st.control()
     goal: Turn | None
     if target is None:
         goal = current
@@ -150,6 +153,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     game.deadline = None if Flag.NO_DEADLINE in st.rules else timing.deadline(pos.phase.type, now)
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
+    tell_controllers(st, mailer, control, st.control())  # the control of the phase returned to
     broadcast(
         st,
         mailer,

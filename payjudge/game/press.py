@@ -15,6 +15,7 @@ from ..rules.proximity import remote, touching
 from ..store.models import Press
 from ..vocabulary import GameStatus, SeatStatus
 from .context import CommandError, GameContext
+from .notify import power_address
 from .state import MASTER, GameState
 from .turns import has_orders, late_powers, required_powers
 
@@ -235,6 +236,12 @@ def send_press(
             "the Master" if t == MASTER else t.title() for t in resolve_recipients(ctx, request.claim_to)
         )
 
+    readers, unread = _readers(st, players)
+    _refuse(
+        is_master and bool(unread),
+        f"nobody plays or controls {', '.join(unread)}: nobody would read press to "
+        + ("it" if len(unread) == 1 else "them"),
+    )
     ctx.session.add(
         Press(
             game_id=game.id,
@@ -246,32 +253,32 @@ def send_press(
             created_at=ctx.now,
         )
     )
-    addresses = []
-    for target in players:
-        seat = st.seat(target)
-        if seat and seat.address and seat.status is SeatStatus.PLAYING:
-            addresses.append(seat.address)
     if broadcast:
-        addresses += [o.address for o in st.observers() if not (observer and o.name == sender)]
+        readers.setdefault((), []).extend(
+            o.address for o in st.observers() if not (observer and o.name == sender)
+        )
     master_copy = not is_master and (
         MASTER in targets
         or (broadcast and Flag.PRESS_MASTER not in rules)
         or (not broadcast and Flag.EAVESDROP in rules)
     )
     subject = f"Diplomacy press from {shown_from} in {game.name}"
-    ctx.mailer.send(
-        addresses,
-        subject,
-        "press.txt.j2",
-        kind="press",
-        game=game,
-        game_name=game.name,
-        sender=shown_from,
-        recipients=shown_to,
-        body=body,
-        phase=game.phase,
-    )
-    if master_copy:
+    for controlled, addresses in readers.items():
+        ctx.mailer.send(
+            addresses,
+            subject,
+            "press.txt.j2",
+            kind="press",
+            game=game,
+            game_name=game.name,
+            sender=shown_from,
+            recipients=shown_to,
+            body=body,
+            phase=game.phase,
+            controlled=[p.title() for p in controlled],
+            unplayed=[],
+        )
+    if master_copy or unread:
         real_from = sender.title() if not observer else f"observer {sender}"
         heading = real_from if shown_from == real_from else f"{real_from} (shown as {shown_from})"
         heading_to = to_names if shown_to == to_names else f"{to_names} (shown as {shown_to})"
@@ -286,5 +293,32 @@ def send_press(
             recipients=heading_to,
             body=body,
             phase=game.phase,
+            controlled=[],
+            unplayed=[p.title() for p in unread],
         )
     return targets
+
+
+def _readers(
+    st: GameState, powers: list[PowerName]
+) -> tuple[dict[tuple[PowerName, ...], list[str]], list[PowerName]]:
+    """Who reads press addressed to `powers`: each power's player, or for a power nobody
+    plays, the player of the power that controls it (CONTROL, a vassal state), told whom
+    it was for. Returned as the addresses by the powers they read it for beside their own,
+    and the powers nobody plays or controls, whose press only the Master reads."""
+    for_whom: dict[str, list[PowerName]] = {}
+    unread: list[PowerName] = []
+    for power in powers:
+        seat = st.seat(power)
+        plays = seat is not None and seat.status is SeatStatus.PLAYING
+        addresses = power_address(st, power)
+        if not addresses:
+            unread.append(power)
+        for address in addresses:
+            for_whom.setdefault(address.lower(), [])
+            if not plays:
+                for_whom[address.lower()].append(power)
+    readers: dict[tuple[PowerName, ...], list[str]] = {}
+    for address, controlled in for_whom.items():
+        readers.setdefault(tuple(controlled), []).append(address)
+    return readers, unread

@@ -393,7 +393,8 @@ _DECLARATIONS: Final = (
         F.HIDE_DUMMIES,
         "1.6",
         S,
-        "dummy powers look like played ones (SUMMARY lists them as playing)",
+        "dummy powers look like played ones (SUMMARY lists them as playing); who controls whom "
+        "reaches only the Master and the players concerned (results, HISTORY, the status page)",
         implies=(F.HIDE_LATE_POWERS, F.HIDE_ABSENTEES),
     ),
     _d(F.HIDE_EXTENDERS, "1.6", S, "only the Master learns who extended a deadline (PLAYER_DEADLINES)"),
