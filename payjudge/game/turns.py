@@ -210,7 +210,7 @@ def compute_turn(st: GameState) -> TurnComputation:
         else:
             lines = year_end(comp.next_position, comp.balances_after, st.rules)
         if Flag.VASSAL_DUMMIES in st.rules:
-            lines = vassal_income(lines, st.unplayed(), comp.control)
+            lines = vassal_income(lines, st.unplayed(), comp.control, zerosum=Flag.ZEROSUM in st.rules)
         for p, line in lines.items():
             change = line.balance - comp.balances_after.get(p, 0)
             comp.income_lines[p] = line
@@ -261,17 +261,19 @@ def _year_start_centers(st: GameState, pos: Position) -> Mapping[PowerName, Iter
 
 
 def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[PowerName, int]:
-    """ZEROSUM: the bribes each power's units accepted during the year."""
+    """ZEROSUM: what the offers each power's units accepted during the year paid (not the
+    totals reported: a dummy's tie HOLD is reported one above the tie, and nobody pays that)."""
     out: dict[PowerName, int] = {}
     for t in _year_turns(st, year):
         if t.status is TurnStatus.PROCESSED and t.chart:
-            for province, total in t.chart.get("totals", {}).items():
+            # (charts stored before "received" was kept have only the reported totals)
+            paid = t.chart.get("received", t.chart.get("totals", {}))
+            for province, amount in paid.items():
                 owner = PowerName(t.chart["owners"][province])  # a stored chart: names the judge wrote
-                out[owner] = out.get(owner, 0) + total
+                out[owner] = out.get(owner, 0) + amount
     if comp.auction is not None:
-        for province, total in comp.auction.totals.items():
-            owner = comp.auction.owners[province]
-            out[owner] = out.get(owner, 0) + total
+        for power in set(comp.auction.owners.values()):
+            out[power] = out.get(power, 0) + comp.auction.received_by(power)
     return out
 
 
@@ -367,6 +369,7 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
             "sheets": comp.sheets_used,
             "accept": comp.accept_used,
             "totals": dict(comp.auction.totals),
+            "received": dict(comp.auction.received),
             "owners": dict(comp.auction.owners),
             # BLIND (Tin Cup): the offers silently ignored, told to nobody until the end
             "ignored": {p: [str(o) for o in os] for p, os in comp.auction.ignored.items()},

@@ -160,17 +160,29 @@ def vassal_income(
     lines: Mapping[PowerName, IncomeLine],
     unplayed: AbstractSet[PowerName],
     control: Mapping[PowerName, PowerName],
+    *,
+    zerosum: bool = False,
 ) -> dict[PowerName, IncomeLine]:
     """VASSAL_DUMMIES (seed 003 §3.2): a dummy earns nothing unless it is a vassal, and a
     vassal's income is paid into its controller's treasury (its own is left as it was).
-    The lines of the dummies are dropped; each controller's line says what came from
-    which vassal."""
+    The lines of the dummies that gain are dropped; each controller's line says what came
+    from which vassal.
+
+    ZEROSUM (rule 6.7, `zerosum_year_end` lines) prints no money, it moves it: a dummy's
+    line is what it gains (the bribes its units took, its captures) net of what it loses
+    (its centres' shares of its treasury, paid to their captors). A loss always comes out
+    of the dummy's own treasury, since its captor is paid; a vassal's net gain goes to its
+    controller; a dummy nobody controls keeps its gain, which would else leave the world."""
     out = {p: line for p, line in lines.items() if p not in unplayed}
     for vassal in sorted(unplayed & lines.keys()):
+        own = lines[vassal]
+        gained = own.balance - own.forward if zerosum else own.tax
         master = control.get(vassal)
+        if zerosum and (gained < 0 or master is None or master not in out):
+            out[vassal] = own  # a loss, or an autonomous dummy's gain: on its own treasury
+            continue
         if master is None or master not in out:
             continue
-        gained = lines[vassal].tax
         line = out[master]
         out[master] = IncomeLine(
             line.power,

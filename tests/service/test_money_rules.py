@@ -1,0 +1,93 @@
+"""The money rules by mail (issue 26): Zero Sum keeps the world's money fixed (rule 6.7),
+with dummies and with vassals; rule 4.4 for an Exchange company without a CEO; the income
+settings of rule 6.6 (CAP over a year, the increasing scheme) and VICTORY_HOMES' count."""
+
+from __future__ import annotations
+
+from payjudge.game import money
+from payjudge.game.state import GameState, find_game
+
+from .judge import TestJudge
+from .test_game import GM, POWERS, addr, signon
+
+
+def create(judge: TestJudge, *lines: str) -> None:
+    body = "\n".join(("CREATE pay7 masterpw", "RULE POWER_CHOICE", *lines, "TIMING MOVE 2D", "SIGNOFF"))
+    judge.send(GM, body + "\n")
+    assert "has been created" in judge.last_reply(GM), judge.last_reply(GM)
+    for p in POWERS:
+        judge.send(addr(p), f"JOIN {p.lower()}@pay7 pw-{p.lower()}\n")
+
+
+def state(judge: TestJudge):
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "pay7"))
+        return st.position, dict(money.balances(s, st.game))
+
+
+def master(judge: TestJudge, body: str) -> str:
+    judge.send(GM, f"SIGNON Mpay7 masterpw\n{body}\n")
+    return judge.last_reply(GM)
+
+
+def orders(judge: TestJudge, power: str, *lines: str) -> None:
+    judge.send(addr(power), "\n".join((signon(power), *lines)) + "\n")
+    assert "ERRORS" not in judge.last_reply(addr(power)), judge.last_reply(addr(power))
+
+
+def process_until(judge: TestJudge, phase: str) -> None:
+    """The Master processes phase after phase (PROCESS!) until `phase` is open."""
+    for _ in range(10):
+        pos, _ = state(judge)
+        if str(pos.phase) == phase:
+            return
+        master(judge, "PROCESS!")
+    raise AssertionError(f"{phase} never came")
+
+
+def test_zerosum_a_dummys_tie_hold_deposits_nothing_nobody_paid(database):
+    """Rule 4.4's "one more" is a report: Italy's A VEN holds on France's and Austria's
+    tied offers, nobody pays, and the year's end deposits nothing into Italy's treasury."""
+    judge = TestJudge(database)
+    create(judge, "RULE ZEROSUM")
+    assert "ITALY is now a dummy" in master(judge, "DUMMY ITALY")
+    _, opening = state(judge)
+    assert sum(opening.values()) == 220
+    orders(judge, "FRANCE", "5 : A VEN - TYR")
+    orders(judge, "AUSTRIA", "5 : A VEN - PIE")
+    process_until(judge, "F1901M")
+    pos, balances = state(judge)
+    assert {str(u) for u in pos.units["ITALY"]} >= {"A VEN"}
+    assert balances["FRANCE"] == balances["AUSTRIA"] == 30  # neither paid
+    process_until(judge, "S1902M")
+    _, balances = state(judge)
+    assert balances["ITALY"] == 30
+    assert sum(balances.values()) == 220
+
+
+def test_zerosum_with_vassal_dummies_a_dummy_losing_a_centre_pays_its_captor(database):
+    """Austria, a dummy nobody controls, is bribed into Serbia in 1901 (a first capture:
+    10 AgP) and out of it in 1902, when Turkey walks in: Turkey's share of Austria's
+    treasury comes out of Austria's treasury, and the bribes Austria's units took are
+    deposited with it, so the world holds 220 AgP plus the first-capture bonuses."""
+    judge = TestJudge(database)
+    create(judge, "RULE ZEROSUM VASSAL_DUMMIES")
+    assert "AUSTRIA is now a dummy" in master(judge, "DUMMY AUSTRIA")
+    orders(judge, "TURKEY", "0 : A CON - BUL")
+    process_until(judge, "F1901M")
+    orders(judge, "GERMANY", "1 : A BUD - SER")
+    process_until(judge, "S1902M")
+    pos, balances = state(judge)
+    assert "SER" in pos.centers["AUSTRIA"] and "BUL" in pos.centers["TURKEY"]
+    assert sum(balances.values()) == 220 + 2 * 10
+    austria_1902 = balances["AUSTRIA"]
+    orders(judge, "GERMANY", "1 : A SER - BUD")
+    orders(judge, "TURKEY", "0 : A BUL - SER")
+    process_until(judge, "F1902M")
+    orders(judge, "TURKEY", "0 : A SER H")
+    process_until(judge, "S1903M")
+    pos, balances = state(judge)
+    assert "SER" in pos.centers["TURKEY"] and "SER" not in pos.centers["AUSTRIA"]
+    share = (austria_1902 + 1) // 4  # its treasury and the year's bribe, over its 4 centres
+    assert balances["AUSTRIA"] == austria_1902 + 1 - share
+    assert sum(balances.values()) == 220 + 2 * 10
