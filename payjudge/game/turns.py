@@ -277,6 +277,15 @@ def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[PowerName,
     return out
 
 
+def _unmanaged(st: GameState) -> frozenset[PowerName]:
+    """Exchange Payola: the companies without a CEO, whose units play as a power nobody
+    plays does (rule 4.4: any tie at the top HOLDs; docs/exchange.md)."""
+    if Flag.EXCHANGE not in st.rules:
+        return frozenset()
+    ceos = (st.market() or {}).get("ceos", {})
+    return frozenset(PowerName(company) for company, ceo in ceos.items() if ceo is None)
+
+
 def _movement(
     st: GameState, pos: Position, seed: int, balances: dict[PowerName, int], subs
 ) -> TurnComputation:
@@ -301,7 +310,8 @@ def _movement(
         accept[controlled] = parse_acceptance(st.acceptance_text(controller) or "", pos.map, controller)
     # Exchange Payola: the investors who sent sheets bid beside the companies
     investors = sorted(p for p in sheets if is_investor(p))
-    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed, investors=investors)
+    unplayed = dummies | _unmanaged(st)
+    auction = run_auction(pos, sheets, balances, accept, st.rules, unplayed, seed, investors=investors)
     orders: dict[PowerName, list[Order]] = {}
     for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)

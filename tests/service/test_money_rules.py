@@ -91,3 +91,47 @@ def test_zerosum_with_vassal_dummies_a_dummy_losing_a_centre_pays_its_captor(dat
     share = (austria_1902 + 1) // 4  # its treasury and the year's bribe, over its 4 centres
     assert balances["AUSTRIA"] == austria_1902 + 1 - share
     assert sum(balances.values()) == 220 + 2 * 10
+
+
+def test_exchange_a_company_without_a_ceo_holds_on_a_tie(database):
+    """Rule 4.4 for an unmanaged company (docs/exchange.md): nobody holds ENGLAND's shares,
+    so it has no CEO; ALICE and BOB each offer 5 to move its fleet, to different seas, and
+    the tie ends in HOLD, not in the investors' seeded order."""
+    judge = TestJudge(database)
+    judge.send(GM, "CREATE ex1 masterpw\nRULE EXCHANGE\nINVESTORS 2\nSIGNOFF\n")
+    assert "has been created" in judge.last_reply(GM)
+    for name in ("alice", "bob"):
+        judge.send(addr(name), f"JOIN {name}@ex1 pw-{name}\n")
+    for name in ("alice", "bob"):
+        judge.send(addr(name), f"SIGNON {name}@ex1 pw-{name}\nPASS\n")
+    judge.send(GM, "SIGNON Mex1 masterpw\nPROCESS!\n")
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "ex1"))
+        assert str(st.game.phase) == "S1901M" and st.market()["ceos"]["ENGLAND"] is None
+    judge.send(addr("alice"), "SIGNON alice@ex1 pw-alice\n5 : F LON - NTH\n5 : A LVP - YOR\n")
+    assert "ERRORS" not in judge.last_reply(addr("alice")), judge.last_reply(addr("alice"))
+    judge.send(addr("bob"), "SIGNON bob@ex1 pw-bob\n5 : F LON - ENG\n5 : A LVP - WAL\n")
+    assert "ERRORS" not in judge.last_reply(addr("bob")), judge.last_reply(addr("bob"))
+    judge.send(GM, "SIGNON Mex1 masterpw\nPROCESS!\n")
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "ex1"))
+        assert str(st.game.phase) == "F1901M"
+        assert {str(u) for u in st.position.units["ENGLAND"]} == {"F LON", "A LVP", "F EDI"}
+        cash = money.balances(s, st.game)
+        assert cash["@ALICE"] == cash["@BOB"]  # neither paid
+
+
+def test_accept_must_rank_the_power_itself(database):
+    """Rule 4.1: a list may leave out other powers (with one '?'), never the power itself:
+    `ACCEPT ?` and `ACCEPT GE?` are refused for France, and nothing is stored."""
+    judge = TestJudge(database)
+    create(judge)
+    for written in ("?", "GE?", "AEGIRT"):
+        judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nACCEPT {written}\n")
+        reply = judge.last_reply(addr("FRANCE"))
+        assert "ERRORS" in reply and "leaves out F (FRANCE) itself" in reply and "rule 4.1" in reply, reply
+    with judge.db.transaction() as s:
+        assert GameState(s, find_game(s, "pay7")).acceptance_text("FRANCE") in (None, "")
+    for written in ("F?", "?F", "GEF?", "AEFGIRT"):
+        judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nACCEPT {written}\n")
+        assert "ERRORS" not in judge.last_reply(addr("FRANCE")), written
