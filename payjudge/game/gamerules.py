@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..payola.rules import PayolaRules, RulesError
+from ..payola.rules import IncomeScheme, PayolaRules, RulesError
 from ..rules.flag_registry import REGISTRY, Answer, Verdict, assess
 from ..rules.flags import SECTIONS, Flag, FlagInfo, Status
 
@@ -29,6 +29,7 @@ def check_rules(
     tax: int | None = None,
     center_taxes: dict[str, int] | None = None,
     cap: int | None = None,
+    scheme: IncomeScheme = IncomeScheme.DECREASING,
 ) -> RulesCheck:
     """Everything CREATE must know before it accepts a game: a game it accepts can start."""
     answers = assess(names)
@@ -37,7 +38,7 @@ def check_rules(
     problem = None
     if not refused:
         try:  # the very value the game will be started with
-            PayolaRules.from_flags(names, tax=tax, center_taxes=center_taxes, cap=cap)
+            PayolaRules.from_flags(names, tax=tax, center_taxes=center_taxes, cap=cap, scheme=scheme)
         except RulesError as exc:
             problem = str(exc)
     return RulesCheck(refused, always, problem)

@@ -18,7 +18,15 @@ from ..payola.auction import Auction, run_auction
 from ..payola.exchange.accounts import investor_key, is_investor
 from ..payola.exchange.phase import phase_after
 from ..payola.exchange.worth import exchange_year_end
-from ..payola.income import IncomeLine, income_due, vassal_income, year_end, zerosum_year_end
+from ..payola.income import (
+    IncomeLine,
+    first_movement,
+    income_due,
+    vassal_income,
+    within_cap,
+    year_end,
+    zerosum_year_end,
+)
 from ..rules.adjustments import allowance, build_sites
 from ..rules.flags import Flag
 from ..rules.names import PowerName
@@ -209,6 +217,11 @@ def compute_turn(st: GameState) -> TurnComputation:
             lines = exchange_year_end(comp.next_position, comp.balances_after, market["worths"], st.rules)
         else:
             lines = year_end(comp.next_position, comp.balances_after, st.rules)
+        if st.rules.cap is not None and Flag.ZEROSUM not in st.rules:
+            # CAP caps a year's income: with INCOME EVERY MOVEMENT, all its payments together
+            year = first_movement(comp.next_position.phase).year
+            paid = money.income_paid(st.session, st.game, year, first_movement(start).year)
+            lines = within_cap(lines, paid, st.rules)
         if Flag.VASSAL_DUMMIES in st.rules:
             lines = vassal_income(lines, st.unplayed(), comp.control, zerosum=Flag.ZEROSUM in st.rules)
         for p, line in lines.items():

@@ -135,3 +135,49 @@ def test_accept_must_rank_the_power_itself(database):
     for written in ("F?", "?F", "GEF?", "AEFGIRT"):
         judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nACCEPT {written}\n")
         assert "ERRORS" not in judge.last_reply(addr("FRANCE")), written
+
+
+def test_victory_homes_income_follows_its_victory_count(database):
+    """Rule 6.2 with VICTORY_HOMES (seed 003): victory at 10 home centres on the standard
+    map, so the first centre pays 9 AgP, the next 8...: 24 AgP for three, 30 for Russia."""
+    judge = TestJudge(database)
+    create(judge, "RULE VICTORY_HOMES")
+    _, balances = state(judge)
+    assert balances == {p: (9 + 8 + 7 + 6 if p == "RUSSIA" else 9 + 8 + 7) for p in POWERS}
+
+
+def test_cap_caps_a_years_income_paid_before_every_movement(database):
+    """CAP n caps a year's income (docs/payola.md), also when it comes before every
+    movement phase: CAP 50 pays France 48 before Spring 1901 and 2 before the Fall, Russia
+    (62, capped to 50) nothing more; a new year pays again."""
+    judge = TestJudge(database)
+    create(judge, "CAP 50", "INCOME EVERY MOVEMENT")
+    _, balances = state(judge)
+    assert balances["FRANCE"] == 48 and balances["RUSSIA"] == 50
+    process_until(judge, "F1901M")
+    _, balances = state(judge)
+    assert balances["FRANCE"] == 50 and balances["RUSSIA"] == 50
+    process_until(judge, "S1902M")
+    _, balances = state(judge)
+    assert balances["FRANCE"] == 50 + 48 and balances["RUSSIA"] == 100
+    process_until(judge, "F1902M")
+    _, balances = state(judge)
+    assert balances["FRANCE"] == 100 and balances["RUSSIA"] == 100
+
+
+def test_increasing_income_scheme(database):
+    """Rule 6.6's increasing scheme (`INCOME INCREASING`): the first centre pays 1 AgP and
+    each further one 1 AgP more, up to the victory count less one: 6 AgP for three
+    centres, 10 for four; it combines with CAP, and not with a fixed rate."""
+    judge = TestJudge(database)
+    judge.send(GM, "CREATE inc1 masterpw\nRULE FLAT_TAX\nINCOME INCREASING\nSIGNOFF\n")
+    assert "INCOME INCREASING and FLAT_TAX cannot be used together" in judge.last_reply(GM)
+    judge.send(GM, "CREATE inc2 masterpw\nTAX 5\nINCOME INCREASING\nSIGNOFF\n")
+    assert "INCOME INCREASING and TAX cannot be used together" in judge.last_reply(GM)
+    judge.send(GM, "CREATE inc3 masterpw\nRULE ZEROSUM\nINCOME INCREASING\nSIGNOFF\n")
+    assert "ZEROSUM game has no tax income" in judge.last_reply(GM)
+    judge.send(GM, "HELP\n")
+    assert "INCOME INCREASING" in judge.last_reply(GM)
+    create(judge, "INCOME INCREASING", "CAP 8")
+    _, balances = state(judge)
+    assert balances == {p: (8 if p == "RUSSIA" else 6) for p in POWERS}
