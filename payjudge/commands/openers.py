@@ -65,7 +65,10 @@ def _game_name(word: str) -> str:
 class Create(OpenerHandler):
     keyword = "CREATE"
     syntax = "CREATE <game> <password> [<variant>]  … setting lines … SIGNOFF"
-    summary = "create a game; you become its Master (settings: RULE, TIMING, MAP, PRIVATE, TAX, CAP)"
+    summary = (
+        "create a game; you become its Master (settings: RULE, TIMING, MAP, PRIVATE, TAX, CAP,"
+        " INCOME EVERY YEAR|MOVEMENT, INCOME INCREASING: rule 6.6)"
+    )
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:

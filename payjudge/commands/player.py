@@ -61,7 +61,10 @@ class Clear(PlayerHandler):
 class Accept(PlayerHandler):
     keyword = "ACCEPT"
     syntax = "ACCEPT <initials>"
-    summary = "your acceptance list (rule 4), e.g. ACCEPT FEG?: every power, or one ? for the rest"
+    summary = (
+        "your acceptance list (rule 4), e.g. ACCEPT FEG?: every power, yourself included,"
+        " or one ? for the others"
+    )
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         require(not ctx.game.state.is_over, f"{ctx.game.name} is over")

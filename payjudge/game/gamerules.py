@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..payola.rules import PayolaRules, RulesError
+from ..payola.rules import IncomeScheme, PayolaRules, RulesError
 from ..rules.flag_registry import REGISTRY, Answer, Verdict, assess, closure, lookup, split_off
 from ..rules.flags import SECTIONS, Flag, FlagInfo, Status
 
@@ -30,6 +30,7 @@ def check_rules(
     tax: int | None = None,
     center_taxes: dict[str, int] | None = None,
     cap: int | None = None,
+    scheme: IncomeScheme = IncomeScheme.DECREASING,
 ) -> RulesCheck:
     """Everything CREATE must know before it accepts a game: a game it accepts can start."""
     answers = assess(names)
@@ -38,7 +39,7 @@ def check_rules(
     problem = None
     if not refused:
         try:  # the very value the game will be started with
-            PayolaRules.from_flags(names, tax=tax, center_taxes=center_taxes, cap=cap)
+            PayolaRules.from_flags(names, tax=tax, center_taxes=center_taxes, cap=cap, scheme=scheme)
         except RulesError as exc:
             problem = str(exc)
     return RulesCheck(refused, always, problem)

@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..payola.income import opening_balances
-from ..payola.rules import IncomeEvery
+from ..payola.rules import IncomeEvery, IncomeScheme
 from ..payola.transfers import forfeit_on_resign
 from ..rules.flag_registry import lookup
 from ..rules.flags import Flag
@@ -360,8 +360,15 @@ def parse_settings(
             if every in ("EVERY YEAR", "EVERY MOVEMENT"):
                 settings["income"] = IncomeEvery(every.split()[1].lower())
                 where.setdefault("INCOME", (number, text))
+            elif every in ("DECREASING", "INCREASING"):
+                settings["scheme"] = IncomeScheme(every.lower())
+                money_at = (number, text)
             else:
-                problem(number, text, "INCOME needs EVERY YEAR or EVERY MOVEMENT (rule 6.6)")
+                problem(
+                    number,
+                    text,
+                    "INCOME needs EVERY YEAR or EVERY MOVEMENT, or DECREASING or INCREASING (rule 6.6)",
+                )
         elif key in EXCHANGE_SETTINGS:
             low, high = EXCHANGE_SETTINGS[key]
             usage = f"{key} needs a whole number from {low} to {high}"
@@ -388,7 +395,11 @@ def parse_settings(
             if key in where:
                 problem(*where[key], f"{key} is a setting of Exchange games: add RULE EXCHANGE")
     check = check_rules(
-        flags, tax=settings.get("tax"), center_taxes=settings.get("center_tax"), cap=settings.get("cap")
+        flags,
+        tax=settings.get("tax"),
+        center_taxes=settings.get("center_tax"),
+        cap=settings.get("cap"),
+        scheme=settings.get("scheme", IncomeScheme.DECREASING),
     )
     for answer in check.refused:  # a clash is reported on the line of its second rule
         problem(*where[answer.names[-1]], answer.message)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..payola.income import income_year
 from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..store import Session, repo
@@ -43,6 +44,26 @@ def record(
     )
     s.add(entry)
     return entry
+
+
+def income_paid(s: Session, game: Game, year: int, opening_year: int) -> dict[PowerName, int]:
+    """What each power has been paid as income for `year` so far (CAP caps a year's income):
+    the income entries whose payment falls before a movement phase of that year, and the
+    opening balance when the game's first movement phase (`opening_year`) is in it;
+    entries a rollback reversed do not count."""
+    ledger = entries(s, game)
+    reversed_ids = {e.reverses for e in ledger if e.reverses is not None}
+    out: dict[PowerName, int] = {}
+    for e in ledger:
+        if e.id in reversed_ids:
+            continue
+        if e.kind is LedgerKind.INCOME:
+            counts = income_year(e.phase) == year
+        else:
+            counts = e.kind is LedgerKind.OPENING and opening_year == year
+        if counts:
+            out[e.power] = out.get(e.power, 0) + e.amount
+    return out
 
 
 def roll_back(s: Session, game: Game, from_seq: int, *, phase: Phase, now: datetime) -> int:

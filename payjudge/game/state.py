@@ -7,7 +7,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..payola.rules import IncomeEvery, PayolaRules
+from ..payola.rules import IncomeEvery, IncomeScheme, PayolaRules
 from ..rules.geography import Map
 from ..rules.mapfile import load_variant
 from ..rules.names import PowerName
@@ -31,6 +31,7 @@ def payola_rules(game: Game, game_map: Map | None = None) -> PayolaRules:
         center_taxes=settings.get("center_tax"),
         cap=settings.get("cap"),
         income_every=settings.get("income", IncomeEvery.YEAR),
+        scheme=settings.get("scheme", IncomeScheme.DECREASING),
     )
 
 

@@ -18,7 +18,15 @@ from ..payola.auction import Auction, run_auction
 from ..payola.exchange.accounts import investor_key, is_investor
 from ..payola.exchange.phase import phase_after
 from ..payola.exchange.worth import exchange_year_end
-from ..payola.income import IncomeLine, income_due, vassal_income, year_end, zerosum_year_end
+from ..payola.income import (
+    IncomeLine,
+    first_movement,
+    income_due,
+    vassal_income,
+    within_cap,
+    year_end,
+    zerosum_year_end,
+)
 from ..rules.adjustments import allowance, build_sites
 from ..rules.flags import Flag
 from ..rules.names import PowerName
@@ -209,8 +217,13 @@ def compute_turn(st: GameState) -> TurnComputation:
             lines = exchange_year_end(comp.next_position, comp.balances_after, market["worths"], st.rules)
         else:
             lines = year_end(comp.next_position, comp.balances_after, st.rules)
+        if st.rules.cap is not None and Flag.ZEROSUM not in st.rules:
+            # CAP caps a year's income: with INCOME EVERY MOVEMENT, all its payments together
+            year = first_movement(comp.next_position.phase).year
+            paid = money.income_paid(st.session, st.game, year, first_movement(start).year)
+            lines = within_cap(lines, paid, st.rules)
         if Flag.VASSAL_DUMMIES in st.rules:
-            lines = vassal_income(lines, st.unplayed(), comp.control)
+            lines = vassal_income(lines, st.unplayed(), comp.control, zerosum=Flag.ZEROSUM in st.rules)
         for p, line in lines.items():
             change = line.balance - comp.balances_after.get(p, 0)
             comp.income_lines[p] = line
@@ -261,18 +274,29 @@ def _year_start_centers(st: GameState, pos: Position) -> Mapping[PowerName, Iter
 
 
 def _accrued(st: GameState, year: int, comp: TurnComputation) -> dict[PowerName, int]:
-    """ZEROSUM: the bribes each power's units accepted during the year."""
+    """ZEROSUM: what the offers each power's units accepted during the year paid (not the
+    totals reported: a dummy's tie HOLD is reported one above the tie, and nobody pays that)."""
     out: dict[PowerName, int] = {}
     for t in _year_turns(st, year):
         if t.status is TurnStatus.PROCESSED and t.chart:
-            for province, total in t.chart.get("totals", {}).items():
+            # (charts stored before "received" was kept have only the reported totals)
+            paid = t.chart.get("received", t.chart.get("totals", {}))
+            for province, amount in paid.items():
                 owner = PowerName(t.chart["owners"][province])  # a stored chart: names the judge wrote
-                out[owner] = out.get(owner, 0) + total
+                out[owner] = out.get(owner, 0) + amount
     if comp.auction is not None:
-        for province, total in comp.auction.totals.items():
-            owner = comp.auction.owners[province]
-            out[owner] = out.get(owner, 0) + total
+        for power in set(comp.auction.owners.values()):
+            out[power] = out.get(power, 0) + comp.auction.received_by(power)
     return out
+
+
+def _unmanaged(st: GameState) -> frozenset[PowerName]:
+    """Exchange Payola: the companies without a CEO, whose units play as a power nobody
+    plays does (rule 4.4: any tie at the top HOLDs; docs/exchange.md)."""
+    if Flag.EXCHANGE not in st.rules:
+        return frozenset()
+    ceos = (st.market() or {}).get("ceos", {})
+    return frozenset(PowerName(company) for company, ceo in ceos.items() if ceo is None)
 
 
 def _movement(
@@ -299,7 +323,8 @@ def _movement(
         accept[controlled] = parse_acceptance(st.acceptance_text(controller) or "", pos.map, controller)
     # Exchange Payola: the investors who sent sheets bid beside the companies
     investors = sorted(p for p in sheets if is_investor(p))
-    auction = run_auction(pos, sheets, balances, accept, st.rules, dummies, seed, investors=investors)
+    unplayed = dummies | _unmanaged(st)
+    auction = run_auction(pos, sheets, balances, accept, st.rules, unplayed, seed, investors=investors)
     orders: dict[PowerName, list[Order]] = {}
     for province, order in auction.adjudication_orders().items():
         owner = pos.owner_at(province)
@@ -367,6 +392,7 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
             "sheets": comp.sheets_used,
             "accept": comp.accept_used,
             "totals": dict(comp.auction.totals),
+            "received": dict(comp.auction.received),
             "owners": dict(comp.auction.owners),
             # BLIND (Tin Cup): the offers silently ignored, told to nobody until the end
             "ignored": {p: [str(o) for o in os] for p, os in comp.auction.ignored.items()},

@@ -71,10 +71,12 @@ def parse_acceptance(
     A power without an initial (DPjudge's `_` powers: zeus's _INDIA, vassal's minor
     powers) is written by its name, set apart by spaces or commas: `E _INDIA ?`.
 
-    Rule 4.1 lets a list leave powers out only if it holds exactly one `?`. With
-    `complete` (the JSON interface, as DPjudge did) a short list without `?` gets one at
-    its end: the powers left out are the least preferred, in random order. Without it
-    (the ACCEPT command) such a list is refused, saying how to write it.
+    Rule 4.1 lets a list leave out other powers only if it holds exactly one `?`, and
+    the power itself never ("an ordered list of every power ... including the power
+    submitting the list"). With `complete` (the JSON interface, as DPjudge did) a short
+    list without `?` gets one at its end: the powers left out are the least preferred, in
+    random order, the power itself among them. Without it (the ACCEPT command) such lists
+    are refused, saying how to write them.
     """
     letters = _items(text, game_map)
     if not letters:
@@ -98,6 +100,16 @@ def parse_acceptance(
         if power.name in entries:
             raise AcceptanceError(f"{letter} appears more than once in the acceptance list")
         entries.append(power.name)
+    if not complete and own_power not in entries:
+        written = "".join(letters)
+        power = game_map.power(own_power)
+        own = (power.initial or power.name) if power else own_power
+        short = None not in entries and len(entries) + 1 < len(powers)
+        raise AcceptanceError(
+            f"ACCEPT {written} leaves out {own} ({own_power}) itself: a list may leave out "
+            f"only other powers (rule 4.1). Write ACCEPT {own}{written}{WILD if short else ''} "
+            f"to rank your own currency first, or place {own} where you want it"
+        )
     if None not in entries and len(entries) < len(powers):
         if not complete:
             written = "".join(letters)

@@ -96,6 +96,9 @@ class Auction:
     units: Mapping[str, Unit]
     owners: Mapping[str, PowerName]
     totals: Mapping[str, int]  # the total each unit accepted (rule 5.7 item 2)
+    # what was paid for each unit's order: its total, except after a dummy's tie HOLD
+    # (rule 4.4), whose total is reported one above the tie and is paid by nobody
+    received: Mapping[str, int]
     previous: Mapping[PowerName, int]  # balances before the auction
     savings: Mapping[PowerName, int]  # savings requested (rule 3.4)
     spent: Mapping[PowerName, int]  # expenditure (rules 5.5, 5.6)
@@ -113,6 +116,10 @@ class Auction:
 
     def order_of(self, unit: Unit) -> OfferOrder:
         return self.orders[unit.province]
+
+    def received_by(self, power: PowerName) -> int:
+        """What the offers accepted by `power`'s units paid (ZEROSUM deposits it, rule 6.7)."""
+        return sum(amount for prov, amount in self.received.items() if self.owners[prov] == power)
 
 
 Method = Literal["fast", "lines", "literal"]
@@ -209,7 +216,7 @@ def _auction(
     powers, entries = book.powers, book.entries
     amount = amounts_at(book, k)
     at = amount.__getitem__
-    orders, units, owners, totals = {}, {}, {}, {}
+    orders, units, owners, totals, received = {}, {}, {}, {}, {}
     paid: dict[PowerName, list[Payment]] = {p: [] for p in powers}
     chart = []
     for ub, d in zip(book.units, decisions):
@@ -217,6 +224,7 @@ def _auction(
         order = _issued(ub, d)
         orders[prov], units[prov], owners[prov] = order, ub.unit, powers[ub.owner]
         totals[prov] = d.total
+        received[prov] = sum([amt for _, amt in d.payments])
         if d.chosen >= 0 and d.payments:
             chosen = ub.candidates[d.chosen]
             gifts = (
@@ -241,6 +249,7 @@ def _auction(
         units=_frozen(units),
         owners=_frozen(owners),
         totals=_frozen(totals),
+        received=_frozen(received),
         previous=_frozen(before),
         savings=_frozen(savings),
         spent=_frozen({p: spent[i] for i, p in enumerate(powers)}),

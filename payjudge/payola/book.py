@@ -132,7 +132,7 @@ class Candidate:  # (a value, made by its own __init__: see Entry)
 class UnitBook:  # (a value, made by its own __init__: see Entry)
     unit: Unit
     owner: int
-    dummy: bool  # an unplayed power's unit: ties between payers HOLD
+    dummy: bool  # an unplayed power's unit: any tie at the top HOLDs (rule 4.4)
     candidates: tuple[Candidate, ...]  # in tie-break order
     entries: tuple[int, ...]  # every entry on the unit
     paying: tuple[int, ...]  # the entries above 0 AgP

@@ -54,7 +54,7 @@ class Decision(Generic[A]):
     total: A  # the total reported to the owner (rule 5.7 item 2)
     # (power index, AgP) for the issued order: one per payer of its candidate, as in `by_power`
     payments: tuple[tuple[int, A], ...]
-    dummy_hold: bool  # rule 4.4: a tie between payers made it HOLD
+    dummy_hold: bool  # rule 4.4: a tie at the top made it HOLD
 
     def __init__(
         self, chosen: int, best: int, total: A, payments: tuple[tuple[int, A], ...], dummy_hold: bool = False
@@ -87,12 +87,12 @@ def decide(
     totals = [sum(map(at, c.paying)) for c in cands]  # (the other entries are 0 AgP for good)
     best_total = max(totals)
     w = totals.index(best_total)  # candidates are in tie-break order
-    if ub.dummy:
-        payers = cands[w].payers
-        if any(t == best_total and cands[i].payers != payers for i, t in enumerate(totals)):
-            h = ub.hold
-            pay = () if h < 0 else tuple((p, sum(map(at, es))) for p, es in cands[h].by_power)
-            return Decision(h, w, best_total + 1, pay, True)
+    # rule 4.4: any monetary tie at the top on a dummy's unit ends in its default HOLD,
+    # whoever paid for the tied orders (even one and the same power)
+    if ub.dummy and any(t == best_total for i, t in enumerate(totals) if i != w):
+        h = ub.hold
+        pay = () if h < 0 else tuple((p, sum(map(at, es))) for p, es in cands[h].by_power)
+        return Decision(h, w, best_total + 1, pay, True)
     costs = [(p, sum(map(at, es))) for p, es in cands[w].by_power]
     total = best_total
     if ebayola:

@@ -2,11 +2,15 @@
 
 Default scheme: with victory at W centres, the first centre pays W-1 AgP, each further
 one 1 AgP less (never below 0): 17, 33, 48, 62… on the standard map, so the openings
-are 48 AgP, and 62 for Russia's four centres. FLAT_TAX pays the number of the map's
-powers per centre (7 on the standard map, as Payola Classic's 7 AgP), `TAX n` n per
-centre, a per-centre table what it says, `CAP n` caps a year's income. NO_HOARDING
-empties the treasury before the income is added. ZEROSUM prints no money (see
-`zerosum_year_end`).
+are 48 AgP, and 62 for Russia's four centres. W is the map's victory count, or under
+VICTORY_HOMES the home centres that count for victory (10 on the standard map). The
+increasing scheme of rule 6.6 (`INCOME INCREASING`) turns the scale round: the first
+centre pays 1 AgP, each further one 1 AgP more, never more than W-1. FLAT_TAX pays the
+number of the map's powers per centre (7 on the standard map, as Payola Classic's 7
+AgP), `TAX n` n per centre, a per-centre table what it says, `CAP n` caps a year's
+income (`within_cap`: all the payments of a year together, when income comes before
+every movement phase). NO_HOARDING empties the treasury before the income is added.
+ZEROSUM prints no money (see `zerosum_year_end`).
 
 When (`income_due`): at the end of each year, as the map's FLOW ends it (payjudge plays
 every map's FLOW on the standard cycle, rules/phase.py), or with `INCOME EVERY MOVEMENT`
@@ -19,15 +23,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
+from ..rules.geography import Map
 from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..rules.position import Position
-from .rules import Flag, IncomeEvery, PayolaRules
+from ..rules.turn import home_victory
+from .rules import Flag, IncomeEvery, IncomeScheme, PayolaRules
 
 ZEROSUM_RATE: Final = 10  # AgP per centre at the start, and for a neutral centre captured
+
+
+def victory_count(m: Map, rules: PayolaRules) -> int:
+    """The victory count the income scale is drawn from (rule 6.2): the map's, or under
+    VICTORY_HOMES the number of other powers' home centres that wins (seed 003)."""
+    return home_victory(m) if Flag.VICTORY_HOMES in rules else m.victory
 
 
 def tax(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:
@@ -42,12 +54,37 @@ def tax(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:
         return count * rules.tax
     if Flag.FLAT_TAX in rules:
         return count * len(m.powers)
-    return sum(max(m.victory - i, 0) for i in range(1, count + 1))
+    top = victory_count(m, rules) - 1  # what the best-paying centre pays
+    if rules.scheme is IncomeScheme.INCREASING:
+        return sum(min(i, top) for i in range(1, count + 1))
+    return sum(max(top + 1 - i, 0) for i in range(1, count + 1))
 
 
 def income(owned: Iterable[str], position: Position, rules: PayolaRules) -> int:
     value = tax(owned, position, rules)
     return min(value, rules.cap) if rules.cap is not None else value
+
+
+def within_cap(
+    lines: Mapping[PowerName, IncomeLine], paid: Mapping[PowerName, int], rules: PayolaRules
+) -> dict[PowerName, IncomeLine]:
+    """CAP n caps a year's income: each tax line lowered so that, with what the power was
+    already paid for the same year (`paid`: with income before every movement phase, the
+    year's earlier payments), it comes to at most n."""
+    if rules.cap is None:
+        return dict(lines)
+    out = {}
+    for power, line in lines.items():
+        room = max(rules.cap - paid.get(power, 0), 0)
+        over = line.tax - room
+        out[power] = replace(line, tax=room, balance=line.balance - over) if over > 0 else line
+    return out
+
+
+def income_year(paid_in: Phase) -> int:
+    """The year whose income a payment made as `paid_in` ends belongs to: the year of the
+    movement phase it pays for (the next one; CAP counts a year's income per this year)."""
+    return first_movement(paid_in.next()).year
 
 
 def first_movement(start: Phase) -> Phase:
@@ -160,17 +197,29 @@ def vassal_income(
     lines: Mapping[PowerName, IncomeLine],
     unplayed: AbstractSet[PowerName],
     control: Mapping[PowerName, PowerName],
+    *,
+    zerosum: bool = False,
 ) -> dict[PowerName, IncomeLine]:
     """VASSAL_DUMMIES (seed 003 §3.2): a dummy earns nothing unless it is a vassal, and a
     vassal's income is paid into its controller's treasury (its own is left as it was).
-    The lines of the dummies are dropped; each controller's line says what came from
-    which vassal."""
+    The lines of the dummies that gain are dropped; each controller's line says what came
+    from which vassal.
+
+    ZEROSUM (rule 6.7, `zerosum_year_end` lines) prints no money, it moves it: a dummy's
+    line is what it gains (the bribes its units took, its captures) net of what it loses
+    (its centres' shares of its treasury, paid to their captors). A loss always comes out
+    of the dummy's own treasury, since its captor is paid; a vassal's net gain goes to its
+    controller; a dummy nobody controls keeps its gain, which would else leave the world."""
     out = {p: line for p, line in lines.items() if p not in unplayed}
     for vassal in sorted(unplayed & lines.keys()):
+        own = lines[vassal]
+        gained = own.balance - own.forward if zerosum else own.tax
         master = control.get(vassal)
+        if zerosum and (gained < 0 or master is None or master not in out):
+            out[vassal] = own  # a loss, or an autonomous dummy's gain: on its own treasury
+            continue
         if master is None or master not in out:
             continue
-        gained = lines[vassal].tax
         line = out[master]
         out[master] = IncomeLine(
             line.power,

@@ -13,7 +13,7 @@ from ..rules.flags import Flag, Status
 
 # Every flag is one `Flag` of the registry (payjudge/rules/flag_registry.py), which also says
 # what each brings with it (PAYOLA_CLASSIC, LIMIT_OFFERS, RESTRICT_SIGNAL, PAY_DUMMIES…).
-__all__ = ["CLASSIC_RATE", "Flag", "IncomeEvery", "PayolaRules", "RulesError"]
+__all__ = ["CLASSIC_RATE", "Flag", "IncomeEvery", "IncomeScheme", "PayolaRules", "RulesError"]
 
 # Payola classic pays this many AgP per centre (seed 001 section 6.1, "seven silver pieces").
 CLASSIC_RATE: Final = 7
@@ -27,6 +27,14 @@ class IncomeEvery(enum.StrEnum):
     MOVEMENT = "movement"  # before every movement phase (twice a year on most maps)
 
 
+class IncomeScheme(enum.StrEnum):
+    """How the tax grows with the centres owned (rule 6.6; CREATE's `INCOME DECREASING|INCREASING`).
+    Fixed schemes are `FLAT_TAX` and `TAX n`; a capped one is `CAP n`."""
+
+    DECREASING = "decreasing"  # rule 2.1: the first centre pays V-1 AgP, each further one 1 less
+    INCREASING = "increasing"  # the first centre pays 1 AgP, each further one 1 more, up to V-1
+
+
 class RulesError(ValueError):
     """Contradictory rule flags or settings."""
 
@@ -38,6 +46,7 @@ class PayolaRules:
     `tax`: a flat rate per centre (DPjudge's `TAX n`); `center_taxes`: the income of
     particular centres (`TAX <sc> n`); `cap`: the most any power receives in a year (`CAP n`).
     `income_every`: when the tax is paid (rule 6.6: yearly, or before every movement phase).
+    `scheme`: how the default tax grows with the centres (rule 6.6: decreasing or increasing).
     `other` keeps names the flag registry does not know (only games stored before it).
     """
 
@@ -47,6 +56,7 @@ class PayolaRules:
     cap: int | None = None
     other: frozenset[str] = frozenset()
     income_every: IncomeEvery = IncomeEvery.YEAR
+    scheme: IncomeScheme = IncomeScheme.DECREASING
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "center_taxes", MappingProxyType(dict(self.center_taxes)))
@@ -60,6 +70,18 @@ class PayolaRules:
             raise RulesError("a centre's TAX must not be negative")
         if Flag.EXCHANGE in self.flags and self.center_taxes:
             raise RulesError("EXCHANGE has no TAX <centre> table: the CEOs set their centres' worths")
+        if self.scheme is IncomeScheme.INCREASING:
+            self._check_increasing()
+
+    def _check_increasing(self) -> None:
+        """The increasing scheme is the per-centre scale of rule 2.1 turned round: a fixed
+        rate or a game without tax leaves it nothing to scale."""
+        if Flag.ZEROSUM in self.flags:
+            raise RulesError("a ZEROSUM game has no tax income: INCOME INCREASING cannot be used with it")
+        if Flag.FLAT_TAX in self.flags:
+            raise RulesError("INCOME INCREASING and FLAT_TAX cannot be used together: FLAT_TAX is fixed")
+        if self.tax is not None or self.center_taxes:
+            raise RulesError("INCOME INCREASING and TAX cannot be used together: TAX sets a fixed rate")
 
     @classmethod
     def from_flags(
@@ -70,6 +92,7 @@ class PayolaRules:
         center_taxes: Mapping[str, int] | None = None,
         cap: int | None = None,
         income_every: IncomeEvery | str = IncomeEvery.YEAR,
+        scheme: IncomeScheme | str = IncomeScheme.DECREASING,
     ) -> PayolaRules:
         """Read flag names (any case, aliases included) and add what they bring with them.
 
@@ -90,7 +113,15 @@ class PayolaRules:
         flags = frozenset(f for f in closure(named, off) if REGISTRY[f].status is Status.SUPPORTED)
         if Flag.PAYOLA_CLASSIC in flags and tax is None and not center_taxes:
             tax = CLASSIC_RATE
-        return cls(flags, tax, dict(center_taxes or {}), cap, frozenset(other), IncomeEvery(income_every))
+        return cls(
+            flags,
+            tax,
+            dict(center_taxes or {}),
+            cap,
+            frozenset(other),
+            IncomeEvery(income_every),
+            IncomeScheme(scheme),
+        )
 
     def __contains__(self, flag: object) -> bool:
         """A flag in force: one of `flags`, or one every Payola game plays by (ORDER_ANY…)."""

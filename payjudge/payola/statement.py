@@ -133,7 +133,7 @@ def statement_view(
         units.append(f" {'*' if unpaid else ' '} {c.total:>5}  {order}")
     zerosum = None
     if Flag.ZEROSUM in rules:
-        zerosum = sum(auction.totals[p] for p in auction.units if auction.owners[p] == power)
+        zerosum = auction.received_by(power)
     paid = auction.paid.get(power, ())
     if Flag.BLIND in rules:
         # not even the gift mark (it would tell that the unit did something else), nor the

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from payjudge.payola.acceptance import AcceptanceError, AcceptanceList, expand_all, parse_acceptance
-from payjudge.payola.income import IncomeLine, income, opening_balances, year_end, zerosum_year_end
+from payjudge.payola.income import (
+    IncomeLine,
+    income,
+    opening_balances,
+    vassal_income,
+    year_end,
+    zerosum_year_end,
+)
 from payjudge.payola.rules import Flag, PayolaRules, RulesError
 from payjudge.payola.transfers import Transfer, apply_transfer, check_transfer, forfeit_on_resign, giver_label
 from payjudge.rules.mapfile import load_variant
@@ -130,6 +137,35 @@ def test_zerosum_year_end():
     assert lines["FRANCE"].captures == (("MUN", 10), ("SPA", 10))
     assert lines["FRANCE"].balance == 30 + 4 + 20
     assert lines["GERMANY"].losses == (("MUN", 10),) and lines["GERMANY"].balance == 29 + 1 - 10
+
+
+def test_zerosum_vassal_dummies_move_money_and_never_make_or_lose_it():
+    """ZEROSUM with VASSAL_DUMMIES: a dummy's loss comes out of its own treasury (its captor
+    is paid), a vassal's net gain goes to its controller, and a dummy nobody controls keeps
+    its gain; the world's money changes by the first-capture bonuses only."""
+    rules = PayolaRules.from_flags(["ZEROSUM", "VASSAL_DUMMIES"])
+    start = {p: set(cs) for p, cs in START.centers.items()}
+    start["GERMANY"] |= {"DEN"}
+    start["AUSTRIA"] |= {"SER"}
+    end = {p: set(cs) for p, cs in start.items()}
+    end["GERMANY"] -= {"DEN"}
+    end["RUSSIA"] |= {"DEN"}  # Russia takes a centre of dummy Germany
+    end["ITALY"] |= {"TUN"}  # vassal Italy captures a neutral centre
+    end["AUSTRIA"] |= {"GRE"}  # dummy Austria, nobody's vassal, captures one too
+    pos = START.replace(centers=end)
+    before = dict.fromkeys(START.centers, 30) | {"GERMANY": 40, "AUSTRIA": 40}
+    accrued = {"GERMANY": 4, "ITALY": 3, "AUSTRIA": 2}
+    lines = zerosum_year_end(start, pos, before, accrued, rules)
+    dummies = frozenset({"GERMANY", "ITALY", "AUSTRIA"})
+    out = vassal_income(lines, dummies, {"ITALY": "FRANCE"}, zerosum=True)
+    share = (40 + 4) // 4
+    assert out["RUSSIA"].balance == 30 + share
+    assert out["GERMANY"].balance == 40 + 4 - share  # debited, though nobody's vassal
+    assert "ITALY" not in out and out["FRANCE"].vassals == (("ITALY", 3 + 10),)
+    assert out["FRANCE"].balance == 30 + 3 + 10
+    assert out["AUSTRIA"].balance == 40 + 2 + 10  # kept: the bribes were paid by others
+    after = {p: out[p].balance if p in out else before[p] for p in before}
+    assert sum(after.values()) == sum(before.values()) + sum(accrued.values()) + 2 * 10
 
 
 # -- transfers ----------------------------------------------------------------------------
