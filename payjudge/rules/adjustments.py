@@ -106,9 +106,9 @@ def build_sites(
     position: Position, power: PowerName, flags: frozenset[Flag] = frozenset()
 ) -> tuple[str, ...]:
     """The unoccupied centres `power` owns and may build in, by the flags in force:
-    its home centres; any owned centre (BUILD_ANY); any owned centre that is some power's
-    home (HOME_BUILDS); REMOTE_BUILDS only while it still owns one of its own homes; and
-    the claims of GARRISON (`garrison_claims`)."""
+    its home centres; any owned centre (BUILD_ANY, or a power the map marks `&SC`); any
+    owned centre that is some power's home (HOME_BUILDS); REMOTE_BUILDS only while it
+    still owns one of its own homes; and the claims of GARRISON (`garrison_claims`)."""
     m = position.map
     p = m.power(power)
     if p is None:
@@ -123,7 +123,7 @@ def build_sites(
     if Flag.HOME_BUILDS in flags:
         every_home = {h for q in m.powers for h in q.homes}
         sites = sorted(c for c in owned if c in every_home)
-    elif Flag.BUILD_ANY in flags or Flag.REMOTE_BUILDS in flags:
+    elif Flag.BUILD_ANY in flags or Flag.REMOTE_BUILDS in flags or p.builds_anywhere:
         sites = sorted(owned)
     else:
         sites = [h for h in p.homes if h in owned]

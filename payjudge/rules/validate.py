@@ -579,6 +579,8 @@ def _adjustment(
         prov = m.provinces.get(loc.province)
         home_of = m.home_owner(loc.province)
         free_sites = bool(flags & {Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS, Flag.GARRISON})
+        ordering = m.power(power) if power is not None else None
+        free_sites = free_sites or (ordering is not None and ordering.builds_anywhere)
         claims = garrison_claims(position, flags)
         if power is not None and power in claims:
             if loc.province not in claims[power]:
