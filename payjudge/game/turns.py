@@ -34,6 +34,7 @@ from ..vocabulary import LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import money
 from .blind import is_blind, sight_json
 from .lifecycle import new_seed
+from .orders import counted
 from .state import CONTROL_KEY, GameState
 from .timing import Timing
 
@@ -107,7 +108,9 @@ def _to_order(pos: Position, st: GameState) -> list[PowerName]:
     """The powers that have something to order in this phase."""
     phase = pos.phase
     if phase.is_movement:
-        need = [p for p in pos.map.power_names if pos.units.get(p)]
+        # rule 3.3: every power that owns a centre sends a sheet, units or not (it may
+        # bribe others' units); a power with units and no centre, as before
+        need = [p for p in pos.map.power_names if pos.units.get(p) or pos.centers.get(p)]
     elif phase.is_retreats:
         need = [p for p, ds in pos.dislodged.items() if any(d.retreats for d in ds)]
     else:
@@ -121,8 +124,7 @@ def _to_order(pos: Position, st: GameState) -> list[PowerName]:
 
 
 def has_orders(st: GameState, power: PowerName) -> bool:
-    sub = st.submission(power)
-    return sub is not None and bool(sub.text.strip())
+    return counted(st.submission(power))
 
 
 def late_powers(st: GameState) -> list[PowerName]:
