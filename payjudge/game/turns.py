@@ -34,7 +34,7 @@ from ..vocabulary import LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import money
 from .blind import is_blind, sight_json
 from .lifecycle import new_seed
-from .orders import counted
+from .orders import counted, must_offer
 from .state import CONTROL_KEY, GameState
 from .timing import Timing
 
@@ -66,8 +66,19 @@ def required_powers(st: GameState) -> list[PowerName]:
         return _exchange_required(st)
     controlled = st.control()
     need = _needing(st, SeatStatus.PLAYING)
+    need += [p for p in _offering(st) if p not in need]
     need += [p for p in _needing(st, None) if p in controlled and p not in need]
     return need
+
+
+def _offering(st: GameState) -> list[PowerName]:
+    """Rule 3.3: in a movement phase every played power that owns a centre must send a
+    sheet with an offer, whether it has units or not (it may bribe others' units)."""
+    pos = st.position
+    if pos is None or not pos.phase.is_movement:
+        return []
+    playing = {s.power for s in st.seats if s.status is SeatStatus.PLAYING and s.power}
+    return [p for p in pos.map.power_names if p in playing and must_offer(pos, p)]
 
 
 def waited_dummies(st: GameState) -> list[PowerName]:
@@ -108,9 +119,7 @@ def _to_order(pos: Position, st: GameState) -> list[PowerName]:
     """The powers that have something to order in this phase."""
     phase = pos.phase
     if phase.is_movement:
-        # rule 3.3: every power that owns a centre sends a sheet, units or not (it may
-        # bribe others' units); a power with units and no centre, as before
-        need = [p for p in pos.map.power_names if pos.units.get(p) or pos.centers.get(p)]
+        need = [p for p in pos.map.power_names if pos.units.get(p)]
     elif phase.is_retreats:
         need = [p for p, ds in pos.dislodged.items() if any(d.retreats for d in ds)]
     else:
