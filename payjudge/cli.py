@@ -334,6 +334,8 @@ def _map_text(m) -> str:
         extra = " (dummy)" if p.name in m.dummies else ""
         if p.name in m.leagues:
             extra += f" league {' '.join(m.leagues[p.name])}"
+        if p.builds_anywhere:
+            extra += "; builds in any owned centre"
         lines.append(f"  {p.written or p.name} ({p.adjective}, {p.initial or 'no initial'}){extra}")
         lines.append(
             f"      homes {' '.join(p.homes) or '-'}; centres "

@@ -89,6 +89,9 @@ class SubmissionKind(enum.StrEnum):
     """What a power sent for a phase (`Submission.kind`)."""
 
     SHEET = "sheet"  # an offer sheet (movement phases)
+    # an offer sheet with no offer in it (savings, comments) from a power that owns a
+    # centre: kept, but not counted as sent (rule 3.3), so the power is still late
+    NO_OFFER = "no_offer"
     ORDERS = "orders"  # orders (retreats and adjustments)
     EXCHANGE = "exchange"  # exchange orders, a dividend, worths (Exchange Payola)
 

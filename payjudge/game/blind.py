@@ -90,20 +90,25 @@ def sight_json(report: PhaseReport, after: Position, flags: Iterable[Flag]) -> d
 def tailor(view: dict[str, Any], report: dict[str, Any], power: str) -> dict[str, Any]:
     """The results view `view` (of `report`) cut down to what `power` sees: its orders and
     those it saw, void annotations suppressed (a void convoyed move reads `no convoy`), the
-    ARRIVES / DEPARTS / FOUND / LOST lines, its own centres and the owners it saw."""
+    ARRIVES / DEPARTS / FOUND / LOST lines, its own centres and the owners it saw. Its own
+    void builds, removals and waives are shown void: it knows its own adjustment status."""
     sight = report.get("sight", {}).get(power)
     out = dict(view)
     if sight is None:  # a phase stored before the game was BLIND, or an unknown power
         sight = {"orders": [None] * len(report["orders"]), "before": [], "after": [], "owners": []}
     by_power: dict[str, list[dict[str, Any]]] = {}
     glimpses: list[str] = []
+    adjustments = "phase" in report and Phase.parse(report["phase"]).is_adjustments
     for o, how in zip(report["orders"], sight["orders"], strict=True):
         if how is None:
             continue
         if how != Seen.FULL.value:
             glimpses.append(how)
             continue
-        notes = [n for n in _notes(o) if n != "void"]
+        # void is never told of another power's order; of its own adjustment orders a
+        # power knows it, as it knows its own adjustment status (seed 003 §1.6)
+        own_adjustment = o["power"] == power and adjustments
+        notes = [n for n in _notes(o) if n != "void" or own_adjustment]
         if o["result"] == "void" and o["order"].split()[2:3] == ["-"]:
             notes.insert(0, "no convoy")  # a convoyed army whose move would read (*void*)
         by_power.setdefault(o["power"], []).append(

@@ -52,7 +52,7 @@ from .context import CommandError
 from .lifecycle import investor_names, new_seed
 from .mailer import Mailer
 from .notify import public_recipients
-from .state import GameState, payola_rules
+from .state import GameState
 from .timing import Timing
 
 _V = TypeVar("_V")
@@ -453,7 +453,7 @@ def start_exchange(st: GameState, *, now: datetime) -> Turn:
     initial = Position.initial(st.map, st.rules.flags)
     phase = float_phase(initial.phase)
     position = initial.replace(phase=phase)
-    rules = payola_rules(game)
+    rules = st.rules  # with the map's RULE lines
     opening = opening_balances(initial, rules)
     for power, amount in opening.items():
         money.record(

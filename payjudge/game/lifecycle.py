@@ -28,7 +28,7 @@ from . import money
 from .context import CommandError
 from .gamerules import check_rules
 from .security import MIN_LENGTH, check_password, hash_password
-from .state import GameState, payola_rules
+from .state import GameState
 from .timing import Timing, TimingError
 
 
@@ -206,7 +206,7 @@ def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None
     game.state = GameStatus.ACTIVE
     game.phase = position.phase
     game.started_at = now
-    rules = payola_rules(game)
+    rules = st.rules  # with the map's RULE lines (1898: MOBILIZE)
     for power, amount in opening_balances(position, rules).items():
         money.record(
             st.session,

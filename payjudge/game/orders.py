@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from ..rules.adjustments import allowance, build_sites
 from ..rules.errors import OrderError
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..rules.parse import parse_order
 from ..rules.phase import Phase
+from ..rules.position import Position
 from ..rules.validate import validate
 from ..store import repo
 from ..store.models import Submission, Turn
@@ -40,6 +42,7 @@ class SheetTaken:
     total: int | None  # what the offers add up to, if that is one number
     balance: int
     over: bool  # the offers add up to more than the balance (rule 5.5)
+    counts: bool = True  # False: no offer in it, from a power that must send one (rule 3.3)
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,9 @@ class OrdersTaken:
     power: PowerName
     phase: str
     orders: list[str]
+    # an adjustment phase: the builds (positive) or removals (negative) due to the power,
+    # which it knows even in a BLIND game (seed 003 §1.6); None in a retreat phase
+    due: int | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,19 @@ def _current(st: GameState) -> Turn:
     return turn
 
 
+def must_offer(position: Position, power: PowerName) -> bool:
+    """Whether a sheet of `power` counts as sent only with an offer in it: a power that owns
+    a supply centre (rule 3.3: "each uneliminated player must submit an offer sheet
+    containing at least one offer"; rule 2.4: the eliminated are those that own none)."""
+    return bool(position.centers.get(power))
+
+
+def counted(sub: Submission | None) -> bool:
+    """Whether a power's sheet or orders on record count as sent (not one without an
+    offer, which rule 3.3 does not count)."""
+    return sub is not None and sub.kind is not SubmissionKind.NO_OFFER and bool(sub.text.strip())
+
+
 def _late_change_refused(st: GameState, power: PowerName, now: datetime, by_master: bool) -> None:
     """NO_LATE_CHANGES (which CIVIL_DISORDER brings unless LATE_CHANGES is named): once the
     deadline has passed, a power that has orders on record may no longer change them; a power
@@ -82,8 +101,7 @@ def _late_change_refused(st: GameState, power: PowerName, now: datetime, by_mast
     deadline = st.game.deadline
     if by_master or Flag.NO_LATE_CHANGES not in st.rules or deadline is None or now < deadline:
         return
-    sub = st.submission(power)
-    if sub is not None and sub.text.strip():
+    if counted(st.submission(power)):
         raise CommandError(
             f"the deadline of {st.game.name} has passed and the game uses "
             "NO_LATE_CHANGES: orders already sent can no longer be changed"
@@ -137,7 +155,9 @@ def submit(
         )
         if parsed.problems:
             return Refused(tuple(_placed(p, lines) for p in parsed.problems))
-        _replace(st, turn, power, SubmissionKind.SHEET, parsed.normalized, now=now, inbound_id=inbound_id)
+        counts = bool(parsed.sheet and parsed.sheet.offers) or not must_offer(pos, power)
+        kind = SubmissionKind.SHEET if counts else SubmissionKind.NO_OFFER
+        _replace(st, turn, power, kind, parsed.normalized, now=now, inbound_id=inbound_id)
         total = parsed.sheet.offered_total if parsed.sheet else None
         return SheetTaken(
             power,
@@ -146,6 +166,7 @@ def submit(
             total,
             balance,
             over=total is not None and total > balance,
+            counts=counts,
         )
     accepted: list[str] = []
     problems: list[Problem] = []
@@ -166,7 +187,16 @@ def submit(
     if problems:
         return Refused(tuple(problems))
     _replace(st, turn, power, SubmissionKind.ORDERS, "\n".join(accepted), now=now, inbound_id=inbound_id)
-    return OrdersTaken(power, pos.phase.title, accepted)
+    return OrdersTaken(power, pos.phase.title, accepted, _due(pos, power, st.rules.flags))
+
+
+def _due(position: Position, power: PowerName, flags: frozenset[Flag]) -> int | None:
+    """The builds (positive) or removals (negative) due to `power` in an adjustment phase
+    (no build is due where it has no site to build in); None in another phase."""
+    if not position.phase.is_adjustments:
+        return None
+    delta = allowance(position, power, flags)
+    return 0 if delta > 0 and not build_sites(position, power, flags) else delta
 
 
 def _placed(problem: Problem, lines: Sequence[tuple[int, str]]) -> Problem:

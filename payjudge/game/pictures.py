@@ -42,7 +42,7 @@ from .blind import sight_board
 
 log = logging.getLogger("payjudge.pictures")
 
-VERSION = "1"  # bump when the drawing changes: cached pictures are then drawn again
+VERSION = "2"  # bump when the drawing changes: cached pictures are then drawn again
 MAIL_LIMIT = 450_000  # a larger picture is attached smaller (a mail stays well under 1 MB)
 _MEMORY: OrderedDict[str, bytes] = OrderedDict()  # the last few pictures, by digest
 _MEMORY_SIZE = 24

@@ -42,6 +42,7 @@ from ..vocabulary import LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import money
 from .blind import is_blind, sight_json
 from .lifecycle import new_seed
+from .orders import counted, must_offer
 from .state import CONTROL_KEY, GameState
 from .timing import Timing
 
@@ -73,8 +74,19 @@ def required_powers(st: GameState) -> list[PowerName]:
         return _exchange_required(st)
     controlled = st.control()
     need = _needing(st, SeatStatus.PLAYING)
+    need += [p for p in _offering(st) if p not in need]
     need += [p for p in _needing(st, None) if p in controlled and p not in need]
     return need
+
+
+def _offering(st: GameState) -> list[PowerName]:
+    """Rule 3.3: in a movement phase every played power that owns a centre must send a
+    sheet with an offer, whether it has units or not (it may bribe others' units)."""
+    pos = st.position
+    if pos is None or not pos.phase.is_movement:
+        return []
+    playing = {s.power for s in st.seats if s.status is SeatStatus.PLAYING and s.power}
+    return [p for p in pos.map.power_names if p in playing and must_offer(pos, p)]
 
 
 def waited_dummies(st: GameState) -> list[PowerName]:
@@ -129,8 +141,7 @@ def _to_order(pos: Position, st: GameState) -> list[PowerName]:
 
 
 def has_orders(st: GameState, power: PowerName) -> bool:
-    sub = st.submission(power)
-    return sub is not None and bool(sub.text.strip())
+    return counted(st.submission(power))
 
 
 def late_powers(st: GameState) -> list[PowerName]:

@@ -29,7 +29,7 @@ from typing import Final
 from ..rules.geography import Map
 from ..rules.names import PowerName
 from ..rules.phase import Phase
-from ..rules.position import Position
+from ..rules.position import Position, mobilizing
 from ..rules.turn import home_victory
 from .rules import Flag, IncomeEvery, IncomeScheme, PayolaRules
 
@@ -111,11 +111,18 @@ def income_due(current: Phase, following: Phase, start: Phase, rules: PayolaRule
 
 def opening_balances(position: Position, rules: PayolaRules) -> dict[PowerName, int]:
     """Every power's treasury when the game starts (one year's income; rule 6.2: a power
-    with units but no centres gets half of what as many centres would pay)."""
+    with units but no centres gets half of what as many centres would pay). MOBILIZE: each
+    power owns one centre, the home centre it is about to build on (DPjudge's undetermined
+    home centre), so it is paid for one centre; not knowing which, a per-centre TAX table
+    pays it the flat TAX (or nothing)."""
     out = {}
+    undetermined = mobilizing(position, rules.flags)
+    homes = {p.name for p in position.map.powers if p.homes}
     for power in position.map.power_names:
-        centers = sorted(position.centers.get(power, ()))
+        centers: list[str] = sorted(position.centers.get(power, ()))
         units = position.units.get(power, ())
+        if undetermined and power in homes:
+            centers.append("#home")  # a name no table holds
         if Flag.ZEROSUM in rules:
             out[power] = ZEROSUM_RATE * len(centers)
         elif centers:

@@ -137,12 +137,19 @@ def statement_view(
     paid = auction.paid.get(power, ())
     if Flag.BLIND in rules:
         # not even the gift mark (it would tell that the unit did something else), nor the
-        # board's order of provinces: by nationality, type and amount
+        # board's order of provinces: by nationality (the power bribed, as its sheet names
+        # the units it bribes), then armies before fleets, then the largest amount first
         blind = sorted(
-            ((_blind_unit(p.unit, auction.owners[p.unit.province]), p.amount) for p in paid),
-            key=lambda b: (b[0], -b[1]),
+            (
+                (auction.owners[p.unit.province], p.unit.type is not UnitType.ARMY, -p.amount, p.unit)
+                for p in paid
+            ),
+            key=lambda b: b[:3],
         )
-        bribes = tuple(BribeRow(f"   {amount:>5}  {text}", False) for text, amount in blind)
+        bribes = tuple(
+            BribeRow(f"   {-amount:>5}  {_blind_unit(unit, owner)}", False)
+            for owner, _, amount, unit in blind
+        )
     else:
         bribes = tuple(BribeRow(f"   {p.amount:>5}  {p.order}", p.gift) for p in paid)
     previous, savings = auction.previous.get(power, 0), auction.savings.get(power, 0)

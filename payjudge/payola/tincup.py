@@ -6,7 +6,8 @@ map and the units its lines name, as written (`supposed_position`): its reply ne
 on whether a foreign unit is really there. When the phase is processed, `screen` drops every
 offer whose unit is not on the board with the type written, or whose orders are not legal
 on the real board (rule 3.1 item 7: an order naming a unit that is not there, a convoy
-with no fleets to carry it), or that offers nothing to a foreign unit. The dropped offers
+with no fleets to carry it), or that offers nothing to a foreign unit, or (PAY_DUMMIES)
+that pays a unit of a power somebody plays. The dropped offers
 cost nothing and take no part in the auction or in the reductions of rule 5.5; they are
 told to nobody until the end of the game (`Auction.ignored`).
 """
@@ -25,7 +26,7 @@ from ..rules.parse import parse_order
 from ..rules.position import Position
 from ..rules.validate import validate
 from .offers import Offer, OfferOrder, Sheet, SheetItem, SignalSupport
-from .rules import PayolaRules
+from .rules import Flag, PayolaRules
 
 
 def supposed_position(position: Position, power: PowerName, written: Iterable[Unit]) -> Position:
@@ -86,8 +87,11 @@ def _real_offer(
     unit = position.unit_at(offer.unit.province)
     if unit is None or unit.type is not offer.unit.type:
         return None
-    if offer.is_zero and position.owner_at(unit.province) != power:
+    owner = position.owner_at(unit.province)
+    if offer.is_zero and owner != power:
         return None  # rule 3.1 item 2: nothing may be offered to a foreign unit
+    if Flag.PAY_DUMMIES in rules and owner != power and owner not in dummies:
+        return None  # PAY_DUMMIES (rule 6.5): money goes to dummies' units only
     orders: list[OfferOrder] = []
     for order in offer.orders:
         if isinstance(order, SignalSupport):  # a signal may name anything: only the unit counts

@@ -343,8 +343,12 @@ class _Drawing:
                 self.add(svg.cross(self.displaced(order.unit.location), 9.0, class_=f"{cls} mark"))
             elif isinstance(order, Build):
                 at = self.at(order.unit.location)
-                self.unit(o.power, order.unit, at, kind="unit built")
-                self.ring(at, "#1a8f2e" if ok else svg.FAILED, class_=cls)
+                if ok:
+                    self.unit(o.power, order.unit, at, kind="unit built")
+                    self.ring(at, "#1a8f2e", class_=cls, data_location=str(order.unit.location))
+                else:  # a build not made: its site is marked, but no unit is on the board
+                    self.ring(at, svg.FAILED, dashed=True, class_=cls, data_location=str(order.unit.location))
+                    self.add(svg.cross(at, 9.0, class_=f"{cls} mark"))
             elif isinstance(order, Remove):
                 self.add(svg.cross(self.at(order.unit.location), 9.0, class_=f"{cls} mark"))
             if o.dislodged and not isinstance(order, Waive):

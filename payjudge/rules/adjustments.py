@@ -16,7 +16,7 @@ from collections.abc import Set as AbstractSet
 
 from .flags import Flag
 from .geography import Location, Map, UnitType
-from .names import PowerName
+from .names import PowerName, ProvinceName
 from .orders import Build, Order, Remove, Unit, Waive
 from .outcome import OrderOutcome, Result
 from .position import Position, mobilizing
@@ -93,29 +93,56 @@ def garrison_claims(
     return claims
 
 
+def build_claims(
+    position: Position, flags: frozenset[Flag] = frozenset()
+) -> dict[PowerName, tuple[str, ...]]:
+    """The powers that may build one unit in a home centre they need not own, with those
+    home centres (nobody else may build there): in the opening phase of a MOBILIZE game
+    every power with home centres (it owns none yet: DPjudge's undetermined home centre,
+    which becomes the one it builds on), otherwise GARRISON's claims (`garrison_claims`)."""
+    if mobilizing(position, flags):
+        return {p.name: tuple(p.homes) for p in position.map.powers if p.homes}
+    return garrison_claims(position, flags)
+
+
 def allowance(position: Position, power: PowerName, flags: frozenset[Flag] = frozenset()) -> int:
-    """Builds (positive) or removals (negative) due to `power`: one build at most in the
-    opening phase of a MOBILIZE game; one build for a power that GARRISON lets build."""
-    if power in garrison_claims(position, flags):
+    """Builds (positive) or removals (negative) due to `power`: one build in the opening
+    phase of a MOBILIZE game, and for a power that GARRISON lets build (`build_claims`)."""
+    if power in build_claims(position, flags):
         return 1
-    delta = position.adjustment(power)
-    return min(delta, 1) if delta > 0 and mobilizing(position, flags) else delta
+    return position.adjustment(power)
+
+
+def mobilized_centers(
+    position: Position, built: Mapping[PowerName, Sequence[Unit]], flags: frozenset[Flag] = frozenset()
+) -> dict[PowerName, frozenset[ProvinceName]]:
+    """The centre ownership after the adjustment phase of `position`: unchanged, except in
+    the opening phase of a MOBILIZE game, where each power now owns the home centre it
+    built in (`built`: the units each power built)."""
+    centers = dict(position.centers)
+    if not mobilizing(position, flags):
+        return centers
+    for power, units in built.items():
+        sites = frozenset(ProvinceName(u.province) for u in units)
+        if sites:
+            centers[power] = centers.get(power, frozenset()) | sites
+    return centers
 
 
 def build_sites(
     position: Position, power: PowerName, flags: frozenset[Flag] = frozenset()
 ) -> tuple[str, ...]:
     """The unoccupied centres `power` owns and may build in, by the flags in force:
-    its home centres; any owned centre (BUILD_ANY); any owned centre that is some power's
-    home (HOME_BUILDS); REMOTE_BUILDS only while it still owns one of its own homes; and
-    the claims of GARRISON (`garrison_claims`)."""
+    its home centres; any owned centre (BUILD_ANY, or a power the map marks `&SC`); any
+    owned centre that is some power's home (HOME_BUILDS); REMOTE_BUILDS only while it
+    still owns one of its own homes; and the claims of GARRISON (`garrison_claims`)."""
     m = position.map
     p = m.power(power)
     if p is None:
         return ()
-    claims = garrison_claims(position, flags)
+    claims = build_claims(position, flags)
     if power in claims:
-        return claims[power]
+        return tuple(c for c in claims[power] if position.unit_at(c) is None)
     claimed = {h for hs in claims.values() for h in hs}
     owned = position.centers.get(power, frozenset()) - claimed
     if Flag.REMOTE_BUILDS in flags and not owned.intersection(p.homes):
@@ -123,7 +150,7 @@ def build_sites(
     if Flag.HOME_BUILDS in flags:
         every_home = {h for q in m.powers for h in q.homes}
         sites = sorted(c for c in owned if c in every_home)
-    elif Flag.BUILD_ANY in flags or Flag.REMOTE_BUILDS in flags:
+    elif Flag.BUILD_ANY in flags or Flag.REMOTE_BUILDS in flags or p.builds_anywhere:
         sites = sorted(owned)
     else:
         sites = [h for h in p.homes if h in owned]

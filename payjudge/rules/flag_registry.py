@@ -74,8 +74,8 @@ _DECLARATIONS: Final = (
         F.MOBILIZE,
         "1.1",
         S,
-        "no units at the start; the game begins with an adjustment phase in which each power "
-        "builds one unit in a home centre",
+        "no units and no centres at the start; the game begins with an adjustment phase in "
+        "which each power builds one unit in a home centre, and owns that centre",
     ),
     _d(
         F.FLEX_SETUP,

@@ -121,6 +121,7 @@ class Power:
     alternative_homes: tuple[tuple[str, tuple[str, ...]], ...] = ()  # `@X(A,B)`
     partisan_sites: tuple[str, ...] = ()  # `*X`: build sites that are no centres
     factory_sites: tuple[str, ...] = ()  # `+X`
+    builds_anywhere: bool = False  # `&SC` among the homes: it builds in any centre it owns
 
     def __str__(self) -> str:
         return self.name

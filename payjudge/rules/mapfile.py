@@ -47,6 +47,10 @@ _TERRAINS = {
     "WATER": Terrain.WATER,
     "SHUT": Terrain.SHUT,
 }
+# DPjudge's marks in a list of home or owned centres, which name no province: `&SC` (the
+# power builds in any centre it owns), `SC!` and `SC?` (a build not yet placed)
+ANYWHERE = "&SC"
+_MARKS = frozenset({ANYWHERE, "SC!", "SC?"})
 _STANDARD_FLOW = ("SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
 _PHASE_TYPES = {"M": "MOVEMENT", "R": "RETREATS", "A": "ADJUSTMENTS"}
 
@@ -165,9 +169,7 @@ class _Builder:
             for name, p in provinces.items()
         }
         owned = {
-            p: tuple(
-                h for h in (m.centers[p] if p in m.owns else m.homes[p]) if h not in ("SC!", "SC?", "&SC")
-            )
+            p: tuple(h for h in (m.centers[p] if p in m.owns else m.homes[p]) if h not in _MARKS)
             for p in powers
         }
         victory = m.victory[0] if m.victory else [len(centers) // 2 + 1]
@@ -289,7 +291,7 @@ class _Builder:
         for power in powers:
             listed = m.centers[power] if power in m.owns else m.homes[power]
             for c in listed:
-                if c in ("SC!", "SC?", "&SC"):
+                if c in _MARKS:
                     continue
                 if power in m.owns:
                     centers.add(c)
@@ -403,12 +405,13 @@ class _Builder:
             name=key,
             adjective=m.own_word.get(key, key).replace("+", " "),
             initial=initial,
-            homes=tuple(map(ProvinceName, m.homes[key])),
+            homes=tuple(ProvinceName(h) for h in m.homes[key] if h not in _MARKS),
             written=" ".join(m.pow_name.get(key, key).replace("+", " ").split()),
             hidden_homes=tuple(m.hidden.get(key, ())),
             alternative_homes=tuple((a[0], tuple(a[1:])) for a in m.alternative.get(key, ())),
             partisan_sites=tuple(m.partisan.get(key, ())),
             factory_sites=tuple(m.factory.get(key, ())),
+            builds_anywhere=ANYWHERE in m.homes[key],
         )
 
     def aliases(self, provinces: dict[str, Province]) -> dict[str, Location]:

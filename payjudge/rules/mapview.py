@@ -37,6 +37,7 @@ def map_json(m: Map) -> dict[str, Any]:
                 "adjective": p.adjective,
                 "written": p.written or p.name,
                 "homes": sorted(p.homes),
+                "builds_anywhere": p.builds_anywhere,  # in any centre it owns (DPjudge's `&SC`)
                 "centres": sorted(m.start_centers.get(p.name, ())),
                 "units": sorted(f"{t.value} {loc}" for t, loc in m.start_units.get(p.name, ())),
                 "dummy": p.name in m.dummies,

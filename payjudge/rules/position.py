@@ -192,18 +192,20 @@ class Position:
 
     @classmethod
     def initial(cls, game_map: Map, flags: frozenset[Flag] = frozenset()) -> Position:
-        """The opening position. MOBILIZE: no unit on the board; FLEX_SETUP: none on the
-        powers' own home centres (units elsewhere stay); both start with the adjustment
+        """The opening position. MOBILIZE: no unit on the board and no centre owned (each
+        power owns the one it builds on: `adjustments.build_claims`); FLEX_SETUP: no unit on
+        the powers' own home centres (units elsewhere stay); both start with the adjustment
         phase before the map's first phase, so that the powers build."""
         units = {p: tuple(Unit(t, loc) for t, loc in us) for p, us in game_map.start_units.items()}
+        centers = dict(game_map.start_centers)
         if Flag.MOBILIZE in flags:
-            units = {}
+            units, centers = {}, {}
         elif Flag.FLEX_SETUP in flags:
             homes = {p.name: set(p.homes) for p in game_map.powers}
             units = {p: tuple(u for u in us if u.province not in homes.get(p, ())) for p, us in units.items()}
         phase = opening_phase(game_map, flags)
         units, _lost = adapt_units(phase_map(game_map, phase), units, flags)
-        return cls(game_map, phase, units, dict(game_map.start_centers))
+        return cls(game_map, phase, units, centers)
 
     # -- queries ---------------------------------------------------------------------
     def unit_at(self, province: str) -> Unit | None:

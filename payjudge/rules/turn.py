@@ -12,18 +12,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, cast
 
-from .adjustments import adjudicate_adjustments, adjustments_due
+from .adjustments import adjudicate_adjustments, adjustments_due, mobilized_centers
 from .borders import borders
 from .errors import OrderError, ProblemKind
 from .flags import Flag
 from .geography import Map
 from .movement import adjudicate_movement
 from .names import PowerName, ProvinceName
-from .orders import Convoy, Order, SupportHold, SupportMove, Unit, Waive
+from .orders import Build, Convoy, Order, SupportHold, SupportMove, Unit, Waive
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
 from .phase import Phase, PhaseType
-from .position import Dislodged, Position
+from .position import Dislodged, Position, mobilizing
 from .retreats import adjudicate_retreats
 from .terrain import adapt_units, phase_map
 from .validate import chain_looked_for, fleet_chain, validate
@@ -335,10 +335,18 @@ def play(
             position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
         )
         dislodged = position.dislodged
+    start = position
+    if kind is PhaseType.ADJUSTMENTS and mobilizing(position, flags):
+        # MOBILIZE: each power owns the home centre it built in
+        built: dict[PowerName, list[Unit]] = {}
+        for o in outcomes:
+            if isinstance(o.order, Build) and o.result.succeeded:
+                built.setdefault(o.power, []).append(o.order.unit)
+        start = position.replace(centers=mobilized_centers(position, built, flags))
     vassals = None
     if Flag.VASSAL_DUMMIES in flags:
         vassals = _Vassals(dummies | frozenset(control or {}), dict(control or {}))
-    nxt, changes, stranded = _next_position(position, units, dislodged, flags, vassals)
+    nxt, changes, stranded = _next_position(start, units, dislodged, flags, vassals)
     # the report is made once, with everything in it (`dataclasses.replace` of a report
     # costs as much as a small adjudication)
     settled = vassals is not None and vassals.settled

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from .adjustments import build_sites, garrison_claims
+from .adjustments import build_claims, build_sites
 from .borders import crossing_refused, support_refused
 from .errors import AmbiguousOrder, IllegalOrder
 from .flags import Flag
@@ -579,7 +579,9 @@ def _adjustment(
         prov = m.provinces.get(loc.province)
         home_of = m.home_owner(loc.province)
         free_sites = bool(flags & {Flag.BUILD_ANY, Flag.HOME_BUILDS, Flag.REMOTE_BUILDS, Flag.GARRISON})
-        claims = garrison_claims(position, flags)
+        ordering = m.power(power) if power is not None else None
+        free_sites = free_sites or (ordering is not None and ordering.builds_anywhere)
+        claims = build_claims(position, flags)
         if power is not None and power in claims:
             if loc.province not in claims[power]:
                 raise IllegalOrder(f"{loc.province} is not a home centre of {power}")

@@ -118,6 +118,10 @@ def _pay_dummies(item: Offer, ctx: SheetContext, owner: PowerName | None, foreig
             or item.unit.province in ctx.offered
         ):
             raise illegal(f"your own units take one plain order each, not bribes (PAY_DUMMIES): {item.unit}")
+    elif owner is None and Flag.BLIND in ctx.in_force:
+        # Tin Cup: the writer cannot know whose unit it is; an offer to a unit that is not a
+        # dummy's is ignored in silence at processing (`payola.tincup.screen`)
+        return
     elif owner not in ctx.dummies:
         raise illegal(
             f"offers may only be made to units of powers nobody plays (PAY_DUMMIES): "
@@ -129,6 +133,8 @@ def _touch(item: Offer, ctx: SheetContext, owner: PowerName | None) -> None:
     rules = ctx.in_force
     if owner in ctx.dummies and (Flag.CD_DUMMIES in rules or Flag.PAY_DUMMIES in rules):
         return
+    if owner is None and Flag.PAY_DUMMIES in rules and Flag.BLIND in rules:
+        return  # Tin Cup: every foreign offer that is kept goes to a dummy's unit, exempt
     mine = ctx.position.units.get(ctx.power, ())
     near = any(supports_either_way(ctx.position.map, u, item.unit) for u in mine)
     if Flag.TOUCH_BRIBE in rules and not near:

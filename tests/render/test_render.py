@@ -18,6 +18,7 @@ from payjudge.render.raster import png
 from payjudge.render.schematic import schematic_geometry
 from payjudge.render.svg import STANDARD_COLOURS
 from payjudge.rules.mapfile import load_map_file, load_variant
+from payjudge.rules.orders import Unit
 from payjudge.rules.position import Position
 from payjudge.rules.turn import advance
 
@@ -203,3 +204,26 @@ def test_schematic_picture_of_a_dpjudge_map(name):
     assert len(groups(root, "unit")) == sum(len(us) for us in m.start_units.values())
     data = png(text)
     assert struct.unpack(">II", data[16:24]) == (1000, int(float(root.get("height"))))
+
+
+def test_a_build_not_made_draws_no_unit():
+    """A void build (no build due) is marked at its site, but no unit is drawn there: the
+    picture never shows a unit that is not on the board (issue 26)."""
+    from payjudge.rules.phase import Phase
+
+    m = load_variant()
+    units = {"FRANCE": ["A MAR", "F BRE"], "GERMANY": ["A KIE", "A MUN", "A HOL"]}
+    pos = Position(
+        m,
+        Phase.parse("W1901A"),
+        {p: tuple(Unit.parse(u) for u in us) for p, us in units.items()},
+        {"FRANCE": frozenset({"PAR", "BRE", "MAR"}), "GERMANY": frozenset({"BER", "KIE", "MUN"})},
+    )
+    report, _ = advance(pos, {"FRANCE": ["BUILD A PAR"], "GERMANY": ["BUILD A BER"]})
+    results = {str(o.order): o.result.value for o in report.outcomes}
+    assert results == {"BUILD A PAR": "succeeds", "BUILD A BER": "void"}
+    root = ET.fromstring(report_svg(geometry_for(m), report))
+    built = {el.get("data-location") for el in groups(root, "unit", "built")}
+    assert built == {"PAR"}
+    failed = {el.get("data-location") for el in groups(root, "order", "build", "failed")}
+    assert failed - {None} == {"BER"}

@@ -31,6 +31,7 @@ class Case:
     next_phase: str | None = None  # phase after the last block (flag cases)
     start: bool = False  # from the map's opening (flag cases)
     map: str = "standard"  # the map played on (flag cases: MAP <name>)
+    owners: dict[str, list[str]] | None = None  # centre ownership after the last block (flag cases)
 
 
 def _power_line(text: str) -> tuple[str, str]:
@@ -68,10 +69,11 @@ def read_cases(directory: Path = HERE) -> list[Case]:
                 case.next_phase = line.split()[1].upper()
             elif word == "DUMMIES":
                 case.dummies.extend(line.upper().split()[1:])
-            elif word in ("CENTERS", "UNITS", "POSITION", "DISLODGED") and line.upper() == word:
+            elif word in ("CENTERS", "OWNERS", "UNITS", "POSITION", "DISLODGED") and line.upper() == word:
                 section = word
                 attr = {
                     "CENTERS": "centers",
+                    "OWNERS": "owners",
                     "UNITS": "units",
                     "POSITION": "position",
                     "DISLODGED": "dislodged",
@@ -90,9 +92,11 @@ def read_cases(directory: Path = HERE) -> list[Case]:
                     section
                 ]
                 target.setdefault(power, []).extend(u.strip() for u in rest.split(",") if u.strip())
-            elif section == "CENTERS":
+            elif section in ("CENTERS", "OWNERS"):
                 power, rest = _power_line(line)
-                case.centers.setdefault(power, []).extend(rest.split())
+                owned = case.centers if section == "CENTERS" else case.owners
+                assert owned is not None
+                owned.setdefault(power, []).extend(rest.split())
             elif section == "ORDERS":
                 power, rest = _power_line(line)
                 case.blocks[-1].orders.setdefault(power, []).append(rest)

@@ -255,3 +255,26 @@ def test_cli_show_check_install(tmp_path, monkeypatch):
     assert "midi" in run(main, ["map", "list"]).output
     doc = json.loads(run(main, ["map", "show", "midi", "--json"]).output)
     assert doc["name"] == "midi" and len(doc["powers"]) == 10
+
+
+def test_homes_hold_provinces_only_and_build_anywhere_is_a_field():
+    """ambition.map lists `&SC` among five powers' homes: DPjudge's mark that the power
+    builds in any centre it owns. `map show --json` gives `homes` as provinces only and the
+    mark as `builds_anywhere` (issue 26); the build sites follow it."""
+    from payjudge.rules.adjustments import build_sites
+    from payjudge.rules.phase import Phase
+    from payjudge.rules.position import Position
+
+    m = dp("ambition")
+    doc = map_json(m)
+    provinces = set(doc["locations"])
+    for name, p in doc["powers"].items():
+        assert set(p["homes"]) <= provinces, (name, p["homes"])
+    assert doc["powers"]["SAXONY"]["homes"] == ["DRE", "WAR"]
+    assert doc["powers"]["SAXONY"]["builds_anywhere"] is True
+    assert doc["powers"]["FRANCE"]["builds_anywhere"] is False
+    saxony = m.power("SAXONY")
+    assert saxony is not None and "&SC" not in saxony.homes and saxony.builds_anywhere
+    extra = next(c for c in sorted(m.supply_centers) if c not in {h for q in m.powers for h in q.homes})
+    pos = Position(m, Phase.parse("W1701A"), {}, {"SAXONY": frozenset({"DRE", extra})})
+    assert set(build_sites(pos, "SAXONY")) == {"DRE", extra}

@@ -1,10 +1,11 @@
 """The adjudication flags of seed 003, each from its case file in tests/rules/flags/.
 
 One file per flag, named after it (`NO_RETREAT.datc`), in the DATC format of
-tests/rules/datc/README.md with five more keywords: `FLAGS` (the flags in force, with what
+tests/rules/datc/README.md with six more keywords: `FLAGS` (the flags in force, with what
 they bring by the registry), `DUMMIES` (the dummy powers), `NEXT` (the phase that follows
 the last ORDERS block), `START` (the case begins from the map's opening position under
-its flags, instead of PHASE/CENTERS/UNITS) and `MAP` (the map played on: one of ours in
+its flags, instead of PHASE/CENTERS/UNITS), `OWNERS` (the centre ownership expected after
+the last block, complete) and `MAP` (the map played on: one of ours in
 tests/rules/flags/maps/, else one of DPjudge's in ../shared/dpjudge-maps; the standard map
 when not given). The situations are ours.
 """
@@ -159,6 +160,9 @@ def play_case(case: Case) -> None:
     if case.position is not None:
         got = {p: {str(u) for u in us} for p, us in position.units.items() if us}
         assert got == _units(case.position, board)
+    if case.owners is not None:
+        got_owners = {p: sorted(cs) for p, cs in position.centers.items() if cs}
+        assert got_owners == {p: sorted(cs) for p, cs in case.owners.items() if cs}
     if case.dislodged is not None:
         if report is not None and report.phase.is_movement:
             got = {p: {str(d.unit) for d in ds} for p, ds in report.dislodged.items() if ds}

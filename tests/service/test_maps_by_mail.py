@@ -103,3 +103,38 @@ def test_1898_starts_mobilized_by_its_rule_line(database, tmp_path, monkeypatch)
     judge.send("russia@pj.test", "SIGNON Rmob1 pw-russia\nBUILD F STP/SC\nBUILD A MOS\n")
     reply = judge.last_reply("russia@pj.test")
     assert "STP" in reply
+
+
+def test_1898_opens_with_one_centre_each_the_one_built_on(database, tmp_path, monkeypatch):
+    """MOBILIZE (seed 003): the powers begin with no units, no centres and one build. As in
+    DPjudge a power owns the one centre it builds on, so the opening balance is one centre's
+    income (17 AgP on 1898, not 48 or Russia's 62), and its other home centres are
+    captured like any other (issue 26)."""
+    from payjudge.game import money
+
+    maps_dir = tmp_path / "maps"
+    monkeypatch.setenv("PAYJUDGE_MAPS_DIR", str(maps_dir))
+    monkeypatch.setenv("PAYJUDGE_DATA_DIR", str(tmp_path / "data"))
+    result = CliRunner().invoke(main, ["map", "install", str(DPJUDGE / "maps" / "1898.map")])
+    assert result.exit_code == 0, result.output
+    judge = TestJudge(database)
+    judge.config = replace(judge.config, maps_dir=str(maps_dir))
+    judge.send(GM, "CREATE mob2 masterpw\nRULE POWER_CHOICE\nMAP 1898\nSIGNOFF\n")
+    powers = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+    for p in powers:
+        judge.send(f"{p.lower()}@pj.test", f"JOIN {p.lower()}@mob2 pw-{p.lower()}\n")
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "mob2"), maps_dir)
+        assert not any(st.position.centers.values())
+        assert {p: money.balance(s, st.game, p) for p in powers} == dict.fromkeys(powers, 17)
+    judge.send("russia@pj.test", "SIGNON Rmob2 pw-russia\nBUILD F STP/SC\n")
+    assert "BUILD F STP/SC" in judge.last_reply("russia@pj.test")
+    judge.send("france@pj.test", "SIGNON Fmob2 pw-france\nBUILD A MAR\n")
+    judge.send(GM, "SIGNON Mmob2 masterpw\nPROCESS!\n")
+    with judge.db.transaction() as s:
+        st = GameState(s, find_game(s, "mob2"), maps_dir)
+        assert st.game.phase == Phase.parse("S1899M")
+        assert {p: sorted(cs) for p, cs in st.position.centers.items() if cs} == {
+            "RUSSIA": ["STP"],
+            "FRANCE": ["MAR"],
+        }

@@ -21,6 +21,8 @@ from payjudge.cli import main
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
 from payjudge.payola.income import income, income_due
+from payjudge.rules.adjustments import allowance
+from payjudge.rules.flags import Flag
 from payjudge.rules.possible import possible_adjustments, possible_orders
 
 from .judge import TestJudge
@@ -93,7 +95,7 @@ class Game:
                     continue
                 body = "\n".join(str(rng.choice(possible_orders(pos, d.unit))) for d in ds)
             else:
-                need = abs(pos.adjustment(p))
+                need = abs(allowance(pos, p, rules.flags))  # MOBILIZE: one build, no centre
                 opts = possible_adjustments(pos, p, rules.flags)  # the map's RULE lines count
                 if not opts or not need:
                     continue
@@ -173,12 +175,14 @@ def rule62(centres: int, victory: int) -> int:
 
 def test_a_winter_start_pays_the_opening_balance_once(database, tmp_path, monkeypatch):
     """1898 starts in Winter 1898: the opening balance is the income before Spring 1899,
-    not paid again at the end of 1898 (it used to be, twice in all)."""
+    not paid again at the end of 1898 (it used to be, twice in all). Under its MOBILIZE
+    each power owns one centre, the one it builds on: 17 AgP each (issue 26)."""
     game = Game(database, tmp_path, monkeypatch, "1898", "y1898")
     pos, balances, state, phase, _ = game.snapshot()
     assert (state, phase) == ("active", "W1898A")
-    opening = {p: rule62(len(pos.centers[p]), 18) for p in game.powers}
-    assert balances == opening and opening["RUSSIA"] == 62 and opening["FRANCE"] == 48
+    assert not any(pos.centers.values())
+    opening = {p: rule62(1, 18) for p in game.powers}
+    assert balances == opening and opening["RUSSIA"] == 17 and opening["FRANCE"] == 17
     game.play_phase(random.Random(1))
     game.judge.tick(days=3)
     pos, balances, _, phase, _ = game.snapshot()
@@ -213,7 +217,7 @@ def test_income_setting_is_checked_by_create(database, tmp_path, monkeypatch):
 GAMES = [
     ("ancmed", "S1M", 5, 18, {"ROME": 17 + 16 + 15}),
     ("youngstown", "S1901M", 10, 37, {"RUSSIA": sum(range(31, 37)), "CHINA": 36 + 35 + 34}),
-    ("1898", "W1898A", 7, 18, {"RUSSIA": 62, "TURKEY": 48}),
+    ("1898", "W1898A", 7, 18, {"RUSSIA": 17, "TURKEY": 17}),  # MOBILIZE: one centre each
     ("hundred", "S1425M", 3, 9, {"ENGLAND": 8 + 7 + 6 + 5 + 4, "FRANCE": 8 + 7 + 6 + 5}),
     ("chaos", "W1900A", 34, 18, {"PARIS": 17, "WARSAW": 17}),
     ("void", "F1900M", 36, 18, {"WALES": 17 // 2, "YORKSHIRE": 8}),
@@ -228,9 +232,12 @@ def test_two_years_of_payola_by_mail(
     game = Game(database, tmp_path, monkeypatch, map_name, "v" + map_name[:6])
     pos, balances, state, phase, _ = game.snapshot()
     assert (state, phase, len(game.powers), pos.map.victory) == ("active", first, count, victory)
+    mobilize = Flag.MOBILIZE.value in pos.map.rule_flags()  # one undetermined home centre
     assert balances == {
         p: rule62(len(pos.centers[p]), victory)
         if pos.centers.get(p)
+        else rule62(1, victory)
+        if mobilize
         else rule62(len(pos.units.get(p, ())), victory) // 2
         for p in game.powers
     }
