@@ -33,8 +33,10 @@ class Config:
     sweep_seconds: int = 30  # how often the scheduler re-checks every game
     max_message_bytes: int = 1_000_000
     smtp_timeout_seconds: int = 120  # an SMTP client is cut off this long after its last command
+    smtp_session_seconds: int = 600  # … and this long after it connected, whatever it sends
+    smtp_max_commands: int = 1000  # … and after this many commands
     smtp_max_connections: int = 100  # SMTP connections served at once …
-    smtp_max_per_client: int = 10  # … and from one client address
+    smtp_max_per_client: int = 10  # … and from one client network (a /24 of IPv4, a /64 of IPv6)
     create_allowed: tuple[str, ...] = ("*",)  # addresses (or *@domain) allowed to CREATE
     # messages answered per sender (From) per hour; more wait their turn (see README)
     rate_limit_per_hour: int = 60
