@@ -46,6 +46,9 @@ class Config:
     log_level: str = "INFO"
     maps_dir: str = ""  # installed maps (default: <data_dir>/maps)
     http_listen: str = ""  # host:port of the read-only status page ("" = off)
+    http_header_timeout_seconds: int = 20  # a page connection must send a request's head in time
+    http_max_connections: int = 100  # page connections open at once …
+    http_descriptor_percent: int = 25  # … and never more than this share of the file descriptors
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
