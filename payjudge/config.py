@@ -40,6 +40,10 @@ class Config:
     create_allowed: tuple[str, ...] = ("*",)  # addresses (or *@domain) allowed to CREATE
     # messages answered per sender (From) per hour; more wait their turn (see README)
     rate_limit_per_hour: int = 60
+    observers_per_game: int = 20  # observers of one game, counting those yet to confirm (0: no limit)
+    broadcasts_per_hour: int = 10  # broadcasts by one author in one game per hour (0: no limit)
+    create_per_sender_per_hour: int = 5  # games one address may create per hour …
+    create_per_hour: int = 30  # … and all addresses together (0: no limit)
     signon_failure_limit: int = 10  # wrong passwords per seat within the window …
     signon_window_minutes: int = 60  # … before its sign-ons are refused for a while
     timezone: str = "UTC"  # default zone for times shown in mail

@@ -1,6 +1,6 @@
 """Split a mail's command text into commands: the grammar of shared/spec/email.md.
 
-The first command must be an opener (CREATE, JOIN, OBSERVE, SIGNON, RESIGN, TAKEOVER,
+The first command must be an opener (CREATE, JOIN, OBSERVE, CONFIRM, SIGNON, RESIGN, TAKEOVER,
 LIST, SUMMARY, HISTORY, HELP). After SIGNON every line is a command: a keyword line, or
 else an order or offer line (any line whose first word is not a keyword, as in DPjudge).
 CREATE is followed by setting lines up to SIGNOFF; PRESS and BROADCAST by their text up
@@ -31,6 +31,7 @@ OPENERS: Final = (
     "JOIN",
     "CREATE",
     "OBSERVE",
+    "CONFIRM",
     "RESIGN",
     "TAKEOVER",
     "LIST",

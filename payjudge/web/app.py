@@ -1,6 +1,6 @@
 """The status page's HTTP side: three GET routes, each a read in a worker thread.
 
-    /                        the list of games
+    /                        the list of games, 50 a page (/?page=2)
     /game/<name>             a game: its board, phase, deadline, centres, public results
     /game/<name>/<seq>.png   the picture of one of its phases
 
@@ -60,7 +60,10 @@ def make_app(db: Database, config: Config) -> web.Application:
         return page("web/missing.html.j2", status=404, what=what)
 
     async def index(request: web.Request) -> web.Response:
-        return page("web/index.html.j2", games=await read(public.game_list))
+        wanted = request.query.get("page", "1")
+        number = int(wanted) if wanted.isdigit() and len(wanted) <= 6 else 1
+        listing = await read(public.game_list, number)
+        return page("web/index.html.j2", games=listing.games, page=listing.page, pages=listing.pages)
 
     async def game(request: web.Request) -> web.Response:
         name = request.match_info["name"]

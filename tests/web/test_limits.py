@@ -6,6 +6,7 @@ one more is answered 503 and closed at once. Real sockets on loopback, bounded w
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 
 import pytest
@@ -93,3 +94,32 @@ def test_the_cap_keeps_to_the_pages_share_of_descriptors():
     assert connection_cap(config, descriptor_limit=1024) == 256
     assert connection_cap(config, descriptor_limit=100_000) == 500
     assert connection_cap(config, descriptor_limit=2) == 1
+
+
+async def test_the_list_of_games_comes_in_pages(tmp_path):
+    # issue 26: 2,000 forged CREATEs made one page of every game
+    from tests.service.judge import TestJudge
+
+    page, port = await _serve(tmp_path)
+    judge = TestJudge(Database(f"sqlite:///{tmp_path / 'judge.sqlite'}"))
+    for i in range(51):
+        await asyncio.to_thread(judge.send, f"gm{i}@pj.test", f"CREATE g{i:03d} masterpw\nSIGNOFF\n")
+    try:
+
+        async def names(query: str) -> tuple[list[str], bytes]:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET /{query} HTTP/1.1\r\nHost: judge\r\nConnection: close\r\n\r\n".encode())
+            answer = await asyncio.wait_for(reader.read(), 20)
+            writer.close()
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:80]
+            return re.findall(r'<a href="/game/(g\d+)">', answer.decode()), answer
+
+        first, body = await names("")
+        assert first == [f"g{i:03d}" for i in range(50)]
+        assert b'href="/?page=2"' in body
+        second, body = await names("?page=2")
+        assert second == ["g050"] and b'href="/?page=1"' in body
+        assert (await names("?page=99"))[0] == ["g050"]  # past the end: the last page
+        assert (await names("?page=x"))[0] == first
+    finally:
+        await page.cleanup()
