@@ -82,17 +82,26 @@ class Config:
     sweep_seconds: int = 30  # how often the scheduler re-checks every game
     max_message_bytes: int = 1_000_000
     smtp_timeout_seconds: int = 120  # an SMTP client is cut off this long after its last command
+    smtp_session_seconds: int = 600  # … and this long after it connected, whatever it sends
+    smtp_max_commands: int = 1000  # … and after this many commands
     smtp_max_connections: int = 100  # SMTP connections served at once …
-    smtp_max_per_client: int = 10  # … and from one client address
+    smtp_max_per_client: int = 10  # … and from one client network (a /24 of IPv4, a /64 of IPv6)
     create_allowed: tuple[str, ...] = ("*",)  # addresses (or *@domain) allowed to CREATE
     # messages answered per sender (From) per hour; more wait their turn (see README)
     rate_limit_per_hour: int = 60
+    observers_per_game: int = 20  # observers of one game, counting those yet to confirm (0: no limit)
+    broadcasts_per_hour: int = 10  # broadcasts by one author in one game per hour (0: no limit)
+    create_per_sender_per_hour: int = 5  # games one address may create per hour …
+    create_per_hour: int = 30  # … and all addresses together (0: no limit)
     signon_failure_limit: int = 10  # wrong passwords per seat within the window …
     signon_window_minutes: int = 60  # … before its sign-ons are refused for a while
     timezone: str = "UTC"  # default zone for times shown in mail
     log_level: str = "INFO"
     maps_dir: str = ""  # installed maps (default: <data_dir>/maps)
     http_listen: str = ""  # host:port of the read-only status page ("" = off)
+    http_header_timeout_seconds: int = 20  # a page connection must send a request's head in time
+    http_max_connections: int = 100  # page connections open at once …
+    http_descriptor_percent: int = 25  # … and never more than this share of the file descriptors
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

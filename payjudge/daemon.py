@@ -141,6 +141,8 @@ class Daemon:
                 size_limit=cfg.max_message_bytes,
                 hostname="payjudge",
                 timeout=cfg.smtp_timeout_seconds,
+                session_seconds=cfg.smtp_session_seconds,
+                max_commands=cfg.smtp_max_commands,
                 max_connections=cfg.smtp_max_connections,
                 max_per_client=cfg.smtp_max_per_client,
             )

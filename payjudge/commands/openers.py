@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..game import investors, lifecycle
+from ..game import investors, lifecycle, observers
 from ..game.blind import NOBODY, is_blind, is_omniscient
 from ..game.context import CommandError, Context
 from ..game.exchange import investor_seat
@@ -83,6 +83,13 @@ class Create(OpenerHandler):
             "*" in allowed or ctx.sender in allowed or f"*@{ctx.sender.rpartition('@')[2]}" in allowed,
             f"{ctx.sender} may not create games on this judge",
         )
+        lifecycle.check_create_rate(
+            ctx.session,
+            sender=ctx.sender,
+            now=ctx.now,
+            per_sender=ctx.config.create_per_sender_per_hour,
+            overall=ctx.config.create_per_hour,
+        )
         spec, problems = lifecycle.parse_settings(list(cmd.body), maps_dir=ctx.config.maps_path)
         for problem in problems:
             ctx.reply.add(problem.at(problem.line or cmd.line, problem.text))
@@ -153,7 +160,7 @@ class Join(OpenerHandler):
 class Observe(OpenerHandler):
     keyword = "OBSERVE"
     syntax = "OBSERVE <name>@<game> <password>"
-    summary = "watch a game: results and broadcasts, never anything private"
+    summary = "watch a game: results and broadcasts once your address has answered the mailed code (CONFIRM)"
     secret_args = (1,)
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -162,8 +169,41 @@ class Observe(OpenerHandler):
         st = _game(ctx, _game_name(game))
         _new_password(cmd.args[1])
         require(not st.game.state.is_over, f"{st.game.name} is over")
-        lifecycle.observe(st, name=name.upper(), address=ctx.sender, password=cmd.args[1], now=ctx.now)
-        ctx.reply.note("observing", cmd.line, game=st.game.name, name=name.upper())
+        obs, code = observers.observe(
+            st,
+            name=name.upper(),
+            address=ctx.sender,
+            password=cmd.args[1],
+            now=ctx.now,
+            limit=ctx.config.observers_per_game,
+            judge_name=ctx.config.judge_name,
+        )
+        ctx.reply.note(
+            "observing",
+            cmd.line,
+            game=st.game.name,
+            name=obs.name,
+            identity=f"{obs.name.lower()}@{st.game.name}",
+            code=code,
+            address=obs.address,
+            days=observers.CONFIRM_WITHIN.days,
+        )
+
+
+@register
+class Confirm(OpenerHandler):
+    keyword = "CONFIRM"
+    syntax = "CONFIRM <name>@<game> <code>"
+    summary = "confirm an observer's address with the code the judge mailed to it after OBSERVE"
+
+    def run(self, ctx: Context, cmd: Command) -> None:
+        require(len(cmd.args) == 2 and "@" in cmd.args[0], "write CONFIRM <name>@<game> <code>")
+        name, _, game = cmd.args[0].partition("@")
+        st = _game(ctx, _game_name(game))
+        obs = observers.confirm_observer(
+            st, name=name.upper(), address=ctx.sender, code=cmd.args[1], now=ctx.now
+        )
+        ctx.reply.note("observer_confirmed", cmd.line, game=st.game.name, name=obs.name)
 
 
 def authenticate(ctx: Context, word: str, password: str) -> None:
@@ -210,6 +250,7 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
     if obs is None:
         raise CommandError(bad)
     _check(ctx, st, obs.name, obs.password, obs.address, password)
+    observers.check_confirmed(obs)
     ctx.actor = obs.name
     ctx.observer = True
 

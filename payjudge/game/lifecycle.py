@@ -7,7 +7,7 @@ import random
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..payola.income import opening_balances
@@ -20,13 +20,14 @@ from ..rules.phase import FlowError, Phase, game_start_phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
-from ..store.models import Game, Observer, Seat, Turn
+from ..store.models import Game, Seat, Turn
 from ..text.numbers import whole_number
 from ..text.problems import LineError, Problem
 from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import money
 from .context import CommandError
 from .gamerules import check_rules
+from .observers import reserved_name
 from .security import MIN_LENGTH, check_password, hash_password
 from .state import GameState
 from .timing import Timing, TimingError
@@ -48,6 +49,21 @@ def new_seed(game: Game, phase: Phase) -> int:
     game's mail gives the very same results, and a rolled-back phase draws the same."""
     base = game.settings.get("seed_base", "")
     return int(hashlib.sha256(f"{base}:{phase}".encode()).hexdigest()[:15], 16)
+
+
+def check_create_rate(s: Session, *, sender: str, now: datetime, per_sender: int, overall: int) -> None:
+    """CREATE at most `per_sender` times an hour from one address, `overall` from all (0:
+    no limit): a game costs the judge a row, a listing and the status page's space, and a
+    From is easily forged, so the whole judge's hour is bounded too."""
+    since = now - timedelta(hours=1)
+    if per_sender and repo.games_created_since(s, since, master=sender) >= per_sender:
+        raise CommandError(
+            f"{sender} has created {per_sender} games within the hour, the most allowed: try later"
+        )
+    if overall and repo.games_created_since(s, since) >= overall:
+        raise CommandError(
+            f"{overall} games were created on this judge within the hour, the most allowed: try later"
+        )
 
 
 def create_game(
@@ -155,7 +171,7 @@ def _join_investor(
         raise CommandError(
             f"{name!r} cannot be an investor's name: 2 to 12 letters, digits or _, starting with a letter"
         )
-    if st.map.power(name) is not None or name in RESERVED_NAMES:
+    if reserved_name(st, name) or name in RESERVED_NAMES:
         raise CommandError(f"{name} cannot be an investor's name in {game.name} (it names a power or a role)")
     if name in investor_names(game) or repo.observer(st.session, game, name) is not None:
         raise CommandError(f"{name} is already taken in {game.name}")
@@ -165,18 +181,6 @@ def _join_investor(
     seat.status = SeatStatus.PLAYING
     seat.joined_at = now
     return seat
-
-
-def observe(st: GameState, *, name: str, address: str, password: str, now: datetime) -> Observer:
-    if repo.observer(st.session, st.game, name) is not None:
-        raise CommandError(f"{name} already observes {st.game.name}")
-    if st.map.power(name) is not None or name == "MASTER" or name in investor_names(st.game):
-        raise CommandError(f"{name} cannot be an observer's name")
-    obs = Observer(
-        game_id=st.game.id, name=name, address=address, password=hash_password(password), joined_at=now
-    )
-    st.session.add(obs)
-    return obs
 
 
 def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None) -> Turn:

@@ -8,10 +8,12 @@ sender and addressees the press shows, the Master's copy always says who really 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..rules.proximity import remote, touching
+from ..store import repo
 from ..store.models import Press
 from ..vocabulary import GameStatus, SeatStatus
 from .context import CommandError, GameContext
@@ -191,6 +193,21 @@ def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest,
     )
 
 
+def _within_broadcast_limit(ctx: GameContext, sender: str) -> None:
+    """At most `broadcasts_per_hour` broadcasts by one author in a game (the Master, a
+    power or an observer): a broadcast is mailed to everyone, so it is the judge's
+    largest mail for one message, and a signed-on message is never held back."""
+    limit = ctx.config.broadcasts_per_hour
+    if (
+        limit
+        and repo.broadcasts_since(ctx.session, ctx.state.game, sender, ctx.now - timedelta(hours=1)) >= limit
+    ):
+        raise CommandError(
+            f"you have sent {limit} broadcasts in {ctx.state.game.name} within the hour, the most "
+            "this judge allows: send this one later"
+        )
+
+
 def send_press(
     ctx: GameContext, *, sender: str, request: PressRequest, body: str, observer: bool = False
 ) -> list[str]:
@@ -214,6 +231,9 @@ def send_press(
         )
     else:
         _check(ctx, sender, observer, request, targets)
+        _refuse(observer and request.fake_as is not None, "an observer's press always shows the observer")
+    if broadcast:
+        _within_broadcast_limit(ctx, sender)
     shown_from = "the Master" if is_master else sender.title()
     if request.fake_as is not None:
         fake = ctx.state.map.power(request.fake_as)
@@ -227,6 +247,8 @@ def send_press(
         and (request.grey or Flag.GREY_PRESS in rules or (broadcast and Flag.YELLOW_PRESS in rules))
     ):
         shown_from = ANONYMOUS
+    if observer:  # never to be taken for a power's
+        shown_from = f"{shown_from} (observer)"
     to_names = (
         "everyone" if broadcast else ", ".join("the Master" if t == MASTER else t.title() for t in targets)
     )
@@ -279,7 +301,7 @@ def send_press(
             unplayed=[],
         )
     if master_copy or unread:
-        real_from = sender.title() if not observer else f"observer {sender}"
+        real_from = sender.title() if not observer else f"{sender.title()} (observer)"
         heading = real_from if shown_from == real_from else f"{real_from} (shown as {shown_from})"
         heading_to = to_names if shown_to == to_names else f"{to_names} (shown as {shown_to})"
         ctx.mailer.send(

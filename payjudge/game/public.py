@@ -84,8 +84,24 @@ def summary(st: GameState) -> Summary:
     )
 
 
-def game_list(session: Session, config: Config) -> list[Summary]:
-    return [summary(_state(session, g, config)) for g in repo.games(session)]
+GAMES_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class GameList:
+    """One page of the list of games, by name."""
+
+    games: tuple[Summary, ...]
+    page: int  # from 1
+    pages: int
+
+
+def game_list(session: Session, config: Config, page: int = 1) -> GameList:
+    """The `page`-th page of the games (the last one when there are fewer)."""
+    pages = max(1, -(-repo.game_count(session) // GAMES_PER_PAGE))
+    page = min(max(page, 1), pages)
+    games = repo.games_page(session, (page - 1) * GAMES_PER_PAGE, GAMES_PER_PAGE)
+    return GameList(tuple(summary(_state(session, g, config)) for g in games), page, pages)
 
 
 def game_page(session: Session, config: Config, name: str) -> Page | None:

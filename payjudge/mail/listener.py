@@ -8,18 +8,24 @@ our database hiccuped, and we never show an exception to the client.
 What clients may hold is bounded (aiosmtpd 1.4): a message's data by `size_limit`
 (more is read and dropped, then answered 552), a line by 1,001 bytes and a command by
 512, and a connection by `timeout`, counted from its last command, so a client that
-stalls in the middle of DATA is cut off and what it sent is freed. Since aiosmtpd keeps
-the data as one object per line, a message of short lines takes several times its size:
-the number of connections is bounded too, in all and per client address (421 beyond).
+stalls in the middle of DATA is cut off and what it sent is freed. aiosmtpd restarts
+that count at every valid command, NOOP and RSET included, so a session also has a
+deadline from its start (`session_seconds`) and a cap on the replies it is given
+(`max_commands`: one per command, DATA two), each ending it with a 421. Since aiosmtpd
+keeps the data as one object per line, a message of short lines takes several times its
+size: the number of connections is bounded too, in all and per client network (a /24 of
+IPv4, a /64 of IPv6, where one party usually holds every address), 421 beyond.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import socket
 import ssl
 from collections.abc import Iterable
+from typing import AnyStr
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
@@ -31,6 +37,8 @@ log = logging.getLogger(LOGGER_NAME)
 ACCEPTED = "250 2.0.0 Message accepted"
 TEMPORARY_FAILURE = "451 4.3.0 Temporary failure, please retry"
 TOO_MANY = b"421 4.7.0 Too many connections, try again later\r\n"
+SESSION_OVER = b"421 4.4.2 Session time limit reached, closing\r\n"
+COMMANDS_OVER = b"421 4.7.0 Too many commands in one session, closing\r\n"
 NO_SUCH_USER = "550 5.1.1 No such user here (not a relay)"
 
 
@@ -97,8 +105,21 @@ class InboundHandler:
         return ACCEPTED
 
 
+def client_network(host: str) -> str:
+    """The network a client address is counted in: its /24 (IPv4) or /64 (IPv6); an
+    IPv4 address mapped into IPv6 counts as IPv4. Anything else is its own network."""
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = 24 if address.version == 4 else 64
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
+
+
 class _Connections:
-    """Counts open connections, in all and per client address."""
+    """Counts open connections, in all and per client network."""
 
     def __init__(self, limit: int, per_client: int):
         self.limit, self.per_client = limit, per_client
@@ -121,36 +142,73 @@ class _Connections:
             self.by_host.pop(host, None)
 
 
-class _BoundedSMTP(SMTP):
-    """aiosmtpd's SMTP that turns a connection away (421) beyond the limits."""
+def _ends_a_command(reply: str | bytes) -> bool:
+    line = reply.encode() if isinstance(reply, str) else reply
+    return line[3:4] != b"-" and not line.startswith(b"3")
 
-    def __init__(self, *args, connections: _Connections, **kwargs):
+
+class _BoundedSMTP(SMTP):
+    """aiosmtpd's SMTP that turns a connection away (421) beyond the limits, and ends a
+    session (421) at its deadline or after its last allowed command."""
+
+    def __init__(self, *args, connections: _Connections, session_seconds: float, max_commands: int, **kwargs):
         super().__init__(*args, **kwargs)
         self._connections = connections
-        self._host: str | None = None
+        self._session_seconds = session_seconds
+        self._replies_left = max_commands + 1  # the greeting is a reply too
+        self._network: str | None = None
+        self._deadline: asyncio.TimerHandle | None = None
         self._refused = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        if self._host is None and not self._refused:  # not the STARTTLS upgrade
+        if self._network is None and not self._refused:  # not the STARTTLS upgrade
             peer = transport.get_extra_info("peername")
             host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
-            if not self._connections.enter(host):
+            network = client_network(host)
+            if not self._connections.enter(network):
                 self._refused = True
-                log.warning("refused a connection from %s: too many connections", host)
+                log.warning("refused a connection from %s: too many connections (from %s)", host, network)
                 if isinstance(transport, asyncio.WriteTransport):
                     transport.write(TOO_MANY)
                 transport.close()
                 return
-            self._host = host
+            self._network = network
+            self._deadline = self.loop.call_later(self._session_seconds, self._end, SESSION_OVER)
         super().connection_made(transport)
 
     def connection_lost(self, error: Exception | None) -> None:
         if self._refused:
             return
-        host, self._host = self._host, None  # counted out once, even after STARTTLS
-        if host is not None:
-            self._connections.leave(host)
+        network, self._network = self._network, None  # counted out once, even after STARTTLS
+        if network is not None:
+            self._connections.leave(network)
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
         super().connection_lost(error)
+
+    def _end(self, why: bytes) -> None:
+        """Say 421 and close: the client's MTA keeps what it has not delivered and retries."""
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        log.warning(
+            "ended the session of %s: %s",
+            self.session.peer if self.session else "?",
+            why[4:].decode().strip(),
+        )
+        if isinstance(transport, asyncio.WriteTransport):
+            transport.write(why)
+        transport.close()
+
+    async def push(self, status: AnyStr) -> None:
+        await super().push(status)
+        # a reply's last line (not "250-…") that is not an intermediate 3xx (354, 334)
+        # ends a command: every command, recognised or not, gets exactly one
+        if _ends_a_command(status):
+            self._replies_left -= 1
+            if self._replies_left <= 0:
+                self._end(COMMANDS_OVER)
 
 
 async def start_listener(
@@ -163,6 +221,8 @@ async def start_listener(
     size_limit: int = 1_000_000,
     hostname: str | None = None,
     timeout: float = 300.0,
+    session_seconds: float = 600.0,
+    max_commands: int = 1000,
     max_connections: int = 100,
     max_per_client: int = 10,
     tls_context: ssl.SSLContext | None = None,
@@ -173,8 +233,9 @@ async def start_listener(
     `local_domains`; everything else gets 550 (we are not a relay). `port=0` picks a free
     port (read it from `server.sockets[0].getsockname()`). `tls_context` (a server
     context with its certificate loaded) offers STARTTLS. At most `max_connections` are
-    served at once, `max_per_client` from one address; each ends `timeout` seconds after
-    its last command."""
+    served at once, `max_per_client` from one network (`client_network`); each ends
+    `timeout` seconds after its last command, `session_seconds` after it began, or after
+    `max_commands` commands, whichever comes first."""
     loop = asyncio.get_running_loop()
     handler = InboundHandler(store, local_domains=local_domains, local_addresses=local_addresses)
     # aiosmtpd would otherwise call getfqdn() (DNS, blocking) for every connection
@@ -191,16 +252,21 @@ async def start_listener(
             tls_context=tls_context,
             loop=loop,
             connections=connections,
+            session_seconds=session_seconds,
+            max_commands=max_commands,
         )
 
     server = await loop.create_server(factory, host, port)
     bound = ", ".join(str(s.getsockname()) for s in server.sockets)
     log.info(
-        "SMTP listener on %s (limit %d bytes, %d connections, %d per client, %g s idle)",
+        "SMTP listener on %s (limit %d bytes, %d connections, %d per client network, "
+        "%g s idle, sessions of %g s and %d commands at most)",
         bound,
         size_limit,
         max_connections,
         max_per_client,
         timeout,
+        session_seconds,
+        max_commands,
     )
     return server

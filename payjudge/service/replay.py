@@ -57,7 +57,7 @@ def game_of(raw: bytes) -> str | None:
     word = first.args[0]
     if first.keyword in ("CREATE", "SUMMARY", "HISTORY", "LIST"):
         return word.lower()
-    if first.keyword in ("JOIN", "OBSERVE") and "@" in word:
+    if first.keyword in ("JOIN", "OBSERVE", "CONFIRM") and "@" in word:
         return word.partition("@")[2].lower()
     if first.keyword == "JOIN":
         return word.lower()

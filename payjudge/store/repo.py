@@ -25,6 +25,7 @@ from .models import (
     LedgerEntry,
     Observer,
     OutboxMail,
+    Press,
     ShareEntry,
     SignonFailure,
     Submission,
@@ -81,6 +82,15 @@ def games(s: Session, states: Iterable[GameStatus] | None = None, *, seats: bool
     return list(s.scalars(q))
 
 
+def games_page(s: Session, offset: int, limit: int) -> list[Game]:
+    """`limit` games by name from the `offset`-th: a page of the status page's list."""
+    return list(s.scalars(select(Game).order_by(Game.name).offset(offset).limit(limit)))
+
+
+def game_count(s: Session) -> int:
+    return s.scalar(select(func.count(Game.id))) or 0
+
+
 def active_game_keys(s: Session, only: list[int] | None = None) -> dict[int, tuple]:
     """Each active game's (version, deadline, ready_at): what the scheduler watches
     change; of the games `only` when given."""
@@ -133,11 +143,55 @@ def last_turn_seq(s: Session, game: Game) -> int:
 
 # -- people --------------------------------------------------------------------------------
 def observers(s: Session, game: Game) -> list[Observer]:
-    return list(s.scalars(select(Observer).where(Observer.game_id == game.id).order_by(Observer.id)))
+    """The observers who confirmed their address: the only ones the judge mails."""
+    return list(
+        s.scalars(
+            select(Observer)
+            .where(Observer.game_id == game.id, Observer.confirmed_at.is_not(None))
+            .order_by(Observer.id)
+        )
+    )
 
 
 def observer(s: Session, game: Game, name: str) -> Observer | None:
+    """An observer by name, confirmed or not."""
     return s.scalar(select(Observer).where(Observer.game_id == game.id, Observer.name == name))
+
+
+def observer_places_taken(s: Session, game: Game, pending_since: datetime) -> int:
+    """The observers confirmed, and those waiting to confirm since `pending_since`."""
+    return (
+        s.scalar(
+            select(func.count(Observer.id)).where(
+                Observer.game_id == game.id,
+                or_(Observer.confirmed_at.is_not(None), Observer.joined_at >= pending_since),
+            )
+        )
+        or 0
+    )
+
+
+def games_created_since(s: Session, since: datetime, master: str | None = None) -> int:
+    """How many games were created since then (by this Master's address, if given)."""
+    q = select(func.count(Game.id)).where(Game.created_at >= since)
+    if master is not None:
+        q = q.where(Game.master_address == master)
+    return s.scalar(q) or 0
+
+
+def broadcasts_since(s: Session, game: Game, sender: str, since: datetime) -> int:
+    """How many broadcasts this sender (a power, MASTER or an observer) made since then."""
+    return (
+        s.scalar(
+            select(func.count(Press.id)).where(
+                Press.game_id == game.id,
+                Press.sender == sender,
+                Press.broadcast.is_(True),
+                Press.created_at >= since,
+            )
+        )
+        or 0
+    )
 
 
 # -- submissions and acceptance lists -------------------------------------------------------

@@ -1,7 +1,7 @@
 """Split a mail's command text into commands: the grammar of shared/spec/email.md.
 
-The first command must be an opener (CREATE, JOIN, INVEST, OBSERVE, SIGNON, RESIGN, TAKEOVER,
-LIST, SUMMARY, HISTORY, HELP). After SIGNON every line is a command: a keyword line, or
+The first command must be an opener (CREATE, JOIN, INVEST, OBSERVE, CONFIRM, SIGNON, RESIGN,
+TAKEOVER, LIST, SUMMARY, HISTORY, HELP). After SIGNON every line is a command: a keyword line, or
 else an order or offer line (any line whose first word is not a keyword, as in DPjudge).
 CREATE is followed by setting lines up to SIGNOFF; PRESS and BROADCAST by their text up
 to ENDPRESS. Nothing here looks at a game: this is syntax only, with line numbers.
@@ -32,6 +32,7 @@ OPENERS: Final = (
     "INVEST",
     "CREATE",
     "OBSERVE",
+    "CONFIRM",
     "RESIGN",
     "TAKEOVER",
     "LIST",

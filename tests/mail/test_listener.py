@@ -244,3 +244,89 @@ async def test_starttls_is_offered_with_a_tls_context():
         assert store.messages[0]["raw"] == MESSAGE
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+async def _reply(reader: asyncio.StreamReader) -> bytes:
+    """One whole reply (the last line of a multi-line one); b"" once the server closed."""
+    while (line := await asyncio.wait_for(reader.readline(), 20))[3:4] == b"-":
+        pass
+    return line
+
+
+async def test_noop_keeps_a_session_no_longer_than_its_deadline():
+    # issue 26: every NOOP reset the idle cut-off, so a client could hold a slot forever
+    server, port = await _listen(MemoryInbound(), timeout=30, session_seconds=1)
+    async with server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        assert (await _reply(reader)).startswith(b"220")
+        last = b""
+        for _ in range(200):  # 40 s of NOOPs at most; the deadline ends the session long before
+            writer.write(b"NOOP\r\n")
+            last = await _reply(reader)
+            if not last.startswith(b"250"):
+                break
+            await asyncio.sleep(0.2)
+        writer.close()
+    assert last.startswith(b"421 4.4.2")
+
+
+async def test_a_session_is_closed_after_its_command_cap():
+    server, port = await _listen(MemoryInbound(), max_commands=10)
+    async with server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        assert (await _reply(reader)).startswith(b"220")
+        replies = []
+        for _ in range(30):
+            writer.write(b"NOOP\r\n")
+            replies.append(await _reply(reader))
+            if not replies[-1].startswith(b"250"):
+                break
+        writer.close()
+    assert [r[:3] for r in replies] == [b"250"] * 10 + [b"421"]
+
+
+async def test_a_cap_allows_many_messages_on_one_connection_within_it():
+    store = MemoryInbound()
+    server, port = await _listen(store, max_commands=40)
+
+    def client():
+        with _client(port) as smtp:
+            for i in range(8):  # EHLO, 8 × (MAIL, RCPT, DATA), QUIT: 26 commands
+                raw = MESSAGE.replace(b"<m1@", f"<cap-{i}@".encode())
+                smtp.sendmail("alice@example.org", ["judge@payola.test"], raw)
+
+    async with server:
+        await asyncio.to_thread(client)
+    assert len(store.messages) == 8
+
+
+async def _greeting(port: int, source: str) -> tuple[bytes, asyncio.StreamWriter]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    return await _reply(reader), writer
+
+
+async def test_connections_are_counted_per_network_not_per_address():
+    # issue 26: 100 connections from 10 addresses of one network held every slot
+    server, port = await _listen(MemoryInbound(), max_per_client=2)
+    async with server:
+        held = []
+        for source in ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.1.2"):
+            greeting, writer = await _greeting(port, source)
+            held.append(writer)
+            held_greetings = greeting[:3]
+            if source == "127.0.0.4":
+                assert held_greetings == b"421", "a third address of 127.0.0.0/24 gets in"
+            else:
+                assert held_greetings == b"220", source
+        for writer in held:
+            writer.close()
+
+
+def test_the_network_of_an_address():
+    from payjudge.mail.listener import client_network
+
+    assert client_network("192.0.2.77") == "192.0.2.0/24"
+    assert client_network("::ffff:192.0.2.77") == "192.0.2.0/24"
+    assert client_network("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64"
+    assert client_network("fe80::1%eth0") == "fe80::/64"
+    assert client_network("not an address") == "not an address"

@@ -8,6 +8,7 @@ service layer with its in-memory clock port.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 
@@ -40,7 +41,13 @@ class TestJudge:
     db: Database
     config: Config = field(
         default_factory=lambda: Config(
-            judge_address="judge@pj.test", settle_seconds=0, rate_limit_per_hour=100_000
+            judge_address="judge@pj.test",
+            settle_seconds=0,
+            rate_limit_per_hour=100_000,
+            # the flood limits have tests of their own (tests/service/test_observers.py)
+            broadcasts_per_hour=0,
+            create_per_sender_per_hour=0,
+            create_per_hour=0,
         )
     )
     clock: FixedClock = field(default_factory=FixedClock)
@@ -97,3 +104,11 @@ class TestJudge:
         replies = [m for m in self.inbox(address, clear=False) if m.kind == "reply"]
         assert replies, f"no reply to {address}"
         return replies[-1].body
+
+    def observe(self, address: str, identity: str, password: str) -> None:
+        """OBSERVE as `identity` (name@game) from `address`, and CONFIRM with the code mailed."""
+        self.send(address, f"OBSERVE {identity} {password}\n")
+        code = re.search(rf"CONFIRM {re.escape(identity.lower())} (\S+)", self.last_reply(address))
+        assert code, self.last_reply(address)
+        self.send(address, f"CONFIRM {identity} {code.group(1)}\n")
+        assert "You observe game" in self.last_reply(address), self.last_reply(address)

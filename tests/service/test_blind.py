@@ -52,7 +52,7 @@ def test_blind_game_by_mail_shows_each_power_only_what_it_sees(database):
     judge = TestJudge(database)
     rng = random.Random(1066)
     start_game(judge, rules=RULES)
-    judge.send(ORACLE, "OBSERVE oracle@pay7 oraclepw\n")
+    judge.observe(ORACLE, "oracle@pay7", "oraclepw")
     judge.send(GM, "SIGNON Mpay7 masterpw\nOMNISCIENT oracle\n")
     assert "is now OMNISCIENT" in judge.last_reply(GM)
     allowed_ever: dict[str, set[str]] = {p: set() for p in POWERS}

@@ -106,7 +106,7 @@ def test_an_exchange_game_through_a_year_by_mail(database):
     judge = TestJudge(database)
     judge.send(GM, "CREATE ex1 masterpw\nRULE EXCHANGE\nINVESTORS 3\nCAPITAL 70\nSHARES 10\nSIGNOFF\n")
     assert "has been created" in judge.last_reply(GM)
-    judge.send(OBSERVER, "OBSERVE kibitz@ex1 watchpw\n")
+    judge.observe(OBSERVER, "kibitz@ex1", "watchpw")
     for name in INVESTORS:
         judge.send(addr(name), f"JOIN {name.lower()}@ex1 pw-{name.lower()}\n")
     assert phase_of(judge) == "W1900X"

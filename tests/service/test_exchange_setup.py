@@ -103,6 +103,9 @@ def test_investor_names_are_checked(database):
     assert "FRANCE cannot be an investor's name" in judge.last_reply(addr("x"))
     judge.send(addr("x"), "JOIN m@ex1 pw-xxxxx\n")
     assert "cannot be an investor's name" in judge.last_reply(addr("x"))
+    for lookalike in ("france_", "master_", "judge", "french"):  # issue 26: read as a power or a role
+        judge.send(addr("x"), f"JOIN {lookalike}@ex1 pw-xxxxx\n")
+        assert f"{lookalike.upper()} cannot be an investor's name" in judge.last_reply(addr("x")), lookalike
     judge.send(addr("ALICE"), "JOIN alice@ex1 pw-alice\n")
     judge.send(addr("y"), "JOIN Alice@ex1 pw-yyyyy\n")
     assert "ALICE is already taken in ex1" in judge.last_reply(addr("y"))

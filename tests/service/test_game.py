@@ -41,7 +41,7 @@ def snapshot(judge: TestJudge):
 def start_game(judge: TestJudge, rules: str = "") -> None:
     judge.send(GM, f"CREATE pay7 masterpw\nRULE POWER_CHOICE {rules}\nTIMING MOVE 2D\nSIGNOFF\n")
     assert "has been created" in judge.last_reply(GM)
-    judge.send(OBSERVER, "OBSERVE kibitz@pay7 watchpw\n")
+    judge.observe(OBSERVER, "kibitz@pay7", "watchpw")
     for p in POWERS:
         judge.send(addr(p), f"JOIN {p.lower()}@pay7 pw-{p.lower()}\n")
     _pos, balances, state, phase = snapshot(judge)

@@ -7,8 +7,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from sqlalchemy import select
+
 from payjudge.service.replay import replay
 from payjudge.store.db import Database, upgrade
+from payjudge.store.models import Observer
 
 from .judge import TestJudge
 from .test_game import play_phase, snapshot, start_game
@@ -32,6 +35,9 @@ def test_replay_rebuilds_the_game(database):
         report = replay(database, target, "pay7", judge.config)
         assert report.ok, report.differences
         assert report.phases >= 6 and report.identical == report.phases
+        with target.reading() as s:  # the observer's code is made again, and its CONFIRM holds
+            [(name, confirmed)] = s.execute(select(Observer.name, Observer.confirmed_at)).all()
+            assert name == "KIBITZ" and confirmed is not None
         target.dispose()
     finally:
         shutil.rmtree(folder, ignore_errors=True)

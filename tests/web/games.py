@@ -19,7 +19,7 @@ def addr(power: str, game: str = "pay7") -> str:
 
 def _start(judge: TestJudge, name: str) -> None:
     judge.send(GM, f"CREATE {name} masterpw\nRULE POWER_CHOICE\nTIMING MOVE 2D\nSIGNOFF\n")
-    judge.send(f"kibitz.{name}@pj.test", f"OBSERVE kibitz@{name} watchpw\n")
+    judge.observe(f"kibitz.{name}@pj.test", f"kibitz@{name}", "watchpw")
     for p in POWERS:
         judge.send(addr(p, name), f"JOIN {p.lower()}@{name} pw-{p.lower()}\n")
 
