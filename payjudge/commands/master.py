@@ -297,6 +297,13 @@ class For(SignedHandler):
     keyword = "FOR"
     syntax = "FOR <power>"
     summary = "the player commands below act for that power (the Master: any; a player: one it controls)"
+    exchange = (
+        (
+            "FOR <company>  or  FOR ME",
+            "a CEO: the commands below act for its company (orders, sheet, DIVIDEND, WORTH, its own shares);"
+            " FOR ME: for yourself",
+        ),
+    )
 
     def run(self, ctx: SignedContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write FOR <power>")
