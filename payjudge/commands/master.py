@@ -15,7 +15,7 @@ from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
-from ..payola.exchange.accounts import is_investor
+from ..payola.exchange.accounts import account_label, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import Command
@@ -40,7 +40,7 @@ class _Process(MasterHandler):
         if late and not self.force:
             raise CommandError(
                 "not every power has its orders in ("
-                + ", ".join(late)
+                + ", ".join(map(account_label, late))  # an investor by its name
                 + "); use PROCESS! to process with civil-disorder defaults"
             )
         phase = ctx.turn.phase

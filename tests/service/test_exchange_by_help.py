@@ -137,6 +137,9 @@ def test_statements_and_the_end_name_investors(database):
     assert re.search(r"^  ALICE +\d+ AgP\r?$", treasuries, re.M), treasuries
     # the companies first, then the investors
     assert treasuries.index("TURKEY") < treasuries.index("ALICE")
+    # SUMMARY of the game over says who won (it was set aside: the result has no `winner`)
+    judge.send("x@pj.test", "SUMMARY ex1\n")
+    assert re.search(r"Result: investors \(won by [A-Z, ]+\)", judge.last_reply("x@pj.test"))
 
 
 def test_balance_words_every_ledger_kind_for_a_player():
