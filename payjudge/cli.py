@@ -265,6 +265,7 @@ def game_show(name: str, config_path: str | None) -> None:
     from .game.gamerules import listed_rules
     from .game.state import GameState, find_game
     from .game.turns import late_powers
+    from .rules.flags import Flag
     from .vocabulary import GameStatus
 
     database = _database(config_path)
@@ -278,6 +279,9 @@ def game_show(name: str, config_path: str | None) -> None:
         click.echo(f"deadline: {g.deadline or '-'}")
         balances = money.balances(s, g)
         late = set(late_powers(st)) if st.turn is not None and g.state is GameStatus.ACTIVE else set()
+        if Flag.EXCHANGE in st.rules:
+            _exchange_show(st, balances, late)
+            return
         control = st.control()  # the operator's view: controllers even under HIDE_DUMMIES
         for seat in g.seats:
             pos = st.position
@@ -290,6 +294,56 @@ def game_show(name: str, config_path: str | None) -> None:
                 f"{'  LATE' if seat.power in late else ''}"
                 f"{f'  controlled by {control[seat.power]}' if seat.power in control else ''}"
             )
+
+
+def _exchange_show(st, balances, late) -> None:
+    """`game show` of an Exchange game: each company's treasury, CEO and shares held by
+    investors; each investor's seat, cash and holdings (docs/exchange.md)."""
+    from .game.exchange import company_standings, holdings
+    from .game.investors import account
+
+    pos = st.position
+    for c in company_standings(st):
+        centers = len(pos.centers.get(c.company, ())) if pos else 0
+        units = len(pos.units.get(c.company, ())) if pos else 0
+        click.echo(
+            f"  {c.company:10} company   CEO {c.ceo or '-':12} {balances.get(c.company, 0):5} AgP  "
+            f"{centers:2} centres {units:2} units  {c.outstanding} of {c.shares} shares held"
+            f"{'  LATE' if c.company in late else ''}"
+        )
+    for seat in st.seats:
+        if not seat.investor_name:
+            click.echo(f"  {'(seat)':10} {seat.status:9} -")
+            continue
+        key = account(seat)
+        held = ", ".join(f"{company} {n}" for company, n in holdings(st, key).items()) or "no shares"
+        click.echo(
+            f"  {seat.investor_name:10} {seat.status:9} {seat.address or '-':30} "
+            f"{balances.get(key, 0):5} AgP  {held}{'  LATE' if key in late else ''}"
+        )
+
+
+@main.group()
+def outbox() -> None:
+    """The judge's outgoing mail."""
+
+
+@outbox.command("show")
+@click.option("--last", "count", flag_value=1, type=int, help="The newest mail (the default).")
+@click.option(
+    "-n", "count", type=click.IntRange(1, 1000), default=1, help="The N newest mails, newest first."
+)
+@click.option("--to", "recipient", metavar="ADDRESS", default=None, help="Only mail to this address.")
+@config_option
+def outbox_show(count: int, recipient: str | None, config_path: str | None) -> None:
+    """Print outgoing mail decoded: its headers, then its text (no quoted-printable), sent
+    or not, whether the judge relays it by SMTP or writes it into a Maildir."""
+    from .service.outbox import newest_mails
+
+    mails = newest_mails(_database(config_path), count=count, recipient=recipient)
+    if not mails:
+        raise click.ClickException("the outbox is empty" + (f" for {recipient}" if recipient else ""))
+    click.echo(("\n" + "-" * 72 + "\n\n").join(m.render() for m in mails), nl=False)
 
 
 @main.group("map")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jinja2
 
+from .payola.exchange.accounts import account_label
 from .rules.phase import Phase
 
 
@@ -47,6 +48,8 @@ def environment() -> jinja2.Environment:
     env.filters["fit"] = fit
     env.filters["utf8len"] = lambda value: len(str(value).encode("utf-8"))
     env.filters["phase"] = phase_name
+    # Exchange Payola: an investor's account (`@ALICE`) is shown by the investor's name
+    env.filters["account"] = account_label
     return env
 
 

@@ -26,6 +26,10 @@ class Handler(Generic[C]):
     summary: ClassVar[str]
     who: ClassVar[str]  # opener | signed (anyone signed on) | player | master
     secret_args: ClassVar[tuple[int, ...]] = ()  # argument positions never echoed
+    # Exchange Payola (docs/exchange.md): the command's forms in an Exchange game, each
+    # (syntax, summary), listed in HELP's Exchange section; `exchange_only`: listed there alone
+    exchange: ClassVar[tuple[tuple[str, str], ...]] = ()
+    exchange_only: ClassVar[bool] = False
 
     def run(self, ctx: C, cmd: Command) -> None:
         raise NotImplementedError

@@ -25,8 +25,10 @@ def _account(ctx: PlayerContext, cmd: Command) -> str:
 @register
 class Invest(Join):
     keyword = "INVEST"
+    exchange_only = True
+    exchange = ()  # not JOIN's: its own syntax
     syntax = "INVEST <name>@<game> <password>"
-    summary = "Exchange: join a forming Exchange game as the investor <name> (JOIN <name>@<game> too)"
+    summary = "join a forming Exchange game as the investor <name> (the same as JOIN <name>@<game>)"
     secret_args = (1, 2)
 
     def run(self, ctx: Context, cmd: Command) -> None:
@@ -60,37 +62,42 @@ class _ExchangeLine(PlayerHandler):
 @register
 class Buy(_ExchangeLine):
     keyword = "BUY"
+    exchange_only = True
     syntax = "BUY <shares> <company> AT <price>"
-    summary = "Exchange: buy up to that many shares at that price or less in this exchange phase"
+    summary = "buy up to that many shares at that price or less in this exchange phase"
 
 
 @register
 class Sell(_ExchangeLine):
     keyword = "SELL"
+    exchange_only = True
     syntax = "SELL <shares> <company> AT <price>"
-    summary = "Exchange: sell up to that many shares at that price or more in this exchange phase"
+    summary = "sell up to that many shares at that price or more in this exchange phase"
 
 
 @register
 class Pass(_ExchangeLine):
     keyword = "PASS"
+    exchange_only = True
     syntax = "PASS"
-    summary = "Exchange: no exchange orders this phase (you are not late)"
+    summary = "no exchange orders this phase (you are not late)"
 
 
 @register
 class Dividend(_ExchangeLine):
     keyword = "DIVIDEND"
+    exchange_only = True
     syntax = "DIVIDEND <AgP a share>"
-    summary = "Exchange, after FOR <company>: the dividend the company pays in this exchange phase"
+    summary = "after FOR <company>: the dividend the company pays in this exchange phase"
     trade = False
 
 
 @register
 class Worth(PlayerHandler):
     keyword = "WORTH"
+    exchange_only = True
     syntax = "WORTH <centre> <AgP>  or  WORTH <AgP>"
-    summary = "Exchange, after FOR <company>: what its centres pay it from the next year"
+    summary = "after FOR <company>: what its centres pay it from the next year"
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         account = _account(ctx, cmd)
@@ -107,8 +114,9 @@ class Worth(PlayerHandler):
 @register
 class SetCeo(MasterHandler):
     keyword = "SET CEO"
+    exchange_only = True
     syntax = "SET CEO <company> <investor>|NONE"
-    summary = "Exchange: appoint or remove a company's CEO at once"
+    summary = "appoint or remove a company's CEO at once"
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(Flag.EXCHANGE in ctx.state.rules, "SET CEO is for Exchange games (RULE EXCHANGE)")

@@ -15,7 +15,7 @@ from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
-from ..payola.exchange.accounts import is_investor
+from ..payola.exchange.accounts import account_label, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import Command
@@ -40,7 +40,7 @@ class _Process(MasterHandler):
         if late and not self.force:
             raise CommandError(
                 "not every power has its orders in ("
-                + ", ".join(late)
+                + ", ".join(map(account_label, late))  # an investor by its name
                 + "); use PROCESS! to process with civil-disorder defaults"
             )
         phase = ctx.turn.phase
@@ -297,6 +297,13 @@ class For(SignedHandler):
     keyword = "FOR"
     syntax = "FOR <power>"
     summary = "the player commands below act for that power (the Master: any; a player: one it controls)"
+    exchange = (
+        (
+            "FOR <company>  or  FOR ME",
+            "a CEO: the commands below act for its company (orders, sheet, DIVIDEND, WORTH, its own shares);"
+            " FOR ME: for yourself",
+        ),
+    )
 
     def run(self, ctx: SignedContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write FOR <power>")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..game import investors, lifecycle, observers
 from ..game.blind import NOBODY, is_blind, is_omniscient
 from ..game.context import CommandError, Context
-from ..game.exchange import investor_seat
+from ..game.exchange import company_standings, investor_seat
 from ..game.game_start import begin
 from ..game.gamerules import listed_rules, rules_table, status_counts
 from ..game.notify import broadcast, render_history
@@ -19,7 +21,7 @@ from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import GAME_NAME, Command, split_identity
-from ..vocabulary import GameStatus, SeatStatus
+from ..vocabulary import GameStatus, SeatKind, SeatStatus
 from .base import REGISTRY, OpenerHandler, found, register, require
 
 
@@ -70,6 +72,12 @@ class Create(OpenerHandler):
         " INCOME EVERY YEAR|MOVEMENT, INCOME INCREASING: rule 6.6)"
     )
     secret_args = (1,)
+    exchange = (
+        (
+            "CREATE <game> <password>  RULE EXCHANGE  … settings …  SIGNOFF",
+            "create an Exchange game: players are investors, the powers are companies",
+        ),
+    )
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) in (2, 3), "write CREATE <game> <password> [payola] (a password is one word)")
@@ -108,6 +116,7 @@ class Create(OpenerHandler):
         ctx.state = GameState(ctx.session, game, ctx.config.maps_path)
         ctx.actor = MASTER
         ctx.reply.game = name
+        exchange = Flag.EXCHANGE in ctx.state.rules
         ctx.reply.note(
             "created",
             cmd.line,
@@ -115,7 +124,8 @@ class Create(OpenerHandler):
             rules=listed_rules(list(spec.rules), master=True),
             timing=spec.timing.describe(),
             map=spec.map_name,
-            seats=len(ctx.state.map.powers),
+            seats=len(game.seats),  # Exchange: the investors' seats (INVESTORS)
+            exchange=exchange,
             private=bool(spec.private),
             example=ctx.state.map.power_names[0].lower(),
         )
@@ -129,6 +139,13 @@ class Join(OpenerHandler):
     syntax = "JOIN <game> <password> [<privacy word>]  or  JOIN <power>@<game> <password>"
     summary = "join a forming game (the second form picks a power, under rule POWER_CHOICE)"
     secret_args = (1, 2)
+    exchange: ClassVar[tuple[tuple[str, str], ...]] = (
+        (
+            "JOIN <name>@<game> <password>",
+            "join as the investor <name> (2 to 12 letters, digits or _, starting with a letter;"
+            " not a power's name)",
+        ),
+    )
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) in (2, 3), "write JOIN <game> <password>")
@@ -281,6 +298,7 @@ class Signon(OpenerHandler):
     syntax = "SIGNON <P><game> <password>"
     summary = "sign on as the power with initial P (M: the Master); the commands below act for it"
     secret_args = (1,)
+    exchange = (("SIGNON <name>@<game> <password>", "sign on as the investor <name>"),)
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write SIGNON <P><game> <password>, e.g. SIGNON Fpay7 secret")
@@ -302,6 +320,12 @@ class Resign(OpenerHandler):
     syntax = "RESIGN <P><game> <password>  or  RESIGN <name>@<game> <password>"
     summary = "give up your power or (Exchange) your investor's seat; applied after the rest of the message"
     secret_args = (1,)
+    exchange = (
+        (
+            "RESIGN <name>@<game> <password>",
+            "leave your investor's seat: its cash, shares and standing votes wait for whoever takes it over",
+        ),
+    )
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write RESIGN <P><game> <password>")
@@ -324,6 +348,9 @@ class Takeover(OpenerHandler):
     syntax = "TAKEOVER <P><game> <password>  or  TAKEOVER <name>@<game> <password>"
     summary = "take over a resigned power (Exchange: an investor's seat); the password becomes its new one"
     secret_args = (1,)
+    exchange = (
+        ("TAKEOVER <name>@<game> <password>", "take over a resigned investor's seat, its cash and shares"),
+    )
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) == 2, "write TAKEOVER <P><game> <password>")
@@ -403,6 +430,9 @@ class Summary(OpenerHandler):
     keyword = "SUMMARY"
     syntax = "SUMMARY <game>"
     summary = "a game's public state: phase, deadline, powers, centres"
+    exchange = (
+        ("SUMMARY <game>", "also each company's CEO and shares held by investors, and the investors"),
+    )
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) >= 1, f"write {cmd.keyword} <game>")
@@ -451,6 +481,12 @@ class Summary(OpenerHandler):
             late=late,
             waiting=waiting,
             result=g.result,
+            companies=company_standings(st) if Flag.EXCHANGE in st.rules else [],
+            investors=[
+                {"name": s.investor_name, "status": s.status}
+                for s in st.seats
+                if s.kind is SeatKind.INVESTOR and s.investor_name
+            ],
         )
 
 
@@ -483,6 +519,16 @@ class Help(OpenerHandler):
             ctx.reply.note("help_rules", cmd.line, sections=rules_table(), counts=status_counts())
             return
         groups: dict[str, list[dict]] = {}
+        exchange: dict[str, list[dict]] = {}  # the Exchange section, by role as the rest
         for handler in sorted(REGISTRY.values(), key=lambda h: h.keyword):
-            groups.setdefault(handler.who, []).append({"syntax": handler.syntax, "summary": handler.summary})
-        ctx.reply.note("help", cmd.line, groups=groups)
+            if not handler.exchange_only:
+                groups.setdefault(handler.who, []).append(
+                    {"syntax": handler.syntax, "summary": handler.summary}
+                )
+            forms = handler.exchange or (
+                ((handler.syntax, handler.summary),) if handler.exchange_only else ()
+            )
+            for syntax, summary in forms:
+                exchange.setdefault(handler.who, []).append({"syntax": syntax, "summary": summary})
+        settings = [{"syntax": syntax, "summary": summary} for syntax, summary in lifecycle.EXCHANGE_HELP]
+        ctx.reply.note("help", cmd.line, groups=groups, exchange=exchange, exchange_settings=settings)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from ..game import money, proposals
 from ..game.acceptance import set_acceptance
@@ -80,7 +80,13 @@ class Accept(PlayerHandler):
 class Transfer(PlayerHandler):
     keyword = "TRANSFER"
     syntax = "TRANSFER <amount> TO <power>"
-    summary = "move money to another power's account at once (rule 2.3; Exchange: to a company or investor)"
+    summary = "move money to another power's account at once (rule 2.3)"
+    exchange = (
+        (
+            "TRANSFER <amount> TO <company>|<investor>",
+            "pay a company or an investor at once (a CEO after FOR <company>: to companies only)",
+        ),
+    )
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
@@ -105,6 +111,9 @@ class Balance(PlayerHandler):
     keyword = "BALANCE"
     syntax = "BALANCE"
     summary = "your account: balance, the offer sheet on record, your acceptance list"
+    exchange: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("BALANCE", "your cash, your shares, your orders on record and your account's activity"),
+    )
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         # reported after the whole message, so it shows the sheet this message sends
@@ -150,6 +159,7 @@ class Balance(PlayerHandler):
 @register
 class Status(Balance):
     keyword = "STATUS"
+    exchange = ()  # BALANCE's, said once
     syntax = "STATUS"
     summary = "the same as BALANCE"
 
@@ -369,6 +379,16 @@ class Vote(PlayerHandler):
     keyword = "VOTE"
     syntax = "VOTE DRAW | SOLO | CONCEDE <power> | <n>WAY | YES | NO"
     summary = "your standing vote on ending the game"
+    exchange = (
+        (
+            "VOTE CEO <company> <investor>|NONE",
+            "your standing vote for a company's CEO, counted at each exchange phase with your shares",
+        ),
+        (
+            "VOTE END | CONTINUE",
+            "your standing vote on ending the game: it ends when every investor votes END",
+        ),
+    )
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)

@@ -53,7 +53,7 @@ from .lifecycle import investor_names, new_seed
 from .mailer import Mailer
 from .notify import public_recipients
 from .state import GameState
-from .timing import Timing
+from .timing import Timing, show_time
 
 _V = TypeVar("_V")
 
@@ -354,6 +354,25 @@ def _investor_addresses(st: GameState) -> dict[str, str]:
     }
 
 
+@dataclass(frozen=True)
+class Following:
+    """What the exchange results say comes next: the phase and its deadline, or the end
+    of the game (`END <year>` reached: `ends` is that year)."""
+
+    phase: Phase
+    deadline: str | None
+    ends: int | None
+
+
+def _following(st: GameState, processed: Phase) -> Following:
+    game = st.game
+    last = game.settings.get("end")
+    ends = processed.year if last is not None and processed.year >= int(last) else None
+    assert game.phase is not None
+    zone = Timing.from_json(game.timing).zone
+    return Following(game.phase, show_time(game.deadline, zone) if game.deadline else None, ends)
+
+
 def send_exchange_mails(
     st: GameState,
     mailer: Mailer,
@@ -380,6 +399,7 @@ def send_exchange_mails(
         kind="results",
         game=game,
         v=public,
+        following=_following(st, phase),
     )
     for investor, address in sorted(addresses.items()):
         mailer.send(
@@ -748,6 +768,35 @@ def holdings(st: GameState, account: str) -> dict[str, int]:
         for (company, holder), n in sorted(repo.holdings(st.session, st.game).items())
         if holder == account and n
     }
+
+
+@dataclass(frozen=True)
+class CompanyStanding:
+    """What everyone may know of a company (docs/exchange.md, "What each party sees"): its
+    CEO and how many of its shares investors hold, for SUMMARY."""
+
+    company: str
+    ceo: str | None
+    outstanding: int
+    shares: int
+
+
+def company_standings(st: GameState) -> list[CompanyStanding]:
+    """Each company's CEO and shares outstanding now, in the map's order (empty before the
+    game starts: there is no market yet)."""
+    market = st.market()
+    if market is None:
+        return []
+    held = repo.holdings(st.session, st.game)
+    return [
+        CompanyStanding(
+            company,
+            market["ceos"].get(company),
+            sum(n for (c, holder), n in held.items() if c == company and is_investor(holder)),
+            int(market["shares"].get(company, 0)),
+        )
+        for company in map(str, st.map.power_names)
+    ]
 
 
 @dataclass(frozen=True)

@@ -293,6 +293,15 @@ EXCHANGE_SETTINGS = {
     "FLOAT": (1, 9999),
     "END": (1, 99999),
 }
+# and what HELP says of each, with the TIMING key of exchange phases (docs/exchange.md)
+EXCHANGE_HELP = (
+    ("INVESTORS <n>", "the number of investor seats, 2 to 20 (default: the map's number of powers)"),
+    ("SHARES <n>", "the shares of each company, 1 to 1000 (default 10)"),
+    ("CAPITAL <n>", "each investor's starting cash (default: the companies' opening treasuries, shared out)"),
+    ("FLOAT <n>", "the lowest price of the float, the first exchange phase, in AgP a share (default 1)"),
+    ("END <year>", "the game ends after that year's exchange phase (default: none)"),
+    ("TIMING … EXCHANGE <length>", "the length of exchange phases (default: the ADJUST length)"),
+)
 
 
 def parse_settings(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from ..payola.exchange.accounts import investor_key
+from ..payola.exchange.accounts import account_label, investor_key, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..rules.phase import Phase
@@ -301,8 +302,15 @@ def end_publication(st: GameState) -> dict[str, Any]:
         "turns": published,
         "publish": publish,
         "acceptance": [{"power": a.power, "text": a.text, "set_at": show_time(a.set_at)} for a in acceptance],
-        "balances": money.balances(st.session, game),
+        "balances": final_treasuries(money.balances(st.session, game)),
     }
+
+
+def final_treasuries(balances: Mapping[PowerName, int]) -> list[tuple[str, int]]:
+    """The end-of-game list: every power (company) by name, then (Exchange Payola) every
+    investor by its own name, never by its account key (`@ALICE`)."""
+    ordered = sorted(balances.items(), key=lambda item: (is_investor(item[0]), item[0]))
+    return [(account_label(key), amount) for key, amount in ordered]
 
 
 def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..payola.acceptance import AcceptanceList, parse_acceptance
 from ..payola.auction import Auction, run_auction
-from ..payola.exchange.accounts import investor_key, is_investor
+from ..payola.exchange.accounts import account_label, investor_key, is_investor
 from ..payola.exchange.phase import phase_after
 from ..payola.exchange.worth import exchange_year_end
 from ..payola.income import (
@@ -458,7 +458,8 @@ def chart_json(auction: Auction) -> dict[str, list[dict[str, Any]]]:
                 "order": str(b.order),
                 "total": b.total,
                 "chosen": b.chosen,
-                "payers": [f"{p} {amount}" for p, amount in b.offers],
+                # Exchange Payola: an investor by its name (`ALICE 1`), not its account key
+                "payers": [f"{account_label(p)} {amount}" for p, amount in b.offers],
             }
             for b in cu.bids
         ]

@@ -523,3 +523,19 @@ def judge_constant(s: Session, name: str) -> str | None:
             return None
         known[name] = value
     return known[name]
+
+
+def outbox_mails(s: Session, *, newest: int, recipient: str | None = None) -> list[OutboxMail]:
+    """The `newest` mails of the outbox, newest first (`recipient`: only those to it), for
+    `payjudge outbox show`; sent ones too: the table keeps every mail the judge made."""
+    query = select(OutboxMail).order_by(OutboxMail.id.desc())
+    if recipient is None:
+        return list(s.scalars(query.limit(newest)))
+    wanted = recipient.lower()
+    found: list[OutboxMail] = []
+    for mail in s.scalars(query.execution_options(yield_per=200)):
+        if wanted in (r.lower() for r in mail.recipients):
+            found.append(mail)
+            if len(found) == newest:
+                break
+    return found

@@ -1,7 +1,7 @@
 """Mail conversations as data: each case folder holds `.eml` messages and the replies the
 judge must send to them, word for word.
 
-    tests/mail/cases/<case>/setup      a preset: none | forming | started
+    tests/mail/cases/<case>/setup      a preset: none | forming | started | exchange
     tests/mail/cases/<case>/01.eml     a message, as it arrives (headers and body)
     tests/mail/cases/<case>/01.reply   the body of the judge's reply to its sender
 
@@ -29,8 +29,17 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 UPDATE = os.environ.get("PAYJUDGE_UPDATE_GOLDEN") == "1"
 
 
+INVESTORS = ["ALICE", "BOB", "CAROL"]
+
+
 def preset(judge: TestJudge, name: str) -> None:
     if name == "none":
+        return
+    if name == "exchange":  # an Exchange game in its float, three investors (docs/exchange.md)
+        judge.send("gm@pj.test", "CREATE ex1 masterpw\nRULE EXCHANGE\nINVESTORS 3\nCAPITAL 70\nSIGNOFF\n")
+        for n in INVESTORS:
+            judge.send(f"{n.lower()}@pj.test", f"JOIN {n.lower()}@ex1 pw-{n.lower()}\n")
+        judge.sent.clear()
         return
     judge.send("gm@pj.test", "CREATE pay7 masterpw\nRULE POWER_CHOICE\nTIMING MOVE 2D AT 18:00\nSIGNOFF\n")
     joining = POWERS if name == "started" else ["ENGLAND", "FRANCE"]

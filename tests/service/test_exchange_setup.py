@@ -303,7 +303,7 @@ def test_clear_and_preview_in_an_exchange_phase(database):
     judge = TestJudge(database)
     start(judge)
     send(judge, "ALICE", "BUY 2 FRANCE AT 2")
-    assert "orders of @ALICE have been cleared" in send(judge, "ALICE", "CLEAR")
+    assert "orders of ALICE have been cleared" in send(judge, "ALICE", "CLEAR")
     assert stored(judge, "@ALICE") is None
     judge.send(GM, "SIGNON Mex1 masterpw\nPREVIEW\n")
     assert "was processed" in judge.last_reply(GM)
