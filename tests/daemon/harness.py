@@ -81,8 +81,14 @@ class JudgeProcess:
         JudgeProcess.made.append(self)
         config = self.data_dir / "payjudge.toml"
         # what has no environment variable goes into a TOML file (tests send many
-        # messages from one address: no rate limit)
-        values = {"rate_limit_per_hour": 1_000_000, **(settings or {})}
+        # messages and create many games from one address: no rate or CREATE limit, unless
+        # a test asks for one)
+        values = {
+            "rate_limit_per_hour": 1_000_000,
+            "create_per_sender_per_hour": 0,
+            "create_per_hour": 0,
+            **(settings or {}),
+        }
         config.write_text("[judge]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in values.items()))
         self.env = {
             **os.environ,
