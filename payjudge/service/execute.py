@@ -13,8 +13,9 @@ from ..commands.base import MASTER as WHO_MASTER
 from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
 from ..commands.orders import submit_orders
 from ..game.context import CommandError, Context, Reply
-from ..text.commands import Command, Kind, Script
-from ..text.redaction import mask_line
+from ..text.commands import Command, Kind, Script, unread
+from ..text.redaction import mask_line, mask_quoted
+from . import budget
 
 
 def execute(ctx: Context, script: Script) -> None:
@@ -24,9 +25,10 @@ def execute(ctx: Context, script: Script) -> None:
         reply.add(problem)
     batch: list[Command] = []
     for index, cmd in enumerate(script.commands):
+        budget.check()  # between commands: never half way through one's writes
         if index == 1 and reply.problems and script.commands[0].kind is Kind.OPENER:
             # the opener failed (a wrong password, say): the rest cannot be understood
-            reply.ignored.extend((c.line, c.text.strip()) for c in script.commands[1:])
+            reply.ignored.extend((c.line, unread(c.text.strip())) for c in script.commands[1:])
             break
         if cmd.kind is Kind.ORDER:
             batch.append(cmd)
@@ -47,10 +49,11 @@ def execute(ctx: Context, script: Script) -> None:
 
 def mask_passwords(reply: Reply) -> None:
     """Every line the reply shows, with its passwords as ******** (wherever the line
-    stood: a second SIGNON, a line ignored after a failed one, a password of two words)."""
+    stood: a second SIGNON, a line ignored after a failed one, a password of two words,
+    a misspelt opener's)."""
     reply.understood[:] = [(line, mask_line(text)) for line, text in reply.understood]
-    reply.ignored[:] = [(line, mask_line(text)) for line, text in reply.ignored]
-    reply.problems[:] = [replace(p, text=mask_line(p.text)) for p in reply.problems]
+    reply.ignored[:] = [(line, mask_quoted(text)) for line, text in reply.ignored]
+    reply.problems[:] = [replace(p, text=mask_quoted(p.text)) for p in reply.problems]
 
 
 def _run(ctx: Context, cmd: Command) -> None:
