@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from .rules.phase import Phase
+from .text.visible import visible
 
 
 def phase_name(value: object) -> str:
@@ -38,6 +39,9 @@ def environment() -> jinja2.Environment:
         # the templates ship inside the package and do not change under a running judge:
         # no need to stat each file again at every mail (a few µs of every statement)
         auto_reload=False,
+        # every value printed, the sender's text among them, with its control characters
+        # made visible (a template's own text has none)
+        finalize=_visible,
     )
     # no globals (range, namespace, …): `render` gives a template the caller's variables alone
     env.globals.clear()
@@ -48,6 +52,10 @@ def environment() -> jinja2.Environment:
     env.filters["utf8len"] = lambda value: len(str(value).encode("utf-8"))
     env.filters["phase"] = phase_name
     return env
+
+
+def _visible(value: object) -> object:
+    return visible(value) if isinstance(value, str) else value
 
 
 def clip(text: str, width: int) -> str:

@@ -27,6 +27,7 @@ second daemon on the same PostgreSQL leaves it alone while it is read.
 
 from __future__ import annotations
 
+import enum
 import logging
 import time
 import traceback
@@ -87,6 +88,14 @@ UNFINISHED = (
     "an earlier attempt to process this message did not finish (the processor was stopped "
     "or crashed, or the message took too long): it is set aside on its second attempt"
 )
+
+
+class SetAside(enum.Enum):
+    """Why a message was quarantined, as its sender is told (`quarantined.txt.j2`)."""
+
+    CRASH = "crash"  # its processing failed: a fault of ours
+    BUDGET = "budget"  # it spent its CPU budget
+    UNFINISHED = "unfinished"  # an earlier attempt at it never finished
 
 
 @dataclass(frozen=True)
@@ -168,7 +177,7 @@ def _prepare(db: Database, config: Config, clock: Clock, ids: list[int], passing
         for inbound_id, attempts in counted.items():
             if attempts > 1:
                 passing.read[inbound_id] = None
-                _quarantine(s, config, clock, inbound_id, UNFINISHED, None)
+                _quarantine(s, config, clock, inbound_id, UNFINISHED, None, SetAside.UNFINISHED)
     for inbound_id in fresh:
         if inbound_id not in counted or inbound_id in passing.read:
             continue  # done, or another processor's, or set aside
@@ -179,11 +188,12 @@ def _prepare(db: Database, config: Config, clock: Clock, ids: list[int], passing
             passing.read[inbound_id] = _read(config, raw, envelope_from)
         except Exception as exc:  # OverBudget, or the email package's RecursionError
             passing.read[inbound_id] = None
-            error = (
-                str(exc) if isinstance(exc, budget.OverBudget) else "".join(traceback.format_exception(exc))
-            )
+            if isinstance(exc, budget.OverBudget):
+                error, why = str(exc), SetAside.BUDGET
+            else:
+                error, why = "".join(traceback.format_exception(exc)), SetAside.CRASH
             with db.transaction() as s:
-                _quarantine(s, config, clock, inbound_id, error, None)
+                _quarantine(s, config, clock, inbound_id, error, None, why)
 
 
 def _read(config: Config, raw: bytes, envelope_from: str | None) -> _Read:
@@ -333,7 +343,7 @@ def _undone(
             _quarantine(s, config, clock, inbound_id, traceback.format_exc(), undo.mail)
         return
     if isinstance(exc, budget.OverBudget):
-        _quarantine(s, config, clock, inbound_id, str(exc), mail)
+        _quarantine(s, config, clock, inbound_id, str(exc), mail, SetAside.BUDGET)
         return
     _quarantine(s, config, clock, inbound_id, "".join(traceback.format_exception(exc)), mail)
 
@@ -436,7 +446,13 @@ def _stored(s, inbound_id: int) -> InboundMessage:
 
 
 def _quarantine(
-    s: Session, config: Config, clock: Clock, inbound_id: int, error: str, mail: InboundMail | None
+    s: Session,
+    config: Config,
+    clock: Clock,
+    inbound_id: int,
+    error: str,
+    mail: InboundMail | None,
+    why: SetAside = SetAside.CRASH,
 ) -> None:
     """Set the message aside with its traceback (its passwords masked), and tell its
     sender. The message is never read again here (reading it may be what failed): the
@@ -462,6 +478,7 @@ def _quarantine(
                 in_reply_to=msgid,
                 auto="auto-replied",
                 reference=row.id,
+                why=why,
             )
         if mail is not None:
             _redact(s, row, mail)
