@@ -75,7 +75,10 @@ def interrupting() -> Iterator[None]:
     if left <= 0:
         raise OverBudget(budget.seconds)
 
+    fired = []
+
     def expired(_signum: int, _frame: object) -> None:
+        fired.append(True)
         raise OverBudget(budget.seconds)
 
     previous = signal.signal(signal.SIGPROF, expired)
@@ -87,6 +90,8 @@ def interrupting() -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
+    if fired:  # the parser caught it and went on to an end: the budget is spent all the same
+        raise OverBudget(budget.seconds)
     check()
 
 

@@ -298,3 +298,22 @@ def test_control_characters_are_shown_escaped_in_replies(database):
     assert "\\x07\\x1b[31m" in mail.subject
     for text in (mail.subject, mail.body):
         assert not any(c in text for c in "\x00\x07\x1b")
+
+
+def test_a_quarantined_messages_traceback_and_log_keep_no_password(database, monkeypatch, caplog):
+    """The traceback of a crash is stored and logged with the message's passwords masked,
+    a misspelt opener's too."""
+
+    def crashes(ctx, script):
+        raise ValueError(f"cannot handle {[c.text for c in script.commands]!r} or 'SIGNIN Fpay7 pw-italy'")
+
+    judge = TestJudge(database)
+    start_game(judge)
+    monkeypatch.setattr(processor, "execute", crashes)
+    judge.send(addr("FRANCE"), f"{signon('FRANCE')}\nSIGNIN Fpay7 pw-italy\nA PAR - BUR\n")
+    row = _last(judge)
+    assert row.state == "quarantined" and "ValueError" in (row.error or "")
+    for text in (row.error or "", caplog.text):
+        assert "pw-france" not in text and "pw-italy" not in text
+    assert "********" in (row.error or "")
+    assert all("pw-" not in m.body for m in judge.sent)
