@@ -58,7 +58,7 @@ def compose_mail(
     Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked.
     The caller gives the Date and the Message-ID: this module has no clock and no chance."""
     recipients = [to] if isinstance(to, str) else list(to)
-    subject = visible(subject)  # a sender's NUL or ESC, quoted in "Re: …"
+    subject = visible(_one_line(subject))  # a sender's NUL or ESC, quoted in "Re: …"
     for address in [sender, *recipients, message_id]:
         if any(c in address for c in "\r\n"):
             raise ValueError(f"line break in an address or Message-ID: {address!r}")
