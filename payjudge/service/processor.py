@@ -47,6 +47,7 @@ from ..store.models import InboundMessage, OutboxMail
 from ..text.commands import Script, split_commands
 from ..text.message import InboundMail, read_message
 from ..text.redaction import headers_only, rebuild_message, redact_body, scrub_secrets
+from ..text.visible import visible
 from ..vocabulary import InboundState
 from . import budget
 from .execute import execute
@@ -80,9 +81,10 @@ class _Defer(Exception):
 RATE_WINDOW = timedelta(hours=1)  # `rate_limit_per_hour` counts the answers in it
 BATCH_MESSAGES = 25
 BATCH_SECONDS = {"sqlite": 0.0, "postgresql": 0.1}
-# how long counting an attempt keeps other processors off a message: long enough to read
-# a batch of messages, each within its budget; a message whose processor died waits this
-# long before its second attempt (which quarantines it)
+# how long counting an attempt keeps other processors off a message, at least: long
+# enough to read a batch of messages, each within its budget (`process_pending`); a
+# message whose processor died waits this long before its second attempt (which
+# quarantines it)
 LEASE = timedelta(minutes=5)
 UNFINISHED = (
     "an earlier attempt to process this message did not finish (the processor was stopped "
@@ -136,7 +138,9 @@ def process_pending(
     wakes the sender; it does again when this returns)."""
     now = clock.now()
     ids = pending(db, limit, now)
-    passing = _Pass(lease=now + LEASE)
+    # a batch of messages is read ahead, each within its budget: the lease outlasts that
+    reading = timedelta(seconds=3 * _batch_size(db) * max(0.0, config.message_cpu_seconds))
+    passing = _Pass(lease=now + max(LEASE, reading))
     done = told = 0
     try:
         while done < len(ids):
@@ -378,7 +382,7 @@ def _answer(
     mail, script = read.mail, read.script
     reason = _ignore_reason(config, mail)
     if reason:
-        log.info("ignoring message %s: %s", inbound_id, reason)
+        log.info("ignoring message %s: %s", inbound_id, visible(reason))  # (a header's words)
         _done(s, held, row, now, None, error=f"ignored: {reason}")
         return
     sender = mail.sender
