@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 REPEAT = 0.05
 
@@ -75,11 +76,13 @@ def interrupting() -> Iterator[None]:
     if left <= 0:
         raise OverBudget(budget.seconds)
 
-    fired = []
+    fired: list[bool] = []
+    armed = [True]
 
     def expired(_signum: int, _frame: object) -> None:
-        fired.append(True)
-        raise OverBudget(budget.seconds)
+        if armed[0]:
+            fired.append(True)
+            raise OverBudget(budget.seconds)
 
     previous = signal.signal(signal.SIGPROF, expired)
     # and again every REPEAT seconds of CPU after: a parser that swallows the exception
@@ -88,11 +91,23 @@ def interrupting() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+        _disarm(armed, fired, previous)
     if fired:  # the parser caught it and went on to an end: the budget is spent all the same
         raise OverBudget(budget.seconds)
     check()
+
+
+def _disarm(armed: list[bool], fired: list[bool], previous: Any) -> None:
+    """Stop the timer, even if it fires once more meanwhile (its exception is taken
+    here, not left to burst out of the caller's later code)."""
+    while True:
+        try:
+            armed[0] = False
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
+            return
+        except OverBudget:
+            fired.append(True)
 
 
 def _can_interrupt() -> bool:
