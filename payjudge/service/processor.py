@@ -178,18 +178,17 @@ def _prepare(db: Database, config: Config, clock: Clock, ids: list[int], passing
     with db.transaction() as s:
         counted = repo.start_attempts(s, fresh, clock.now(), passing.lease)
         passing.counted.update(counted)
-        for inbound_id, attempts in counted.items():
-            if attempts > 1:
+        for inbound_id, started in counted.items():
+            if started.attempts > 1:
                 passing.read[inbound_id] = None
                 _quarantine(s, config, clock, inbound_id, UNFINISHED, None, SetAside.UNFINISHED)
     for inbound_id in fresh:
         if inbound_id not in counted or inbound_id in passing.read:
             continue  # done, or another processor's, or set aside
-        with db.reading() as s:
-            row = _stored(s, inbound_id)
-            raw, envelope_from = row.raw, row.envelope_from
         try:
-            passing.read[inbound_id] = _read(config, raw, envelope_from)
+            passing.read[inbound_id] = _read(
+                config, counted[inbound_id].raw, counted[inbound_id].envelope_from
+            )
         except Exception as exc:  # OverBudget, or the email package's RecursionError
             passing.read[inbound_id] = None
             if isinstance(exc, budget.OverBudget):

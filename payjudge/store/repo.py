@@ -472,11 +472,20 @@ def judge_constant(s: Session, name: str) -> str | None:
     return known[name]
 
 
-def start_attempts(s: Session, ids: list[int], now: datetime, lease_until: datetime) -> dict[int, int]:
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A message whose attempt was counted: what reading it needs."""
+
+    attempts: int  # counting this one
+    raw: bytes
+    envelope_from: str | None
+
+
+def start_attempts(s: Session, ids: list[int], now: datetime, lease_until: datetime) -> dict[int, Started]:
     """Count an attempt at each message of `ids` that still waits and is due, before it
     is read (so that a processor killed or crashed on it has counted it), and lease it to
     `lease_until` (another processor's pass takes it for not due meanwhile): the messages
-    counted, each with its attempts now."""
+    counted, by id (one statement, which returns the raw messages too)."""
     table = InboundMessage.__table__
     assert isinstance(table, Table)
     rows = s.connection().execute(
@@ -487,9 +496,9 @@ def start_attempts(s: Session, ids: list[int], now: datetime, lease_until: datet
             or_(table.c.not_before.is_(None), table.c.not_before <= now),
         )
         .values(attempts=table.c.attempts + 1, not_before=lease_until)
-        .returning(table.c.id, table.c.attempts)
+        .returning(table.c.id, table.c.attempts, table.c.raw, table.c.envelope_from)
     )
-    return {row[0]: row[1] for row in rows}
+    return {row[0]: Started(row[1], row[2], row[3]) for row in rows}
 
 
 def end_attempts(s: Session, ids: list[int], lease_until: datetime) -> None:
