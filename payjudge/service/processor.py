@@ -367,12 +367,14 @@ def _answer(
     limit = config.rate_limit_per_hour
     # the claim counts the stored answers; those held in this batch are the latest
     earlier = held.answered.get(stored_sender, []) if stored_sender is not None else []
+    if inbound_id not in passing.counted:
+        return  # another processor's (it counted the attempt): not even locked here
     # due by the lease's end: the lease this pass took when it counted the attempt
     row, nth_answer = repo.claim_inbound_counting(
         s, inbound_id, max(now, passing.lease), since=now - RATE_WINDOW, limit=max(1, limit - len(earlier))
     )
-    if row is None or inbound_id not in passing.counted:
-        return  # done, set aside, or another processor's
+    if row is None:
+        return  # done, or set aside while it was read
     if earlier and len(earlier) >= limit > 0:
         nth_answer = earlier[-limit]
     read = passing.read.get(inbound_id)
