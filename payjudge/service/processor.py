@@ -19,10 +19,11 @@ Parse before you lock (issue 26): a message is read (its MIME structure, charset
 and command lines) before its batch's transaction opens, so a slow read never holds
 SQLite's write lock, for which the listener waits. Its attempt is counted first, in a
 short transaction of its own, so a read or a run that never ends (the process killed,
-or crashed) still counts: a message that comes back to the processor with an attempt
-already counted is quarantined, and so is one that spends its CPU budget
-(`service.budget`). Counting an attempt also leases the message for `LEASE`, so that a
-second daemon on the same PostgreSQL leaves it alone while it is read.
+or crashed) still counts: a message whose second attempt did not finish either is
+quarantined when it comes back a third time (one kill of the daemon mid-message costs
+nothing: the message is processed after the restart), and so is one that spends its CPU
+budget (`service.budget`). Counting an attempt also leases the message for `LEASE`, so
+that a second daemon on the same PostgreSQL leaves it alone while it is read.
 """
 
 from __future__ import annotations
@@ -81,14 +82,15 @@ class _Defer(Exception):
 RATE_WINDOW = timedelta(hours=1)  # `rate_limit_per_hour` counts the answers in it
 BATCH_MESSAGES = 25
 BATCH_SECONDS = {"sqlite": 0.0, "postgresql": 0.1}
-# how long counting an attempt keeps other processors off a message, at least: long
-# enough to read a batch of messages, each within its budget (`process_pending`); a
-# message whose processor died waits this long before its second attempt (which
-# quarantines it)
-LEASE = timedelta(minutes=5)
+# how long counting an attempt keeps other processors off a message: reading a batch
+# ahead takes milliseconds (each message at most its budget, and a lease that ran out
+# costs no more than an attempt counted twice); a message whose processor died waits
+# this long after the count before it is tried again
+LEASE = timedelta(seconds=30)
+UNFINISHED_ATTEMPTS = 2  # a message starting its next attempt after this many is set aside
 UNFINISHED = (
-    "an earlier attempt to process this message did not finish (the processor was stopped "
-    "or crashed, or the message took too long): it is set aside on its second attempt"
+    "two attempts to process this message did not finish (the processor was stopped or "
+    "crashed while at it): it is set aside rather than tried a third time"
 )
 
 
@@ -138,9 +140,7 @@ def process_pending(
     wakes the sender; it does again when this returns)."""
     now = clock.now()
     ids = pending(db, limit, now)
-    # a batch of messages is read ahead, each within its budget: the lease outlasts that
-    reading = timedelta(seconds=3 * _batch_size(db) * max(0.0, config.message_cpu_seconds))
-    passing = _Pass(lease=now + max(LEASE, reading))
+    passing = _Pass(lease=now + LEASE)
     done = told = 0
     try:
         while done < len(ids):
@@ -170,8 +170,8 @@ def _batch_size(db: Database) -> int:
 def _prepare(db: Database, config: Config, clock: Clock, ids: list[int], passing: _Pass) -> None:
     """Count an attempt at each message of `ids` not counted yet in this pass, and read
     it, outside any transaction: the slow part of a hostile message holds no lock. A
-    message whose earlier attempt did not finish, whose reading spends its CPU budget
-    or crashes, is quarantined here."""
+    message whose two earlier attempts did not finish, whose reading spends its CPU
+    budget or crashes, is quarantined here."""
     fresh = [inbound_id for inbound_id in ids if inbound_id not in passing.counted]
     if not fresh:
         return
@@ -179,7 +179,7 @@ def _prepare(db: Database, config: Config, clock: Clock, ids: list[int], passing
         counted = repo.start_attempts(s, fresh, clock.now(), passing.lease)
         passing.counted.update(counted)
         for inbound_id, started in counted.items():
-            if started.attempts > 1:
+            if started.attempts > UNFINISHED_ATTEMPTS:
                 passing.read[inbound_id] = None
                 _quarantine(s, config, clock, inbound_id, UNFINISHED, None, SetAside.UNFINISHED)
     for inbound_id in fresh:

@@ -212,23 +212,45 @@ def test_the_attempt_is_counted_and_committed_before_the_message_is_read(databas
     assert (row.state, row.attempts) == ("done", 1)
 
 
-def test_a_message_whose_attempt_never_finished_is_quarantined_on_its_second(database):
-    """A processor killed while reading leaves the attempt counted and the lease taken
-    (nothing else of it); once the lease is over, the message is set aside unread."""
-    judge = TestJudge(database)
+def _killed_while_reading(judge: TestJudge, attempts: int) -> None:
+    """A message as processors killed while reading it leave it: its attempts counted
+    and leased (nothing else of it)."""
     judge.clock.advance(seconds=1)
     SqlInbound(judge.db, judge.clock).store_inbound(hostile.html_open_tags(), source="smtp")
-    with database.transaction() as s:  # what `_prepare` committed before the kill
-        s.execute(update(InboundMessage).values(attempts=1, not_before=judge.clock.now() + processor.LEASE))
+    with judge.db.transaction() as s:  # what `_prepare` committed before the kill
+        s.execute(
+            update(InboundMessage).values(attempts=attempts, not_before=judge.clock.now() + processor.LEASE)
+        )
+
+
+def test_a_message_killed_once_is_processed_after_the_lease(database):
+    """One kill of the daemon mid-message costs nothing but the lease's wait."""
+    judge = TestJudge(database)
+    _killed_while_reading(judge, attempts=1)
     judge.process()
     assert _last(judge).state == "new"  # leased: another processor may be reading it
     judge.clock.advance(seconds=processor.LEASE.total_seconds())
     judge.process()
     row = _last(judge)
-    assert (row.state, row.attempts) == ("quarantined", 2)
+    assert (row.state, row.attempts) == ("done", 2)
+    assert "NOT processed" in judge.last_reply(hostile.SENDER)  # (no commands in it)
+
+
+def test_a_message_whose_second_attempt_never_finished_is_quarantined_unread(database, monkeypatch):
+    judge = TestJudge(database)
+    _killed_while_reading(judge, attempts=2)
+
+    def never(raw, envelope_from=None):
+        raise _Unbounded("read a third time")
+
+    monkeypatch.setattr(processor, "read_message", never)
+    judge.clock.advance(seconds=processor.LEASE.total_seconds())
+    judge.process()
+    row = _last(judge)
+    assert (row.state, row.attempts) == ("quarantined", 3)
     assert "did not finish" in (row.error or "")
     [told] = judge.inbox(hostile.SENDER)
-    assert "An earlier attempt to process it did not finish" in told.body
+    assert "Two attempts to process it did not finish" in told.body
 
 
 def test_a_deferred_message_keeps_no_attempt(database):
