@@ -95,6 +95,7 @@ class Config:
     create_per_hour: int = 30  # … and all addresses together (0: no limit)
     signon_failure_limit: int = 10  # wrong passwords per seat within the window …
     signon_window_minutes: int = 60  # … before its sign-ons are refused for a while
+    message_cpu_seconds: float = 10.0  # a message that spends more is quarantined (0: no limit)
     timezone: str = "UTC"  # default zone for times shown in mail
     log_level: str = "INFO"
     maps_dir: str = ""  # installed maps (default: <data_dir>/maps)
@@ -167,6 +168,8 @@ def _coerce(name: str, value: Any) -> Any:
     try:
         if kind in ("int",):
             return int(value)
+        if kind == "float":
+            return float(value)
         if kind == "Path":
             return Path(value)
         if kind.startswith("tuple"):

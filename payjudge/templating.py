@@ -10,6 +10,7 @@ import jinja2
 
 from .payola.exchange.accounts import account_label
 from .rules.phase import Phase
+from .text.visible import visible
 
 
 def phase_name(value: object) -> str:
@@ -39,6 +40,9 @@ def environment() -> jinja2.Environment:
         # the templates ship inside the package and do not change under a running judge:
         # no need to stat each file again at every mail (a few µs of every statement)
         auto_reload=False,
+        # every value printed, the sender's text among them, with its control characters
+        # made visible (a template's own text has none)
+        finalize=_visible,
     )
     # no globals (range, namespace, …): `render` gives a template the caller's variables alone
     env.globals.clear()
@@ -51,6 +55,10 @@ def environment() -> jinja2.Environment:
     # Exchange Payola: an investor's account (`@ALICE`) is shown by the investor's name
     env.filters["account"] = account_label
     return env
+
+
+def _visible(value: object) -> object:
+    return visible(value) if isinstance(value, str) else value
 
 
 def clip(text: str, width: int) -> str:

@@ -105,7 +105,7 @@ BELOW = {
         "ports",
         "memory",
     },
-    "store": {"vocabulary", "ports", "rules"},
+    "store": {"vocabulary", "ports", "rules", "text"},  # text: the bounded header reading
     "mail": {"ports", "text"},
     "render": {"rules"},
     "web": {"vocabulary", "rules", "game", "store", "render", "templating", "config"},

@@ -13,8 +13,13 @@ from ..commands.base import MASTER as WHO_MASTER
 from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
 from ..commands.orders import submit_orders
 from ..game.context import CommandError, Context, Reply
-from ..text.commands import Command, Kind, Script
-from ..text.redaction import mask_line
+from ..text.commands import ANYWHERE, Command, Kind, Script, unread
+from ..text.redaction import mask_line, mask_quoted
+from . import budget
+
+# LIST, SUMMARY, HISTORY and HELP lines answered in one message: each reads a whole game
+# (HISTORY every phase of it), and 20,000 of them took the processor minutes (issue 26)
+REPORTS_PER_MESSAGE = 10
 
 
 def execute(ctx: Context, script: Script) -> None:
@@ -23,10 +28,16 @@ def execute(ctx: Context, script: Script) -> None:
     for problem in script.problems:
         reply.add(problem)
     batch: list[Command] = []
+    reports: list[Command] = []
     for index, cmd in enumerate(script.commands):
+        budget.check()  # between commands: never half way through one's writes
+        if cmd.keyword in ANYWHERE:
+            reports.append(cmd)
+            if len(reports) > REPORTS_PER_MESSAGE:
+                continue  # skipped, and said so below
         if index == 1 and reply.problems and script.commands[0].kind is Kind.OPENER:
             # the opener failed (a wrong password, say): the rest cannot be understood
-            reply.ignored.extend((c.line, c.text.strip()) for c in script.commands[1:])
+            reply.ignored.extend((c.line, unread(c.text.strip())) for c in script.commands[1:])
             break
         if cmd.kind is Kind.ORDER:
             batch.append(cmd)
@@ -37,6 +48,9 @@ def execute(ctx: Context, script: Script) -> None:
         _run(ctx, cmd)
     if batch:
         _flush(ctx, batch)
+    if len(reports) > REPORTS_PER_MESSAGE:
+        skipped = reports[REPORTS_PER_MESSAGE:]
+        reply.note("reports_skipped", skipped[0].line, count=len(skipped), most=REPORTS_PER_MESSAGE)
     for action in ctx.after:
         try:
             action()
@@ -47,10 +61,11 @@ def execute(ctx: Context, script: Script) -> None:
 
 def mask_passwords(reply: Reply) -> None:
     """Every line the reply shows, with its passwords as ******** (wherever the line
-    stood: a second SIGNON, a line ignored after a failed one, a password of two words)."""
+    stood: a second SIGNON, a line ignored after a failed one, a password of two words,
+    a misspelt opener's)."""
     reply.understood[:] = [(line, mask_line(text)) for line, text in reply.understood]
-    reply.ignored[:] = [(line, mask_line(text)) for line, text in reply.ignored]
-    reply.problems[:] = [replace(p, text=mask_line(p.text)) for p in reply.problems]
+    reply.ignored[:] = [(line, mask_quoted(text)) for line, text in reply.ignored]
+    reply.problems[:] = [replace(p, text=mask_quoted(p.text)) for p in reply.problems]
 
 
 def _run(ctx: Context, cmd: Command) -> None:

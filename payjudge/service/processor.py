@@ -14,10 +14,21 @@ processing crash is quarantined with its traceback; the sender is told it was se
 aside, and the loop goes on. A sender over the rate limit waits (the message stays,
 with a time before which it is not looked at again), unless the message signs on with
 its password. Once processed, a message's passwords are redacted from the stored copy.
+
+Parse before you lock (issue 26): a message is read (its MIME structure, charset, HTML
+and command lines) before its batch's transaction opens, so a slow read never holds
+SQLite's write lock, for which the listener waits. Its attempt is counted first, in a
+short transaction of its own, so a read or a run that never ends (the process killed,
+or crashed) still counts: a message whose second attempt did not finish either is
+quarantined when it comes back a third time (one kill of the daemon mid-message costs
+nothing: the message is processed after the restart), and so is one that spends its CPU
+budget (`service.budget`). Counting an attempt also leases the message for `LEASE`, so
+that a second daemon on the same PostgreSQL leaves it alone while it is read.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 import time
 import traceback
@@ -34,10 +45,12 @@ from ..ports import Clock
 from ..store import Session, repo
 from ..store.db import Database, transient
 from ..store.models import InboundMessage, OutboxMail
-from ..text.commands import split_commands
+from ..text.commands import Script, split_commands
 from ..text.message import InboundMail, read_message
-from ..text.redaction import headers_only, rebuild_message, redact_body
+from ..text.redaction import headers_only, rebuild_message, redact_body, scrub_secrets
+from ..text.visible import visible
 from ..vocabulary import InboundState
+from . import budget
 from .execute import execute
 
 log = logging.getLogger("payjudge.processor")
@@ -69,6 +82,44 @@ class _Defer(Exception):
 RATE_WINDOW = timedelta(hours=1)  # `rate_limit_per_hour` counts the answers in it
 BATCH_MESSAGES = 25
 BATCH_SECONDS = {"sqlite": 0.0, "postgresql": 0.1}
+# how long counting an attempt keeps other processors off a message: reading a batch
+# ahead takes milliseconds (each message at most its budget, and a lease that ran out
+# costs no more than an attempt counted twice); a message whose processor died waits
+# this long after the count before it is tried again
+LEASE = timedelta(seconds=30)
+UNFINISHED_ATTEMPTS = 2  # a message starting its next attempt after this many is set aside
+UNFINISHED = (
+    "two attempts to process this message did not finish (the processor was stopped or "
+    "crashed while at it): it is set aside rather than tried a third time"
+)
+
+
+class SetAside(enum.Enum):
+    """Why a message was quarantined, as its sender is told (`quarantined.txt.j2`)."""
+
+    CRASH = "crash"  # its processing failed: a fault of ours
+    BUDGET = "budget"  # it spent its CPU budget
+    UNFINISHED = "unfinished"  # an earlier attempt at it never finished
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A message read before its transaction, and the CPU time its reading took."""
+
+    mail: InboundMail
+    script: Script
+    spent: float
+
+
+@dataclass
+class _Pass:
+    """What one pass over the waiting messages (`process_pending`) keeps across its
+    batches: the messages whose attempt it counted, and those it read (None: set aside
+    while being read)."""
+
+    lease: datetime  # the time the counted messages are leased until
+    counted: set[int] = field(default_factory=set)
+    read: dict[int, _Read | None] = field(default_factory=dict)
 
 
 def pending(db: Database, limit: int = 100, now: datetime | None = None) -> list[tuple[int, str | None]]:
@@ -87,16 +138,86 @@ def process_pending(
     """Process the messages that are due, in batches; returns how many were looked at.
     `committed` is called once `BATCH_MESSAGES` more messages are committed (the daemon
     wakes the sender; it does again when this returns)."""
-    ids = pending(db, limit, clock.now())
+    now = clock.now()
+    ids = pending(db, limit, now)
+    passing = _Pass(lease=now + LEASE)
     done = told = 0
-    while done < len(ids):
-        done += _process_batch(db, config, clock, ids[done : done + BATCH_MESSAGES])
-        # every BATCH_MESSAGES messages, not every batch: on SQLite a batch is one
-        # message, and a pass of the sender per message costs a write of its own
-        if committed is not None and done - told >= BATCH_MESSAGES:
-            committed()
-            told = done
+    try:
+        while done < len(ids):
+            chunk = ids[done : done + _batch_size(db)]
+            _prepare(db, config, clock, [inbound_id for inbound_id, _ in chunk], passing)
+            step = _process_batch(db, config, clock, chunk, passing)
+            for inbound_id, _ in chunk[:step]:
+                passing.read.pop(inbound_id, None)
+            done += step
+            # every BATCH_MESSAGES messages, not every batch: on SQLite a batch is one
+            # message, and a pass of the sender per message costs a write of its own
+            if committed is not None and done - told >= BATCH_MESSAGES:
+                committed()
+                told = done
+    except BaseException:
+        # the database failed (or we are stopping): the messages not done wait for the
+        # next pass, and this one's attempts were not theirs to count
+        _uncount(db, passing)
+        raise
     return done
+
+
+def _batch_size(db: Database) -> int:
+    return BATCH_MESSAGES if BATCH_SECONDS.get(db.engine.dialect.name, 0.0) else 1
+
+
+def _prepare(db: Database, config: Config, clock: Clock, ids: list[int], passing: _Pass) -> None:
+    """Count an attempt at each message of `ids` not counted yet in this pass, and read
+    it, outside any transaction: the slow part of a hostile message holds no lock. A
+    message whose two earlier attempts did not finish, whose reading spends its CPU
+    budget or crashes, is quarantined here."""
+    fresh = [inbound_id for inbound_id in ids if inbound_id not in passing.counted]
+    if not fresh:
+        return
+    with db.transaction() as s:
+        counted = repo.start_attempts(s, fresh, clock.now(), passing.lease)
+        passing.counted.update(counted)
+        for inbound_id, started in counted.items():
+            if started.attempts > UNFINISHED_ATTEMPTS:
+                passing.read[inbound_id] = None
+                _quarantine(s, config, clock, inbound_id, UNFINISHED, None, SetAside.UNFINISHED)
+    for inbound_id in fresh:
+        if inbound_id not in counted or inbound_id in passing.read:
+            continue  # done, or another processor's, or set aside
+        try:
+            passing.read[inbound_id] = _read(
+                config, counted[inbound_id].raw, counted[inbound_id].envelope_from
+            )
+        except Exception as exc:  # OverBudget, or the email package's RecursionError
+            passing.read[inbound_id] = None
+            if isinstance(exc, budget.OverBudget):
+                error, why = str(exc), SetAside.BUDGET
+            else:
+                error, why = "".join(traceback.format_exception(exc)), SetAside.CRASH
+            with db.transaction() as s:
+                _quarantine(s, config, clock, inbound_id, error, None, why)
+
+
+def _read(config: Config, raw: bytes, envelope_from: str | None) -> _Read:
+    """Read a message within its CPU budget (`budget.OverBudget` when it spends it)."""
+    started = time.thread_time()
+    with budget.message_budget(config.message_cpu_seconds), budget.interrupting():
+        mail = read_message(raw, envelope_from=envelope_from)
+        script = split_commands([(line.number, line.text) for line in mail.lines])
+    return _Read(mail, script, time.thread_time() - started)
+
+
+def _uncount(db: Database, passing: _Pass) -> None:
+    """Take back this pass's attempts at the messages that still wait (best effort: the
+    database may be what failed)."""
+    if not passing.counted:
+        return
+    try:
+        with db.transaction() as s:
+            repo.end_attempts(s, sorted(passing.counted), passing.lease)
+    except Exception:
+        log.warning("the attempts of an interrupted pass could not be taken back", exc_info=True)
 
 
 @dataclass
@@ -120,7 +241,9 @@ class _Held:
         repo.update_inbound(s, self.done)
 
 
-def _process_batch(db: Database, config: Config, clock: Clock, ids: list[tuple[int, str | None]]) -> int:
+def _process_batch(
+    db: Database, config: Config, clock: Clock, ids: list[tuple[int, str | None]], passing: _Pass
+) -> int:
     """Process messages from the start of `ids` in one transaction, as many as a batch
     holds (`BATCH_MESSAGES` within `BATCH_SECONDS`; one where there is no time, as on
     SQLite); returns how many were processed.
@@ -140,13 +263,13 @@ def _process_batch(db: Database, config: Config, clock: Clock, ids: list[tuple[i
     a lock not had, the commit: `store.db.transient`) is raised: the messages wait for
     the next pass."""
     seconds = BATCH_SECONDS.get(db.engine.dialect.name, 0.0)
-    size = BATCH_MESSAGES if seconds else 1
+    size = _batch_size(db)
     try:
         with db.transaction() as s:
             started, done, held = time.monotonic(), 0, _Held()
             for done, (inbound_id, stored_sender) in enumerate(ids[:size], start=1):
                 try:
-                    _answer(s, config, clock, inbound_id, stored_sender, held)
+                    _answer(s, config, clock, inbound_id, stored_sender, held, passing)
                     s.flush()
                 except Exception as exc:
                     if transient(exc):
@@ -167,9 +290,10 @@ def _process_batch(db: Database, config: Config, clock: Clock, ids: list[tuple[i
             return done
     except _RolledBack as rolled:
         if rolled.at:
-            return _process_batch(db, config, clock, ids[: rolled.at])
+            return _process_batch(db, config, clock, ids[: rolled.at], passing)
+        read = passing.read.get(ids[0][0])
         with db.transaction() as s:
-            _undone(s, config, clock, ids[0][0], rolled.cause)
+            _undone(s, config, clock, ids[0][0], rolled.cause, read.mail if read else None)
         return 1
 
 
@@ -183,15 +307,18 @@ class _RolledBack(Exception):
         self.cause = cause
 
 
-def _undone(s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exception) -> None:
+def _undone(
+    s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exception, mail: InboundMail | None
+) -> None:
     """What becomes of a message whose work was rolled back because it raised `exc`: it
     waits (over the rate limit), its sender is told why it was refused, or it is
-    quarantined (a failure of ours)."""
+    quarantined (a failure of ours, or its CPU budget spent)."""
     if isinstance(exc, _Defer):
         defer = exc
         with s.begin_nested():
             row = _stored(s, inbound_id)
             row.not_before = defer.until
+            row.attempts = max(0, row.attempts - 1)  # waiting its turn is no attempt
             if defer.failure is not None:
                 _record_failure(s, config, clock.now(), defer.failure, defer.sender, inbound_id)
         log.info(
@@ -216,13 +343,22 @@ def _undone(s: Session, config: Config, clock: Clock, inbound_id: int, exc: Exce
                 _redact(s, row, undo.mail)
             return
         except Exception:  # the error reply itself cannot be written
-            _quarantine(s, config, clock, inbound_id, traceback.format_exc())
+            _quarantine(s, config, clock, inbound_id, traceback.format_exc(), undo.mail)
         return
-    _quarantine(s, config, clock, inbound_id, "".join(traceback.format_exception(exc)))
+    if isinstance(exc, budget.OverBudget):
+        _quarantine(s, config, clock, inbound_id, str(exc), mail, SetAside.BUDGET)
+        return
+    _quarantine(s, config, clock, inbound_id, "".join(traceback.format_exception(exc)), mail)
 
 
 def _answer(
-    s: Session, config: Config, clock: Clock, inbound_id: int, stored_sender: str | None, held: _Held
+    s: Session,
+    config: Config,
+    clock: Clock,
+    inbound_id: int,
+    stored_sender: str | None,
+    held: _Held,
+    passing: _Pass,
 ) -> None:
     """Run the message's commands and write its reply (both held in `held`); raises
     `_Defer` (over the rate limit) or `_Undo` (a command refused), after which the caller
@@ -231,22 +367,27 @@ def _answer(
     limit = config.rate_limit_per_hour
     # the claim counts the stored answers; those held in this batch are the latest
     earlier = held.answered.get(stored_sender, []) if stored_sender is not None else []
+    if inbound_id not in passing.counted:
+        return  # another processor's (it counted the attempt): not even locked here
+    # due by the lease's end: the lease this pass took when it counted the attempt
     row, nth_answer = repo.claim_inbound_counting(
-        s, inbound_id, now, since=now - RATE_WINDOW, limit=max(1, limit - len(earlier))
+        s, inbound_id, max(now, passing.lease), since=now - RATE_WINDOW, limit=max(1, limit - len(earlier))
     )
     if row is None:
-        return
+        return  # done, or set aside while it was read
     if earlier and len(earlier) >= limit > 0:
         nth_answer = earlier[-limit]
-    mail = read_message(row.raw, envelope_from=row.envelope_from)
+    read = passing.read.get(inbound_id)
+    if read is None:  # (always read ahead; a message set aside is no longer claimed)
+        read = passing.read[inbound_id] = _read(config, row.raw, row.envelope_from)
+    mail, script = read.mail, read.script
     reason = _ignore_reason(config, mail)
     if reason:
-        log.info("ignoring message %s: %s", inbound_id, reason)
+        log.info("ignoring message %s: %s", inbound_id, visible(reason))  # (a header's words)
         _done(s, held, row, now, None, error=f"ignored: {reason}")
         return
     sender = mail.sender
     assert sender is not None  # _ignore_reason sets aside mail without a sender
-    script = split_commands([(line.number, line.text) for line in mail.lines])
     if sender == row.sender and limit > 0:  # the claim's count is for it (row.sender == stored_sender)
         limited = nth_answer + RATE_WINDOW if nth_answer is not None else None
     else:
@@ -267,11 +408,15 @@ def _answer(
         inbound_id=row.id,
     )
     for problem in mail.problems:
-        if problem.kind.value in ("fatal",):
+        if problem.refused:
             reply.problem(None, "", problem.message)
-    if not script.commands and not script.problems:
+    if reply.problems:
+        script = Script(())  # a message the judge refuses to read runs no command
+    elif not script.commands and not script.problems:
         reply.problem(None, "", "the message has no commands (HELP lists them)")
-    execute(ctx, script)
+    # the CPU time the reading took is the message's too
+    with budget.message_budget(max(config.message_cpu_seconds - read.spent, 1e-9)):
+        execute(ctx, script)
     if limited is not None and ctx.actor is None:
         # over the limit, only a message that signs on with its password goes on
         raise _Defer(limited, sender, ctx.signon_failure)
@@ -288,9 +433,9 @@ def _answer(
 def _done(
     s: Session, held: _Held, row: repo.Claimed, now: datetime, mail: InboundMail | None, **values
 ) -> None:
-    """Mark the message processed (a rolled-back attempt is not counted), redacted, at
-    the batch's end."""
-    new = {"id": row.id, "state": InboundState.DONE, "processed_at": now, "attempts": row.attempts + 1}
+    """Mark the message processed, redacted, at the batch's end."""
+    # (the attempt was counted before the message was read: `_prepare`)
+    new = {"id": row.id, "state": InboundState.DONE, "processed_at": now, "attempts": row.attempts}
     raw = _redacted_raw(s, row, mail)
     if raw is not None:
         new["raw"] = raw
@@ -305,19 +450,25 @@ def _stored(s, inbound_id: int) -> InboundMessage:
     return row
 
 
-def _quarantine(s: Session, config: Config, clock: Clock, inbound_id: int, error: str) -> None:
-    """Set the message aside with its traceback, and tell its sender. The sender is the
-    one stored at receipt when the message cannot even be read again (a parser that
-    blows up, say on a thousand nested multiparts)."""
+def _quarantine(
+    s: Session,
+    config: Config,
+    clock: Clock,
+    inbound_id: int,
+    error: str,
+    mail: InboundMail | None,
+    why: SetAside = SetAside.CRASH,
+) -> None:
+    """Set the message aside with its traceback (its passwords masked), and tell its
+    sender. The message is never read again here (reading it may be what failed): the
+    sender is `mail`'s when it was read, else the one stored at receipt."""
+    row = _stored(s, inbound_id)
+    if mail is not None:
+        error = scrub_secrets(error, mail.body)
     error = error if len(error) <= 20_000 else "…\n" + error[-20_000:]  # a RecursionError's frames
     log.error("message %s quarantined:\n%s", inbound_id, error)
     with s.begin_nested():
         repo.quarantine(s, inbound_id, error, clock.now())
-        row = _stored(s, inbound_id)
-        try:
-            mail = read_message(row.raw, envelope_from=row.envelope_from)
-        except Exception:  # RecursionError too: the reading itself is what crashed
-            mail = None
         if mail is not None:
             to, automated, subject, msgid = mail.sender, mail.automated, mail.subject, mail.message_id
         else:
@@ -332,6 +483,7 @@ def _quarantine(s: Session, config: Config, clock: Clock, inbound_id: int, error
                 in_reply_to=msgid,
                 auto="auto-replied",
                 reference=row.id,
+                why=why,
             )
         if mail is not None:
             _redact(s, row, mail)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from email import policy
 from email.parser import Parser
 
 from sqlalchemy import Connection, Table, bindparam, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..ports import OutgoingMail, Stored
+from ..text.message import READING
 from ..vocabulary import InboundState, OutboxState
 from .db import Database
 from .models import InboundMessage, OutboxMail
@@ -25,11 +25,13 @@ def _text(value: str) -> str:
 
 
 def _head(raw: bytes):
-    """The header block (of the first 64 KiB), decoded as UTF-8 where it can be."""
+    """The header block (of the first 64 KiB), decoded as UTF-8 where it can be, read as
+    the processor reads it: each value cut to `text.headers.LIMITS` before it is parsed,
+    so that a From of thousands of addresses costs the listener no more than one."""
     block = raw[:65536]
     end = min((i for i in (block.find(b"\r\n\r\n"), block.find(b"\n\n")) if i >= 0), default=len(block))
     text = block[:end].decode("utf-8", "replace")
-    return Parser(policy=policy.default).parsestr(text, headersonly=True)
+    return Parser(policy=READING).parsestr(text, headersonly=True)
 
 
 def content_hash(raw: bytes) -> str:

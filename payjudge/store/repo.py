@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, Row, String, Table, bindparam, func, insert, or_, select, text, update
+from sqlalchemy import Integer, Row, String, Table, bindparam, case, func, insert, or_, select, text, update
 from sqlalchemy.orm import Session, aliased, joinedload, with_expression
 
 from ..rules.names import PowerName
@@ -439,7 +439,8 @@ def requeue(s: Session, ids: Iterable[int]) -> int:
         s.execute(
             update(InboundMessage)
             .where(InboundMessage.id.in_(ids), InboundMessage.state == InboundState.QUARANTINED)
-            .values(state=InboundState.NEW, error=None, not_before=None)
+            # its attempts start again from none: its second would set it aside at once
+            .values(state=InboundState.NEW, error=None, not_before=None, attempts=0)
         )
     return len(ids)
 
@@ -539,3 +540,47 @@ def outbox_mails(s: Session, *, newest: int, recipient: str | None = None) -> li
             if len(found) == newest:
                 break
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A message whose attempt was counted: what reading it needs."""
+
+    attempts: int  # counting this one
+    raw: bytes
+    envelope_from: str | None
+
+
+def start_attempts(s: Session, ids: list[int], now: datetime, lease_until: datetime) -> dict[int, Started]:
+    """Count an attempt at each message of `ids` that still waits and is due, before it
+    is read (so that a processor killed or crashed on it has counted it), and lease it to
+    `lease_until` (another processor's pass takes it for not due meanwhile): the messages
+    counted, by id (one statement, which returns the raw messages too)."""
+    table = InboundMessage.__table__
+    assert isinstance(table, Table)
+    rows = s.connection().execute(
+        update(table)
+        .where(
+            table.c.id.in_(ids),
+            table.c.state == InboundState.NEW,
+            or_(table.c.not_before.is_(None), table.c.not_before <= now),
+        )
+        .values(attempts=table.c.attempts + 1, not_before=lease_until)
+        .returning(table.c.id, table.c.attempts, table.c.raw, table.c.envelope_from)
+    )
+    return {row[0]: Started(row[1], row[2], row[3]) for row in rows}
+
+
+def end_attempts(s: Session, ids: list[int], lease_until: datetime) -> None:
+    """Take back the attempts counted at the messages of `ids` that still wait (their
+    pass ended before them), and end the lease taken with them."""
+    table = InboundMessage.__table__
+    assert isinstance(table, Table)
+    s.connection().execute(
+        update(table)
+        .where(table.c.id.in_(ids), table.c.state == InboundState.NEW)
+        .values(
+            attempts=case((table.c.attempts > 0, table.c.attempts - 1), else_=0),
+            not_before=case((table.c.not_before == lease_until, None), else_=table.c.not_before),
+        )
+    )

@@ -75,6 +75,7 @@ COMMANDS: Final = frozenset(
     }
 )
 KEYWORDS: Final = COMMANDS | ANYWHERE | {"SIGNOFF"}
+MASK: Final = "********"  # what a reply shows for a word that may be a password
 _PRESS_END: Final = {"ENDPRESS", "ENDBROADCAST"}
 _START: Final = ", ".join(OPENERS[:-1]) + " or " + OPENERS[-1]
 
@@ -109,7 +110,26 @@ class _State:
     problems: list[Problem] = field(default_factory=list)
 
     def problem(self, number: int, text: str, message: str) -> None:
-        self.problems.append(Problem(number, text.strip(), None, message))
+        self.problems.append(Problem(number, unread(text.strip()), None, message))
+
+    def ignore(self, lines: list[tuple[int, str]]) -> None:
+        self.ignored.extend((number, unread(text)) for number, text in lines)
+
+
+def unread(text: str) -> str:
+    """A line that was not read as a command, as a reply may quote it. When it has a
+    sign-on's shape without a known first word (a word the judge does not know, then one
+    that can be an identity, then more: `SIGNIN Canc1 pwcarthage`, `INVEST erin@exch2
+    pwerin`), the words after the identity are masked: a misspelt opener carries its
+    password there. (A known opener's passwords are masked by `text.redaction`, wherever
+    its line stands.)"""
+    words = text.split()
+    if len(words) < 3 or words[0].upper() in KEYWORDS or words[0].upper() in OPENERS:
+        return text
+    if split_identity(words[1]) is None:
+        return text  # prose ("Hello judge, can I play?")
+    lead = text[: len(text) - len(text.lstrip())]
+    return f"{lead}{words[0]} {words[1]} {MASK}"
 
 
 def _words(text: str) -> list[str]:
@@ -135,19 +155,19 @@ def split_commands(lines: list[tuple[int, str]]) -> Script:
         if not st.commands:
             if key not in OPENERS:
                 st.problem(number, text, f"a message must start with {_START}")
-                st.ignored.extend(lines[i + 1 :])
+                st.ignore(lines[i + 1 :])
                 break
             if key == "CREATE":
                 body, i = _block(lines, i + 1, {"SIGNOFF"})
                 st.commands.append(Command(number, Kind.OPENER, key, tuple(words[1:]), text, body))
-                st.ignored.extend(lines[i + 1 :])
+                st.ignore(lines[i + 1 :])
                 break
             st.commands.append(Command(number, Kind.OPENER, key, tuple(words[1:]), text))
             signed_on = key in ("SIGNON", "RESIGN", "TAKEOVER")
             i += 1
             continue
         if key == "SIGNOFF":
-            st.ignored.extend(lines[i + 1 :])
+            st.ignore(lines[i + 1 :])
             break
         if key in ("PRESS", "BROADCAST"):
             body, i = _block(lines, i + 1, _PRESS_END | {"SIGNOFF"}, keep_comments=True)

@@ -12,6 +12,7 @@ from email.utils import format_datetime
 from typing import TYPE_CHECKING, Final
 
 from .message import _MSGID, _msgid, _one_line
+from .visible import visible
 
 if TYPE_CHECKING:
     from datetime import datetime  # the caller passes the Date: this module has no clock
@@ -57,6 +58,7 @@ def compose_mail(
     Header values never carry CR/LF: subjects are flattened, foreign Message-IDs checked.
     The caller gives the Date and the Message-ID: this module has no clock and no chance."""
     recipients = [to] if isinstance(to, str) else list(to)
+    subject = visible(_one_line(subject))  # a sender's NUL or ESC, quoted in "Re: …"
     for address in [sender, *recipients, message_id]:
         if any(c in address for c in "\r\n"):
             raise ValueError(f"line break in an address or Message-ID: {address!r}")

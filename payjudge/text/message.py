@@ -20,6 +20,7 @@ from email.policy import EmailPolicy
 from email.utils import collapse_rfc2231_value
 from typing import Any, Final, NamedTuple, cast
 
+from .headers import bounded, excess
 from .htmlbody import html_to_text
 
 
@@ -28,12 +29,22 @@ class ProblemKind(enum.Enum):
     REPLY_TO = "reply_to"  # an unreadable Reply-To (ignored)
     BODY = "body"  # no readable text body
     ENCODING = "encoding"  # the body was decoded with guesses; some characters may be wrong
+    CHARSET = "charset"  # the body's charset is no text encoding the judge reads: refused
+    HEADER = "header"  # a header too large to read (`text.headers`): refused
+
+
+REFUSED: Final = frozenset({ProblemKind.CHARSET, ProblemKind.HEADER})
 
 
 @dataclass(frozen=True, slots=True)
 class MailProblem:
     kind: ProblemKind
     message: str
+
+    @property
+    def refused(self) -> bool:
+        """The judge refuses to read the message (its reply says why): no command runs."""
+        return self.kind in REFUSED
 
 
 class Line(NamedTuple):
@@ -74,8 +85,11 @@ class _ReadingPolicy(EmailPolicy):
     header is a str that nobody changes, so one can serve every reader of it."""
 
     def header_fetch_parse(self, name: str, value: str) -> Any:
-        if hasattr(value, "name") or len(value) > 500:
+        if hasattr(value, "name"):
             return super().header_fetch_parse(name, value)
+        if len(value) > 500:
+            # a long value is parsed cut to the limits: its parse is bounded (issue 26)
+            return super().header_fetch_parse(name, bounded(name, value))
         key = (name, value)
         parsed = _PARSED.get(key)
         if parsed is None:
@@ -115,6 +129,7 @@ def read_message(raw: bytes, *, envelope_from: str | None = None) -> InboundMail
     problems: list[MailProblem] = []
     msg = message_from_bytes(raw, policy=READING)
     head = utf8_headers(raw) or msg
+    problems.extend(_oversized(head))
 
     sender = _sender(head, problems)
     reply_to = _reply_to(head, problems)
@@ -209,6 +224,23 @@ def _ends_commands(lines: list[str], index: int, line: str) -> str | None:
     if _RULE.match(line) and index + 1 < len(lines) and _HEADER_BLOCK.match(lines[index + 1]):
         return "reply"
     return None
+
+
+# the headers the judge reads; one too large to read refuses the message
+_READ: Final = frozenset(
+    {"from", "reply-to", "subject", "message-id", "in-reply-to", "references", "content-type"}
+    | {"auto-submitted", "precedence", "return-path", "content-transfer-encoding"}
+)
+
+
+def _oversized(msg: EmailMessage) -> list[MailProblem]:
+    """A problem for each header the judge reads that is over `text.headers.LIMITS`
+    (its raw value, before any parse: a count of characters, not a parse)."""
+    found = []
+    for name, value in msg.raw_items():
+        if name.lower() in _READ and len(value) > 500 and (why := excess(name, str(value))):
+            found.append(MailProblem(ProblemKind.HEADER, f"{why}: the message was not read"))
+    return found
 
 
 def _header(msg: EmailMessage, name: str) -> str | None:
@@ -348,6 +380,20 @@ def _param(part: MIMEPart, name: str) -> str:
     return value or ""
 
 
+# the charsets mail is written in (by their Python codec's name); decoding each is linear
+TEXT_CHARSETS: Final = frozenset(
+    codecs.lookup(name).name
+    for name in (
+        "utf-8", "ascii", "latin-1", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be",
+        *(f"iso8859-{n}" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16)),
+        *(f"cp{n}" for n in (1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257, 1258)),
+        "cp437", "cp850", "cp852", "cp866", "koi8-r", "koi8-u", "mac-roman", "mac-cyrillic", "tis-620",
+        "gb2312", "gbk", "gb18030", "big5", "big5hkscs", "hz", "cp950",
+        "shift_jis", "cp932", "euc-jp", "iso2022-jp", "iso2022-jp-2", "euc-kr", "cp949", "iso2022-kr",
+    )
+)  # fmt: skip
+
+
 def _decode_part(part: MIMEPart, problems: list[MailProblem]) -> str:
     raw = part.get_payload(decode=True)
     if isinstance(raw, bytes):
@@ -360,12 +406,23 @@ def _decode_part(part: MIMEPart, problems: list[MailProblem]) -> str:
         problems.append(MailProblem(ProblemKind.ENCODING, "the body's base64 encoding is damaged"))
     charset = part.get_content_charset() or "us-ascii"
     try:
-        codecs.lookup(charset)
+        codec = codecs.lookup(charset).name
     except LookupError:
         problems.append(
             MailProblem(ProblemKind.ENCODING, f"unknown character set {charset!r}; read as UTF-8")
         )
-        charset = "utf-8"
+        charset = codec = "utf-8"
+    if codec not in TEXT_CHARSETS:
+        # punycode, idna, rot13, the escapes: codecs of Python's, not charsets of mail,
+        # and some of them quadratic (issue 26)
+        problems.append(
+            MailProblem(
+                ProblemKind.CHARSET,
+                f"the body's character set {charset[:40]!r} is not a text encoding the judge reads;"
+                " send the message as UTF-8 (the usual setting of a mail program)",
+            )
+        )
+        return ""
     if charset.lower() in ("us-ascii", "ascii"):
         charset = "utf-8"  # 8-bit text labelled ASCII is usually UTF-8
     try:

@@ -20,10 +20,10 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from .commands import split_commands
+from .commands import KEYWORDS, MASK, OPENERS, split_commands, split_identity
 from .message import command_lines
 
-MASK: Final = "********"
+__all__ = ["MASK", "mask_line", "mask_quoted", "redact_body", "scrub_secrets"]
 _OPENERS_WITH_PASSWORD: Final = {"CREATE", "JOIN", "INVEST", "OBSERVE", "SIGNON", "RESIGN", "TAKEOVER"}
 _QUOTE: Final = re.compile(r"^[\s>]*")
 
@@ -66,6 +66,42 @@ def _rewrite(line: str, replace: Callable[[str, bool], str]) -> str:
 def mask_line(line: str) -> str:
     """The line as a reply may show it: every password word is ********."""
     return _rewrite(line, lambda word, lower: MASK)
+
+
+def mask_quoted(line: str) -> str:
+    """A line as a reply quotes it among the lines not understood or ignored: its
+    passwords masked (`mask_line`), and, when it has a sign-on's shape without a known
+    first word (`SIGNIN Canc1 pwcarthage`: a word the judge does not know, then an
+    identity, a power with a game, then more), the words after the identity too."""
+    line = mask_line(line)
+    words = line.split()
+    if len(words) >= 3 and _signon_shaped(words):
+        lead = line[: len(line) - len(line.lstrip())]
+        return f"{lead}{words[0]} {words[1]} {MASK}"
+    return line
+
+
+def _signon_shaped(words: list[str]) -> bool:
+    first, identity = words[0].upper(), words[1]
+    if first in KEYWORDS or first in OPENERS or MASK in words[2:3]:
+        return False
+    # a game name holds a digit or comes after an @ (a province never does either)
+    return split_identity(identity) is not None and ("@" in identity or any(c.isdigit() for c in identity))
+
+
+def scrub_secrets(text: str, body: str) -> str:
+    """`text` (a traceback, a log line) with every word of `body` that may be a password
+    masked: the words a reply would mask (`mask_line`, `mask_quoted` and
+    `commands.unread`), wherever they stand in `text`."""
+    secrets: set[str] = set()
+    for line in body.splitlines():
+        words = line.split("%", 1)[0].split()
+        secrets.update(words[i] for i, _ in secret_words(words))
+        if len(words) >= 3 and words[0].upper() not in KEYWORDS and words[0].upper() not in OPENERS:
+            secrets.update(words[2:])
+    for word in sorted((w for w in secrets if len(w) >= 3), key=len, reverse=True):
+        text = re.sub(rf"(?<![\w@]){re.escape(word)}(?![\w@])", MASK, text)
+    return text
 
 
 def redact_body(body: str, token: Callable[[str], str]) -> str:

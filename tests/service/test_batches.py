@@ -63,8 +63,9 @@ def _each_kept_its_outcome(judge: TestJudge, database) -> None:
         states = [(r.sender, r.state, r.attempts) for r in reversed(rows)]
     assert states == [
         (addr("FRANCE"), "done", 1),
-        (addr("GERMANY"), "done", 0),  # refused: the attempt was rolled back with it
-        ("deep@example.org", "quarantined", 0),
+        # each attempt counted before the message was read, refused or crashing alike
+        (addr("GERMANY"), "done", 1),
+        ("deep@example.org", "quarantined", 1),
         (addr("ITALY"), "done", 1),
     ]
 
@@ -107,7 +108,8 @@ def test_a_batch_that_goes_through_is_one_commit_without_savepoints(database, mo
         _count_claims(monkeypatch),
     )
     judge.process()
-    assert (writes, savepoints, runs) == ([1], [0], [3])
+    # the attempts counted (before the messages are read: issue 26), then the batch
+    assert (writes, savepoints, runs) == ([2], [0], [3])
     _, balances, _, _ = snapshot(judge)
     assert (balances["FRANCE"], balances["GERMANY"], balances["ITALY"], balances["ENGLAND"]) == (
         43,
@@ -133,7 +135,9 @@ def test_a_refused_message_costs_those_before_it_a_second_run(database, monkeypa
     # France twice, Germany twice (refused in the batch, then alone), the bomb once (it
     # crashes while being read, alone at the head), Italy once
     assert runs == [6]
-    assert writes == [4]  # France; Germany's reply; the quarantine; Italy
+    # the attempts counted; France; Germany's reply; the quarantine (the bomb crashes
+    # while it is read, before any batch); Italy
+    assert writes == [5]
     assert savepoints == [2]  # the refusal's and the quarantine's (`_undone`), none for the work
     _each_kept_its_outcome(judge, database)
 
@@ -154,7 +158,7 @@ def test_a_batch_of_one_needs_no_savepoint_and_keeps_each_outcome(database, monk
             savepoints[0] += 1
 
     judge.process()
-    assert writes == [4]  # one commit per message
+    assert writes == [8]  # per message, its attempt counted, then its work
     assert savepoints == [2]  # the refusal's and the quarantine's, none for the work
     _each_kept_its_outcome(judge, database)
 
@@ -179,7 +183,7 @@ def test_a_batch_of_one_whose_writes_fail_is_quarantined(database, monkeypatch):
     assert "set aside" in judge.last_reply(addr("FRANCE"))
     with database.reading() as s:
         row = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc()).limit(1)).one()
-        assert (row.state, row.attempts) == ("quarantined", 0)
+        assert (row.state, row.attempts) == ("quarantined", 1)  # counted before it was read
         assert "IntegrityError" in (row.error or "")
 
 
@@ -269,7 +273,8 @@ def test_a_batch_writes_its_replies_and_marks_in_one_statement_each(database, mo
     inserts = _count_statements(database, "INSERT INTO OUTBOX")
     marks = _count_statements(database, "UPDATE INBOUND_MESSAGE")
     judge.process()
-    assert (writes, inserts, marks) == ([1], [1], [2])
+    # (and one commit and one UPDATE before: the attempts counted)
+    assert (writes, inserts, marks) == ([2], [1], [3])
     for power in ("FRANCE", "GERMANY", "ITALY"):
         assert "Your message was processed" in judge.last_reply(addr(power))
     assert "HELP" in judge.last_reply("reader@example.org")
