@@ -46,7 +46,10 @@ def start_game(judge: TestJudge, rules: str = "") -> None:
         judge.send(addr(p), f"JOIN {p.lower()}@pay7 pw-{p.lower()}\n")
     _pos, balances, state, phase = snapshot(judge)
     assert state == "active" and phase == "S1901M"
-    assert balances == {p: (62 if p == "RUSSIA" else 48) for p in POWERS}
+    # the income scale is drawn from the victory count (rule 6.2): 18 centres, or
+    # VICTORY_HOMES's 10 on the standard map (docs/payola.md)
+    three, four = (24, 30) if "VICTORY_HOMES" in rules.split() else (48, 62)
+    assert balances == {p: (four if p == "RUSSIA" else three) for p in POWERS}
 
 
 def random_sheet(rng: random.Random, pos, power: str, tag: str) -> str:
