@@ -33,6 +33,10 @@ IN_OR_OUT = frozenset(
         LedgerKind.ADJUSTMENT,
     }
 )
+# what a template or a message shows when a Python value leaks into a mail
+_LEAKED_VALUE = re.compile(
+    r".{0,40}(\bNone\b(?! [a-z])|Traceback \(most recent call last\)|KeyError|\{'[a-z_]+': ).{0,40}"
+)
 ZEROSUM_RATE = 10  # rule 6.7: AgP per centre at the start, and per neutral centre first captured
 
 
@@ -143,6 +147,9 @@ def privacy(
         for pw in secrets:
             if pw in text:
                 problems.append(f"{mail.kind} '{mail.subject}' to {sorted(to)} quotes a password")
+        if _LEAKED_VALUE.search(mail.body):
+            shown = _LEAKED_VALUE.search(mail.body)
+            problems.append(f"program value: {mail.kind} '{mail.subject}' shows {shown.group(0).strip()!r}")
         if to & observers and mail.kind not in ("results", "notice", "press", "reply", "game_end"):
             problems.append(f"observer got a {mail.kind} mail '{mail.subject}'")
     return problems

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import random
 import shutil
 import tempfile
 import time
+import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +32,7 @@ from payjudge.rules.serial import position_to_json
 from payjudge.service.replay import replay
 from payjudge.store.db import Database, upgrade
 from payjudge.store.models import InboundMessage
-from payjudge.vocabulary import GameStatus, InboundState
+from payjudge.vocabulary import InboundState
 from payjudge.web.app import make_app
 from tests.service.judge import Mail, TestJudge
 
@@ -114,6 +116,12 @@ class Party:
     address: str
     password: str
     past: set[str] = field(default_factory=set)
+    investor: bool = False
+
+    def signon(self, game: str) -> str:
+        if self.investor:
+            return f"SIGNON {self.initial.lower()}@{game} {self.password}"
+        return f"SIGNON {self.initial}{game} {self.password}"
 
 
 class Game:
@@ -172,7 +180,11 @@ class Game:
     def control(self) -> dict[str, str]:
         with self.db.transaction() as s:
             game = find_game(s, self.setup.name)
-            return {str(k): str(v) for k, v in GameState(s, game, self.judge.config.maps_path).control().items()} if game else {}
+            return (
+                {str(k): str(v) for k, v in GameState(s, game, self.judge.config.maps_path).control().items()}
+                if game
+                else {}
+            )
 
     # -- mail -------------------------------------------------------------------------
     def send(self, sender: str, body: str, *, what: str) -> str:
@@ -190,9 +202,7 @@ class Game:
 
     def _inbound_state(self, msgid: str, what: str) -> None:
         with self.db.transaction() as s:
-            row = s.scalar(
-                select(InboundMessage).where(InboundMessage.message_id.in_((msgid, f"<{msgid}>")))
-            )
+            row = s.scalar(select(InboundMessage).where(InboundMessage.message_id.in_((msgid, f"<{msgid}>"))))
             if row is None or row.state is not InboundState.DONE:
                 state = row.state if row is not None else "missing"
                 error = (row.error or "")[-1500:] if row is not None else ""
@@ -219,7 +229,11 @@ class Game:
             passwords=self.passwords,
             private_words=words,
         ):
-            self.fail("privacy", problem)
+            kind, _, rest = problem.partition(": ")
+            if kind in ("program value",):
+                self.fail(kind, rest)
+            else:
+                self.fail("privacy", problem)
 
     def check_money(self, what: str) -> None:
         with self.db.transaction() as s:
@@ -255,9 +269,11 @@ class Game:
                 return r.status, await r.text()
 
         for path in ("/", f"/game/{self.setup.name}"):
+            _SERVER_ERRORS.clear()
             status, text = self.loop.run_until_complete(get(path))
             if status != 200:
-                self.fail("status page", f"GET {path} answered {status}: {text[-500:]}")
+                why = _SERVER_ERRORS[-1] if _SERVER_ERRORS else text[-300:]
+                self.fail("status page", f"GET {path} answered {status}: {why}")
 
     def marker(self, owner: str, to: str = "ALL") -> Marker:
         return Marker(self.seed, owner, to, next(self.markers))
@@ -272,8 +288,6 @@ class Game:
         except _Stop:
             self.outcome.ended = "stuck"
         except Exception as exc:  # a crash of the simulator itself is a finding too
-            import traceback
-
             self.fail("simulator", "".join(traceback.format_exception(exc))[-2000:])
         finally:
             if self.client is not None and self.loop is not None:
@@ -307,14 +321,22 @@ class Game:
             count = next(int(s.split()[1]) for s in self.setup.settings if s.startswith("INVESTORS"))
             for i in range(count):
                 who = f"INV{i}"
-                party = Party(f"@{who}", who, f"{who.lower()}.{self.seed}@sim.test", f"ipw{self.seed}x{i}")
+                party = Party(
+                    f"@{who}",
+                    who,
+                    f"{who.lower()}.{self.seed}@sim.test",
+                    f"ipw{self.seed}x{i}",
+                    investor=True,
+                )
                 self.investors[party.power] = party
                 self.passwords.add(party.password)
                 self.send(party.address, f"JOIN {who.lower()}@{name} {party.password}", what="JOIN")
         else:
             for power in self.setup.powers:
                 initial = self.setup.initials[power]
-                party = Party(power, initial, f"{power.lower()}.{self.seed}@sim.test", f"ppw{self.seed}{initial}")
+                party = Party(
+                    power, initial, f"{power.lower()}.{self.seed}@sim.test", f"ppw{self.seed}{initial}"
+                )
                 self.parties[power] = party
                 self.passwords.add(party.password)
                 self.send(party.address, f"JOIN {power.lower()}@{name} {party.password}", what="JOIN")
@@ -325,13 +347,17 @@ class Game:
         if status != "active":
             self.fail("start", f"the game is {status} after every seat joined")
             return False
+        if self.parties and self.rng.random() < 0.3:
+            # a dummy from the start: its units are bribed by everyone (rules 4.4, 6.5, 6.7)
+            victim = self.rng.choice(list(self.parties.values()))
+            self.master(f"DUMMY {victim.power}", what="DUMMY at the start")
         return True
 
     def master(self, body: str, *, what: str) -> str:
         return self.send(MASTER, f"SIGNON M{self.setup.name} {MASTER_PW}\n{body}", what=what)
 
     def as_party(self, party: Party, body: str, *, what: str) -> str:
-        return self.send(party.address, f"SIGNON {party.initial}{self.setup.name} {party.password}\n{body}", what=what)
+        return self.send(party.address, f"{party.signon(self.setup.name)}\n{body}", what=what)
 
     def run_phases(self) -> None:
         first_year = None
@@ -359,6 +385,8 @@ class Game:
             self.opened[phase or ""] = snap
 
     def parties_of(self, pos) -> list[Party]:
+        if self.setup.exchange:
+            return list(self.investors.values())
         seated = self.seated()
         return [p for p in self.parties.values() if seated.get(p.power) == "playing"]
 
@@ -375,7 +403,12 @@ class Game:
                 if not pos.units.get(party.power):
                     continue
                 body = letters.sheet(
-                    self.rng, pos, party.power, self.marker(party.power), blind=self.setup.blind, rich=self.rng.random() < 0.2
+                    self.rng,
+                    pos,
+                    party.power,
+                    self.marker(party.power),
+                    blind=self.setup.blind,
+                    rich=self.rng.random() < 0.2,
                 )
                 if self.rng.random() < 0.3:
                     others = [p.initial for p in self.parties.values() if p is not party]
@@ -390,9 +423,17 @@ class Game:
                 if body:
                     self.as_party(party, body, what=f"{party.power}'s orders")
 
+    def ceos(self) -> dict[str, str]:
+        with self.db.transaction() as s:
+            game = find_game(s, self.setup.name)
+            market = GameState(s, game, self.judge.config.maps_path).market() or {}
+            return {str(k): str(v) for k, v in (market.get("ceos") or {}).items() if v}
+
     def exchange_mail(self, pos) -> None:
         companies = list(self.setup.powers)
+        ceos = self.ceos()
         for party in self.investors.values():
+            runs = [c for c, who in ceos.items() if who == party.initial]
             if pos.phase.is_exchange:
                 lines = []
                 for company in self.rng.sample(companies, 2):
@@ -402,11 +443,28 @@ class Game:
                     lines.append(f"VOTE CEO {self.rng.choice(companies)} {party.initial}")
                 if self.rng.random() < 0.2:
                     lines = ["PASS"]
+                for company in runs:  # the CEO's part comes last: FOR holds to the end
+                    if self.rng.random() < 0.5:
+                        lines += [f"FOR {company}", f"DIVIDEND {self.rng.randint(0, 3)}"]
                 self.as_party(party, "\n".join(lines), what=f"{party.power}'s trades")
             elif pos.phase.is_movement:
-                body = letters.sheet(self.rng, pos, "", self.marker(party.power), blind=False, rich=False)
                 # an investor bribes only foreign units: every unit is foreign to it
+                body = letters.sheet(self.rng, pos, "", self.marker(party.power), blind=False, rich=False)
+                for company in runs:
+                    if pos.units.get(company):
+                        mark = self.marker(party.power)
+                        body += f"\nFOR {company}\n" + letters.sheet(
+                            self.rng, pos, company, mark, blind=False, rich=False
+                        )
                 self.as_party(party, body, what=f"{party.power}'s bribes")
+            elif party.investor and runs:
+                lines = []
+                for company in runs:
+                    orders = letters.orders(self.rng, pos, company)
+                    if orders:
+                        lines += [f"FOR {company}", orders]
+                if lines:
+                    self.as_party(party, "\n".join(lines), what=f"{party.power}'s orders as CEO")
 
     def side_mail(self, pos) -> None:
         """The mail beside the orders: press, transfers, questions, bad lines, votes."""
@@ -414,22 +472,34 @@ class Game:
         players = self.parties_of(pos)
         for party in players:
             roll = self.rng.random()
+            if party.investor and roll < 0.25:
+                roll = 0.3 + roll / 5  # no press or transfers between investors: questions and bad lines
             if roll < 0.12:
                 other = self.rng.choice([p for p in self.parties.values() if p is not party])
-                grey = self.setup.has(Flag.GREY_PRESS) or (self.setup.has(Flag.WHITE_GREY) and self.rng.random() < 0.5)
-                body = letters.press(self.rng, other.initial, self.marker(party.power, other.power), grey=grey)
+                grey = self.setup.has(Flag.GREY_PRESS) or (
+                    self.setup.has(Flag.WHITE_GREY) and self.rng.random() < 0.5
+                )
+                body = letters.press(
+                    self.rng, other.initial, self.marker(party.power, other.power), grey=grey
+                )
                 self.as_party(party, body, what=f"{party.power}'s press")
             elif roll < 0.17:
-                self.as_party(party, letters.broadcast(self.rng, self.seed), what=f"{party.power}'s broadcast")
+                self.as_party(
+                    party, letters.broadcast(self.rng, self.seed), what=f"{party.power}'s broadcast"
+                )
             elif roll < 0.25:
                 other = self.rng.choice([p for p in self.parties.values() if p is not party])
                 self.as_party(party, f"TRANSFER {self.rng.randint(1, 15)} TO {other.power}", what="TRANSFER")
             elif roll < 0.30:
                 self.as_party(party, letters.junk(self.rng), what="bad lines")
             elif roll < 0.34:
-                self.as_party(party, self.rng.choice(("BALANCE", "STATUS", "SET WAIT", "SET NOWAIT")), what="query")
+                self.as_party(
+                    party, self.rng.choice(("BALANCE", "STATUS", "SET WAIT", "SET NOWAIT")), what="query"
+                )
             elif roll < 0.36:
-                self.send(party.address, f"{self.rng.choice(('SUMMARY', 'HISTORY'))} {name}", what="SUMMARY/HISTORY")
+                self.send(
+                    party.address, f"{self.rng.choice(('SUMMARY', 'HISTORY'))} {name}", what="SUMMARY/HISTORY"
+                )
             elif roll < 0.37:
                 self.send(party.address, "HELP", what="HELP")
             elif roll < 0.375 and pos.phase.year > 1:
@@ -471,7 +541,9 @@ class Game:
             if self.rng.random() < 0.5:
                 self.master(f"REVIVE {victim.power}", what="REVIVE")
                 self.send(
-                    victim.address, f"TAKEOVER {victim.initial}{self.setup.name} {victim.password}", what="TAKEOVER"
+                    victim.address,
+                    f"TAKEOVER {victim.initial}{self.setup.name} {victim.password}",
+                    what="TAKEOVER",
                 )
 
     def advance(self, phase: str | None) -> None:
@@ -507,7 +579,7 @@ class Game:
             self.fail("rollback", f"ROLLBACK {phase} did not restore {diff}: {before[1:]} vs {after[1:]}")
 
     def finish(self) -> None:
-        status, phase, pos = self.state()
+        status, _phase, pos = self.state()
         if status == "active" and pos is not None and self.rng.random() < 0.5:
             for party in self.parties_of(pos):
                 self.as_party(party, "VOTE DRAW", what="VOTE DRAW")
@@ -526,6 +598,20 @@ class Game:
                 self.fail("replay", "; ".join(report.differences)[:1500])
         finally:
             target.dispose()
+
+
+class _Capture(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            frames = traceback.extract_tb(exc.__traceback__)[-3:]
+            where = "; ".join(f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno} {f.name}" for f in frames)
+            _SERVER_ERRORS.append(f"{type(exc).__name__}: {exc} at {where}")
+
+
+_SERVER_ERRORS: list[str] = []
+logging.getLogger("aiohttp.server").addHandler(_Capture(logging.ERROR))
+logging.getLogger("aiohttp.server").propagate = False
 
 
 class _Stop(Exception):

@@ -52,7 +52,8 @@ def sheet(rng: random.Random, pos: Position, power: str, marker: Marker, *, blin
         if not orders:
             continue
         order = rng.choice(orders)
-        amount = rng.randint(0 if own else 1, 40 if rich else 9)
+        # foreign bribes come in a few round amounts, so that ties happen (rules 4.4, 5.2)
+        amount = rng.randint(0, 40 if rich else 9) if own else rng.choice((1, 2, 3, 5, 5, 10))
         kind = ":" if own or rng.random() < 0.5 else rng.choice(">@!&")
         if kind == "!" and rng.random() < 0.5:
             kind = ":"

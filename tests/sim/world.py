@@ -18,7 +18,7 @@ from pathlib import Path
 from payjudge.game.gamerules import check_rules
 from payjudge.rules.flag_registry import REGISTRY
 from payjudge.rules.flags import Flag, Status
-from payjudge.rules.mapfile import MapError, load_variant, shipped_dir
+from payjudge.rules.mapfile import MapError, load_variant
 
 _HERE = Path(__file__).resolve()
 DPJUDGE = _HERE.parents[3] / "shared" / "dpjudge-maps"
@@ -91,8 +91,8 @@ class Setup:
         return flag.value in self.flags
 
     def create_mail(self, password: str) -> str:
-        lines = [f"CREATE {self.name} {password}", "RULE POWER_CHOICE"]
-        lines += [f"RULE {f}" for f in self.flags]
+        lines = [f"CREATE {self.name} {password}"]
+        lines += [f"RULE {f}" for f in _named(self.flags)]
         if self.map_name != "standard":
             lines.append(f"MAP {self.map_name}")
         lines += list(self.settings)
@@ -139,6 +139,12 @@ def _map_powers(name: str) -> tuple[tuple[str, ...], dict[str, str]]:
     return tuple(str(p.name) for p in m.powers), {str(p.name): p.initial for p in m.powers}
 
 
+def _named(flags: tuple[str, ...] | list[str]) -> list[str]:
+    """The RULE lines of a game: POWER_CHOICE too (players pick their power), except under
+    EXCHANGE, whose players are investors."""
+    return list(flags) if Flag.EXCHANGE.value in flags else [Flag.POWER_CHOICE.value, *flags]
+
+
 def _flags(rng: random.Random) -> list[Flag]:
     chosen: list[Flag] = []
     for _ in range(rng.choice((0, 1, 2, 2, 3, 3, 4, 5))):
@@ -156,7 +162,12 @@ def _settings(rng: random.Random, flags: list[Flag]) -> list[str]:
     if rng.random() < 0.15:
         out.append(f"CAP {rng.randint(20, 200)}")
     if rng.random() < 0.2:
-        out.append(rng.choice(("INCOME EVERY YEAR", "INCOME EVERY MOVEMENT")))
+        # ZEROSUM has no tax income to pay every movement phase (CREATE refuses the pair)
+        out.append(
+            "INCOME EVERY YEAR"
+            if Flag.ZEROSUM in flags
+            else rng.choice(("INCOME EVERY YEAR", "INCOME EVERY MOVEMENT"))
+        )
     if Flag.EXCHANGE in flags:
         out += [f"INVESTORS {rng.randint(2, 4)}", f"CAPITAL {rng.randint(20, 90)}", "SHARES 10"]
     return out
@@ -174,7 +185,9 @@ def draw(seed: int) -> Setup:
         flags = _flags(rng)
         settings = _settings(rng, flags)
         names = [f.value for f in flags]
-        ok = check_rules(names).ok
+        tax = next((int(line.split()[1]) for line in settings if line.startswith("TAX ")), None)
+        cap = next((int(line.split()[1]) for line in settings if line.startswith("CAP ")), None)
+        ok = check_rules(_named(names), tax=tax, cap=cap).ok
         if ok or keep_refused:
             return Setup(seed, f"s{seed}", map_name, powers, initials, tuple(names), tuple(settings), ok)
     return Setup(seed, f"s{seed}", map_name, powers, initials, (), ("TIMING MOVE 2D",), True)
