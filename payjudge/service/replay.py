@@ -2,7 +2,8 @@
 
 The stored raw messages of a game are played again, in the order they were processed, into
 a fresh database, with the clock set to each message's processing and to each moment the game
-processed a phase (so deadline processing happens as it did). The game keeps its secret
+processed a phase by its deadline path (so deadline processing happens as it did; a phase a
+message processed is processed again by that message, with no tick beside it). The game keeps its secret
 seed base, so every random draw is the same; the result is compared phase by phase
 (positions, public reports, balances). Used by `payjudge replay` to audit a game or to
 recover one, and by the tests to show that mail is the whole truth of a game. Stored mail
@@ -80,7 +81,13 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
             for m in repo.inbound_messages(s)
             if m.state is InboundState.DONE and game_of(m.raw) == name
         ]
-        moments = sorted(t.processed_at for t in turns(s, game) if t.processed_at)
+        # a phase processed by a message (PROCESS!, the last order in) is processed again
+        # by that message; a tick at that very moment could run a phase that became ready
+        # then but that the game ran only at a later tick (after more mail)
+        by_mail = {when for when, _raw, _env in messages}
+        moments = sorted(
+            t.processed_at for t in turns(s, game) if t.processed_at and t.processed_at not in by_mail
+        )
         original = _record(s, game)
     clock = FixedClock(messages[0][0] if messages else datetime.now().astimezone())
     inbound = SqlInbound(target, clock)
