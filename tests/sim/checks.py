@@ -146,7 +146,7 @@ def privacy(
                 problems.append(f"{mail.kind} '{mail.subject}' to {sorted(to - may)} shows {party}'s account")
         for pw in secrets:
             if pw in text:
-                problems.append(f"{mail.kind} '{mail.subject}' to {sorted(to)} quotes a password")
+                problems.append(f"password: {mail.kind} '{mail.subject}' to {sorted(to)} quotes a password")
         if _LEAKED_VALUE.search(mail.body):
             shown = _LEAKED_VALUE.search(mail.body)
             problems.append(f"program value: {mail.kind} '{mail.subject}' shows {shown.group(0).strip()!r}")
@@ -166,3 +166,33 @@ def private_words_of(power: str) -> tuple[str, ...]:
 
 def markers_in(text: str) -> list[Marker]:
     return [Marker(int(m.group(1)), m.group(2), m.group(3), int(m.group(4))) for m in MARKER.finditer(text)]
+
+
+_SECTION = re.compile(r"^\S.* \(([A-Z][A-Z0-9_+]*)\):$")
+_UNIT = re.compile(
+    r"^\s+(?:BUILD |REMOVE |DISBAND |ARRIVES |DEPARTS |FOUND |LOST )?(?:([AF])|Army|Fleet) ([A-Z0-9_]+)"
+)
+
+
+def blind_sight(text: str, viewer: str, visible: Mapping[str, frozenset[str]]) -> list[str]:
+    """BLIND (rule 6.3): a power's results name no foreign unit it saw neither before nor
+    after the phase. `visible`: owner → the provinces where the viewer saw its units."""
+    problems = []
+    owner = None
+    for line in text.splitlines():
+        head = _SECTION.match(line)
+        if head:
+            owner = head.group(1)
+            continue
+        if not line.strip():
+            owner = None
+            continue
+        unit = _UNIT.match(line)
+        if owner is None or owner == viewer or unit is None:
+            continue
+        province = unit.group(2).split("/")[0]
+        if province not in visible.get(owner, frozenset()):
+            problems.append(
+                f"{viewer}'s results show {owner}'s unit at {province}, which it never saw: {line.strip()}"
+            )
+    return problems

@@ -27,7 +27,10 @@ from sqlalchemy import select
 from payjudge.config import Config
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
+from payjudge.rules import visibility
+from payjudge.rules.flag_registry import lookup
 from payjudge.rules.flags import Flag
+from payjudge.rules.names import PowerName
 from payjudge.rules.serial import position_to_json
 from payjudge.service.replay import replay
 from payjudge.store.db import Database, upgrade
@@ -197,6 +200,7 @@ class Game:
             self.fail("one reply", f"{what} from {sender} got {len(replies)} replies: {body[:300]!r}")
         self._inbound_state(msgid, what)
         self.check_mail(mails)
+        self.check_hidden_dummies(mails)
         self.check_money(what)
         return replies[0].body if replies else ""
 
@@ -230,10 +234,45 @@ class Game:
             private_words=words,
         ):
             kind, _, rest = problem.partition(": ")
-            if kind in ("program value",):
+            if kind in ("program value", "password"):
                 self.fail(kind, rest)
             else:
                 self.fail("privacy", problem)
+
+    def check_hidden_dummies(self, mails: list[Mail]) -> None:
+        """HIDE_DUMMIES (seed 003) hides who controls whom: no results mail but the
+        Master's says that a power is a vassal or controlled."""
+        if not self.setup.has(Flag.HIDE_DUMMIES):
+            return
+        for mail in mails:
+            if MASTER in mail.to or mail.kind != "results":
+                continue
+            for words in ("vassal", "controlled by"):
+                if words in mail.body:
+                    line = next(x for x in mail.body.splitlines() if words in x)
+                    self.fail(
+                        "HIDE_DUMMIES", f"{mail.kind} '{mail.subject}' to {list(mail.to)}: {line.strip()}"
+                    )
+
+    def check_blind(self, mails: list[Mail], before, after) -> None:
+        """BLIND: each power's results name only foreign units it saw (rules/visibility),
+        computed here from the positions before and after the phase."""
+        if not self.setup.blind or before is None or after is None:
+            return
+        rules = visibility.Rules.of(f for f in (lookup(n) for n in self.setup.flags) if f is not None)
+        for party in self.parties.values():
+            mine = [m for m in mails if m.kind == "results" and m.to == (party.address,)]
+            if not mine:
+                continue
+            power = PowerName(party.power)
+            seen: dict[str, set[str]] = {}
+            for pos in (before, after):
+                for owner, province in visibility.snapshot(pos, power, rules).units:
+                    seen.setdefault(str(owner), set()).add(str(province).split("/")[0])
+            frozen = {k: frozenset(v) for k, v in seen.items()}
+            for mail in mine:
+                for problem in checks.blind_sight(mail.body, party.power, frozen):
+                    self.fail("BLIND sight", problem)
 
     def check_money(self, what: str) -> None:
         with self.db.transaction() as s:
@@ -479,10 +518,9 @@ class Game:
                 grey = self.setup.has(Flag.GREY_PRESS) or (
                     self.setup.has(Flag.WHITE_GREY) and self.rng.random() < 0.5
                 )
-                body = letters.press(
-                    self.rng, other.initial, self.marker(party.power, other.power), grey=grey
-                )
-                self.as_party(party, body, what=f"{party.power}'s press")
+                mark = self.marker(party.power, other.power)
+                body = letters.press(self.rng, other.initial, mark, grey=grey)
+                self.press_delivered(party, body, str(mark), other.power)
             elif roll < 0.17:
                 self.as_party(
                     party, letters.broadcast(self.rng, self.seed), what=f"{party.power}'s broadcast"
@@ -490,8 +528,12 @@ class Game:
             elif roll < 0.25:
                 other = self.rng.choice([p for p in self.parties.values() if p is not party])
                 self.as_party(party, f"TRANSFER {self.rng.randint(1, 15)} TO {other.power}", what="TRANSFER")
-            elif roll < 0.30:
+            elif roll < 0.28:
                 self.as_party(party, letters.junk(self.rng), what="bad lines")
+            elif roll < 0.30:
+                word = self.rng.choice(("SIGNIN", "SINGON", "SIGN-ON", "RESING"))
+                who = f"{party.initial}{name}" if not party.investor else f"{party.initial.lower()}@{name}"
+                self.send(party.address, f"{word} {who} {party.password}", what="misspelt opener")
             elif roll < 0.34:
                 self.as_party(
                     party, self.rng.choice(("BALANCE", "STATUS", "SET WAIT", "SET NOWAIT")), what="query"
@@ -504,6 +546,22 @@ class Game:
                 self.send(party.address, "HELP", what="HELP")
             elif roll < 0.375 and pos.phase.year > 1:
                 self.resign_and_takeover(party)
+
+    def press_delivered(self, party: Party, body: str, mark: str, to: str) -> None:
+        """Press the judge says it sent reaches someone: its addressee, the addressee's
+        controller, or the Master; never only the sender."""
+        start = len(self.judge.sent)
+        reply = self.as_party(party, body, what=f"{party.power}'s press to {to}")
+        if "Press sent" not in reply:
+            return
+        got: set[str] = set()
+        for mail in self.judge.sent[start:]:
+            if mail.kind != "reply" and mark in mail.body:
+                got |= set(mail.to)
+        if not got - {party.address}:
+            self.fail(
+                "press lost", f"{party.power}'s press to {to} was reported sent, but no mail carries it"
+            )
 
     def resign_and_takeover(self, party: Party) -> None:
         name = self.setup.name
@@ -549,6 +607,8 @@ class Game:
     def advance(self, phase: str | None) -> None:
         """The phase ends by PROCESS, by its deadline, or by the ROLLBACK of the one before."""
         roll = self.rng.random()
+        start = len(self.judge.sent)
+        *_, before = self.state()
         if roll < 0.3:
             self.master(self.rng.choice(("PROCESS", "PROCESS!")), what="PROCESS")
         for _ in range(12):
@@ -556,7 +616,9 @@ class Game:
             if now != phase or status != "active":
                 break
             self.step += 1
-            self.check_mail(self.judge.advance(hours=12))
+            mails = self.judge.advance(hours=12)
+            self.check_mail(mails)
+            self.check_hidden_dummies(mails)
             self.check_money(f"the deadline of {phase}")
         status, now, _pos = self.state()
         if now == phase and status == "active":
@@ -567,6 +629,7 @@ class Game:
                 raise _Stop
         if now != phase:
             self.outcome.phases += 1
+            self.check_blind(self.judge.sent[start:], before, _pos)
         if now != phase and status == "active" and roll > 0.93 and phase in self.opened:
             self.rollback(phase)
 
