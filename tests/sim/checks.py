@@ -174,9 +174,12 @@ _UNIT = re.compile(
 )
 
 
-def blind_sight(text: str, viewer: str, visible: Mapping[str, frozenset[str]]) -> list[str]:
+def blind_sight(
+    text: str, viewer: str, visible: Mapping[str, frozenset[str]], own_after: frozenset[str] = frozenset()
+) -> list[str]:
     """BLIND (rule 6.3): a power's results name no foreign unit it saw neither before nor
-    after the phase. `visible`: owner → the provinces where the viewer saw its units."""
+    after the phase (`visible`: owner → the provinces where the viewer saw its units), and
+    show none of its own builds as made that is not on the board after it (`own_after`)."""
     problems = []
     owner = None
     for line in text.splitlines():
@@ -188,7 +191,14 @@ def blind_sight(text: str, viewer: str, visible: Mapping[str, frozenset[str]]) -
             owner = None
             continue
         unit = _UNIT.match(line)
-        if owner is None or owner == viewer or unit is None:
+        if owner is None or unit is None:
+            continue
+        if owner == viewer:
+            built = line.strip().startswith("BUILD ") and "(" not in line
+            if built and own_after and unit.group(2).split("/")[0] not in own_after:
+                problems.append(
+                    f"{viewer}'s results show its build as made, but no unit is there: {line.strip()}"
+                )
             continue
         province = unit.group(2).split("/")[0]
         if province not in visible.get(owner, frozenset()):

@@ -209,7 +209,8 @@ class Game:
             row = s.scalar(select(InboundMessage).where(InboundMessage.message_id.in_((msgid, f"<{msgid}>"))))
             if row is None or row.state is not InboundState.DONE:
                 state = row.state if row is not None else "missing"
-                error = (row.error or "")[-1500:] if row is not None else ""
+                lines = (row.error or "").strip().splitlines() if row is not None else []
+                error = f"{lines[-1]} | {' '.join(x.strip() for x in lines[-7:-1])}" if lines else ""
                 self.fail("quarantine", f"{what}: message is {state}: {error}")
 
     def check_mail(self, mails: list[Mail]) -> None:
@@ -270,8 +271,11 @@ class Game:
                 for owner, province in visibility.snapshot(pos, power, rules).units:
                     seen.setdefault(str(owner), set()).add(str(province).split("/")[0])
             frozen = {k: frozenset(v) for k, v in seen.items()}
+            own_after = frozenset(str(u.province).split("/")[0] for u in after.units.get(power, ()))
             for mail in mine:
-                for problem in checks.blind_sight(mail.body, party.power, frozen):
+                for problem in checks.blind_sight(
+                    mail.body, party.power, frozen, own_after or frozenset({"-"})
+                ):
                     self.fail("BLIND sight", problem)
 
     def check_money(self, what: str) -> None:
@@ -459,6 +463,11 @@ class Game:
                         self.as_party(party, plain, what=f"{party.power}'s plain sheet")
             elif pos.phase.is_retreats or pos.phase.is_adjustments:
                 body = letters.orders(self.rng, pos, party.power)
+                if self.setup.blind and pos.phase.is_adjustments and pos.adjustment(party.power) <= 0:
+                    homes = self.home_centres(pos, party.power)
+                    if homes and self.rng.random() < 0.3:
+                        # a build that is not due: the player knows its own status (seed 003)
+                        body = f"BUILD A {self.rng.choice(homes)}"
                 if body:
                     self.as_party(party, body, what=f"{party.power}'s orders")
 
@@ -467,6 +476,11 @@ class Game:
             game = find_game(s, self.setup.name)
             market = GameState(s, game, self.judge.config.maps_path).market() or {}
             return {str(k): str(v) for k, v in (market.get("ceos") or {}).items() if v}
+
+    @staticmethod
+    def home_centres(pos, power: str) -> list[str]:
+        home = pos.map.power(power)
+        return sorted(str(c) for c in home.homes) if home is not None else []
 
     def exchange_mail(self, pos) -> None:
         companies = list(self.setup.powers)

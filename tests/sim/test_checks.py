@@ -50,3 +50,9 @@ def test_blind_results_name_no_unit_their_reader_never_saw():
     seen = {"FRANCE": frozenset({"PAR", "BUR"}), "ITALY": frozenset({"VEN", "TYR"})}
     found = blind_sight(text, "FRANCE", seen)
     assert len(found) == 1 and "NAP" in found[0]
+
+
+def test_blind_results_show_no_own_build_that_was_not_made():
+    text = "Austrian (AUSTRIA):\n  BUILD A BUD\n  BUILD F TRI   (void)\n"
+    assert blind_sight(text, "AUSTRIA", {}, frozenset({"VIE"}))
+    assert not blind_sight(text, "AUSTRIA", {}, frozenset({"BUD"}))

@@ -21,7 +21,6 @@ def _fast_pictures():
     without_pictures()
 
 
-@pytest.mark.timeout(120)
 @pytest.mark.parametrize(
     "seed",
     [
