@@ -573,8 +573,12 @@ class Game:
             if mail.kind != "reply" and mark in mail.body:
                 got |= set(mail.to)
         if not got - {party.address}:
+            status = self.seated().get(to, "?")
+            boss = self.control().get(to, "nobody")
             self.fail(
-                "press lost", f"{party.power}'s press to {to} was reported sent, but no mail carries it"
+                "press lost",
+                f"{party.power}'s press to {to} ({status}, controlled by {boss}) was reported sent, "
+                "but no mail carries it",
             )
 
     def resign_and_takeover(self, party: Party) -> None:
