@@ -13,7 +13,9 @@ SEEDS = range(1, 9)
 YEARS = 2
 # seeds whose failure is a known defect of issue 26, fixed on another branch: remove the mark
 # once it is merged
-KNOWN: dict[int, str] = {}
+_ECHO = "issue 26: a misspelt opener's error reply quotes the password (fixed on another branch)"
+_DUMMY_PRESS = "issue 26: press to a dummy is reported sent but reaches nobody (fixed on another branch)"
+KNOWN: dict[int, str] = {1: _ECHO, 3: _ECHO, 5: _ECHO, 6: _ECHO, 7: _DUMMY_PRESS, 8: _DUMMY_PRESS}
 
 
 @pytest.fixture(scope="module", autouse=True)
