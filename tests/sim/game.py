@@ -255,21 +255,25 @@ class Game:
                         "HIDE_DUMMIES", f"{mail.kind} '{mail.subject}' to {list(mail.to)}: {line.strip()}"
                     )
 
-    def check_blind(self, mails: list[Mail], before, after) -> None:
+    def check_blind(self, mails: list[Mail], before, after, control_before: dict[str, str]) -> None:
         """BLIND: each power's results name only foreign units it saw (rules/visibility),
-        computed here from the positions before and after the phase."""
+        computed here from the positions before and after the phase. A controller also gets
+        the share of each power it controls, so its address may show what those saw too."""
         if not self.setup.blind or before is None or after is None:
             return
+        bosses = {**control_before, **self.control()}
         rules = visibility.Rules.of(f for f in (lookup(n) for n in self.setup.flags) if f is not None)
         for party in self.parties.values():
             mine = [m for m in mails if m.kind == "results" and m.to == (party.address,)]
             if not mine:
                 continue
             power = PowerName(party.power)
+            viewers = [power, *(PowerName(d) for d, boss in bosses.items() if boss == party.power)]
             seen: dict[str, set[str]] = {}
             for pos in (before, after):
-                for owner, province in visibility.snapshot(pos, power, rules).units:
-                    seen.setdefault(str(owner), set()).add(str(province).split("/")[0])
+                for viewer in viewers:
+                    for owner, province in visibility.snapshot(pos, viewer, rules).units:
+                        seen.setdefault(str(owner), set()).add(str(province).split("/")[0])
             frozen = {k: frozenset(v) for k, v in seen.items()}
             own_after = frozenset(str(u.province).split("/")[0] for u in after.units.get(power, ()))
             for mail in mine:
@@ -627,6 +631,7 @@ class Game:
         roll = self.rng.random()
         start = len(self.judge.sent)
         *_, before = self.state()
+        control_before = self.control()
         if roll < 0.3:
             self.master(self.rng.choice(("PROCESS", "PROCESS!")), what="PROCESS")
         for _ in range(12):
@@ -647,7 +652,7 @@ class Game:
                 raise _Stop
         if now != phase:
             self.outcome.phases += 1
-            self.check_blind(self.judge.sent[start:], before, _pos)
+            self.check_blind(self.judge.sent[start:], before, _pos, control_before)
         if now != phase and status == "active" and roll > 0.93 and phase in self.opened:
             self.rollback(phase)
 
