@@ -44,11 +44,11 @@ def sheet(rng: random.Random, pos: Position, power: str, marker: Marker, *, blin
     """An offer sheet: bribes to the power's own units and some foreign ones, maybe savings,
     maybe a missing unit (Tin Cup ignores those silently), a comment with the marker."""
     lines = [f"% plans {marker}"]
-    for owner, unit in pos.all_units():
+    for owner, unit in _units(pos):
         own = str(owner) == power
         if not own and rng.random() > 0.25:
             continue
-        orders = possible_orders(pos, unit)
+        orders = _sorted(possible_orders(pos, unit))
         if not orders:
             continue
         order = rng.choice(orders)
@@ -70,6 +70,16 @@ def sheet(rng: random.Random, pos: Position, power: str, marker: Marker, *, blin
     return "\n".join(lines)
 
 
+def _units(pos: Position) -> list:
+    # in a fixed order: a set's order changes with the process's string hashing, and one
+    # seed must give the same game in every process
+    return sorted(pos.all_units(), key=lambda pu: (str(pu[0]), str(pu[1])))
+
+
+def _sorted(orders: list) -> list:
+    return sorted(orders, key=str)
+
+
 def _province(rng: random.Random, pos: Position) -> str:
     land = sorted(str(p) for p in pos.map.provinces)
     return rng.choice(land) if land else "PAR"
@@ -77,20 +87,20 @@ def _province(rng: random.Random, pos: Position) -> str:
 
 def plain_sheet(pos: Position, power: str) -> str:
     """The sheet a power falls back on when its first was refused: its units hold, for free."""
-    return "\n".join(f"0 : {unit} H" for owner, unit in pos.all_units() if str(owner) == power)
+    return "\n".join(f"0 : {unit} H" for owner, unit in _units(pos) if str(owner) == power)
 
 
 def orders(rng: random.Random, pos: Position, power: str) -> str:
     """Retreats or adjustments, ordered as a player would (at most what is due)."""
     if pos.phase.is_retreats:
         out = []
-        for d in pos.dislodged.get(power, ()):  # type: ignore[call-overload]
-            choices = possible_orders(pos, d.unit)
+        for d in sorted(pos.dislodged.get(power, ()), key=lambda d: str(d.unit)):  # type: ignore[call-overload]
+            choices = _sorted(possible_orders(pos, d.unit))
             if choices:
                 out.append(str(rng.choice(choices)))
         return "\n".join(out)
     need = abs(pos.adjustment(power))  # type: ignore[arg-type]
-    options = possible_adjustments(pos, power)  # type: ignore[arg-type]
+    options = _sorted(possible_adjustments(pos, power))  # type: ignore[arg-type]
     if not need or not options:
         return ""
     picks = rng.sample(options, min(need, len(options)))
