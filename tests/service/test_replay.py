@@ -11,7 +11,7 @@ from payjudge.service.replay import replay
 from payjudge.store.db import Database, upgrade
 
 from .judge import TestJudge
-from .test_game import play_phase, snapshot, start_game
+from .test_game import POWERS, addr, play_phase, signon, snapshot, start_game
 
 
 def test_replay_rebuilds_the_game(database):
@@ -58,6 +58,35 @@ def test_replay_does_not_process_a_phase_earlier_than_the_game_did(database):
         upgrade(url)
         target = Database(url)
         report = replay(database, target, "ex5", judge.config)
+        target.dispose()
+        assert report.ok, report.differences
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_replay_keeps_the_mail_of_a_phase_later_rolled_back(database):
+    """Spring is processed by the deadline path; France then sends a Fall sheet; the Master rolls
+    Spring back and processes it again. The replay must process Spring at its first
+    deadline too, or France's Fall sheet lands in Spring and moves A PAR."""
+    judge = TestJudge(database)
+    start_game(judge)
+    pos = snapshot(judge)[0]
+    for p in POWERS:  # every unit holds: Spring is ready, and the next tick processes it
+        holds = "\n".join(f"0 : {unit} H" for owner, unit in pos.all_units() if owner == p)
+        judge.send(addr(p), f"{signon(p)}\n{holds}\n")
+    judge.tick(minutes=1)
+    assert snapshot(judge)[3] == "F1901M"
+    judge.send("france@pj.test", "SIGNON Fpay7 pw-france\n9 : A PAR - BUR\n")
+    judge.send("gm@pj.test", "SIGNON Mpay7 masterpw\nROLLBACK S1901M\n")
+    assert snapshot(judge)[3] == "S1901M"
+    judge.send("gm@pj.test", "SIGNON Mpay7 masterpw\nPROCESS!\n")
+    assert snapshot(judge)[3] == "F1901M"
+    folder = Path(tempfile.mkdtemp())
+    try:
+        url = f"sqlite:///{folder / 'replay.sqlite'}"
+        upgrade(url)
+        target = Database(url)
+        report = replay(database, target, "pay7", judge.config)
         target.dispose()
         assert report.ok, report.differences
     finally:
