@@ -91,3 +91,37 @@ def test_replay_keeps_the_mail_of_a_phase_later_rolled_back(database):
         assert report.ok, report.differences
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_replay_processes_a_phase_at_its_first_deadline_before_a_rollback(database):
+    """Found by the simulator (seed 1539): Spring is processed at its deadline (Italy had
+    SET WAIT), rolled back, and processed again early. The replay knew only the second
+    moment (the rollback reopens the turn), so it never processed Spring the first time:
+    the ROLLBACK met an open phase, Italy's WAIT stayed, and Spring stayed open."""
+    judge = TestJudge(database)
+    start_game(judge)
+    pos = snapshot(judge)[0]
+
+    def holds() -> None:
+        for p in POWERS:
+            lines = "\n".join(f"0 : {unit} H" for owner, unit in pos.all_units() if owner == p)
+            judge.send(addr(p), f"{signon(p)}\n{lines}\n")
+
+    holds()
+    judge.send(addr("ITALY"), f"{signon('ITALY')}\nSET WAIT\n")
+    judge.tick(days=5)  # the deadline (twice the 2 days): processed despite the WAIT
+    assert snapshot(judge)[3] == "F1901M"
+    judge.send("gm@pj.test", "SIGNON Mpay7 masterpw\nROLLBACK S1901M\n")
+    holds()
+    judge.tick(minutes=1)  # every power has ordered and nobody waits: processed early
+    assert snapshot(judge)[3] == "F1901M"
+    folder = Path(tempfile.mkdtemp())
+    try:
+        url = f"sqlite:///{folder / 'replay.sqlite'}"
+        upgrade(url)
+        target = Database(url)
+        report = replay(database, target, "pay7", judge.config)
+        target.dispose()
+        assert report.ok, report.differences
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
