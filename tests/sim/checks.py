@@ -19,7 +19,7 @@ from payjudge.vocabulary import LedgerKind
 
 from .letters import Marker
 
-MARKER = re.compile(r"SIM(\d+)Z([A-Z0-9_@]+)Z([A-Z0-9_@]+)Z(\d+)")
+MARKER = re.compile(r"SIM(\d+)-([A-Z0-9_@]+)-([A-Z0-9_@]+)-(\d+)")
 # kinds that bring money into the game or take it out; every other kind moves money between
 # accounts, so its entries of one phase add up to zero (docs/exchange.md, "The money invariant")
 IN_OR_OUT = frozenset(

@@ -29,7 +29,8 @@ BAD_LINES = (
 
 @dataclass(frozen=True)
 class Marker:
-    """A secret's tag: `SIM<seed>Z<owner>Z<to>Z<n>`; `to` is `ALL` for a sheet's own secrets."""
+    """A secret's tag: `SIM<seed>-<owner>-<to>-<n>`; `to` is `ALL` for a sheet's own secrets
+    (`-` is never part of a power's name, so the parts read back unambiguously)."""
 
     seed: int
     owner: str
@@ -37,7 +38,7 @@ class Marker:
     n: int
 
     def __str__(self) -> str:
-        return f"SIM{self.seed}Z{self.owner}Z{self.to}Z{self.n}"
+        return f"SIM{self.seed}-{self.owner}-{self.to}-{self.n}"
 
 
 def sheet(rng: random.Random, pos: Position, power: str, marker: Marker, *, blind: bool, rich: bool) -> str:

@@ -56,3 +56,18 @@ def test_blind_results_show_no_own_build_that_was_not_made():
     text = "Austrian (AUSTRIA):\n  BUILD A BUD\n  BUILD F TRI   (void)\n"
     assert blind_sight(text, "AUSTRIA", {}, frozenset({"VIE"}))
     assert not blind_sight(text, "AUSTRIA", {}, frozenset({"BUD"}))
+
+
+def test_a_marker_reads_back_whole_when_power_names_hold_its_letters():
+    press = str(Marker(7, "SICILY", "BYZANTIUM", 22))
+    allowed = {"SICILY": frozenset({"s@sim.test"}), "BYZANTIUM": frozenset({"b@sim.test"})}
+    found = privacy(
+        [mail("b@sim.test", press)],
+        seed=7,
+        allowed=allowed,
+        master=MASTER,
+        observers=frozenset(),
+        passwords=[],
+        private_words={},
+    )
+    assert not found
