@@ -562,7 +562,7 @@ class Game:
                 )
             elif roll < 0.37:
                 self.send(party.address, "HELP", what="HELP")
-            elif roll < 0.375 and pos.phase.year > 1:
+            elif roll < 0.375 and pos.phase.year > 1 and not party.investor:
                 self.resign_and_takeover(party)
 
     def press_delivered(self, party: Party, body: str, mark: str, to: str) -> None:
