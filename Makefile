@@ -10,7 +10,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 DATA   ?= data
 
-.PHONY: run test lint venv native bench clean
+.PHONY: run test lint venv native bench clean soak
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,3 +54,11 @@ bench: $(VENV)/.stamp-bench native
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache payjudge/_compiled
+
+# the game simulator's long run (docs/simulator.md): a thousand seeded games by mail, every
+# promise checked after every message and phase; prints games, phases, messages and failures
+SOAK_GAMES ?= 1000
+SOAK_SEED  ?= 1000
+SOAK_YEARS ?= 3
+soak: venv
+	$(BIN)/python tools/simulate.py --games $(SOAK_GAMES) --seed $(SOAK_SEED) --years $(SOAK_YEARS)

@@ -2,7 +2,9 @@
 
 The stored raw messages of a game are played again, in the order they were processed, into
 a fresh database, with the clock set to each message's processing and to each moment the game
-processed a phase (so deadline processing happens as it did). The game keeps its secret
+processed a phase by its deadline path, phases later rolled back included (so deadline
+processing happens as it did; a phase a message processed is processed again by that
+message, with no tick beside it). The game keeps its secret
 seed base, so every random draw is the same; the result is compared phase by phase
 (positions, public reports, balances). Used by `payjudge replay` to audit a game or to
 recover one, and by the tests to show that mail is the whole truth of a game. Stored mail
@@ -12,6 +14,7 @@ equal tokens, so the replay signs on, and fails to, exactly as the original did.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -80,7 +83,7 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
             for m in repo.inbound_messages(s)
             if m.state is InboundState.DONE and game_of(m.raw) == name
         ]
-        moments = sorted(t.processed_at for t in turns(s, game) if t.processed_at)
+        moments = _tick_moments(s, game, {when for when, _raw, _env in messages})
         original = _record(s, game)
     clock = FixedClock(messages[0][0] if messages else datetime.now().astimezone())
     inbound = SqlInbound(target, clock)
@@ -111,6 +114,22 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
             keys = [k for k in entry if entry[k] != rebuilt[i].get(k)]
             report.differences.append(f"{entry['phase']}: differs in {', '.join(keys)}")
     return report
+
+
+def _tick_moments(s, game: Game, by_mail: set[datetime]) -> list[datetime]:
+    """The moments the deadline path processed a phase of the game, each as often as it did.
+
+    A processing shows as the next turn's opening as well as its own `processed_at`: a
+    ROLLBACK clears the rolled-back phase's `processed_at` but keeps the turns it undid
+    (rolled back), so their openings are the only record of the first processing. A phase
+    processed by a message (PROCESS!, the last order in) is processed again by that
+    message: a tick at that very moment could run a phase that became ready then but that
+    the game ran only at a later tick, after more mail."""
+    all_turns = repo.turns(s, game, include_rolled_back=True)
+    processed = Counter(t.processed_at for t in all_turns if t.processed_at)
+    opened = Counter(t.opened_at for t in all_turns[1:])
+    counts = {when: max(processed[when], opened[when]) for when in processed.keys() | opened.keys()}
+    return sorted(when for when, n in counts.items() if when not in by_mail for _ in range(n))
 
 
 def _record(s, game: Game) -> list[dict]:
