@@ -14,6 +14,7 @@ import asyncio
 import itertools
 import logging
 import random
+import re
 import shutil
 import tempfile
 import time
@@ -45,6 +46,9 @@ from .world import Setup, draw, maps_folder
 
 MASTER = "gm@sim.test"
 OBSERVER = "kibitz@sim.test"
+# a forged OBSERVE that never confirms: its one reply is all it may ever get (issue 26: the
+# judge is no relay)
+STRANGER = "stranger@sim.test"
 MASTER_PW = "mpwQ7"  # checked never to appear in mail, like every password here
 
 
@@ -214,6 +218,9 @@ class Game:
                 self.fail("quarantine", f"{what}: message is {state}: {error}")
 
     def check_mail(self, mails: list[Mail]) -> None:
+        for mail in mails:
+            if STRANGER in mail.to and mail.kind != "reply":
+                self.fail("relay", f"an unconfirmed observer got a {mail.kind} mail '{mail.subject}'")
         status, *_ = self.state()
         if status in ("completed", "terminated"):
             return
@@ -363,7 +370,13 @@ class Game:
 
     def join(self) -> bool:
         name = self.setup.name
-        self.send(OBSERVER, f"OBSERVE kibitz@{name} obsQ7pw", what="OBSERVE")
+        reply = self.send(OBSERVER, f"OBSERVE kibitz@{name} obsQ7pw", what="OBSERVE")
+        code = re.search(rf"CONFIRM (kibitz@{re.escape(name)}) (\S+)", reply, re.IGNORECASE)
+        if code is None:
+            self.fail("observer", f"OBSERVE's reply gives no CONFIRM code: {reply[-400:]!r}")
+        else:
+            self.send(OBSERVER, f"CONFIRM {code.group(1)} {code.group(2)}", what="CONFIRM")
+        self.send(STRANGER, f"OBSERVE spam@{name} spamQ7pw", what="OBSERVE unconfirmed")
         if self.setup.exchange:
             count = next(int(s.split()[1]) for s in self.setup.settings if s.startswith("INVESTORS"))
             for i in range(count):
