@@ -71,13 +71,14 @@ def redact(text: str, *urls: str) -> str:
 @dataclass(frozen=True)
 class Config:
     data_dir: Path = Path("data")
-    db_url: str = ""  # default: sqlite:///<data_dir>/payjudge.sqlite
+    # the three URLs may hold passwords: a printed Config (a log line, a traceback) leaves them out
+    db_url: str = field(default="", repr=False)  # default: sqlite:///<data_dir>/payjudge.sqlite
     smtp_listen: str = "127.0.0.1:2525"  # host:port, or "" to disable the listener
     judge_address: str = "judge@localhost"
     judge_name: str = "payjudge"
     local_domains: tuple[str, ...] = ()  # default: the judge address's domain
-    outbound: str = ""  # smtp://host:port or maildir:PATH (default: <data_dir>/outbox)
-    imap_url: str = ""  # imap://user:password@host:port/INBOX (optional)
+    outbound: str = field(default="", repr=False)  # smtp://host:port or maildir:PATH (<data_dir>/outbox)
+    imap_url: str = field(default="", repr=False)  # imap://user:password@host:port/INBOX (optional)
     settle_seconds: int = 300  # delay before early processing once all are ready
     sweep_seconds: int = 30  # how often the scheduler re-checks every game
     max_message_bytes: int = 1_000_000

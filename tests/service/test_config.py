@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from payjudge.config import ConfigError, load_config
+from payjudge.config import Config, ConfigError, load_config
 
 
 def test_embedded_defaults_need_no_outside_server(tmp_path):
@@ -48,3 +48,15 @@ def test_mistakes_are_named(tmp_path):
         load_config(env={"PAYJUDGE_SETTLE_SECONDS": "soon"})
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(Path(tmp_path / "missing.toml"), env={})
+
+
+def test_a_printed_config_shows_no_url_and_so_no_password():
+    config = Config(
+        db_url="postgresql+psycopg://judge:DbSecret1@db/payjudge",
+        imap_url="imaps://judge:ImapSecret2@mail.example.org/INBOX",
+        outbound="smtps://judge:SmtpSecret3@mail.example.org:465",
+    )
+    shown = repr(config) + str(config)
+    for secret in ("DbSecret1", "ImapSecret2", "SmtpSecret3"):
+        assert secret not in shown
+    assert config.database_url.endswith("@db/payjudge")  # the values are all still there
