@@ -46,7 +46,16 @@ def build_ready_games(
         security._hasher = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
     try:
         judge = TestJudge(
-            db, Config(judge_address=JUDGE, settle_seconds=0, rate_limit_per_hour=1_000_000), _WallClock()
+            db,
+            # one Master creates every game: no CREATE limit (it has tests of its own)
+            Config(
+                judge_address=JUDGE,
+                settle_seconds=0,
+                rate_limit_per_hour=1_000_000,
+                create_per_sender_per_hour=0,
+                create_per_hour=0,
+            ),
+            _WallClock(),
         )
         for name in names:
             judge.send(g.MASTER, g.create_body(name, **({"timing": timing} if timing else {})), process=False)
