@@ -12,9 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from payjudge.text import mailbody
 from payjudge.text import message as message_module
 from payjudge.text.compose import compose_mail
-from payjudge.text.message import ProblemKind, read_message
+from payjudge.text.mailbody import ProblemKind
+from payjudge.text.message import read_message
 from tests.sources import source_of
 
 MESSAGES = Path(__file__).parent / "messages"
@@ -222,7 +224,7 @@ def test_mime_shaped_garbage_is_read_without_exception(chunks):
     ],
 )
 def test_unflow(flowed, delsp, plain):
-    assert message_module.unflow(flowed, delsp=delsp) == plain
+    assert mailbody.unflow(flowed, delsp=delsp) == plain
 
 
 def test_compose_mail():
@@ -277,8 +279,9 @@ def test_a_composed_mail_reads_back():
     assert [tuple(line) for line in mail.lines] == [(1, "SIGNON Fpay7 s")]
 
 
-def test_message_module_is_pure():
-    tree = ast.parse(source_of(message_module).read_text())
+@pytest.mark.parametrize("module", [message_module, mailbody], ids=["message", "mailbody"])
+def test_message_module_is_pure(module):
+    tree = ast.parse(source_of(module).read_text())
     imported = {
         alias.name.split(".")[0]
         for node in ast.walk(tree)
