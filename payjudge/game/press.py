@@ -264,6 +264,21 @@ def send_press(
         f"nobody plays or controls {', '.join(unread)}: nobody would read press to "
         + ("it" if len(unread) == 1 else "them"),
     )
+    master_copy = not is_master and (
+        MASTER in targets
+        or (broadcast and Flag.PRESS_MASTER not in rules)
+        or (not broadcast and Flag.EAVESDROP in rules)
+    )
+    me = None if is_master or observer else _power_names(st).get(sender)
+    own = {a.lower() for a in power_address(st, me)} if me is not None else set()
+    _refuse(
+        bool(own)
+        and not (broadcast or master_copy or unread)
+        and all(a in own for addresses in readers.values() for a in addresses),
+        f"you control {to_names}: press to "
+        + ("it" if len(players) == 1 else "them")
+        + " would reach only you",
+    )
     ctx.session.add(
         Press(
             game_id=game.id,
@@ -279,11 +294,6 @@ def send_press(
         readers.setdefault((), []).extend(
             o.address for o in st.observers() if not (observer and o.name == sender)
         )
-    master_copy = not is_master and (
-        MASTER in targets
-        or (broadcast and Flag.PRESS_MASTER not in rules)
-        or (not broadcast and Flag.EAVESDROP in rules)
-    )
     subject = f"Diplomacy press from {shown_from} in {game.name}"
     for controlled, addresses in readers.items():
         ctx.mailer.send(

@@ -55,6 +55,21 @@ def test_press_to_a_controlled_or_unplayed_power_reaches_someone(database):
     assert not [m for m in judge.sent if "lost-note" in m.body]
 
 
+def test_press_only_to_the_powers_one_controls_is_refused_not_reported_sent(database):
+    """Found by the simulator (seed 2758): Italy's press to Austria, which Italy controls,
+    was reported sent, and reached only Italy."""
+    judge = TestJudge(database)
+    start_game(judge)
+    master(judge, "DUMMY AUSTRIA\nCONTROL AUSTRIA BY ITALY")
+    judge.sent.clear()
+    reply = send(judge, "ITALY", "PRESS TO A\nto-myself\nENDPRESS")
+    assert "NOT processed" in reply and "would reach only you" in reply
+    assert not [m for m in judge.sent if m.kind == "press"]
+    # with another addressee, it is sent (to that one)
+    reply = send(judge, "ITALY", "PRESS TO AG\nto-germany-too\nENDPRESS")
+    assert "Press sent" in reply
+    assert [b for b in press_mails(judge, addr("GERMANY")) if "to-germany-too" in b]
+
 def test_press_flags_hold_for_press_to_a_controlled_power(database):
     judge = TestJudge(database)
     start_game(judge, rules="GREY_PRESS EAVESDROP")
