@@ -70,6 +70,7 @@ def test_press_only_to_the_powers_one_controls_is_refused_not_reported_sent(data
     assert "Press sent" in reply
     assert [b for b in press_mails(judge, addr("GERMANY")) if "to-germany-too" in b]
 
+
 def test_press_flags_hold_for_press_to_a_controlled_power(database):
     judge = TestJudge(database)
     start_game(judge, rules="GREY_PRESS EAVESDROP")
