@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import itertools
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
+from pathlib import Path
 
 from sqlalchemy import select
 
@@ -18,7 +21,8 @@ from payjudge.config import Config
 from payjudge.memory import FixedClock
 from payjudge.service.deadlines import tick_all
 from payjudge.service.processor import process_pending
-from payjudge.store.db import Database
+from payjudge.service.replay import ReplayReport, replay
+from payjudge.store.db import Database, upgrade
 from payjudge.store.mailbox import SqlInbound
 from payjudge.store.models import OutboxMail
 
@@ -75,6 +79,21 @@ class TestJudge:
         actions = tick_all(self.db, self.config, self.clock.now())
         self._collect()
         return actions
+
+    def replay(self, game: str) -> ReplayReport:
+        """`payjudge replay` of `game` into a fresh SQLite file: the game rebuilt from its
+        stored mail and compared with the record."""
+        folder = Path(tempfile.mkdtemp(prefix="pj-replay-"))
+        try:
+            url = f"sqlite:///{folder / 'replay.sqlite'}"
+            upgrade(url)
+            target = Database(url)
+            try:
+                return replay(self.db, target, game, self.config)
+            finally:
+                target.dispose()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
     def _collect(self) -> None:
         with self.db.transaction() as s:

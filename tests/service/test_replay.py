@@ -58,16 +58,8 @@ def test_replay_does_not_process_a_phase_earlier_than_the_game_did(database):
     judge.send("alice@pj.test", "SIGNON alice@ex5 pw-alice\n3 : A PAR - BUR\n")
     assert "Spring 1901 Movement" in judge.last_reply("alice@pj.test")
     judge.tick(hours=1)
-    folder = Path(tempfile.mkdtemp())
-    try:
-        url = f"sqlite:///{folder / 'replay.sqlite'}"
-        upgrade(url)
-        target = Database(url)
-        report = replay(database, target, "ex5", judge.config)
-        target.dispose()
-        assert report.ok, report.differences
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    report = judge.replay("ex5")
+    assert report.ok, report.differences
 
 
 def test_replay_keeps_the_mail_of_a_phase_later_rolled_back(database):
@@ -87,16 +79,8 @@ def test_replay_keeps_the_mail_of_a_phase_later_rolled_back(database):
     assert snapshot(judge)[3] == "S1901M"
     judge.send("gm@pj.test", "SIGNON Mpay7 masterpw\nPROCESS!\n")
     assert snapshot(judge)[3] == "F1901M"
-    folder = Path(tempfile.mkdtemp())
-    try:
-        url = f"sqlite:///{folder / 'replay.sqlite'}"
-        upgrade(url)
-        target = Database(url)
-        report = replay(database, target, "pay7", judge.config)
-        target.dispose()
-        assert report.ok, report.differences
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    report = judge.replay("pay7")
+    assert report.ok, report.differences
 
 
 def test_replay_processes_a_phase_at_its_first_deadline_before_a_rollback(database):
@@ -121,13 +105,5 @@ def test_replay_processes_a_phase_at_its_first_deadline_before_a_rollback(databa
     holds()
     judge.tick(minutes=1)  # every power has ordered and nobody waits: processed early
     assert snapshot(judge)[3] == "F1901M"
-    folder = Path(tempfile.mkdtemp())
-    try:
-        url = f"sqlite:///{folder / 'replay.sqlite'}"
-        upgrade(url)
-        target = Database(url)
-        report = replay(database, target, "pay7", judge.config)
-        target.dispose()
-        assert report.ok, report.differences
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    report = judge.replay("pay7")
+    assert report.ok, report.differences
