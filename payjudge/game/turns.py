@@ -22,6 +22,7 @@ from ..payola.income import (
     IncomeLine,
     first_movement,
     income_due,
+    mobilized_treasuries,
     vassal_income,
     within_cap,
     year_end,
@@ -57,6 +58,7 @@ class TurnComputation:
     balances_before: dict[PowerName, int] = field(default_factory=dict)
     income: dict[PowerName, int] = field(default_factory=dict)  # power -> change at year end
     income_lines: dict[PowerName, IncomeLine] = field(default_factory=dict)
+    mobilized: dict[PowerName, int] = field(default_factory=dict)  # ZEROSUM: MOBILIZE's opening treasuries
     balances_after: dict[PowerName, int] = field(default_factory=dict)
     winner: str | None = None  # the winner, or the winners joined with "and" (SHARED_VICTORY)
     winners: tuple[PowerName, ...] = ()
@@ -240,6 +242,9 @@ def compute_turn(st: GameState) -> TurnComputation:
             comp.income_lines[p] = line
             comp.income[p] = change
             comp.balances_after[p] = line.balance
+    comp.mobilized = mobilized_treasuries(pos, comp.next_position, st.rules)
+    for p, amount in comp.mobilized.items():
+        comp.balances_after[p] = comp.balances_after.get(p, 0) + amount
     if (
         comp.report.center_changes
         or comp.next_position.phase.is_adjustments
@@ -394,6 +399,18 @@ def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
                 now=now,
                 memo=_income_memo(turn.phase, comp.next_position.phase),
             )
+    for power, amount in comp.mobilized.items():
+        money.record(
+            s,
+            game,
+            power,
+            LedgerKind.INCOME,
+            amount,
+            turn_seq=turn.seq,
+            phase=turn.phase,
+            now=now,
+            memo="Zero Sum treasury for the centre built (rule 6.7)",
+        )
     turn.status = TurnStatus.PROCESSED
     turn.processed_at = now
     turn.report = report_json(comp, st.rules.flags)

@@ -114,14 +114,15 @@ def opening_balances(position: Position, rules: PayolaRules) -> dict[PowerName, 
     with units but no centres gets half of what as many centres would pay). MOBILIZE: each
     power owns one centre, the home centre it is about to build on (DPjudge's undetermined
     home centre), so it is paid for one centre; not knowing which, a per-centre TAX table
-    pays it the flat TAX (or nothing)."""
+    pays it the flat TAX (or nothing). Under ZEROSUM as well, it owns nothing until it
+    builds: its 10 AgP come with the build (`mobilized_treasuries`)."""
     out = {}
     undetermined = mobilizing(position, rules.flags)
     homes = {p.name for p in position.map.powers if p.homes}
     for power in position.map.power_names:
         centers: list[str] = sorted(position.centers.get(power, ()))
         units = position.units.get(power, ())
-        if undetermined and power in homes:
+        if undetermined and power in homes and Flag.ZEROSUM not in rules:
             centers.append("#home")  # a name no table holds
         if Flag.ZEROSUM in rules:
             out[power] = ZEROSUM_RATE * len(centers)
@@ -198,6 +199,18 @@ def zerosum_year_end(
         balance = forward + profit + sum(a for _, a in got) - sum(a for _, a in lost)
         out[power] = IncomeLine(power, forward, profit, got, lost, max(balance, 0))
     return out
+
+
+def mobilized_treasuries(position: Position, following: Position, rules: PayolaRules) -> dict[PowerName, int]:
+    """ZEROSUM under MOBILIZE: the opening treasuries, paid when the opening adjustment
+    phase (`position`) gives way to `following`: 10 AgP for each centre a power then owns,
+    the one it built on (rule 6.7: "a treasury containing 10 silver pieces for each owned
+    supply center"). Before its build a MOBILIZE power owns no centre, and
+    `opening_balances` gives it nothing; paid earlier, the 10 AgP of a power that builds
+    nothing would stay in the world with no centre behind them."""
+    if Flag.ZEROSUM not in rules or not mobilizing(position, rules.flags):
+        return {}
+    return {p: ZEROSUM_RATE * len(cs) for p, cs in sorted(following.centers.items()) if cs}
 
 
 def vassal_income(

@@ -181,3 +181,22 @@ def test_increasing_income_scheme(database):
     create(judge, "INCOME INCREASING", "CAP 8")
     _, balances = state(judge)
     assert balances == {p: (8 if p == "RUSSIA" else 6) for p in POWERS}
+
+
+def test_zerosum_mobilize_pays_each_treasury_with_its_build(database):
+    """Seed 2661 of the simulator (issue 26): under MOBILIZE a power owns no centre until it
+    builds, so Zero Sum (rule 6.7, 10 AgP per owned centre) pays its treasury with the build.
+    England builds, France builds nothing, the rest too: at Spring 1901 England holds 10 AgP,
+    France none, and the world holds 10 AgP per owned centre (it used to hold 70 AgP with
+    one centre owned: each power kept the 10 AgP of a centre it never built on)."""
+    judge = TestJudge(database)
+    create(judge, "RULE ZEROSUM MOBILIZE")
+    pos, opening = state(judge)
+    assert pos.phase.is_adjustments and not any(pos.centers.values())
+    assert sum(opening.values()) == 0
+    orders(judge, "ENGLAND", "BUILD F LON")
+    process_until(judge, "S1901M")
+    pos, balances = state(judge)
+    assert {p: sorted(cs) for p, cs in pos.centers.items() if cs} == {"ENGLAND": ["LON"]}
+    assert balances["ENGLAND"] == 10 and balances["FRANCE"] == 0
+    assert sum(balances.values()) == 10 * sum(len(cs) for cs in pos.centers.values())
