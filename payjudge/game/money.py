@@ -10,6 +10,7 @@ from ..rules.phase import Phase
 from ..store import Session, repo
 from ..store.models import Game, LedgerEntry
 from ..vocabulary import LedgerKind
+from . import ledger
 
 balances = repo.balances
 balance = repo.balance
@@ -30,20 +31,9 @@ def record(
     memo: str = "",
     reverses: int | None = None,
 ) -> LedgerEntry:
-    entry = LedgerEntry(
-        game_id=game.id,
-        power=power,
-        kind=kind,
-        amount=amount,
-        turn_seq=turn_seq,
-        phase=phase,
-        counterparty=counterparty,
-        memo=memo[:200],
-        reverses=reverses,
-        created_at=now,
-    )
-    s.add(entry)
-    return entry
+    at = ledger.Posting(turn_seq, phase, now)
+    account = {"power": power, "counterparty": counterparty}
+    return ledger.post(s, LedgerEntry, game, kind, amount, at, account, memo=memo, reverses=reverses)
 
 
 def income_paid(s: Session, game: Game, year: int, opening_year: int) -> dict[PowerName, int]:
@@ -51,10 +41,10 @@ def income_paid(s: Session, game: Game, year: int, opening_year: int) -> dict[Po
     the income entries whose payment falls before a movement phase of that year, and the
     opening balance when the game's first movement phase (`opening_year`) is in it;
     entries a rollback reversed do not count."""
-    ledger = entries(s, game)
-    reversed_ids = {e.reverses for e in ledger if e.reverses is not None}
+    rows = entries(s, game)
+    reversed_ids = {e.reverses for e in rows if e.reverses is not None}
     out: dict[PowerName, int] = {}
-    for e in ledger:
+    for e in rows:
         if e.id in reversed_ids:
             continue
         if e.kind is LedgerKind.INCOME:
@@ -68,22 +58,6 @@ def income_paid(s: Session, game: Game, year: int, opening_year: int) -> dict[Po
 
 def roll_back(s: Session, game: Game, from_seq: int, *, phase: Phase, now: datetime) -> int:
     """Reverse every entry made at or after turn `from_seq` by new entries; returns how many."""
-    done = {e.reverses for e in entries(s, game) if e.reverses is not None}
-    count = 0
-    for e in entries(s, game):
-        if e.turn_seq >= from_seq and e.kind is not LedgerKind.ROLLBACK and e.id not in done:
-            record(
-                s,
-                game,
-                e.power,
-                LedgerKind.ROLLBACK,
-                -e.amount,
-                turn_seq=from_seq,
-                phase=phase,
-                now=now,
-                counterparty=e.counterparty,
-                memo=f"rollback of {e.kind} ({e.phase})",
-                reverses=e.id,
-            )
-            count += 1
-    return count
+    return ledger.roll_back(
+        s, game, entries(s, game), LedgerKind.ROLLBACK, ledger.Posting(from_seq, phase, now)
+    )

@@ -24,10 +24,22 @@ from payjudge.rules.position import Position
 from payjudge.rules.serial import position_to_json
 from payjudge.store import repo
 from payjudge.store.models import Game, Seat, Turn
+from payjudge.text.exchange_orders import ExchangeOrders, read_exchange_orders
 from payjudge.vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 INVESTORS = ("ALICE", "BOB", "CAROL")
+
+
+def _sheet(*lines: str) -> ExchangeOrders:
+    """An exchange sheet as stored, from its lines."""
+    standard = load_variant("standard")
+    companies = {str(p): str(p) for p in standard.power_names}
+    return read_exchange_orders(
+        "\n".join(lines), companies=companies, shares=10, centres=standard.supply_centers
+    )
+
+
 STANDARD = load_variant("standard")
 FLOAT = Phase.parse("W1900X")
 
@@ -105,11 +117,11 @@ def test_the_float_and_a_years_exchange_as_turns(database):
     with database.transaction() as s:
         game = _start(s)
         st = GameState(s, game)
-        exchange.record_exchange_sheet(st, "@ALICE", ["BUY 7 FRANCE AT 4", "BUY 2 ITALY AT 2"], now=T0)
-        exchange.record_exchange_sheet(st, "@BOB", ["BUY 5 FRANCE AT 3"], now=T0)
-        exchange.record_exchange_sheet(st, "@BOB", ["BUY 3 FRANCE AT 3"], now=T0)  # replaces the first
-        exchange.record_exchange_sheet(st, "@CAROL", ["PASS"], now=T0)
-        exchange.record_exchange_sheet(st, "FRANCE", ["DIVIDEND 5"], now=T0)  # no CEO yet: nothing
+        exchange.record_exchange_sheet(st, "@ALICE", _sheet("BUY 7 FRANCE AT 4", "BUY 2 ITALY AT 2"), now=T0)
+        exchange.record_exchange_sheet(st, "@BOB", _sheet("BUY 5 FRANCE AT 3"), now=T0)
+        exchange.record_exchange_sheet(st, "@BOB", _sheet("BUY 3 FRANCE AT 3"), now=T0)  # replaces the first
+        exchange.record_exchange_sheet(st, "@CAROL", _sheet("PASS"), now=T0)
+        exchange.record_exchange_sheet(st, "FRANCE", _sheet("DIVIDEND 5"), now=T0)  # no CEO yet: nothing
         exchange.set_ceo_vote(s, game, "CAROL", "FRANCE", "CAROL", now=T0)
         s.flush()
         total = sum(repo.balances(s, game).values())
@@ -156,9 +168,11 @@ def test_the_float_and_a_years_exchange_as_turns(database):
         )
         s.flush()
         st = GameState(s, game)
-        exchange.record_exchange_sheet(st, "FRANCE", ["DIVIDEND 2", "WORTH PAR 20", "WORTH BRE 12"], now=T0)
-        exchange.record_exchange_sheet(st, "@ALICE", ["SELL 4 FRANCE AT 2"], now=T0)
-        exchange.record_exchange_sheet(st, "@BOB", ["BUY 4 FRANCE AT 3"], now=T0)
+        exchange.record_exchange_sheet(
+            st, "FRANCE", _sheet("DIVIDEND 2", "WORTH PAR 20", "WORTH BRE 12"), now=T0
+        )
+        exchange.record_exchange_sheet(st, "@ALICE", _sheet("SELL 4 FRANCE AT 2"), now=T0)
+        exchange.record_exchange_sheet(st, "@BOB", _sheet("BUY 4 FRANCE AT 3"), now=T0)
         exchange.set_ceo_vote(s, game, "BOB", "FRANCE", "BOB", now=T0)
         exchange.set_ceo_vote(s, game, "ALICE", "FRANCE", "ALICE", now=T0)
         s.flush()

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .accounts import is_investor
+from .problems import ExchangeProblem, ProblemKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,23 @@ def max_dividend(treasury: int, register: Mapping[str, int]) -> int:
     """The most a company can pay per outstanding share (0 with none outstanding)."""
     shares = outstanding(register)
     return max(treasury, 0) // shares if shares else 0
+
+
+def check_dividend(
+    company: str, declared: int, treasury: int, register: Mapping[str, int]
+) -> list[ExchangeProblem]:
+    """The problems with a CEO's declaration of `declared` AgP a share when it is sent
+    (empty: fine; 0 declares none, which is always fine)."""
+    if not declared:
+        return []
+    shares = outstanding(register)
+    if not shares:
+        return [ExchangeProblem(ProblemKind.NO_OUTSTANDING, f"{company} has no outstanding shares")]
+    most = max_dividend(treasury, register)
+    if declared <= most:
+        return []
+    text = f"{company} holds {treasury} AgP for {shares} outstanding shares: at most {most} AgP a share"
+    return [ExchangeProblem(ProblemKind.DIVIDEND_TOO_HIGH, text)]
 
 
 def dividend(company: str, declared: int, treasury: int, register: Mapping[str, int]) -> Dividend:

@@ -39,6 +39,39 @@ def _draw(names: Collection[str], seed: int | str, company: str) -> str:
     return random.Random(f"payjudge-elect:{seed}:{company}").choice(sorted(names))
 
 
+def _tally(
+    register: Mapping[str, int], votes: Mapping[str, str | None], playing: Collection[str]
+) -> tuple[tuple[str, int], ...]:
+    """Share-votes per playing candidate, most first, then by name."""
+    tally: dict[str, int] = {}
+    for voter, candidate in votes.items():
+        weight = register.get(voter, 0)
+        if candidate is not None and candidate in playing and weight > 0:
+            tally[candidate] = tally.get(candidate, 0) + weight
+    return tuple(sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _by_votes(
+    company: str,
+    ordered: tuple[tuple[str, int], ...],
+    register: Mapping[str, int],
+    sitting: str | None,
+    seed: int | str,
+) -> Election:
+    """The winner of a tally with votes in it, ties broken as the module says."""
+    top = ordered[0][1]
+    tied = [name for name, n in ordered if n == top]
+    if len(tied) == 1:
+        return Election(company, tied[0], Reason.VOTES, ordered)
+    if sitting in tied:
+        return Election(company, sitting, Reason.TIE_SITTING, ordered)
+    most = max(register.get(name, 0) for name in tied)
+    holders = [name for name in tied if register.get(name, 0) == most]
+    if len(holders) == 1:
+        return Election(company, holders[0], Reason.TIE_HOLDER, ordered)
+    return Election(company, _draw(holders, seed, company), Reason.TIE_DRAW, ordered)
+
+
 def elect(
     company: str,
     register: Mapping[str, int],
@@ -49,25 +82,10 @@ def elect(
 ) -> Election:
     """`register`: investor name -> shares of `company` after the trades; `votes`: voter
     -> candidate (None: withdrawn); `playing`: the investors who may be CEO."""
-    tally: dict[str, int] = {}
-    for voter, candidate in votes.items():
-        weight = register.get(voter, 0)
-        if candidate is not None and candidate in playing and weight > 0:
-            tally[candidate] = tally.get(candidate, 0) + weight
-    ordered = tuple(sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])))
+    ordered = _tally(register, votes, playing)
     sitting = incumbent if incumbent in playing else None
     if ordered:
-        top = ordered[0][1]
-        tied = [name for name, n in ordered if n == top]
-        if len(tied) == 1:
-            return Election(company, tied[0], Reason.VOTES, ordered)
-        if sitting in tied:
-            return Election(company, sitting, Reason.TIE_SITTING, ordered)
-        most = max(register.get(name, 0) for name in tied)
-        holders = [name for name in tied if register.get(name, 0) == most]
-        if len(holders) == 1:
-            return Election(company, holders[0], Reason.TIE_HOLDER, ordered)
-        return Election(company, _draw(holders, seed, company), Reason.TIE_DRAW, ordered)
+        return _by_votes(company, ordered, register, sitting, seed)
     if sitting is not None:
         return Election(company, sitting, Reason.SITTING, ordered)
     holding = {name: n for name, n in register.items() if n > 0 and name in playing}

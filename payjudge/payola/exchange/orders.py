@@ -10,23 +10,26 @@ from collections.abc import Sequence
 from .accounts import is_investor
 from .market import MarketOrder, Side
 from .phase import MarketState
+from .problems import ExchangeProblem, ProblemKind
 
 
 def check_orders(
     account: str, orders: Sequence[MarketOrder], state: MarketState, cash: int, *, is_float: bool = False
-) -> list[str]:
-    """What is wrong with `account`'s orders (empty: nothing), in the reply's words."""
-    problems: list[str] = []
+) -> list[ExchangeProblem]:
+    """What is wrong with `account`'s orders (empty: nothing)."""
+    problems: list[ExchangeProblem] = []
     company_account = not is_investor(account)
     if company_account and is_float and orders:
-        return ["at the float only investors trade"]
+        return [ExchangeProblem(ProblemKind.FLOAT_COMPANY, "at the float only investors trade")]
     for company in sorted({o.company for o in orders}):
         mine = [o for o in orders if o.company == company]
         if company_account and company != account:
-            problems.append(f"a company trades only its own stock ({account} cannot buy {company})")
+            text = f"a company trades only its own stock ({account} cannot buy {company})"
+            problems.append(ExchangeProblem(ProblemKind.FOREIGN_STOCK, text))
             continue
         if len({o.side for o in mine}) > 1:
-            problems.append(f"you cannot both buy and sell {company} in one phase")
+            text = f"you cannot both buy and sell {company} in one phase"
+            problems.append(ExchangeProblem(ProblemKind.BOTH_SIDES, text))
             continue
         selling = sum(o.shares for o in mine if o.side is Side.SELL)
         held = state.holding(company, account)
@@ -36,8 +39,9 @@ def check_orders(
                 if company_account
                 else f"you hold {held} {company} shares"
             )
-            problems.append(f"{held_text}: you cannot sell {selling}")
+            problems.append(ExchangeProblem(ProblemKind.OVERSOLD, f"{held_text}: you cannot sell {selling}"))
     committed = sum(o.shares * o.price for o in orders if o.side is Side.BUY)
     if committed > cash:
-        problems.append(f"your buy orders would commit {committed} AgP, but you hold {cash} AgP")
+        text = f"your buy orders would commit {committed} AgP, but you hold {cash} AgP"
+        problems.append(ExchangeProblem(ProblemKind.OVERCOMMITTED, text))
     return problems

@@ -142,6 +142,108 @@ def _valid_orders(
     return kept, cancelled
 
 
+@dataclass
+class _Books:
+    """What the steps of one phase change as they go: cash and the register, and the
+    money and share movements for the ledgers."""
+
+    cash: dict[str, int]
+    register: dict[str, dict[str, int]]
+    money: list[MoneyMove] = field(default_factory=list)
+    shares: list[ShareMove] = field(default_factory=list)
+
+    def pay(self, account: str, kind: MoneyKind, amount: int, counterparty: str | None, memo: str) -> None:
+        self.money.append(MoneyMove(account, kind, amount, counterparty, memo))
+        self.cash[account] = self.cash.get(account, 0) + amount
+
+
+def _pay_dividends(state: MarketState, sheets: Mapping[str, ExchangeSheet], books: _Books) -> list[Dividend]:
+    """Step 1: each managed company's declared dividend, to the register held during the phase."""
+    dividends: list[Dividend] = []
+    for company in state.companies():
+        sheet = sheets.get(company)
+        if sheet is None or sheet.dividend is None or state.ceos.get(company) is None:
+            continue
+        d = dividend(company, sheet.dividend, books.cash.get(company, 0), books.register[company])
+        dividends.append(d)
+        if d.total:
+            memo = f"dividend {d.per_share} AgP a share"
+            books.pay(company, MoneyKind.DIVIDEND_OUT, -d.total, None, memo)
+            for key, amount in d.payments:
+                books.pay(key, MoneyKind.DIVIDEND_IN, amount, company, memo)
+    return dividends
+
+
+def _settle(company: str, result: Clearing, books: _Books) -> None:
+    """Every fill of a company's market in money and shares."""
+    for f in result.fills:
+        if not f.shares:
+            continue
+        buy = f.order.side is Side.BUY
+        sign = -1 if buy else 1
+        memo = f"{'bought' if buy else 'sold'} {f.shares} {company} at {f.price}"
+        books.pay(
+            f.order.account, MoneyKind.PURCHASE if buy else MoneyKind.SALE, sign * f.amount, company, memo
+        )
+        kind = ShareKind.PURCHASE if buy else ShareKind.SALE
+        books.shares.append(ShareMove(company, f.order.account, kind, -sign * f.shares, f.price))
+        held = books.register[company].get(f.order.account, 0) - sign * f.shares
+        books.register[company][f.order.account] = held
+
+
+def _trade(
+    state: MarketState,
+    orders: list[MarketOrder],
+    books: _Books,
+    seed: int | str,
+    float_price: int | None,
+) -> tuple[list[Clearing], dict[str, int]]:
+    """Step 2: one call market per company; returns the clearings and the last prices."""
+    if float_price is not None:  # the float: every pool offered at the reserve
+        pools = {c: books.register[c].get(c, 0) for c in state.companies()}
+        orders = orders + [MarketOrder(c, Side.SELL, c, n, float_price) for c, n in pools.items() if n > 0]
+    last_prices = dict(state.last_prices)
+    clearings: list[Clearing] = []
+    for company in state.companies():
+        book = [o for o in orders if o.company == company]
+        if not book:
+            continue
+        reference = float_price if float_price is not None else last_prices.get(company, 1)
+        result = clear(company, book, reference, seed)
+        clearings.append(result)
+        if result.price is not None:
+            last_prices[company] = result.price
+            _settle(company, result, books)
+    return clearings, last_prices
+
+
+def _elect_all(
+    state: MarketState,
+    register: Mapping[str, Mapping[str, int]],
+    votes: Mapping[str, Mapping[str, str | None]],
+    playing: Collection[str],
+    seed: int | str,
+) -> list[Election]:
+    """Step 3: every company's CEO, on the register after the trades."""
+    elections: list[Election] = []
+    for company in state.companies():
+        holders = {investor_name(k): n for k, n in register[company].items() if is_investor(k)}
+        elections.append(
+            elect(company, holders, votes.get(company, {}), state.ceos.get(company), playing, seed)
+        )
+    return elections
+
+
+def _set_worths(state: MarketState, sheets: Mapping[str, ExchangeSheet]) -> dict[str, int]:
+    """Step 4: the worths the (outgoing) CEOs set."""
+    worths = dict(state.worths)
+    for company in state.companies():
+        sheet = sheets.get(company)
+        if sheet is not None and state.ceos.get(company) is not None:
+            worths.update(sheet.worths)
+    return worths
+
+
 def run_exchange(
     state: MarketState,
     sheets: Mapping[str, ExchangeSheet],
@@ -156,85 +258,18 @@ def run_exchange(
     company -> voter -> candidate (investor names); `playing`: investor names. With
     `float_price` it is the float: every pool is offered at that price, and companies
     neither pay dividends nor trade nor set worths."""
-    cash = dict(balances)
-    money: list[MoneyMove] = []
-    share_moves: list[ShareMove] = []
-    register = {c: dict(state.register.get(c, {})) for c in state.companies()}
+    books = _Books(dict(balances), {c: dict(state.register.get(c, {})) for c in state.companies()})
     if float_price is not None:
         sheets = {k: s for k, s in sheets.items() if is_investor(k)}
-
-    # 1. dividends, to the register held during the phase
-    dividends: list[Dividend] = []
-    for company in state.companies():
-        sheet = sheets.get(company)
-        if sheet is None or sheet.dividend is None or state.ceos.get(company) is None:
-            continue
-        d = dividend(company, sheet.dividend, cash.get(company, 0), register[company])
-        dividends.append(d)
-        if d.total:
-            memo = f"dividend {d.per_share} AgP a share"
-            money.append(MoneyMove(company, MoneyKind.DIVIDEND_OUT, -d.total, None, memo))
-            cash[company] = cash.get(company, 0) - d.total
-            for key, amount in d.payments:
-                money.append(MoneyMove(key, MoneyKind.DIVIDEND_IN, amount, company, memo))
-                cash[key] = cash.get(key, 0) + amount
-
-    # 2. one call market per company
-    orders, cancelled = _valid_orders(sheets, state, cash)
-    if float_price is not None:
-        orders += [
-            MarketOrder(c, Side.SELL, c, register[c].get(c, 0), float_price)
-            for c in state.companies()
-            if register[c].get(c, 0) > 0
-        ]
-    last_prices = dict(state.last_prices)
-    clearings: list[Clearing] = []
-    for company in state.companies():
-        book = [o for o in orders if o.company == company]
-        if not book:
-            continue
-        reference = float_price if float_price is not None else last_prices.get(company, 1)
-        result = clear(company, book, reference, seed)
-        clearings.append(result)
-        if result.price is None:
-            continue
-        last_prices[company] = result.price
-        for f in result.fills:
-            if not f.shares:
-                continue
-            buy = f.order.side is Side.BUY
-            sign = -1 if buy else 1
-            memo = f"{'bought' if buy else 'sold'} {f.shares} {company} at {f.price}"
-            kind = MoneyKind.PURCHASE if buy else MoneyKind.SALE
-            money.append(MoneyMove(f.order.account, kind, sign * f.amount, company, memo))
-            cash[f.order.account] = cash.get(f.order.account, 0) + sign * f.amount
-            skind = ShareKind.PURCHASE if buy else ShareKind.SALE
-            share_moves.append(ShareMove(company, f.order.account, skind, -sign * f.shares, f.price))
-            held = register[company].get(f.order.account, 0) - sign * f.shares
-            register[company][f.order.account] = held
-
-    # 3. elections, on the register after the trades
-    elections: list[Election] = []
-    ceos = dict(state.ceos)
-    for company in state.companies():
-        holders = {investor_name(k): n for k, n in register[company].items() if is_investor(k)}
-        e = elect(company, holders, votes.get(company, {}), ceos.get(company), playing, seed)
-        elections.append(e)
-        ceos[company] = e.ceo
-
-    # 4. the worths the (outgoing) CEOs set
-    worths = dict(state.worths)
-    if float_price is None:
-        for company in state.companies():
-            sheet = sheets.get(company)
-            if sheet is not None and state.ceos.get(company) is not None:
-                worths.update(sheet.worths)
-
+    dividends = _pay_dividends(state, sheets, books)
+    orders, cancelled = _valid_orders(sheets, state, books.cash)
+    clearings, last_prices = _trade(state, orders, books, seed, float_price)
+    elections = _elect_all(state, books.register, votes, playing, seed)
     after = MarketState(
         shares=state.shares,
-        register={c: {k: n for k, n in sorted(r.items()) if n} for c, r in register.items()},
-        ceos=ceos,
-        worths=worths,
+        register={c: {k: n for k, n in sorted(r.items()) if n} for c, r in books.register.items()},
+        ceos={**state.ceos, **{e.company: e.ceo for e in elections}},
+        worths=_set_worths(state, sheets) if float_price is None else dict(state.worths),
         last_prices=last_prices,
     )
     return ExchangeOutcome(
@@ -243,8 +278,8 @@ def run_exchange(
         tuple(clearings),
         tuple(elections),
         tuple(cancelled),
-        tuple(money),
-        tuple(share_moves),
+        tuple(books.money),
+        tuple(books.shares),
     )
 
 

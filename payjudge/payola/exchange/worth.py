@@ -11,6 +11,7 @@ from ...rules.names import PowerName
 from ...rules.position import Position
 from ..income import IncomeLine, income
 from ..rules import Flag, PayolaRules
+from .problems import ExchangeProblem, ProblemKind
 
 
 def allowance(count: int, position: Position, rules: PayolaRules) -> int:
@@ -56,12 +57,18 @@ def check_worths(
     changes: Mapping[str, int],
     position: Position,
     rules: PayolaRules,
-) -> list[str]:
+) -> list[ExchangeProblem]:
     """The problems with a CEO's `changes` to its company's centres' worths (empty: fine)."""
     owned = sorted(owned)
-    problems = [f"{company} does not own {centre}" for centre in sorted(changes) if centre not in owned]
+    problems = [
+        ExchangeProblem(ProblemKind.NOT_OWNED, f"{company} does not own {centre}")
+        for centre in sorted(changes)
+        if centre not in owned
+    ]
     problems += [
-        f"a worth is a whole number of AgP, 0 or more ({centre} {n})"
+        ExchangeProblem(
+            ProblemKind.NEGATIVE_WORTH, f"a worth is a whole number of AgP, 0 or more ({centre} {n})"
+        )
         for centre, n in changes.items()
         if n < 0
     ]
@@ -70,10 +77,11 @@ def check_worths(
     total = sum(changes.get(c, worths.get(c, 0)) for c in owned)
     limit = allowance(len(owned), position, rules)
     if total > limit:
-        problems.append(
+        text = (
             f"{company}'s centres would be worth {total} AgP, more than its allowance of "
             f"{limit} AgP for {len(owned)} centres"
         )
+        problems.append(ExchangeProblem(ProblemKind.OVER_ALLOWANCE, text))
     return problems
 
 

@@ -12,6 +12,7 @@ import pytest
 from payjudge.payola.exchange.dividends import dividend
 from payjudge.payola.exchange.election import Reason, elect
 from payjudge.payola.exchange.market import MarketOrder, Side, clear
+from payjudge.payola.exchange.problems import ExchangeProblem, ProblemKind
 from payjudge.payola.exchange.worth import (
     allowance,
     check_worths,
@@ -105,9 +106,17 @@ def test_check_worths():
     worths = starting_worths(STANDARD, RULES)
     france = ("BRE", "MAR", "PAR")
     assert check_worths("FRANCE", france, worths, {"PAR": 20, "BRE": 12}, STANDARD, RULES) == []
-    assert check_worths("FRANCE", france, worths, {"BEL": 5}, STANDARD, RULES) == ["FRANCE does not own BEL"]
+    assert check_worths("FRANCE", france, worths, {"BEL": 5}, STANDARD, RULES) == [
+        ExchangeProblem(ProblemKind.NOT_OWNED, "FRANCE does not own BEL")
+    ]
     assert check_worths("FRANCE", france, worths, {"PAR": 20}, STANDARD, RULES) == [
-        "FRANCE's centres would be worth 52 AgP, more than its allowance of 48 AgP for 3 centres"
+        ExchangeProblem(
+            ProblemKind.OVER_ALLOWANCE,
+            "FRANCE's centres would be worth 52 AgP, more than its allowance of 48 AgP for 3 centres",
+        )
+    ]
+    assert check_worths("FRANCE", france, worths, {"PAR": -1}, STANDARD, RULES) == [
+        ExchangeProblem(ProblemKind.NEGATIVE_WORTH, "a worth is a whole number of AgP, 0 or more (PAR -1)")
     ]
 
 

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from payjudge.payola.exchange.dividends import check_dividend
 from payjudge.payola.exchange.market import MarketOrder, Side
 from payjudge.payola.exchange.orders import check_orders
 from payjudge.payola.exchange.phase import MarketState
+from payjudge.payola.exchange.problems import ExchangeProblem, ProblemKind
 from payjudge.text.exchange import (
     CeoVoteLine,
     DividendLine,
@@ -109,4 +111,48 @@ def o(acc, side, n, company, p):
     ],
 )
 def test_check_orders(account, orders, cash, is_float, problems):
-    assert check_orders(account, orders, STATE, cash, is_float=is_float) == problems
+    found = check_orders(account, orders, STATE, cash, is_float=is_float)
+    assert [str(p) for p in found] == problems
+    assert all(isinstance(p, ExchangeProblem) for p in found)
+
+
+@pytest.mark.parametrize(
+    ("account", "orders", "cash", "is_float", "kind"),
+    [
+        ("@ALICE", [o("@ALICE", "buy", 20, "ITALY", 6)], 70, False, ProblemKind.OVERCOMMITTED),
+        ("@ALICE", [o("@ALICE", "sell", 5, "FRANCE", 3)], 0, False, ProblemKind.OVERSOLD),
+        (
+            "@ALICE",
+            [o("@ALICE", "sell", 1, "FRANCE", 3), o("@ALICE", "buy", 1, "FRANCE", 2)],
+            9,
+            False,
+            ProblemKind.BOTH_SIDES,
+        ),
+        ("FRANCE", [o("FRANCE", "sell", 3, "FRANCE", 5)], 0, False, ProblemKind.OVERSOLD),
+        ("FRANCE", [o("FRANCE", "buy", 1, "ITALY", 5)], 50, False, ProblemKind.FOREIGN_STOCK),
+        ("FRANCE", [o("FRANCE", "sell", 1, "FRANCE", 5)], 0, True, ProblemKind.FLOAT_COMPANY),
+    ],
+)
+def test_check_orders_kinds(account, orders, cash, is_float, kind):
+    """Each problem says which limit it broke as a kind, not only in words."""
+    assert [p.kind for p in check_orders(account, orders, STATE, cash, is_float=is_float)] == [kind]
+
+
+@pytest.mark.parametrize(
+    ("declared", "treasury", "register", "kind", "text"),
+    [
+        (0, 0, {}, None, None),
+        (5, 40, {"@ALICE": 8, "FRANCE": 2}, None, None),
+        (3, 40, {"FRANCE": 10}, ProblemKind.NO_OUTSTANDING, "FRANCE has no outstanding shares"),
+        (
+            6,
+            40,
+            {"@ALICE": 8, "FRANCE": 2},
+            ProblemKind.DIVIDEND_TOO_HIGH,
+            "FRANCE holds 40 AgP for 8 outstanding shares: at most 5 AgP a share",
+        ),
+    ],
+)
+def test_check_dividend(declared, treasury, register, kind, text):
+    found = check_dividend("FRANCE", declared, treasury, register)
+    assert found == ([] if kind is None else [ExchangeProblem(kind, text)])
