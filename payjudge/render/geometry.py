@@ -47,6 +47,10 @@ class Geometry:
     # a picture of the map under everything (a DPjudge drawing, as a data: URI): the
     # provinces then have no outlines, only their anchor points
     background: str | None = None
+    # where that picture lies (x, y, width, height); None: the whole geometry. An inset
+    # shows a part of it, enlarged
+    background_frame: tuple[float, float, float, float] | None = None
+    detail: str | None = None  # the same picture, larger: insets are cut from it
 
     def unit_point(self, location: Location) -> Point:
         """Where a unit on `location` is drawn: at its coast when the coast has a place."""
