@@ -63,7 +63,7 @@ def _clip(p: Point, q: Point, box: Box) -> bool:
             if edge < 0:
                 return False
             continue
-        t = edge / -delta if delta < 0 else edge / delta
+        t = edge / delta
         if delta < 0:
             t0 = max(t0, t)
         else:

@@ -327,6 +327,7 @@ class Layers:
         return x + UNIT * 1.6, y + UNIT * 1.4
 
     def ring(self, at: Point, colour: str, dashed: bool = False, r: float = UNIT * 1.6, **kw: object) -> None:
+        self.boxes.append(_box(at, r, r))
         self.add(
             svg.element(
                 "circle",
