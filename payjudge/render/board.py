@@ -61,8 +61,10 @@ def picture_svg(geometry: Geometry, picture: Picture) -> str:
     """The whole picture: the board, any insets under it, and the legend."""
     g = geometry
     main = Layers(g, picture)
-    body = main.draw()
+    main.draw_board()
     insets = plan_insets(g, main.action, main.crowded())
+    main.labels([inset.box for inset in insets])
+    body = main.text()
     marks = set(main.marks) | ({Mark.INSET} if insets else set())
     parts = [f'<g class="board">{body}</g>']
     top = g.height

@@ -104,6 +104,14 @@ def _frame(g: Geometry, group: Sequence[Point], scale: float) -> Box:
     return round(x0, 1), round(y0, 1), round(x0 + w, 1), round(y0 + h, 1)
 
 
+def _shared(a: Box, b: Box) -> float:
+    """The share of `a` that `b` covers too."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    area = (a[2] - a[0]) * (a[3] - a[1]) or 1.0
+    return w * h / area if w > 0 and h > 0 else 0.0
+
+
 def plan_insets(g: Geometry, action: Sequence[Point], crowded: float) -> list[Inset]:
     """The insets a picture needs: none on a map whose provinces stand apart."""
     if crowded >= LEGIBLE * 1.6 or not action:
@@ -118,7 +126,10 @@ def plan_insets(g: Geometry, action: Sequence[Point], crowded: float) -> list[In
         scale = min(MAX_SCALE, SPACING / max(local, 1.0))
         fit = g.width / (max(xs) - min(xs) + 2 * PAD)
         scale = max(1.5, min(scale, fit))
-        out.append(Inset(_frame(g, group, scale), round(scale, 3)))
+        box = _frame(g, group, scale)
+        if any(_shared(box, other.box) > 0.5 for other in out):
+            continue  # mostly shown already
+        out.append(Inset(box, round(scale, 3)))
         if len(out) == MOST:
             break
     return out

@@ -72,12 +72,21 @@ class Layers:
     def add(self, text: str) -> None:
         self.out.append(text)
 
-    def draw(self) -> str:
+    def draw(self, elsewhere: Sequence[Box] = ()) -> str:
+        """The board's SVG; names in the `elsewhere` areas are left to the insets that
+        enlarge them (written here they would only add to the crowd)."""
+        self.draw_board()
+        self.labels(elsewhere)
+        return self.text()
+
+    def draw_board(self) -> None:
+        """Everything but the names: what they must avoid, and where the action is."""
         self.provinces()
         self.centers()
         self.units()
         self.orders()
-        self.labels()
+
+    def text(self) -> str:
         return "\n".join(self.out)
 
     def _walls(self) -> list[Ring]:
@@ -216,7 +225,7 @@ class Layers:
                 )
             )
 
-    def labels(self) -> None:
+    def labels(self, elsewhere: Sequence[Box] = ()) -> None:
         """Every province's name where nothing covers it (on a DPjudge drawing, which
         writes the names itself, only the names a unit or a mark now covers)."""
         g, covered = self.g, self.covered()
@@ -224,6 +233,8 @@ class Layers:
         for name in sorted(self.map.provinces):
             place = self.g.provinces[name]
             if g.background and not self.every_label and name not in covered:
+                continue
+            if g.background and any(_within(place.unit, box) for box in elsewhere):
                 continue
             fits = None
             if place.outline:
@@ -562,6 +573,10 @@ class Layers:
             + svg.element("polygon", points=svg.arrow_head(path[-2], path[-1], 7.0), fill=svg.FAILED)
             + "</g>"
         )
+
+
+def _within(p: Point, box: Box) -> bool:
+    return box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3]
 
 
 def _box(at: Point, half_w: float, half_h: float) -> Box:
