@@ -116,7 +116,7 @@ def plan_insets(g: Geometry, action: Sequence[Point], crowded: float) -> list[In
     """The insets a picture needs: none on a map whose provinces stand apart."""
     if crowded >= LEGIBLE * 1.6 or not action:
         return []
-    out = []
+    out: list[Inset] = []
     for group in clusters(action):
         xs, ys = [p[0] for p in group], [p[1] for p in group]
         near = (min(xs) - PAD, min(ys) - PAD, max(xs) + PAD, max(ys) + PAD)
