@@ -23,11 +23,13 @@ import math
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..rules.geography import Map
 from .geometry import CoastPlace, Geometry, Place, Point
+from .insets import crowded
 
 WIDTH = 1000.0  # the picture's width, as our own standard map's
 _FAR = 2000  # where the drawing is moved while it is measured (no clipping)
@@ -174,9 +176,12 @@ def _draw(ps: bytes, turn: str, box: tuple[int, int, int, int], k: float) -> byt
     return done.stdout
 
 
-def render_drawing(ps: bytes, width: float = WIDTH, *, detail: bool = False) -> Rendered:
+def render_drawing(
+    ps: bytes, width: float = WIDTH, *, detail: bool | Callable[[Rendered], bool] = False
+) -> Rendered:
     """Render a DPjudge `.ps` upright, `width` pixels wide (three Ghostscript runs:
-    measure the turn, measure the size, draw; a fourth draws the detail picture)."""
+    measure the turn, measure the size, draw; a fourth draws the detail picture when
+    `detail` says so, given the rendering without it)."""
     matrix, _ = _measure(ps, f"{_FAR} {_FAR} translate")
     angle = round(math.degrees(math.atan2(matrix[1], matrix[0])) / 90) * 90 % 360
     turn = f"{_FAR} {_FAR} translate {-angle} rotate"
@@ -190,8 +195,10 @@ def render_drawing(ps: bytes, width: float = WIDTH, *, detail: bool = False) -> 
     a, b, c, d, e, f = matrix
     # default page (points, y up) -> picture units (k per point, y down from the top)
     to_picture = (a * k, -b * k, c * k, -d * k, (e - x0) * k, (y1 - f) * k)
-    more = _draw(ps, turn, box, k * DETAIL) if detail else None
-    return Rendered(png, round(width, 1), round((y1 - y0) * k, 1), to_picture, more)
+    rendered = Rendered(png, round(width, 1), round((y1 - y0) * k, 1), to_picture)
+    if detail(rendered) if callable(detail) else detail:
+        rendered = replace(rendered, detail=_draw(ps, turn, box, k * DETAIL))
+    return rendered
 
 
 def drawing_geometry(game_map: Map, drawing: Drawing, rendered: Rendered) -> Geometry:
@@ -231,23 +238,31 @@ def load_drawing(path: Path, game_map: Map, cache_dir: Path | None = None) -> Ge
     digest = hashlib.sha256(ps).hexdigest()[:16]
     cached = cache_dir / f"{path.stem}-{digest}" if cache_dir else None
     rendered = None
-    # the detail picture is kept as `.detail` (PNG bytes), not `.png`: one PNG per drawing
-    if cached and all(cached.with_suffix(s).is_file() for s in (".json", ".png", ".detail")):
-        meta = json.loads(cached.with_suffix(".json").read_text())
-        rendered = Rendered(
-            cached.with_suffix(".png").read_bytes(),
-            meta["width"],
-            meta["height"],
-            tuple(meta["matrix"]),
-            cached.with_suffix(".detail").read_bytes(),
-        )
+    # the detail picture (only a crowded map's) is kept as `.detail`, not `.png`: one
+    # PNG per drawing
+    meta = (
+        json.loads(cached.with_suffix(".json").read_text())
+        if cached and cached.with_suffix(".json").is_file()
+        else None
+    )
+    if cached and meta and cached.with_suffix(".png").is_file():
+        more = cached.with_suffix(".detail")
+        if not meta.get("detail") or more.is_file():
+            rendered = Rendered(
+                cached.with_suffix(".png").read_bytes(),
+                meta["width"],
+                meta["height"],
+                tuple(meta["matrix"]),
+                more.read_bytes() if meta.get("detail") else None,
+            )
     if rendered is None:
-        rendered = render_drawing(ps, detail=True)
+        points = list(drawing.info.values())
+        rendered = render_drawing(ps, detail=lambda r: crowded([r.point(p) for p in points]))
         if cached:
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.with_suffix(".png").write_bytes(rendered.png)
-            cached.with_suffix(".detail").write_bytes(rendered.detail or b"")
-            cached.with_suffix(".json").write_text(
-                json.dumps({"width": rendered.width, "height": rendered.height, "matrix": rendered.matrix})
-            )
+            if rendered.detail:
+                cached.with_suffix(".detail").write_bytes(rendered.detail)
+            doc = {"width": rendered.width, "height": rendered.height, "matrix": rendered.matrix}
+            cached.with_suffix(".json").write_text(json.dumps({**doc, "detail": rendered.detail is not None}))
     return drawing_geometry(game_map, drawing, rendered)

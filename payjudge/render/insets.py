@@ -19,6 +19,7 @@ from .geometry import CoastPlace, Geometry, Place, Point
 Box = tuple[float, float, float, float]
 
 LEGIBLE = 30.0  # provinces closer than this (median, to the nearest) crowd each other
+CROWDED = 1.6  # a map whose provinces stand closer than LEGIBLE times this may need insets
 SPACING = 48.0  # how far apart the inset puts them
 MOST = 2
 MAX_SCALE = 3.0  # no more than the drawing's detail picture holds (2.5 times)
@@ -84,6 +85,19 @@ def clusters(points: Sequence[Point], join: float = JOIN) -> list[list[Point]]:
     return sorted(groups, key=lambda grp: (-len(grp), min(grp)))
 
 
+def nearest(points: Sequence[Point]) -> float:
+    """The median distance from each point to its nearest neighbour (inf for fewer than
+    two): how crowded the provinces stand."""
+    if len(points) < 2:
+        return math.inf
+    return statistics.median(min(math.dist(p, q) for q in points if q is not p) for p in points)
+
+
+def crowded(points: Sequence[Point]) -> bool:
+    """Whether provinces at these points crowd enough for a picture to need insets."""
+    return nearest(points) < LEGIBLE * CROWDED
+
+
 def spacing(g: Geometry, box: Box) -> float:
     """The median distance from each province in `box` to its nearest neighbour."""
     points = [p.unit for p in g.provinces.values()]
@@ -112,9 +126,9 @@ def _shared(a: Box, b: Box) -> float:
     return w * h / area if w > 0 and h > 0 else 0.0
 
 
-def plan_insets(g: Geometry, action: Sequence[Point], crowded: float) -> list[Inset]:
+def plan_insets(g: Geometry, action: Sequence[Point], spread: float) -> list[Inset]:
     """The insets a picture needs: none on a map whose provinces stand apart."""
-    if crowded >= LEGIBLE * 1.6 or not action:
+    if spread >= LEGIBLE * CROWDED or not action:
         return []
     out: list[Inset] = []
     for group in clusters(action):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -33,6 +32,7 @@ from ..rules.outcome import OrderOutcome, Result
 from ..rules.position import Dislodged
 from . import svg
 from .geometry import Geometry, Point, Ring
+from .insets import nearest
 from .labels import Box, Segment, Wanted, place_labels
 from .marks import Mark
 from .routes import chain, inside, point_along, route, trim
@@ -104,10 +104,7 @@ class Layers:
 
     def crowded(self) -> float:
         """How close provinces stand: the median distance from each to its nearest."""
-        points = [p.unit for p in self.g.provinces.values()]
-        if len(points) < 2:
-            return math.inf
-        return statistics.median(min(math.dist(p, q) for q in points if q is not p) for p in points)
+        return nearest([p.unit for p in self.g.provinces.values()])
 
     # -- the map -----------------------------------------------------------------------
     def provinces(self) -> None:

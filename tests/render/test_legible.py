@@ -183,6 +183,7 @@ def test_youngstown_gets_a_legible_inset_of_europe(tmp_path):
     report, _ = advance(Position.initial(m), YOUNGSTOWN_SPRING)
     g = geometry_for(m, MAPS, tmp_path)
     assert g.detail  # the drawing, larger, to cut the inset from
+    assert len(list(tmp_path.glob("youngstown-*.detail"))) == 1  # kept with the drawing
     root = ET.fromstring(report_svg(g, report))
     (inset,) = [el for el in root.iter() if el.get("class") == "inset"]
     assert float(inset.get("width")) == 1000.0 and 300 < float(inset.get("height")) <= 560
