@@ -223,6 +223,25 @@ def drawing_geometry(game_map: Map, drawing: Drawing, rendered: Rendered) -> Geo
     )
 
 
+def _cached(cached: Path) -> Rendered | None:
+    """A rendering kept before, if it is whole. The detail picture (only a crowded map's)
+    is kept as `.detail`, not `.png`: one PNG per drawing. A cache from before details
+    were made says nothing of them: the drawing is rendered again."""
+    if not (cached.with_suffix(".json").is_file() and cached.with_suffix(".png").is_file()):
+        return None
+    meta = json.loads(cached.with_suffix(".json").read_text())
+    more = cached.with_suffix(".detail")
+    if "detail" not in meta or (meta["detail"] and not more.is_file()):
+        return None
+    return Rendered(
+        cached.with_suffix(".png").read_bytes(),
+        meta["width"],
+        meta["height"],
+        tuple(meta["matrix"]),
+        more.read_bytes() if meta["detail"] else None,
+    )
+
+
 def load_drawing(path: Path, game_map: Map, cache_dir: Path | None = None) -> Geometry:
     """The geometry of `game_map` drawn by the DPjudge drawing at `path`. The rendered base
     map is kept in `cache_dir` (keyed by the file's digest), so Ghostscript runs once."""
@@ -237,24 +256,7 @@ def load_drawing(path: Path, game_map: Map, cache_dir: Path | None = None) -> Ge
         )
     digest = hashlib.sha256(ps).hexdigest()[:16]
     cached = cache_dir / f"{path.stem}-{digest}" if cache_dir else None
-    rendered = None
-    # the detail picture (only a crowded map's) is kept as `.detail`, not `.png`: one
-    # PNG per drawing
-    meta = (
-        json.loads(cached.with_suffix(".json").read_text())
-        if cached and cached.with_suffix(".json").is_file()
-        else None
-    )
-    if cached and meta and cached.with_suffix(".png").is_file():
-        more = cached.with_suffix(".detail")
-        if not meta.get("detail") or more.is_file():
-            rendered = Rendered(
-                cached.with_suffix(".png").read_bytes(),
-                meta["width"],
-                meta["height"],
-                tuple(meta["matrix"]),
-                more.read_bytes() if meta.get("detail") else None,
-            )
+    rendered = _cached(cached) if cached else None
     if rendered is None:
         points = list(drawing.info.values())
         rendered = render_drawing(ps, detail=lambda r: crowded([r.point(p) for p in points]))
