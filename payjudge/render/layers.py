@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..rules.geography import Location, Terrain, UnitType
@@ -42,6 +43,12 @@ if TYPE_CHECKING:
 
 UNIT = 9.0  # half the width of a unit token
 LABEL_SIZE = 10.0
+HALO: dict[str, object] = {
+    "stroke": "#ffffff",
+    "stroke_width": 2.5,
+    "stroke_opacity": 0.85,
+    "paint_order": "stroke",
+}
 
 
 def _circle(at: Point, r: float, sides: int = 16) -> Ring:
@@ -222,26 +229,29 @@ class Layers:
                 )
             )
 
-    def labels(self, elsewhere: Sequence[Box] = ()) -> None:
-        """Every province's name where nothing covers it (on a DPjudge drawing, which
-        writes the names itself, only the names a unit or a mark now covers)."""
+    def wanted(self, elsewhere: Sequence[Box]) -> list[Wanted]:
+        """The names to write: every province's (on a DPjudge drawing, which writes the
+        names itself, only those a unit or a mark now covers, outside the insets' areas)."""
         g, covered = self.g, self.covered()
-        wanted = []
+        out = []
         for name in sorted(self.map.provinces):
-            place = self.g.provinces[name]
-            if g.background and not self.every_label and name not in covered:
+            place = g.provinces[name]
+            if g.background and (
+                (not self.every_label and name not in covered)
+                or any(_within(place.unit, box) for box in elsewhere)
+            ):
                 continue
-            if g.background and any(_within(place.unit, box) for box in elsewhere):
-                continue
-            fits = None
-            if place.outline:
+            fits = partial(_in_any, place.outline) if place.outline else None
+            out.append(Wanted(name, name, LABEL_SIZE, (place.label, place.unit), fits))
+        return out
 
-                def fits_in(p: Point, rings: Sequence[Ring] = place.outline) -> bool:
-                    return any(inside(p, r) for r in rings)
-
-                fits = fits_in
-            wanted.append(Wanted(name, name, LABEL_SIZE, (place.label, place.unit), fits))
-        spots = place_labels(wanted, self.boxes, self.lines, (2.0, 2.0, g.width - 2.0, g.height - 2.0))
+    def labels(self, elsewhere: Sequence[Box] = ()) -> None:
+        """The names, each where nothing covers it (`labels.py`)."""
+        g = self.g
+        spots = place_labels(
+            self.wanted(elsewhere), self.boxes, self.lines, (2.0, 2.0, g.width - 2.0, g.height - 2.0)
+        )
+        # on a drawing or a schematic a name may lie over lines: a white halo keeps it legible
         halo = bool(g.background) or g.schematic
         self.add('<g class="labels">')
         for name in sorted(spots):
@@ -260,10 +270,7 @@ class Layers:
                     fill="#2f5f8f" if sea else "#3d3425",
                     text_anchor="middle",
                     dominant_baseline="middle",
-                    stroke="#ffffff" if halo else None,
-                    stroke_width=2.5 if halo else None,
-                    stroke_opacity=0.85 if halo else None,
-                    paint_order="stroke" if halo else None,
+                    **(HALO if halo else {}),
                 )
             )
         self.add("</g>")
@@ -570,6 +577,10 @@ class Layers:
             + svg.element("polygon", points=svg.arrow_head(path[-2], path[-1], 7.0), fill=svg.FAILED)
             + "</g>"
         )
+
+
+def _in_any(rings: Sequence[Ring], p: Point) -> bool:
+    return any(inside(p, r) for r in rings)
 
 
 def _within(p: Point, box: Box) -> bool:
