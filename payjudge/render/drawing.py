@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..rules.geography import Map
+from ..rules.geography import Map, Terrain
 from .geometry import CoastPlace, Geometry, Place, Point
 from .insets import crowded
 
@@ -134,6 +134,7 @@ def _measure(ps: bytes, prelude: str) -> tuple[tuple[float, ...], tuple[float, .
     return tuple(float(v) for v in matrix.group(1).split()), tuple(float(v) for v in box.groups())
 
 
+SHUT_RADIUS = 12.0
 DETAIL = 2.5  # the detail picture, for insets of crowded maps, is this much larger
 
 
@@ -210,7 +211,9 @@ def drawing_geometry(game_map: Map, drawing: Drawing, rendered: Rendered) -> Geo
         if prov.supply_center:
             mark = drawing.supplies.get(name.upper())
             center = rendered.point(mark) if mark else (at[0] + 14.0, at[1] + 12.0)
-        places[name] = Place((), at, at, center)
+        # impassable land is only a point on the drawing: arrows keep this far from it
+        radius = SHUT_RADIUS if prov.terrain is Terrain.SHUT else None
+        places[name] = Place((), at, at, center, radius)
         if len(prov.coasts) > 1:
             for coast in prov.coasts:
                 point = drawing.info.get(f"{name}/{coast}".upper())

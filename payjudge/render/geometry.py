@@ -21,7 +21,8 @@ class Place:
     label: Point
     unit: Point
     center: Point | None = None
-    radius: float | None = None  # a schematic province is a circle of this radius
+    # a schematic province is a circle of this radius; on a drawing, impassable land
+    radius: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
