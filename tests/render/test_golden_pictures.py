@@ -47,6 +47,15 @@ YOUNGSTOWN_SPRING = {
     "JAPAN": ["F TOK - SEA"],
     "CHINA": ["A PEK - MAN"],
 }
+YOUNGSTOWN_FALL = {
+    "ENGLAND": ["F NTH - NWY", "F ENG - BEL", "F IRI - MAO"],
+    "FRANCE": ["A PAR - BUR", "A PIE - TYR", "F MAO - SPA/NC"],
+    "GERMANY": ["A MUN S A PAR - BUR", "A KIE - HOL", "F DEN - SWE"],
+    "ITALY": ["A TYR - VEN", "A APU - ROM", "F ION - GRE"],
+    "AUSTRIA": ["A SER - BUL", "F ADR - ALB", "A VIE - GAL", "A KLU S A VIE - GAL"],
+    "RUSSIA": ["A UKR - RUM", "A WAR - GAL", "F SEV - BLA"],
+    "TURKEY": ["A BUL - SER", "F ANK - CON", "A ARM - SEV"],
+}
 
 
 def _fall1901() -> str:
@@ -102,6 +111,13 @@ def _youngstown(cache: Path) -> str:
     return report_svg(geometry_for(m, MAPS, cache), report)
 
 
+def _youngstown_fall(cache: Path) -> str:
+    m = load_map_file(MAPS / "youngstown.map", [MAPS])
+    _, after = advance(Position.initial(m), YOUNGSTOWN_SPRING)
+    report, _ = advance(after, YOUNGSTOWN_FALL)
+    return report_svg(geometry_for(m, MAPS, cache), report)
+
+
 needs_drawings = pytest.mark.skipif(
     not MAPS.is_dir() or shutil.which("gs") is None, reason="needs DPjudge's maps and Ghostscript"
 )
@@ -112,6 +128,7 @@ CASES: dict[str, Callable[[Path], str]] = {
     "standard-F1901R": lambda _: _fall1901_retreats(),
     "standard-W1901A": lambda _: _winter1901(),
     "youngstown-S1901M": _youngstown,
+    "youngstown-F1901M": _youngstown_fall,
 }
 
 
