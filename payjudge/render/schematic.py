@@ -16,6 +16,7 @@ from .geometry import CoastPlace, Geometry, Place
 
 WIDTH, HEIGHT, MARGIN = 1000.0, 760.0, 40.0
 GRAVITY = 2.0
+MIN_RADIUS = 8.0
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -131,10 +132,14 @@ def schematic_geometry(m: Map) -> Geometry:
     for name in names:
         x, y = at[name]
         prov = m.provinces[name]
-        center = (round(x + r * 0.75, 1), round(y + r * 0.7, 1)) if prov.supply_center else None
+        # where provinces crowd, smaller circles: a circle never reaches past half the way
+        # to its nearest neighbour, so none covers another's unit or name
+        near = min((math.dist(at[name], at[o]) for o in names if o != name), default=2 * r)
+        ri = round(max(MIN_RADIUS, min(r, near * 0.48)), 1)
+        center = (round(x + ri * 0.75, 1), round(y + ri * 0.7, 1)) if prov.supply_center else None
         places[name] = Place(
-            (_circle(x, y, r),), (round(x, 1), round(y - r - 5, 1)), (round(x, 1), round(y, 1)), center, r
+            (_circle(x, y, ri),), (round(x, 1), round(y - ri - 5, 1)), (round(x, 1), round(y, 1)), center, ri
         )
         if len(prov.coasts) > 1:
-            coasts.update(_coast_places(m, name, at, r))
+            coasts.update(_coast_places(m, name, at, ri))
     return Geometry(m.name, WIDTH, HEIGHT, places, coasts, edges=tuple(edges), schematic=True)
