@@ -176,14 +176,15 @@ def test_the_standard_map_needs_no_inset():
 
 
 @pytest.mark.skipif(not MAPS.is_dir() or shutil.which("gs") is None, reason="needs DPjudge's maps and gs")
-def test_youngstown_gets_a_legible_inset_of_europe(tmp_path):
+def test_youngstown_gets_a_legible_inset_of_europe(tmp_path_factory):
     from tests.render.test_golden_pictures import YOUNGSTOWN_SPRING
 
     m = load_map_file(MAPS / "youngstown.map", [MAPS])
     report, _ = advance(Position.initial(m), YOUNGSTOWN_SPRING)
-    g = geometry_for(m, MAPS, tmp_path)
+    cache = tmp_path_factory.getbasetemp() / "drawings"  # shared with the golden pictures
+    g = geometry_for(m, MAPS, cache)
     assert g.detail  # the drawing, larger, to cut the inset from
-    assert len(list(tmp_path.glob("youngstown-*.detail"))) == 1  # kept with the drawing
+    assert len(list(cache.glob("youngstown-*.detail"))) == 1  # kept with the drawing
     root = ET.fromstring(report_svg(g, report))
     (inset,) = [el for el in root.iter() if el.get("class") == "inset"]
     assert float(inset.get("width")) == 1000.0 and 300 < float(inset.get("height")) <= 560
