@@ -67,3 +67,23 @@ def colour_counts(data: bytes, step: int = 2) -> Counter:
 def near(colour: tuple[int, int, int], hex_colour: str, tolerance: int = 12) -> bool:
     target = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
     return all(abs(a - b) <= tolerance for a, b in zip(colour, target))
+
+
+def difference(a: bytes, b: bytes, tolerance: int = 40) -> float:
+    """The share of pixels whose colours differ by more than `tolerance` in some channel
+    (1.0 when the pictures differ in size): how golden pictures are compared, so that a
+    change of font hinting passes and a moved name or arrow does not."""
+    wa, ha, rows_a = read_png(a)
+    wb, hb, rows_b = read_png(b)
+    if (wa, ha) != (wb, hb):
+        return 1.0
+    differ = 0
+    for ra, rb in zip(rows_a, rows_b, strict=True):
+        if ra == rb:
+            continue
+        differ += sum(
+            1
+            for x in range(0, len(ra), 3)
+            if max(abs(ra[x] - rb[x]), abs(ra[x + 1] - rb[x + 1]), abs(ra[x + 2] - rb[x + 2])) > tolerance
+        )
+    return differ / (wa * ha)

@@ -42,7 +42,7 @@ from .blind import sight_board
 
 log = logging.getLogger("payjudge.pictures")
 
-VERSION = "2"  # bump when the drawing changes: cached pictures are then drawn again
+VERSION = "3"  # bump when the drawing changes: cached pictures are then drawn again
 MAIL_LIMIT = 450_000  # a larger picture is attached smaller (a mail stays well under 1 MB)
 _MEMORY: OrderedDict[str, bytes] = OrderedDict()  # the last few pictures, by digest
 _MEMORY_SIZE = 24
@@ -88,7 +88,13 @@ class Pictures:
         cache = config.data_dir / "pictures" if config.data_dir.is_dir() else None
         return cls(cache, config.maps_path)
 
-    def digest(self, game_map: Map, position: Position, report: Mapping[str, Any] | None) -> str:
+    def digest(
+        self,
+        game_map: Map,
+        position: Position,
+        report: Mapping[str, Any] | None,
+        viewer: PowerName | None = None,
+    ) -> str:
         ps = drawing_path(game_map, self.maps_dir)
         drawing = f"{ps.stat().st_size}:{ps.stat().st_mtime_ns}" if ps else ""
         doc = {
@@ -97,20 +103,28 @@ class Pictures:
             "drawing": drawing,
             "position": position_to_json(position),
             "report": report,
+            "viewer": viewer,
         }
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:32]
 
-    def png(self, game_map: Map, position: Position, report: Mapping[str, Any] | None) -> bytes:
+    def png(
+        self,
+        game_map: Map,
+        position: Position,
+        report: Mapping[str, Any] | None,
+        viewer: PowerName | None = None,
+    ) -> bytes:
         """The picture of a phase: its board, and with its report its orders and results
-        (no report: the board as it stands)."""
-        key = self.digest(game_map, position, report)
+        (no report: the board as it stands). A BLIND `viewer`'s picture counts only its
+        own centres and units in the legend (the others read `?`)."""
+        key = self.digest(game_map, position, report, viewer)
         path = self.cache_dir / f"{key}.png" if self.cache_dir else None
         with _MEMORY_LOCK:
             data = _MEMORY.get(key)
         if data is None and path is not None and path.is_file():
             data = path.read_bytes()
         if data is None:
-            data = self._draw(game_map, position, report)
+            data = self._draw(game_map, position, report, viewer)
         if path is not None and not path.is_file():
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_name(f"{key}.{threading.get_ident()}.part")
@@ -123,11 +137,13 @@ class Pictures:
                 _MEMORY.popitem(last=False)
         return data
 
-    def _draw(self, game_map: Map, position: Position, report: Mapping[str, Any] | None) -> bytes:
+    def _draw(
+        self, game_map: Map, position: Position, report: Mapping[str, Any] | None, viewer: PowerName | None
+    ) -> bytes:
         geometry = geometry_for(game_map, self.maps_dir, self.cache_dir / "maps" if self.cache_dir else None)
         outcomes = outcomes_from_report(position, report) if report else ()
         retreats = retreats_from_report(report) if report else {}
-        text = board_svg(geometry, position, outcomes, retreats=retreats)
+        text = board_svg(geometry, position, outcomes, retreats=retreats, viewer=viewer)
         data = png(text)
         if len(data) > MAIL_LIMIT:
             data = png(text, zoom=max(0.4, (MAIL_LIMIT / len(data)) ** 0.5))
@@ -153,7 +169,7 @@ class Pictures:
         elif not whole and not shared_pictures(game):
             return None
         try:
-            data = self.png(game_map, position, report)
+            data = self.png(game_map, position, report, viewer)
         except Exception:  # a picture is never worth losing the results mail over
             log.exception("game %s: the picture of %s could not be drawn", game.name, report.get("phase"))
             return None

@@ -23,11 +23,13 @@ import math
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..rules.geography import Map
+from ..rules.geography import Map, Terrain
 from .geometry import CoastPlace, Geometry, Place, Point
+from .insets import crowded
 
 WIDTH = 1000.0  # the picture's width, as our own standard map's
 _FAR = 2000  # where the drawing is moved while it is measured (no clipping)
@@ -132,32 +134,30 @@ def _measure(ps: bytes, prelude: str) -> tuple[tuple[float, ...], tuple[float, .
     return tuple(float(v) for v in matrix.group(1).split()), tuple(float(v) for v in box.groups())
 
 
+SHUT_RADIUS = 12.0
+DETAIL = 2.5  # the detail picture, for insets of crowded maps, is this much larger
+
+
 @dataclass(frozen=True)
 class Rendered:
     """A drawing rendered upright: the PNG, its size in picture units, and the mapping of
-    the drawing's coordinates onto it."""
+    the drawing's coordinates onto it; `detail` is the same picture `DETAIL` times larger,
+    from which insets are cut."""
 
     png: bytes
     width: float
     height: float
     matrix: tuple[float, ...]  # drawing coordinates -> picture units (a b c d e f)
+    detail: bytes | None = None
 
     def point(self, p: Point) -> Point:
         a, b, c, d, e, f = self.matrix
         return round(a * p[0] + c * p[1] + e, 1), round(b * p[0] + d * p[1] + f, 1)
 
 
-def render_drawing(ps: bytes, width: float = WIDTH) -> Rendered:
-    """Render a DPjudge `.ps` upright, `width` pixels wide (three Ghostscript runs:
-    measure the turn, measure the size, draw)."""
-    matrix, _ = _measure(ps, f"{_FAR} {_FAR} translate")
-    angle = round(math.degrees(math.atan2(matrix[1], matrix[0])) / 90) * 90 % 360
-    turn = f"{_FAR} {_FAR} translate {-angle} rotate"
-    matrix, (x0, y0, x1, y1) = _measure(ps, turn)
-    x0, y0, x1, y1 = math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)
-    if x1 - x0 < 10 or y1 - y0 < 10:
-        raise DrawingError("the drawing's DrawMap draws nothing")
-    k = width / (x1 - x0)
+def _draw(ps: bytes, turn: str, box: tuple[int, int, int, int], k: float) -> bytes:
+    """One Ghostscript run: the drawing's `box` (points), `k` pixels a point, as PNG."""
+    x0, y0, x1, y1 = box
     done = _run(
         [
             "-sDEVICE=png16m",
@@ -174,11 +174,32 @@ def render_drawing(ps: bytes, width: float = WIDTH) -> Rendered:
     )
     if done.returncode != 0 or not done.stdout.startswith(b"\x89PNG"):
         raise DrawingError("Ghostscript could not render the drawing")
-    png = done.stdout
+    return done.stdout
+
+
+def render_drawing(
+    ps: bytes, width: float = WIDTH, *, detail: bool | Callable[[Rendered], bool] = False
+) -> Rendered:
+    """Render a DPjudge `.ps` upright, `width` pixels wide (three Ghostscript runs:
+    measure the turn, measure the size, draw; a fourth draws the detail picture when
+    `detail` says so, given the rendering without it)."""
+    matrix, _ = _measure(ps, f"{_FAR} {_FAR} translate")
+    angle = round(math.degrees(math.atan2(matrix[1], matrix[0])) / 90) * 90 % 360
+    turn = f"{_FAR} {_FAR} translate {-angle} rotate"
+    matrix, (x0, y0, x1, y1) = _measure(ps, turn)
+    box = math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)
+    x0, y0, x1, y1 = box
+    if x1 - x0 < 10 or y1 - y0 < 10:
+        raise DrawingError("the drawing's DrawMap draws nothing")
+    k = width / (x1 - x0)
+    png = _draw(ps, turn, box, k)
     a, b, c, d, e, f = matrix
     # default page (points, y up) -> picture units (k per point, y down from the top)
     to_picture = (a * k, -b * k, c * k, -d * k, (e - x0) * k, (y1 - f) * k)
-    return Rendered(png, round(width, 1), round((y1 - y0) * k, 1), to_picture)
+    rendered = Rendered(png, round(width, 1), round((y1 - y0) * k, 1), to_picture)
+    if detail(rendered) if callable(detail) else detail:
+        rendered = replace(rendered, detail=_draw(ps, turn, box, k * DETAIL))
+    return rendered
 
 
 def drawing_geometry(game_map: Map, drawing: Drawing, rendered: Rendered) -> Geometry:
@@ -190,14 +211,38 @@ def drawing_geometry(game_map: Map, drawing: Drawing, rendered: Rendered) -> Geo
         if prov.supply_center:
             mark = drawing.supplies.get(name.upper())
             center = rendered.point(mark) if mark else (at[0] + 14.0, at[1] + 12.0)
-        places[name] = Place((), at, at, center)
+        # impassable land is only a point on the drawing: arrows keep this far from it
+        radius = SHUT_RADIUS if prov.terrain is Terrain.SHUT else None
+        places[name] = Place((), at, at, center, radius)
         if len(prov.coasts) > 1:
             for coast in prov.coasts:
                 point = drawing.info.get(f"{name}/{coast}".upper())
                 unit = rendered.point(point) if point else at
                 coasts[f"{name}/{coast}"] = CoastPlace((), unit, unit)
     href = "data:image/png;base64," + base64.b64encode(rendered.png).decode("ascii")
-    return Geometry(game_map.name, rendered.width, rendered.height, places, coasts, background=href)
+    detail = rendered.detail and "data:image/png;base64," + base64.b64encode(rendered.detail).decode("ascii")
+    return Geometry(
+        game_map.name, rendered.width, rendered.height, places, coasts, background=href, detail=detail or None
+    )
+
+
+def _cached(cached: Path) -> Rendered | None:
+    """A rendering kept before, if it is whole. The detail picture (only a crowded map's)
+    is kept as `.detail`, not `.png`: one PNG per drawing. A cache from before details
+    were made says nothing of them: the drawing is rendered again."""
+    if not (cached.with_suffix(".json").is_file() and cached.with_suffix(".png").is_file()):
+        return None
+    meta = json.loads(cached.with_suffix(".json").read_text())
+    more = cached.with_suffix(".detail")
+    if "detail" not in meta or (meta["detail"] and not more.is_file()):
+        return None
+    return Rendered(
+        cached.with_suffix(".png").read_bytes(),
+        meta["width"],
+        meta["height"],
+        tuple(meta["matrix"]),
+        more.read_bytes() if meta["detail"] else None,
+    )
 
 
 def load_drawing(path: Path, game_map: Map, cache_dir: Path | None = None) -> Geometry:
@@ -214,18 +259,15 @@ def load_drawing(path: Path, game_map: Map, cache_dir: Path | None = None) -> Ge
         )
     digest = hashlib.sha256(ps).hexdigest()[:16]
     cached = cache_dir / f"{path.stem}-{digest}" if cache_dir else None
-    rendered = None
-    if cached and cached.with_suffix(".json").is_file() and cached.with_suffix(".png").is_file():
-        meta = json.loads(cached.with_suffix(".json").read_text())
-        rendered = Rendered(
-            cached.with_suffix(".png").read_bytes(), meta["width"], meta["height"], tuple(meta["matrix"])
-        )
+    rendered = _cached(cached) if cached else None
     if rendered is None:
-        rendered = render_drawing(ps)
+        points = list(drawing.info.values())
+        rendered = render_drawing(ps, detail=lambda r: crowded([r.point(p) for p in points]))
         if cached:
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.with_suffix(".png").write_bytes(rendered.png)
-            cached.with_suffix(".json").write_text(
-                json.dumps({"width": rendered.width, "height": rendered.height, "matrix": rendered.matrix})
-            )
+            if rendered.detail:
+                cached.with_suffix(".detail").write_bytes(rendered.detail)
+            doc = {"width": rendered.width, "height": rendered.height, "matrix": rendered.matrix}
+            cached.with_suffix(".json").write_text(json.dumps({**doc, "detail": rendered.detail is not None}))
     return drawing_geometry(game_map, drawing, rendered)

@@ -21,7 +21,8 @@ class Place:
     label: Point
     unit: Point
     center: Point | None = None
-    radius: float | None = None  # a schematic province is a circle of this radius
+    # a schematic province is a circle of this radius; on a drawing, impassable land
+    radius: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,10 @@ class Geometry:
     # a picture of the map under everything (a DPjudge drawing, as a data: URI): the
     # provinces then have no outlines, only their anchor points
     background: str | None = None
+    # where that picture lies (x, y, width, height); None: the whole geometry. An inset
+    # shows a part of it, enlarged
+    background_frame: tuple[float, float, float, float] | None = None
+    detail: str | None = None  # the same picture, larger: insets are cut from it
 
     def unit_point(self, location: Location) -> Point:
         """Where a unit on `location` is drawn: at its coast when the coast has a place."""

@@ -16,6 +16,7 @@ from .geometry import CoastPlace, Geometry, Place
 
 WIDTH, HEIGHT, MARGIN = 1000.0, 760.0, 40.0
 GRAVITY = 2.0
+MIN_RADIUS = 8.0
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -91,7 +92,31 @@ def _circle(x: float, y: float, r: float, sides: int = 24) -> tuple[tuple[float,
     )
 
 
+def _coast_places(m: Map, name: str, at: dict[str, tuple[float, float]], r: float) -> dict[str, CoastPlace]:
+    """Where the fleets on each coast of `name` stand: towards the seas that coast touches."""
+    x, y = at[name]
+    out = {}
+    for coast in m.provinces[name].coasts:
+        seas = [
+            at[n.province]
+            for n in m.fleet_adjacency.get(Location(name, coast), ())
+            if m.provinces[n.province].terrain is Terrain.WATER
+        ]
+        seas = seas or [at[n.province] for n in m.fleet_adjacency.get(Location(name, coast), ())]
+        dx = sum(s[0] for s in seas) / len(seas) - x if seas else 0.0
+        dy = sum(s[1] for s in seas) / len(seas) - y if seas else 1.0
+        d = math.hypot(dx, dy) or 1.0
+        ux, uy = x + dx / d * r * 0.7, y + dy / d * r * 0.7
+        out[f"{name}/{coast}"] = CoastPlace(
+            (),
+            (round(ux, 1), round(uy, 1)),
+            (round(x + dx / d * (r + 9), 1), round(y + dy / d * (r + 9), 1)),
+        )
+    return out
+
+
 def schematic_geometry(m: Map) -> Geometry:
+    """The map's provinces as circles where the layout puts them, 1000 units wide."""
     names = sorted(m.provinces)
     edges = _edges(m)
     unit = layout(names, edges)
@@ -102,29 +127,19 @@ def schematic_geometry(m: Map) -> Geometry:
     at = {n: (MARGIN + (x - min(xs)) * sx, MARGIN + (y - min(ys)) * sy) for n, (x, y) in unit.items()}
     lengths = sorted(math.dist(at[a], at[b]) for a, b in edges) or [60.0]
     r = max(12.0, min(26.0, lengths[len(lengths) // 2] * 0.3))
-    places, coasts = {}, {}
+    places: dict[str, Place] = {}
+    coasts: dict[str, CoastPlace] = {}
     for name in names:
         x, y = at[name]
         prov = m.provinces[name]
-        center = (round(x + r * 0.75, 1), round(y + r * 0.7, 1)) if prov.supply_center else None
+        # where provinces crowd, smaller circles: a circle never reaches past half the way
+        # to its nearest neighbour, so none covers another's unit or name
+        near = min((math.dist(at[name], at[o]) for o in names if o != name), default=2 * r)
+        ri = round(max(MIN_RADIUS, min(r, near * 0.48)), 1)
+        center = (round(x + ri * 0.75, 1), round(y + ri * 0.7, 1)) if prov.supply_center else None
         places[name] = Place(
-            (_circle(x, y, r),), (round(x, 1), round(y - r - 5, 1)), (round(x, 1), round(y, 1)), center, r
+            (_circle(x, y, ri),), (round(x, 1), round(y - ri - 5, 1)), (round(x, 1), round(y, 1)), center, ri
         )
         if len(prov.coasts) > 1:
-            for coast in prov.coasts:
-                seas = [
-                    at[n.province]
-                    for n in m.fleet_adjacency.get(Location(name, coast), ())
-                    if m.provinces[n.province].terrain is Terrain.WATER
-                ]
-                seas = seas or [at[n.province] for n in m.fleet_adjacency.get(Location(name, coast), ())]
-                dx = sum(s[0] for s in seas) / len(seas) - x if seas else 0.0
-                dy = sum(s[1] for s in seas) / len(seas) - y if seas else 1.0
-                d = math.hypot(dx, dy) or 1.0
-                ux, uy = x + dx / d * r * 0.7, y + dy / d * r * 0.7
-                coasts[f"{name}/{coast}"] = CoastPlace(
-                    (),
-                    (round(ux, 1), round(uy, 1)),
-                    (round(x + dx / d * (r + 9), 1), round(y + dy / d * (r + 9), 1)),
-                )
+            coasts.update(_coast_places(m, name, at, ri))
     return Geometry(m.name, WIDTH, HEIGHT, places, coasts, edges=tuple(edges), schematic=True)

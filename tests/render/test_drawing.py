@@ -64,6 +64,8 @@ def test_a_map_installed_with_its_drawing_is_pictured_on_it(tmp_path, monkeypatc
     assert g.background and g.background.startswith("data:image/png;base64,")
     assert g.width == 1000.0 and 800 < g.height < 950
     assert len(list(cache.glob("fiveman-*.png"))) == 1  # Ghostscript ran once, kept
+    # fiveman's provinces stand apart: no inset, so no larger rendering to cut one from
+    assert g.detail is None and not list(cache.glob("*.detail"))
     pos = Position.initial(m)
     svg = board_svg(g, pos)
     root = ET.fromstring(svg)

@@ -128,7 +128,7 @@ def test_png_is_a_png_of_the_picture_size():
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
     assert (width, height) == (int(float(root.get("width"))), int(float(root.get("height"))))
-    assert (width, height) == (1000, 1040)
+    assert (width, height) == (1000, 1074)  # the board (940) and its legend, with a key of its marks
     assert len(png(text, zoom=0.5)) < len(data)
 
 

@@ -97,7 +97,7 @@ def test_a_blind_game_draws_each_power_what_it_saw(database):
                 f"{p} {u.province}" for u in before.units[p]
             }
             assert {o["power"] for o in seen["orders"]} <= {p} | set(board.units)
-            drawn[p] = pictures.png(st.map, board, seen)
+            drawn[p] = pictures.png(st.map, board, seen, viewer=p)
     for p in POWERS:
         ((name, data),) = _pictures(results[addr(p)].raw)
         assert name == "pay7-S1901M.png" and data == drawn[p] and data != whole
