@@ -10,6 +10,28 @@ from ..game.context import CommandError, Context
 from ..game.exchange import company_standings, investor_seat
 from ..game.game_start import begin
 from ..game.gamerules import listed_rules, rules_table, status_counts
+from ..game.notes.entry import (
+    GameCreated,
+    Joined,
+    ObserverConfirmed,
+    Observing,
+    RuleAlways,
+    SignedOn,
+    TookOver,
+)
+from ..game.notes.reports import (
+    CommandHelp,
+    GameHistory,
+    GameList,
+    GameRow,
+    GameSummary,
+    HelpEntry,
+    InvestorRow,
+    MapList,
+    MapRow,
+    PowerRow,
+    RulesHelp,
+)
 from ..game.notify import broadcast, render_history
 from ..game.resignation import resign_power
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until, signon_window
@@ -117,20 +139,21 @@ class Create(OpenerHandler):
         ctx.actor = MASTER
         ctx.reply.game = name
         exchange = Flag.EXCHANGE in ctx.state.rules
-        ctx.reply.note(
-            "created",
+        ctx.reply.result(
             cmd.line,
-            game=name,
-            rules=listed_rules(list(spec.rules), master=True),
-            timing=spec.timing.describe(),
-            map=spec.map_name,
-            seats=len(game.seats),  # Exchange: the investors' seats (INVESTORS)
-            exchange=exchange,
-            private=bool(spec.private),
-            example=ctx.state.map.power_names[0].lower(),
+            GameCreated(
+                game=name,
+                rules=listed_rules(list(spec.rules), master=True),
+                timing=spec.timing.describe(),
+                map=spec.map_name,
+                seats=len(game.seats),  # Exchange: the investors' seats (INVESTORS)
+                exchange=exchange,
+                private=bool(spec.private),
+                example=ctx.state.map.power_names[0].lower(),
+            ),
         )
         for flag in spec.always:
-            ctx.reply.note("rule_always", cmd.line, name=flag.value, summary=FLAG_REGISTRY[flag].summary)
+            ctx.reply.result(cmd.line, RuleAlways(name=flag.value, summary=FLAG_REGISTRY[flag].summary))
 
 
 @register
@@ -164,8 +187,8 @@ class Join(OpenerHandler):
             now=ctx.now,
         )
         left = len(lifecycle.open_seats(st.game))
-        ctx.reply.note(
-            "joined", cmd.line, game=st.game.name, power=seat.power or seat.investor_name, left=left
+        ctx.reply.result(
+            cmd.line, Joined(game=st.game.name, power=seat.power or seat.investor_name, left=left)
         )
         if Flag.SILENT_JOIN not in st.rules:
             broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2", left=left)
@@ -195,15 +218,16 @@ class Observe(OpenerHandler):
             limit=ctx.config.observers_per_game,
             judge_name=ctx.config.judge_name,
         )
-        ctx.reply.note(
-            "observing",
+        ctx.reply.result(
             cmd.line,
-            game=st.game.name,
-            name=obs.name,
-            identity=f"{obs.name.lower()}@{st.game.name}",
-            code=code,
-            address=obs.address,
-            days=observers.CONFIRM_WITHIN.days,
+            Observing(
+                game=st.game.name,
+                name=obs.name,
+                identity=f"{obs.name.lower()}@{st.game.name}",
+                code=code,
+                address=obs.address,
+                days=observers.CONFIRM_WITHIN.days,
+            ),
         )
 
 
@@ -220,7 +244,7 @@ class Confirm(OpenerHandler):
         obs = observers.confirm_observer(
             st, name=name.upper(), address=ctx.sender, code=cmd.args[1], now=ctx.now
         )
-        ctx.reply.note("observer_confirmed", cmd.line, game=st.game.name, name=obs.name)
+        ctx.reply.result(cmd.line, ObserverConfirmed(game=st.game.name, name=obs.name))
 
 
 def authenticate(ctx: Context, word: str, password: str) -> None:
@@ -304,13 +328,14 @@ class Signon(OpenerHandler):
         require(len(cmd.args) == 2, "write SIGNON <P><game> <password>, e.g. SIGNON Fpay7 secret")
         authenticate(ctx, cmd.args[0], cmd.args[1])
         who = ctx.actor or ""
-        ctx.reply.note(
-            "signed_on",
+        ctx.reply.result(
             cmd.line,
-            who=investor_name(who) if is_investor(who) else who,
-            game=ctx.game.name,
-            phase=ctx.game.phase,
-            state=ctx.game.state,
+            SignedOn(
+                who=investor_name(who) if is_investor(who) else who,
+                game=ctx.game.name,
+                phase=ctx.game.phase,
+                state=ctx.game.state,
+            ),
         )
 
 
@@ -364,12 +389,13 @@ class Takeover(OpenerHandler):
         lifecycle.takeover(st, seat, address=ctx.sender, password=cmd.args[1], now=ctx.now)
         ctx.actor = ctx.signed_power = investors.account(seat) if investing else seat.power
         timing = Timing.from_json(st.game.timing)
-        ctx.reply.note(
-            "took_over",
+        ctx.reply.result(
             cmd.line,
-            power=lifecycle.seat_label(seat),
-            game=st.game.name,
-            deadline=show_time(st.game.deadline, timing.zone),
+            TookOver(
+                power=lifecycle.seat_label(seat),
+                game=st.game.name,
+                deadline=show_time(st.game.deadline, timing.zone),
+            ),
         )
         broadcast(
             st,
@@ -390,38 +416,40 @@ class List(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         if [a.upper() for a in cmd.args] == ["MAPS"]:
             maps = lifecycle.available_maps(ctx.config.maps_path)
-            ctx.reply.note(
-                "map_list",
+            ctx.reply.result(
                 cmd.line,
-                maps=[
-                    {
-                        "name": m.name,
-                        "powers": list(m.powers),
-                        "centres": m.centres,
-                        "victory": m.victory,
-                        "first_phase": m.first_phase.title(),
-                    }
-                    for m in maps
-                ],
+                MapList(
+                    maps=[
+                        MapRow(
+                            name=m.name,
+                            powers=list(m.powers),
+                            centres=m.centres,
+                            victory=m.victory,
+                            first_phase=m.first_phase.title(),
+                        )
+                        for m in maps
+                    ]
+                ),
             )
             return
         if cmd.args:
             Summary().run(ctx, cmd)
             return
         games = list_games(ctx.session, [state for state in GameStatus if state.is_open], seats=True)
-        ctx.reply.note(
-            "game_list",
+        ctx.reply.result(
             cmd.line,
-            games=[
-                {
-                    "name": g.name,
-                    "state": g.state,
-                    "phase": g.phase,
-                    "open": sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
-                    "private": bool(g.settings.get("private")),
-                }
-                for g in games
-            ],
+            GameList(
+                games=[
+                    GameRow(
+                        name=g.name,
+                        state=g.state,
+                        phase=g.phase,
+                        open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
+                        private=bool(g.settings.get("private")),
+                    )
+                    for g in games
+                ]
+            ),
         )
 
 
@@ -455,38 +483,39 @@ class Summary(OpenerHandler):
             # BLIND: a power's counts are its own; only the Master sees every power's
             hidden = viewer is not None and viewer not in (MASTER, p.name)
             powers.append(
-                {
-                    "name": p.name,
-                    "status": status,
-                    "centers": None if hidden else len(pos.centers.get(p.name, ())) if pos else 0,
-                    "units": None if hidden else len(pos.units.get(p.name, ())) if pos else 0,
-                    "controller": control.get(p.name),
-                }
+                PowerRow(
+                    name=p.name,
+                    status=status,
+                    centers=None if hidden else len(pos.centers.get(p.name, ())) if pos else 0,
+                    units=None if hidden else len(pos.units.get(p.name, ())) if pos else 0,
+                    controller=control.get(p.name),
+                )
             )
         running = g.state is GameStatus.ACTIVE and pos is not None
         # as in DPjudge, nobody is told who has ordered or who waits unless a rule says so
         late = late_powers(st) if running and Flag.LIST_UNORDERED in st.rules else []
         waiting = waiting_powers(st) if running and Flag.LIST_WAITERS in st.rules else []
-        ctx.reply.note(
-            "summary",
+        ctx.reply.result(
             cmd.line,
-            game=g.name,
-            state=g.state,
-            phase=pos.phase.title if pos else None,
-            deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
-            rules=listed_rules(list(g.rules)),
-            timing=timing.describe(),
-            powers=powers,
-            open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
-            late=late,
-            waiting=waiting,
-            result=g.result,
-            companies=company_standings(st) if Flag.EXCHANGE in st.rules else [],
-            investors=[
-                {"name": s.investor_name, "status": s.status}
-                for s in st.seats
-                if s.kind is SeatKind.INVESTOR and s.investor_name
-            ],
+            GameSummary(
+                game=g.name,
+                state=g.state,
+                phase=pos.phase.title if pos else None,
+                deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
+                rules=listed_rules(list(g.rules)),
+                timing=timing.describe(),
+                powers=powers,
+                open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
+                late=late,
+                waiting=waiting,
+                result=g.result,
+                companies=company_standings(st) if Flag.EXCHANGE in st.rules else [],
+                investors=[
+                    InvestorRow(name=s.investor_name, status=s.status)
+                    for s in st.seats
+                    if s.kind is SeatKind.INVESTOR and s.investor_name
+                ],
+            ),
         )
 
 
@@ -504,7 +533,7 @@ class History(OpenerHandler):
         viewer = blind_viewer(ctx, signed_in, st)
         master = viewer == MASTER or (signed_in == st.game.name and ctx.is_master)
         results = render_history(st, played, viewer=None if viewer == MASTER else viewer, master=master)
-        ctx.reply.note("history", cmd.line, game=st.game.name, results=results)
+        ctx.reply.result(cmd.line, GameHistory(game=st.game.name, results=results))
 
 
 @register
@@ -516,19 +545,17 @@ class Help(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         if cmd.args:
             require([a.upper() for a in cmd.args] == ["RULES"], "write HELP, or HELP RULES")
-            ctx.reply.note("help_rules", cmd.line, sections=rules_table(), counts=status_counts())
+            ctx.reply.result(cmd.line, RulesHelp(sections=rules_table(), counts=status_counts()))
             return
-        groups: dict[str, list[dict]] = {}
-        exchange: dict[str, list[dict]] = {}  # the Exchange section, by role as the rest
+        groups: dict[str, list[HelpEntry]] = {}
+        exchange: dict[str, list[HelpEntry]] = {}  # the Exchange section, by role as the rest
         for handler in sorted(REGISTRY.values(), key=lambda h: h.keyword):
             if not handler.exchange_only:
-                groups.setdefault(handler.who, []).append(
-                    {"syntax": handler.syntax, "summary": handler.summary}
-                )
+                groups.setdefault(handler.who, []).append(HelpEntry(handler.syntax, handler.summary))
             forms = handler.exchange or (
                 ((handler.syntax, handler.summary),) if handler.exchange_only else ()
             )
             for syntax, summary in forms:
-                exchange.setdefault(handler.who, []).append({"syntax": syntax, "summary": summary})
-        settings = [{"syntax": syntax, "summary": summary} for syntax, summary in lifecycle.EXCHANGE_HELP]
-        ctx.reply.note("help", cmd.line, groups=groups, exchange=exchange, exchange_settings=settings)
+                exchange.setdefault(handler.who, []).append(HelpEntry(syntax, summary))
+        settings = [HelpEntry(syntax, summary) for syntax, summary in lifecycle.EXCHANGE_HELP]
+        ctx.reply.result(cmd.line, CommandHelp(groups=groups, exchange=exchange, exchange_settings=settings))
