@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ...rules.names import PowerName
 from ...rules.phase import Phase
 from ...vocabulary import GameStatus, SeatStatus
-
-if TYPE_CHECKING:
-    from ..exchange import CompanyStanding
-    from ..gamerules import SectionRows
+from ..exchange import CompanyStanding
+from ..gamerules import SectionRows
 
 
 @dataclass(frozen=True)
