@@ -13,9 +13,13 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
+import re
+import subprocess
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -459,3 +463,57 @@ def test_the_check_sees_a_misspelt_field_on_every_path():
     assert read("{% set d = note.data %}{{ d.of }}") != []
     assert read("{{ note.data.rows[0].nam }}") != []
     assert read("{% for r in note.data.rows %}{{ r.name }}{% endfor %}{{ note.data.on }}") == []
+
+
+# -- mypy checks what a handler gives the reply --------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# `# refused` marks each line mypy must refuse; every other line must pass
+SNIPPET = """
+from payjudge.game.context import Reply
+from payjudge.game.notes.master import Previewed, SeatChanged, StateChanged
+from payjudge.rules.names import PowerName
+from payjudge.rules.phase import Phase
+from payjudge.vocabulary import GameStatus, SeatStatus
+
+reply = Reply()
+phase = Phase.parse("S1901M")
+reply.result(1, Previewed(phase=phase))
+reply.result(1, StateChanged(state=GameStatus.PAUSED, deadline=None))
+reply.result(1, SeatChanged(power=PowerName("FRANCE"), status=SeatStatus.DUMMY))
+reply.note("previewed", 1, phase=phase)  # refused: the untyped form is gone
+reply.result(1, "previewed")  # refused: a template's name is no result
+reply.result(1, {"phase": phase})  # refused: nor are loose values
+reply.result(1, Previewed(phse=phase))  # refused: a misspelt field
+reply.result(1, StateChanged(state=GameStatus.PAUSED))  # refused: a field left out
+reply.result(1, StateChanged(state="paused", deadline=None))  # refused: a string for a state
+reply.result(1, SeatChanged(power="FRANCE", status=SeatStatus.DUMMY))  # refused: a string for a power
+"""
+
+
+def test_mypy_refuses_a_note_that_is_not_its_type(tmp_path: Path) -> None:
+    path = tmp_path / "snippet.py"
+    path.write_text(SNIPPET)
+    # in a process of its own, as tests/rules/test_names.py does (mypy's API changes the
+    # interpreter's recursion limit for good)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-error-summary",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    out = done.stdout + done.stderr
+    refused = {n for n, line in enumerate(SNIPPET.splitlines(), 1) if "# refused" in line}
+    flagged = {int(m) for m in re.findall(r"snippet\.py:(\d+): error", out)}
+    assert flagged == refused, out
