@@ -416,7 +416,7 @@ class Vote(PlayerHandler):
         if args[0] in ("YES", "NO"):
             require(len(args) == 1, "write VOTE YES or VOTE NO")
             what = proposals.answer(ctx.state, ctx.mailer, ctx.seat, args[0] == "YES")
-            ctx.reply.result(cmd.line, ProposalAnswered(what=what, answer=args[0]))
+            ctx.reply.result(cmd.line, ProposalAnswered(what=what, yes=args[0] == "YES"))
             ctx.after.append(lambda: _settle(ctx, cmd))
             return
         require(

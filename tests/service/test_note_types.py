@@ -110,7 +110,7 @@ FACTORIES: dict[str, list[Callable[[type], object]]] = {
     "accepted": [lambda t: t(power=F, text="FEG?")],
     "acting_for": [lambda t: t(power=F), lambda t: t(power=None)],
     "address": [lambda t: t(address="new@example.org")],
-    "answered": [lambda t: t(what="a draw", answer="YES"), lambda t: t(what="a draw", answer="NO")],
+    "answered": [lambda t: t(what="a draw", yes=True), lambda t: t(what="a draw", yes=False)],
     "balance": [
         lambda t: t(
             power=F,

@@ -100,7 +100,7 @@ class ProposalAnswered:
 
     note: ClassVar[str] = "answered"
     what: str  # the proposal, in words
-    answer: str  # YES or NO
+    yes: bool  # VOTE YES; VOTE NO vetoes it
 
 
 @dataclass(frozen=True)
