@@ -139,19 +139,17 @@ class Create(OpenerHandler):
         ctx.actor = MASTER
         ctx.reply.game = name
         exchange = Flag.EXCHANGE in ctx.state.rules
-        ctx.reply.result(
-            cmd.line,
-            GameCreated(
-                game=name,
-                rules=listed_rules(list(spec.rules), master=True),
-                timing=spec.timing.describe(),
-                map=spec.map_name,
-                seats=len(game.seats),  # Exchange: the investors' seats (INVESTORS)
-                exchange=exchange,
-                private=bool(spec.private),
-                example=ctx.state.map.power_names[0].lower(),
-            ),
+        result = GameCreated(
+            game=name,
+            rules=listed_rules(list(spec.rules), master=True),
+            timing=spec.timing.describe(),
+            map=spec.map_name,
+            seats=len(game.seats),  # Exchange: the investors' seats (INVESTORS)
+            exchange=exchange,
+            private=bool(spec.private),
+            example=ctx.state.map.power_names[0].lower(),
         )
+        ctx.reply.result(cmd.line, result)
         for flag in spec.always:
             ctx.reply.result(cmd.line, RuleAlways(name=flag.value, summary=FLAG_REGISTRY[flag].summary))
 
@@ -218,17 +216,15 @@ class Observe(OpenerHandler):
             limit=ctx.config.observers_per_game,
             judge_name=ctx.config.judge_name,
         )
-        ctx.reply.result(
-            cmd.line,
-            Observing(
-                game=st.game.name,
-                name=obs.name,
-                identity=f"{obs.name.lower()}@{st.game.name}",
-                code=code,
-                address=obs.address,
-                days=observers.CONFIRM_WITHIN.days,
-            ),
+        result = Observing(
+            game=st.game.name,
+            name=obs.name,
+            identity=f"{obs.name.lower()}@{st.game.name}",
+            code=code,
+            address=obs.address,
+            days=observers.CONFIRM_WITHIN.days,
         )
+        ctx.reply.result(cmd.line, result)
 
 
 @register
@@ -328,15 +324,13 @@ class Signon(OpenerHandler):
         require(len(cmd.args) == 2, "write SIGNON <P><game> <password>, e.g. SIGNON Fpay7 secret")
         authenticate(ctx, cmd.args[0], cmd.args[1])
         who = ctx.actor or ""
-        ctx.reply.result(
-            cmd.line,
-            SignedOn(
-                who=investor_name(who) if is_investor(who) else who,
-                game=ctx.game.name,
-                phase=ctx.game.phase,
-                state=ctx.game.state,
-            ),
+        result = SignedOn(
+            who=investor_name(who) if is_investor(who) else who,
+            game=ctx.game.name,
+            phase=ctx.game.phase,
+            state=ctx.game.state,
         )
+        ctx.reply.result(cmd.line, result)
 
 
 @register
@@ -389,14 +383,12 @@ class Takeover(OpenerHandler):
         lifecycle.takeover(st, seat, address=ctx.sender, password=cmd.args[1], now=ctx.now)
         ctx.actor = ctx.signed_power = investors.account(seat) if investing else seat.power
         timing = Timing.from_json(st.game.timing)
-        ctx.reply.result(
-            cmd.line,
-            TookOver(
-                power=lifecycle.seat_label(seat),
-                game=st.game.name,
-                deadline=show_time(st.game.deadline, timing.zone),
-            ),
+        result = TookOver(
+            power=lifecycle.seat_label(seat),
+            game=st.game.name,
+            deadline=show_time(st.game.deadline, timing.zone),
         )
+        ctx.reply.result(cmd.line, result)
         broadcast(
             st,
             ctx.mailer,
@@ -416,41 +408,37 @@ class List(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         if [a.upper() for a in cmd.args] == ["MAPS"]:
             maps = lifecycle.available_maps(ctx.config.maps_path)
-            ctx.reply.result(
-                cmd.line,
-                MapList(
-                    maps=[
-                        MapRow(
-                            name=m.name,
-                            powers=list(m.powers),
-                            centres=m.centres,
-                            victory=m.victory,
-                            first_phase=m.first_phase.title(),
-                        )
-                        for m in maps
-                    ]
-                ),
+            map_list = MapList(
+                maps=[
+                    MapRow(
+                        name=m.name,
+                        powers=list(m.powers),
+                        centres=m.centres,
+                        victory=m.victory,
+                        first_phase=m.first_phase.title(),
+                    )
+                    for m in maps
+                ],
             )
+            ctx.reply.result(cmd.line, map_list)
             return
         if cmd.args:
             Summary().run(ctx, cmd)
             return
         games = list_games(ctx.session, [state for state in GameStatus if state.is_open], seats=True)
-        ctx.reply.result(
-            cmd.line,
-            GameList(
-                games=[
-                    GameRow(
-                        name=g.name,
-                        state=g.state,
-                        phase=g.phase,
-                        open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
-                        private=bool(g.settings.get("private")),
-                    )
-                    for g in games
-                ]
-            ),
+        game_list = GameList(
+            games=[
+                GameRow(
+                    name=g.name,
+                    state=g.state,
+                    phase=g.phase,
+                    open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
+                    private=bool(g.settings.get("private")),
+                )
+                for g in games
+            ],
         )
+        ctx.reply.result(cmd.line, game_list)
 
 
 @register
@@ -495,28 +483,26 @@ class Summary(OpenerHandler):
         # as in DPjudge, nobody is told who has ordered or who waits unless a rule says so
         late = late_powers(st) if running and Flag.LIST_UNORDERED in st.rules else []
         waiting = waiting_powers(st) if running and Flag.LIST_WAITERS in st.rules else []
-        ctx.reply.result(
-            cmd.line,
-            GameSummary(
-                game=g.name,
-                state=g.state,
-                phase=pos.phase.title if pos else None,
-                deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
-                rules=listed_rules(list(g.rules)),
-                timing=timing.describe(),
-                powers=powers,
-                open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
-                late=late,
-                waiting=waiting,
-                result=g.result,
-                companies=company_standings(st) if Flag.EXCHANGE in st.rules else [],
-                investors=[
-                    InvestorRow(name=s.investor_name, status=s.status)
-                    for s in st.seats
-                    if s.kind is SeatKind.INVESTOR and s.investor_name
-                ],
-            ),
+        summary = GameSummary(
+            game=g.name,
+            state=g.state,
+            phase=pos.phase.title if pos else None,
+            deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
+            rules=listed_rules(list(g.rules)),
+            timing=timing.describe(),
+            powers=powers,
+            open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
+            late=late,
+            waiting=waiting,
+            result=g.result,
+            companies=company_standings(st) if Flag.EXCHANGE in st.rules else [],
+            investors=[
+                InvestorRow(name=s.investor_name, status=s.status)
+                for s in st.seats
+                if s.kind is SeatKind.INVESTOR and s.investor_name
+            ],
         )
+        ctx.reply.result(cmd.line, summary)
 
 
 @register

@@ -142,34 +142,32 @@ class Balance(PlayerHandler):
         own = st.map.power(power)
         # a player's power is one of the map's powers, or an Exchange investor's account
         assert own is not None or is_investor(power)
-        ctx.reply.result(
-            cmd.line,
-            BalanceReport(
-                power=investor_name(power) if own is None else power,
-                balance=sum(e.amount for e in entries),
-                sheet=sub.text if sub else None,
-                phase=ctx.game.phase,
-                movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
-                accept=None if own is None else st.acceptance_text(power) or f"{own.initial}?",
-                # Exchange Payola: the shares an investor holds, or a company's pool
-                shares=exchange_holdings(st, power) if Flag.EXCHANGE in st.rules else {},
-                entries=[
-                    LedgerRow(
-                        phase=e.phase,
-                        kind=e.kind,
-                        amount=e.amount,
-                        counterparty=(
-                            None
-                            if e.kind is LedgerKind.TRANSFER_IN and Flag.ANON_TRANSFER in st.rules
-                            else account_label(e.counterparty)
-                            if e.counterparty
-                            else None
-                        ),
-                    )
-                    for e in entries[-12:]
-                ],
-            ),
+        result = BalanceReport(
+            power=investor_name(power) if own is None else power,
+            balance=sum(e.amount for e in entries),
+            sheet=sub.text if sub else None,
+            phase=ctx.game.phase,
+            movement=bool(ctx.game.phase and ctx.game.phase.is_movement),
+            accept=None if own is None else st.acceptance_text(power) or f"{own.initial}?",
+            # Exchange Payola: the shares an investor holds, or a company's pool
+            shares=exchange_holdings(st, power) if Flag.EXCHANGE in st.rules else {},
+            entries=[
+                LedgerRow(
+                    phase=e.phase,
+                    kind=e.kind,
+                    amount=e.amount,
+                    counterparty=(
+                        None
+                        if e.kind is LedgerKind.TRANSFER_IN and Flag.ANON_TRANSFER in st.rules
+                        else account_label(e.counterparty)
+                        if e.counterparty
+                        else None
+                    ),
+                )
+                for e in entries[-12:]
+            ],
         )
+        ctx.reply.result(cmd.line, result)
 
 
 @register
