@@ -135,6 +135,16 @@ FACTORIES: dict[str, list[Callable[[type], object]]] = {
             shares={},
             entries=[],
         ),
+        lambda t: t(  # a forming game has no phase yet: it printed "for None"
+            power=F,
+            balance=0,
+            sheet=None,
+            phase=None,
+            movement=False,
+            accept="F?",
+            shares={},
+            entries=[],
+        ),
     ],
     "ceo_set": [lambda t: t(company="FRANCE", ceo="alice"), lambda t: t(company="FRANCE", ceo=None)],
     "ceo_vote": [
