@@ -10,6 +10,17 @@ from ..game.context import CommandError, GameContext, MasterContext, SignedConte
 from ..game.control import give_control, may_act_for, take_control
 from ..game.exchange import ceo_of
 from ..game.game_start import begin
+from ..game.notes.master import (
+    ActingFor,
+    DeadlineMoved,
+    OmniscientChanged,
+    Previewed,
+    Processed,
+    RolledBack,
+    SeatChanged,
+    StateChanged,
+    TimingChanged,
+)
 from ..game.notify import broadcast, power_address, public_recipients
 from ..game.phases import preview_phase, process_phase, rollback, terminate
 from ..game.resignation import announce_open_seat
@@ -45,8 +56,8 @@ class _Process(MasterHandler):
             )
         phase = ctx.turn.phase
         process_phase(ctx.state, ctx.mailer, ctx.now)
-        ctx.reply.note(
-            "processed", cmd.line, phase=phase, next=ctx.game.phase, late=late, state=ctx.game.state
+        ctx.reply.result(
+            cmd.line, Processed(phase=phase, next=ctx.game.phase, late=late, state=ctx.game.state)
         )
 
 
@@ -74,7 +85,7 @@ class Preview(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         _running(ctx)
         preview_phase(ctx.state, ctx.mailer)
-        ctx.reply.note("previewed", cmd.line, phase=ctx.turn.phase)
+        ctx.reply.result(cmd.line, Previewed(phase=ctx.turn.phase))
 
 
 @register
@@ -90,7 +101,7 @@ class Rollback(MasterHandler):
         args = [a for a in args if a != "RESTORE"]
         target = " ".join(args) or None
         turn = rollback(ctx.state, ctx.mailer, ctx.now, target, restore)
-        ctx.reply.note("rolled_back", cmd.line, phase=turn.phase, restore=restore)
+        ctx.reply.result(cmd.line, RolledBack(phase=turn.phase, restore=restore))
 
 
 @register
@@ -122,7 +133,7 @@ class SetDeadline(SignedHandler):
         game.reminded = []
         game.late_noticed_at = None
         shown = show_time(when, timing.zone)
-        ctx.reply.note("deadline", cmd.line, deadline=shown)
+        ctx.reply.result(cmd.line, DeadlineMoved(deadline=shown))
         subject = f"Diplomacy deadline changed {game.name}"
         if master:
             broadcast(ctx.state, ctx.mailer, subject, "deadline.txt.j2", deadline=shown, phase=game.phase)
@@ -153,7 +164,7 @@ class SetTiming(MasterHandler):
         except TimingError as exc:
             raise CommandError(str(exc)) from None
         ctx.game.timing = timing.to_json()
-        ctx.reply.note("timing", cmd.line, timing=timing.describe())
+        ctx.reply.result(cmd.line, TimingChanged(timing=timing.describe()))
 
 
 @register
@@ -174,9 +185,8 @@ class Activate(MasterHandler):
                 game.deadline = None
             elif game.deadline is None or game.deadline <= ctx.now:
                 game.deadline = timing.deadline(ctx.position.phase.type, ctx.now)
-            ctx.reply.note(
-                "state", cmd.line, state=GameStatus.ACTIVE, deadline=show_time(game.deadline, timing.zone)
-            )
+            shown = show_time(game.deadline, timing.zone)
+            ctx.reply.result(cmd.line, StateChanged(state=GameStatus.ACTIVE, deadline=shown))
             broadcast(
                 ctx.state,
                 ctx.mailer,
@@ -198,7 +208,7 @@ class Pause(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(ctx.game.state is GameStatus.ACTIVE, f"{ctx.game.name} is {ctx.game.state}")
         ctx.game.state = GameStatus.PAUSED
-        ctx.reply.note("state", cmd.line, state=GameStatus.PAUSED, deadline=None)
+        ctx.reply.result(cmd.line, StateChanged(state=GameStatus.PAUSED, deadline=None))
         broadcast(
             ctx.state,
             ctx.mailer,
@@ -218,7 +228,7 @@ class Terminate(MasterHandler):
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(not ctx.game.state.is_over, f"{ctx.game.name} is already over")
         terminate(ctx.state, ctx.mailer, ctx.now)
-        ctx.reply.note("state", cmd.line, state=GameStatus.TERMINATED, deadline=None)
+        ctx.reply.result(cmd.line, StateChanged(state=GameStatus.TERMINATED, deadline=None))
 
 
 def _tell_old_player(
@@ -252,7 +262,7 @@ class Dummy(MasterHandler):
         old = seat.address
         seat.status, seat.address, seat.password = SeatStatus.DUMMY, None, None
         seat.wait, seat.vote = False, None
-        ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.DUMMY)
+        ctx.reply.result(cmd.line, SeatChanged(power=seat.power, status=SeatStatus.DUMMY))
         _tell_old_player(ctx, old, seat.power, f"{seat.power} in {ctx.game.name} is now a dummy", "dummy")
 
 
@@ -269,7 +279,7 @@ class Revive(MasterHandler):
         assert seat.power is not None  # seat_by_power finds a seat by its power
         require(seat.status is SeatStatus.DUMMY, f"{seat.power} is {seat.status}, not a dummy")
         seat.status = SeatStatus.RESIGNED
-        ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
+        ctx.reply.result(cmd.line, SeatChanged(power=seat.power, status=SeatStatus.RESIGNED))
         announce_open_seat(ctx.state, ctx.mailer, seat.power, f"Diplomacy takeover wanted {ctx.game.name}")
 
 
@@ -287,7 +297,7 @@ class Eject(MasterHandler):
         require(seat.status is SeatStatus.PLAYING, f"{power} is {seat.status}")
         old = seat.address
         lifecycle.resign(ctx.state, seat, now=ctx.now)
-        ctx.reply.note("seat", cmd.line, power=seat.power, status=SeatStatus.RESIGNED)
+        ctx.reply.result(cmd.line, SeatChanged(power=power, status=SeatStatus.RESIGNED))
         _tell_old_player(ctx, old, power, f"you no longer play {power} in {ctx.game.name}", "ejected")
         announce_open_seat(ctx.state, ctx.mailer, power, f"Diplomacy takeover wanted {ctx.game.name}")
 
@@ -310,7 +320,7 @@ class For(SignedHandler):
         investing = is_investor(ctx.actor)
         if investing and cmd.args[0].upper() == "ME":
             ctx.message.acting_for = None
-            ctx.reply.note("acting_for", cmd.line, power=None)
+            ctx.reply.result(cmd.line, ActingFor(power=None))
             return
         p = found(ctx.state.map.power(cmd.args[0]), f"there is no power {cmd.args[0]}")
         if not ctx.message.is_master:
@@ -323,10 +333,10 @@ class For(SignedHandler):
                 else f"{ctx.actor} does not control {p.name} (the Master gives control with CONTROL)",
             )
             ctx.message.acting_for = p.name
-            ctx.reply.note("acting_for", cmd.line, power=p.name)
+            ctx.reply.result(cmd.line, ActingFor(power=p.name))
             return
         ctx.message.acting_for = p.name
-        ctx.reply.note("acting_for", cmd.line, power=p.name)
+        ctx.reply.result(cmd.line, ActingFor(power=p.name))
         # the power's player sees what the Master did for it (email.md: the reply goes to
         # the power's registered address too), or, for a controlled power, its controller
         to = power_address(ctx.state, p.name)
@@ -375,4 +385,4 @@ class Omniscient(MasterHandler):
             )
         except ValueError as e:
             raise CommandError(str(e)) from e
-        ctx.reply.note("omniscient", cmd.line, observer=name, on=on)
+        ctx.reply.result(cmd.line, OmniscientChanged(observer=name, on=on))

@@ -10,6 +10,28 @@ from ..game.context import CommandError, Context
 from ..game.exchange import company_standings, investor_seat
 from ..game.game_start import begin
 from ..game.gamerules import listed_rules, rules_table, status_counts
+from ..game.notes.entry import (
+    GameCreated,
+    Joined,
+    ObserverConfirmed,
+    Observing,
+    RuleAlways,
+    SignedOn,
+    TookOver,
+)
+from ..game.notes.reports import (
+    CommandHelp,
+    GameHistory,
+    GameList,
+    GameRow,
+    GameSummary,
+    HelpEntry,
+    InvestorRow,
+    MapList,
+    MapRow,
+    PowerRow,
+    RulesHelp,
+)
 from ..game.notify import broadcast, render_history
 from ..game.resignation import resign_power
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until, signon_window
@@ -117,9 +139,7 @@ class Create(OpenerHandler):
         ctx.actor = MASTER
         ctx.reply.game = name
         exchange = Flag.EXCHANGE in ctx.state.rules
-        ctx.reply.note(
-            "created",
-            cmd.line,
+        result = GameCreated(
             game=name,
             rules=listed_rules(list(spec.rules), master=True),
             timing=spec.timing.describe(),
@@ -129,8 +149,9 @@ class Create(OpenerHandler):
             private=bool(spec.private),
             example=ctx.state.map.power_names[0].lower(),
         )
+        ctx.reply.result(cmd.line, result)
         for flag in spec.always:
-            ctx.reply.note("rule_always", cmd.line, name=flag.value, summary=FLAG_REGISTRY[flag].summary)
+            ctx.reply.result(cmd.line, RuleAlways(name=flag.value, summary=FLAG_REGISTRY[flag].summary))
 
 
 @register
@@ -164,8 +185,8 @@ class Join(OpenerHandler):
             now=ctx.now,
         )
         left = len(lifecycle.open_seats(st.game))
-        ctx.reply.note(
-            "joined", cmd.line, game=st.game.name, power=seat.power or seat.investor_name, left=left
+        ctx.reply.result(
+            cmd.line, Joined(game=st.game.name, power=seat.power or seat.investor_name, left=left)
         )
         if Flag.SILENT_JOIN not in st.rules:
             broadcast(st, ctx.mailer, f"Diplomacy player joined {st.game.name}", "joined.txt.j2", left=left)
@@ -195,9 +216,7 @@ class Observe(OpenerHandler):
             limit=ctx.config.observers_per_game,
             judge_name=ctx.config.judge_name,
         )
-        ctx.reply.note(
-            "observing",
-            cmd.line,
+        result = Observing(
             game=st.game.name,
             name=obs.name,
             identity=f"{obs.name.lower()}@{st.game.name}",
@@ -205,6 +224,7 @@ class Observe(OpenerHandler):
             address=obs.address,
             days=observers.CONFIRM_WITHIN.days,
         )
+        ctx.reply.result(cmd.line, result)
 
 
 @register
@@ -220,7 +240,7 @@ class Confirm(OpenerHandler):
         obs = observers.confirm_observer(
             st, name=name.upper(), address=ctx.sender, code=cmd.args[1], now=ctx.now
         )
-        ctx.reply.note("observer_confirmed", cmd.line, game=st.game.name, name=obs.name)
+        ctx.reply.result(cmd.line, ObserverConfirmed(game=st.game.name, name=obs.name))
 
 
 def authenticate(ctx: Context, word: str, password: str) -> None:
@@ -304,14 +324,13 @@ class Signon(OpenerHandler):
         require(len(cmd.args) == 2, "write SIGNON <P><game> <password>, e.g. SIGNON Fpay7 secret")
         authenticate(ctx, cmd.args[0], cmd.args[1])
         who = ctx.actor or ""
-        ctx.reply.note(
-            "signed_on",
-            cmd.line,
+        result = SignedOn(
             who=investor_name(who) if is_investor(who) else who,
             game=ctx.game.name,
             phase=ctx.game.phase,
             state=ctx.game.state,
         )
+        ctx.reply.result(cmd.line, result)
 
 
 @register
@@ -364,13 +383,12 @@ class Takeover(OpenerHandler):
         lifecycle.takeover(st, seat, address=ctx.sender, password=cmd.args[1], now=ctx.now)
         ctx.actor = ctx.signed_power = investors.account(seat) if investing else seat.power
         timing = Timing.from_json(st.game.timing)
-        ctx.reply.note(
-            "took_over",
-            cmd.line,
+        result = TookOver(
             power=lifecycle.seat_label(seat),
             game=st.game.name,
             deadline=show_time(st.game.deadline, timing.zone),
         )
+        ctx.reply.result(cmd.line, result)
         broadcast(
             st,
             ctx.mailer,
@@ -390,39 +408,37 @@ class List(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         if [a.upper() for a in cmd.args] == ["MAPS"]:
             maps = lifecycle.available_maps(ctx.config.maps_path)
-            ctx.reply.note(
-                "map_list",
-                cmd.line,
+            map_list = MapList(
                 maps=[
-                    {
-                        "name": m.name,
-                        "powers": list(m.powers),
-                        "centres": m.centres,
-                        "victory": m.victory,
-                        "first_phase": m.first_phase.title(),
-                    }
+                    MapRow(
+                        name=m.name,
+                        powers=list(m.powers),
+                        centres=m.centres,
+                        victory=m.victory,
+                        first_phase=m.first_phase.title(),
+                    )
                     for m in maps
                 ],
             )
+            ctx.reply.result(cmd.line, map_list)
             return
         if cmd.args:
             Summary().run(ctx, cmd)
             return
         games = list_games(ctx.session, [state for state in GameStatus if state.is_open], seats=True)
-        ctx.reply.note(
-            "game_list",
-            cmd.line,
+        game_list = GameList(
             games=[
-                {
-                    "name": g.name,
-                    "state": g.state,
-                    "phase": g.phase,
-                    "open": sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
-                    "private": bool(g.settings.get("private")),
-                }
+                GameRow(
+                    name=g.name,
+                    state=g.state,
+                    phase=g.phase,
+                    open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
+                    private=bool(g.settings.get("private")),
+                )
                 for g in games
             ],
         )
+        ctx.reply.result(cmd.line, game_list)
 
 
 @register
@@ -455,21 +471,19 @@ class Summary(OpenerHandler):
             # BLIND: a power's counts are its own; only the Master sees every power's
             hidden = viewer is not None and viewer not in (MASTER, p.name)
             powers.append(
-                {
-                    "name": p.name,
-                    "status": status,
-                    "centers": None if hidden else len(pos.centers.get(p.name, ())) if pos else 0,
-                    "units": None if hidden else len(pos.units.get(p.name, ())) if pos else 0,
-                    "controller": control.get(p.name),
-                }
+                PowerRow(
+                    name=p.name,
+                    status=status,
+                    centers=None if hidden else len(pos.centers.get(p.name, ())) if pos else 0,
+                    units=None if hidden else len(pos.units.get(p.name, ())) if pos else 0,
+                    controller=control.get(p.name),
+                )
             )
         running = g.state is GameStatus.ACTIVE and pos is not None
         # as in DPjudge, nobody is told who has ordered or who waits unless a rule says so
         late = late_powers(st) if running and Flag.LIST_UNORDERED in st.rules else []
         waiting = waiting_powers(st) if running and Flag.LIST_WAITERS in st.rules else []
-        ctx.reply.note(
-            "summary",
-            cmd.line,
+        summary = GameSummary(
             game=g.name,
             state=g.state,
             phase=pos.phase.title if pos else None,
@@ -483,11 +497,12 @@ class Summary(OpenerHandler):
             result=g.result,
             companies=company_standings(st) if Flag.EXCHANGE in st.rules else [],
             investors=[
-                {"name": s.investor_name, "status": s.status}
+                InvestorRow(name=s.investor_name, status=s.status)
                 for s in st.seats
                 if s.kind is SeatKind.INVESTOR and s.investor_name
             ],
         )
+        ctx.reply.result(cmd.line, summary)
 
 
 @register
@@ -504,7 +519,7 @@ class History(OpenerHandler):
         viewer = blind_viewer(ctx, signed_in, st)
         master = viewer == MASTER or (signed_in == st.game.name and ctx.is_master)
         results = render_history(st, played, viewer=None if viewer == MASTER else viewer, master=master)
-        ctx.reply.note("history", cmd.line, game=st.game.name, results=results)
+        ctx.reply.result(cmd.line, GameHistory(game=st.game.name, results=results))
 
 
 @register
@@ -516,19 +531,17 @@ class Help(OpenerHandler):
     def run(self, ctx: Context, cmd: Command) -> None:
         if cmd.args:
             require([a.upper() for a in cmd.args] == ["RULES"], "write HELP, or HELP RULES")
-            ctx.reply.note("help_rules", cmd.line, sections=rules_table(), counts=status_counts())
+            ctx.reply.result(cmd.line, RulesHelp(sections=rules_table(), counts=status_counts()))
             return
-        groups: dict[str, list[dict]] = {}
-        exchange: dict[str, list[dict]] = {}  # the Exchange section, by role as the rest
+        groups: dict[str, list[HelpEntry]] = {}
+        exchange: dict[str, list[HelpEntry]] = {}  # the Exchange section, by role as the rest
         for handler in sorted(REGISTRY.values(), key=lambda h: h.keyword):
             if not handler.exchange_only:
-                groups.setdefault(handler.who, []).append(
-                    {"syntax": handler.syntax, "summary": handler.summary}
-                )
+                groups.setdefault(handler.who, []).append(HelpEntry(handler.syntax, handler.summary))
             forms = handler.exchange or (
                 ((handler.syntax, handler.summary),) if handler.exchange_only else ()
             )
             for syntax, summary in forms:
-                exchange.setdefault(handler.who, []).append({"syntax": syntax, "summary": summary})
-        settings = [{"syntax": syntax, "summary": summary} for syntax, summary in lifecycle.EXCHANGE_HELP]
-        ctx.reply.note("help", cmd.line, groups=groups, exchange=exchange, exchange_settings=settings)
+                exchange.setdefault(handler.who, []).append(HelpEntry(syntax, summary))
+        settings = [HelpEntry(syntax, summary) for syntax, summary in lifecycle.EXCHANGE_HELP]
+        ctx.reply.result(cmd.line, CommandHelp(groups=groups, exchange=exchange, exchange_settings=settings))

@@ -11,6 +11,21 @@ from ..game.context import CommandError, GameContext, PlayerContext, SignedConte
 from ..game.exchange import holdings as exchange_holdings
 from ..game.exchange import vote_ceo
 from ..game.mailer import is_mail_address
+from ..game.notes.master import DeadlineMoved
+from ..game.notes.player import (
+    AbsenceSet,
+    AddressSet,
+    BalanceReport,
+    GameEnded,
+    LedgerRow,
+    MapSet,
+    PasswordChanged,
+    PressSent,
+    ProposalAnswered,
+    Proposed,
+    VoteRecorded,
+    WaitSet,
+)
 from ..game.notify import public_recipients
 from ..game.orders import clear
 from ..game.pictures import set_map, shared_pictures
@@ -127,9 +142,7 @@ class Balance(PlayerHandler):
         own = st.map.power(power)
         # a player's power is one of the map's powers, or an Exchange investor's account
         assert own is not None or is_investor(power)
-        ctx.reply.note(
-            "balance",
-            cmd.line,
+        result = BalanceReport(
             power=investor_name(power) if own is None else power,
             balance=sum(e.amount for e in entries),
             sheet=sub.text if sub else None,
@@ -139,21 +152,22 @@ class Balance(PlayerHandler):
             # Exchange Payola: the shares an investor holds, or a company's pool
             shares=exchange_holdings(st, power) if Flag.EXCHANGE in st.rules else {},
             entries=[
-                {
-                    "phase": e.phase,
-                    "kind": e.kind,
-                    "amount": e.amount,
-                    "counterparty": (
+                LedgerRow(
+                    phase=e.phase,
+                    kind=e.kind,
+                    amount=e.amount,
+                    counterparty=(
                         None
                         if e.kind is LedgerKind.TRANSFER_IN and Flag.ANON_TRANSFER in st.rules
                         else account_label(e.counterparty)
                         if e.counterparty
                         else None
                     ),
-                }
+                )
                 for e in entries[-12:]
             ],
         )
+        ctx.reply.result(cmd.line, result)
 
 
 @register
@@ -179,7 +193,7 @@ class _Press(SignedHandler):
             body="\n".join(body),
             observer=ctx.observer,
         )
-        ctx.reply.note("press_sent", cmd.line, to=sent_to, broadcast=request.recipients is None)
+        ctx.reply.result(cmd.line, PressSent(to=sent_to, broadcast=request.recipients is None))
 
 
 @register
@@ -209,7 +223,7 @@ class SetWait(PlayerHandler):
             refused = wait_refused(ctx.state)
             require(refused is None, refused or "")
         ctx.seat.wait = self.wait
-        ctx.reply.note("wait", cmd.line, wait=self.wait, phase=ctx.position.phase.title)
+        ctx.reply.result(cmd.line, WaitSet(wait=self.wait, phase=ctx.position.phase.title))
 
 
 @register
@@ -260,7 +274,7 @@ class SetAbsence(PlayerHandler):
         require(end > ctx.now, "that absence is already over")
         seat = ctx.seat
         seat.absences = [*seat.absences, [start.isoformat(), end.isoformat()]]
-        ctx.reply.note("absence", cmd.line, start=show_time(start, zone), end=show_time(end, zone))
+        ctx.reply.result(cmd.line, AbsenceSet(start=show_time(start, zone), end=show_time(end, zone)))
         deadline = ctx.game.deadline
         shown = None
         if deadline is not None and start <= deadline < end:
@@ -268,7 +282,7 @@ class SetAbsence(PlayerHandler):
             ctx.game.deadline = end
             ctx.game.reminded = []
             shown = show_time(end, zone)
-            ctx.reply.note("deadline", cmd.line, deadline=shown)
+            ctx.reply.result(cmd.line, DeadlineMoved(deadline=shown))
         _announce_absence(ctx, start=show_time(start, zone), end=show_time(end, zone), deadline=shown)
 
 
@@ -320,7 +334,7 @@ class SetAddress(PlayerHandler):
         if old and old != address:
             ctx.reply.extra_recipients.append(old)
         ctx.reply.extra_recipients.append(address)
-        ctx.reply.note("address", cmd.line, address=address)
+        ctx.reply.result(cmd.line, AddressSet(address=address))
 
 
 @register
@@ -333,7 +347,7 @@ class SetMap(PlayerHandler):
         args = [a.upper() for a in sub_args(cmd)]
         require(args in (["ON"], ["OFF"]), "write SET MAP ON or SET MAP OFF")
         set_map(ctx.game, ctx.power, args == ["ON"])
-        ctx.reply.note("map", cmd.line, on=args == ["ON"], shared=shared_pictures(ctx.game))
+        ctx.reply.result(cmd.line, MapSet(on=args == ["ON"], shared=shared_pictures(ctx.game)))
 
 
 @register
@@ -353,7 +367,7 @@ class SetPassword(PlayerHandler):
             f"write SET PASSWORD <new password> (one word, at least {MIN_LENGTH} characters)",
         )
         ctx.seat.password = hash_password(args[0])
-        ctx.reply.note("password", cmd.line)
+        ctx.reply.result(cmd.line, PasswordChanged())
 
 
 def _investor_vote(ctx: PlayerContext, cmd: Command) -> None:
@@ -368,7 +382,7 @@ def _investor_vote(ctx: PlayerContext, cmd: Command) -> None:
     if word != "CEO":
         require(len(cmd.args) == 1, f"write VOTE {word}")
         ctx.seat.vote = "END" if word == "END" else None
-        ctx.reply.note("vote", cmd.line, vote=word)
+        ctx.reply.result(cmd.line, VoteRecorded(vote=word))
         ctx.after.append(lambda: _settle(ctx, cmd))
         return
     ctx.reply.result(cmd.line, vote_ceo(ctx.state, investor_name(ctx.power), cmd.text, now=ctx.now))
@@ -400,7 +414,7 @@ class Vote(PlayerHandler):
         if args[0] in ("YES", "NO"):
             require(len(args) == 1, "write VOTE YES or VOTE NO")
             what = proposals.answer(ctx.state, ctx.mailer, ctx.seat, args[0] == "YES")
-            ctx.reply.note("answered", cmd.line, what=what, answer=args[0])
+            ctx.reply.result(cmd.line, ProposalAnswered(what=what, yes=args[0] == "YES"))
             ctx.after.append(lambda: _settle(ctx, cmd))
             return
         require(
@@ -429,7 +443,7 @@ class Vote(PlayerHandler):
         else:
             raise CommandError("write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
         ctx.seat.vote = vote
-        ctx.reply.note("vote", cmd.line, vote=vote)
+        ctx.reply.result(cmd.line, VoteRecorded(vote=vote))
         ctx.after.append(lambda: _settle(ctx, cmd))
 
 
@@ -437,7 +451,7 @@ def _settle(ctx: PlayerContext, cmd: Command) -> None:
     from ..game.phases import check_votes
 
     if check_votes(ctx.state, ctx.mailer, ctx.now):
-        ctx.reply.note("game_ended", cmd.line, game=ctx.game.name, result=ctx.game.result)
+        ctx.reply.result(cmd.line, GameEnded(game=ctx.game.name, result=ctx.game.result))
 
 
 @register
@@ -456,5 +470,5 @@ class Propose(PlayerHandler):
             require(args == ["DRAW"], "write PROPOSE DRAW or PROPOSE CONCEDE <power>")
             proposal = "DRAW"
         what = proposals.propose(ctx.state, ctx.mailer, ctx.seat, proposal)
-        ctx.reply.note("proposed", cmd.line, what=what)
+        ctx.reply.result(cmd.line, Proposed(what=what))
         ctx.after.append(lambda: _settle(ctx, cmd))

@@ -32,11 +32,11 @@ class Result(Protocol):
 @dataclass(frozen=True)
 class Note:
     """One result for the reply, rendered by `templates/notes/<kind>.txt.j2` (as `note.data`:
-    a use case's typed result, or the values a handler named)."""
+    a typed result, `game/notes/` or a use case's own)."""
 
     kind: str
-    line: int | None = None
-    data: Any = field(default_factory=dict)
+    line: int | None
+    data: Result
 
 
 @dataclass(frozen=True)
@@ -106,9 +106,6 @@ class Reply:
     acting_for: list[tuple[int, str, str | None]] = field(default_factory=list)
     # ALWAYS_CONFIRM: the Master's address, the power, and the lines of its order updates
     to_master: tuple[str, str, list[int]] | None = None
-
-    def note(self, kind: str, line: int | None = None, **data: Any) -> None:
-        self.notes.append(Note(kind, line, data))
 
     def result(self, line: int | None, result: Result) -> None:
         self.notes.append(Note(result.note, line, result))

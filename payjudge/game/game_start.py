@@ -15,6 +15,7 @@ from .context import Reply
 from .gamerules import listed_rules
 from .lifecycle import start_game
 from .mailer import Mailer
+from .notes.master import GameStarted
 from .notify import broadcast
 from .state import GameState
 from .timing import Timing, show_time
@@ -71,7 +72,7 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
         deadline=deadline,
         phase=position.phase.title,
     )
-    reply.note("game_started", None, game=game.name, deadline=deadline)
+    reply.result(None, GameStarted(game=game.name, deadline=deadline))
 
 
 def _welcome_investor(

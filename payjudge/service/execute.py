@@ -13,6 +13,7 @@ from ..commands.base import MASTER as WHO_MASTER
 from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
 from ..commands.orders import submit_orders
 from ..game.context import CommandError, Context, Reply
+from ..game.notes.reports import ReportsSkipped
 from ..text.commands import ANYWHERE, Command, Kind, Script, unread
 from ..text.redaction import mask_line, mask_quoted
 from . import budget
@@ -50,7 +51,7 @@ def execute(ctx: Context, script: Script) -> None:
         _flush(ctx, batch)
     if len(reports) > REPORTS_PER_MESSAGE:
         skipped = reports[REPORTS_PER_MESSAGE:]
-        reply.note("reports_skipped", skipped[0].line, count=len(skipped), most=REPORTS_PER_MESSAGE)
+        reply.result(skipped[0].line, ReportsSkipped(count=len(skipped), most=REPORTS_PER_MESSAGE))
     for action in ctx.after:
         try:
             action()

@@ -15,6 +15,7 @@ from payjudge.cli import main
 from payjudge.commands.base import REGISTRY
 from payjudge.game.context import REPLY_LIMITS, Note
 from payjudge.game.lifecycle import EXCHANGE_SETTINGS
+from payjudge.game.notes.player import BalanceReport, LedgerRow
 from payjudge.rules.phase import Phase
 from payjudge.store.db import Database, upgrade
 from payjudge.templating import render
@@ -144,24 +145,18 @@ def test_statements_and_the_end_name_investors(database):
 
 def test_balance_words_every_ledger_kind_for_a_player():
     """Every entry kind reads as words in BALANCE, never as the ledger's key."""
-    entries = [
-        {"phase": Phase.parse("W1901X"), "kind": kind, "amount": 1, "counterparty": "FRANCE"}
-        for kind in LedgerKind
-    ]
-    note = Note(
-        "balance",
-        1,
-        {
-            "power": "ALICE",
-            "balance": 0,
-            "sheet": None,
-            "phase": Phase.parse("W1901X"),
-            "movement": False,
-            "accept": None,
-            "shares": {},
-            "entries": entries,
-        },
+    entries = [LedgerRow(Phase.parse("W1901X"), kind, 1, "FRANCE") for kind in LedgerKind]
+    report = BalanceReport(
+        power="ALICE",
+        balance=0,
+        sheet=None,
+        phase=Phase.parse("W1901X"),
+        movement=False,
+        accept=None,
+        shares={},
+        entries=entries,
     )
+    note = Note(report.note, 1, report)
     text = render("notes/balance.txt.j2", note=note, limits=REPLY_LIMITS)
     assert "_" not in text  # dividend_in, transfer_out, …
     for words in ("starting capital", "dividend from", "dividend paid", "bought shares of", "sold shares of"):
