@@ -472,7 +472,7 @@ class Summary(OpenerHandler):
             cmd.line,
             game=g.name,
             state=g.state,
-            phase=pos.phase.title if pos else None,
+            phase=st.calendar.title(pos.phase) if pos else None,
             deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
             rules=listed_rules(list(g.rules)),
             timing=timing.describe(),

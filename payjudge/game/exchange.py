@@ -367,7 +367,8 @@ class Following:
 def _following(st: GameState, processed: Phase) -> Following:
     game = st.game
     last = game.settings.get("end")
-    ends = processed.year if last is not None and processed.year >= int(last) else None
+    ended = last is not None and processed.year >= st.calendar.game_year(int(last))
+    ends = st.calendar.year(processed) if ended else None  # the map's year (A.D. 1430)
     assert game.phase is not None
     zone = Timing.from_json(game.timing).zone
     return Following(game.phase, show_time(game.deadline, zone) if game.deadline else None, ends)

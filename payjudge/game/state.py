@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..payola.rules import IncomeEvery, IncomeScheme, PayolaRules
+from ..rules.calendar import Calendar, calendar_of
 from ..rules.geography import Map
 from ..rules.mapfile import load_variant
 from ..rules.names import PowerName
@@ -53,6 +54,11 @@ class GameState:
     @cached_property
     def map(self) -> Map:
         return load_variant(self.game.map_name, self.maps_dir)
+
+    @cached_property
+    def calendar(self) -> Calendar:
+        """How the game's map names its phases and years (A.D. 1430 Adjustments)."""
+        return calendar_of(self.map)
 
     @cached_property
     def rules(self) -> PayolaRules:
