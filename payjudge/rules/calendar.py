@@ -115,14 +115,19 @@ class Calendar:
         return self.of(phase).year
 
     def parse(self, text: str) -> Phase:
-        """A phase a player names: the map's name (`A.D. 1430 ADJUSTMENTS`), DPjudge's
-        abbreviation (`A1430A`) or, failing both, payjudge's own (`W1425A`); ValueError if
-        none. On the standard map this is `Phase.parse`."""
-        if not self.standard:
-            found = self._find(text)
-            if found is not None:
-                return found
-        return Phase.parse(text)
+        """A phase a player names: the map's name (`A.D. 1430 ADJUSTMENTS`) or DPjudge's
+        abbreviation (`A1430A`); ValueError if the map has no such phase. On the standard
+        map this is `Phase.parse`. payjudge's own names of the cycle (`W1425A`) are not
+        read on other maps: no player ever sees them, and their years are not the map's."""
+        if self.standard:
+            return Phase.parse(text)
+        found = self._find(text)
+        if found is None:
+            example = self.of(self.start)
+            raise ValueError(
+                f"not a phase of this map: {text!r} (its phases are named like {example.title} or {example.short})"
+            )
+        return found
 
     def _find(self, text: str) -> Phase | None:
         wanted = _read(text)

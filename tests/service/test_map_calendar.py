@@ -125,7 +125,7 @@ def test_hundred_played_to_its_first_adjustments_in_its_own_calendar(database, t
     assert "The game is back at the start of A.D. 1425 Movement" in judge.last_reply(GM)
     assert _subjects(judge.sent, "notice") >= {"Diplomacy rollback h1 A1430A", "Diplomacy rollback h1 A1425M"}
     judge.send(GM, MASTER + "ROLLBACK A1427M\n")
-    assert "not a phase" in judge.last_reply(GM)
+    assert "not a phase of this map: 'A1427M'" in judge.last_reply(GM)
     _no_standard_names(judge.sent)
     assert judge.replay("h1").ok
 
