@@ -125,7 +125,8 @@ class Calendar:
         if found is None:
             example = self.of(self.start)
             raise ValueError(
-                f"not a phase of this map: {text!r} (its phases are named like {example.title} or {example.short})"
+                f"not a phase of this map: {text!r} "
+                f"(its phases are named like {example.title} or {example.short})"
             )
         return found
 

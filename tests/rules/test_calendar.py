@@ -88,7 +88,7 @@ def test_a_name_the_map_never_has_is_refused():
         cal.parse("A.D. 1427 MOVEMENT")  # hundred has no 1427
     with pytest.raises(ValueError):
         cal.parse("A1430Q")
-    with pytest.raises(ValueError, match="named like A.D. 1425 Movement or A1425M"):
+    with pytest.raises(ValueError, match=r"named like A\.D\. 1425 Movement or A1425M"):
         cal.parse("S1426M")  # payjudge's own name of the cycle phase is not the map's
 
 
