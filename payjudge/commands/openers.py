@@ -21,6 +21,7 @@ from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import GAME_NAME, Command, split_identity
+from ..text.phase_range import phase_range, within
 from ..vocabulary import GameStatus, SeatKind, SeatStatus
 from .base import REGISTRY, OpenerHandler, found, register, require
 
@@ -493,14 +494,21 @@ class Summary(OpenerHandler):
 @register
 class History(OpenerHandler):
     keyword = "HISTORY"
-    syntax = "HISTORY <game>"
-    summary = "every public result of a game so far"
+    syntax = "HISTORY <game> [FROM <phase>] [TO <phase>]"
+    summary = (
+        "every public result of a game so far; FROM and TO keep those of the phases between "
+        "(named S1901M, or as the game's map names them)"
+    )
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) >= 1, "write HISTORY <game>")
         signed_in = ctx.state.game.name if ctx.state is not None else None
         st = _game(ctx, cmd.args[0], lock=False)
-        played = [t for t in turns(ctx.session, st.game) if t.report]
+        try:  # the phases as the game's map names them
+            first, last = phase_range(cmd.args[1:], st.calendar)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        played = [t for t in turns(ctx.session, st.game) if t.report and within(t.phase, first, last)]
         viewer = blind_viewer(ctx, signed_in, st)
         master = viewer == MASTER or (signed_in == st.game.name and ctx.is_master)
         results = render_history(st, played, viewer=None if viewer == MASTER else viewer, master=master)

@@ -9,6 +9,7 @@ import pytest
 from payjudge.rules.calendar import Calendar, calendar_of
 from payjudge.rules.mapfile import load_variant
 from payjudge.rules.phase import STANDARD_FLOW, Phase, game_start_phase
+from payjudge.text.phase_range import phase_range, within
 
 HUNDRED = ("NEWYEAR:5", "A.D.:MOVEMENT,RETREATS", "IFYEARDIV:10", "A.D.:ADJUSTMENTS")
 CLASSICAL = ("NEWYEAR:-1", "B.C.:MOVEMENT,RETREATS", "IFYEARDIV:2", "B.C.:ADJUSTMENTS")
@@ -126,3 +127,25 @@ def test_the_standard_calendar_is_payjudges_own():
         phase = phase.next(exchange=True)
     assert cal.game_year(1907) == 1907
     assert Calendar(Phase.parse("S1901M"), "SPRING 1901 MOVEMENT", STANDARD_FLOW).standard
+
+
+def test_history_ranges_in_the_maps_names():
+    hundred = calendar("A.D. 1425 MOVEMENT", HUNDRED)
+    standard = calendar_of(load_variant("standard"))
+    assert phase_range([], hundred) == (None, None)
+    assert phase_range(["FROM", "A.D.", "1430", "MOVEMENT", "TO", "A1440A"], hundred) == (
+        Phase.parse("F1425M"),
+        Phase.parse("W1426A"),
+    )
+    assert phase_range(["A1430A"], hundred) == (Phase.parse("W1425A"), None)  # a phase alone: from it
+    assert phase_range(["TO", "f1902m"], standard) == (None, Phase.parse("F1902M"))
+    for wrong, message in (
+        ("FROM", "FROM needs a phase"),
+        ("TO A1430M FROM A1435M", "A1430M comes before A1435M"),
+        ("FROM A1430M FROM A1435M", "FROM twice"),
+        ("FROM S1901M", "not a phase of this map"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            phase_range(wrong.split(), hundred)
+    assert within(Phase.parse("W1425A"), Phase.parse("F1425M"), None)
+    assert not within(Phase.parse("S1425M"), Phase.parse("F1425M"), Phase.parse("W1426A"))
