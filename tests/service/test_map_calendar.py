@@ -7,13 +7,18 @@ years down. The maps are read in place from DPjudge's folder."""
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from payjudge.game import pictures
+from payjudge.game.pictures import Pictures
 from payjudge.game.public import game_page
 from payjudge.game.state import GameState, find_game
+from payjudge.rules.mapfile import load_variant
+from payjudge.rules.position import Position
 from payjudge.store import repo
 from payjudge.vocabulary import LedgerKind
 
@@ -140,3 +145,15 @@ def test_classical_counts_its_bc_years_down_by_mail(database, tmp_path):
         seen.append(re.search(r"in (B\.C\. [0-9]+ \w+)\.", judge.last_reply(GM)).group(1))
     assert seen == ["B.C. 272 Movement", "B.C. 271 Movement", "B.C. 270 Movement"]
     _no_standard_names([m for m in judge.sent if "c1" in m.subject or m.kind != "reply"])
+
+
+def test_pictures_are_titled_as_the_map_names_the_phase(monkeypatch):
+    """The picture's title (drawn on it) is the map's name of the phase; the standard
+    map's is the one it always had."""
+    drawn: list[str] = []
+    monkeypatch.setattr(pictures, "png", lambda text, zoom=1.0: drawn.append(text) or b"PNG")
+    monkeypatch.setattr(pictures, "_MEMORY", OrderedDict())  # drawn here, not found drawn before
+    for name, title in (("hundred", "A.D. 1425 Movement"), ("standard", "Spring 1901 Movement")):
+        game_map = load_variant(name, DPJUDGE / "maps")
+        Pictures(None, None).png(game_map, Position.initial(game_map), None)  # the schematic picture
+        assert f">{title}<" in drawn[-1]
