@@ -129,7 +129,8 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
             raise CommandError(str(exc)) from None
         goal = next((t for t in reversed(turns(st.session, game)) if t.phase == phase), None)
         if goal is None:
-            raise CommandError(f"{game.name} has no phase {st.calendar.short(phase)} to roll back to")
+            shown = phase if st.calendar.standard else target  # as the Master wrote it
+            raise CommandError(f"{game.name} has no phase {shown} to roll back to")
     for t in turns(st.session, game):
         if t.seq > goal.seq:
             t.status = TurnStatus.ROLLED_BACK

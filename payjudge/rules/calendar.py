@@ -115,20 +115,24 @@ class Calendar:
         return self.of(phase).year
 
     def parse(self, text: str) -> Phase:
-        """A phase a player names: the map's name (`A.D. 1430 ADJUSTMENTS`) or DPjudge's
-        abbreviation (`A1430A`); ValueError if the map has no such phase. On the standard
-        map this is `Phase.parse`. payjudge's own names of the cycle (`W1425A`) are not
-        read on other maps: no player ever sees them, and their years are not the map's."""
+        """A phase a player names: the map's name (`A.D. 1430 ADJUSTMENTS`), DPjudge's
+        abbreviation (`A1430A`) or, when the map has neither, payjudge's own name of the
+        cycle phase as the store keeps it (`W1425A`: mail of games played before the map's
+        names, replayed, still reads the same); ValueError if none. On the standard map this
+        is `Phase.parse`."""
         if self.standard:
             return Phase.parse(text)
         found = self._find(text)
-        if found is None:
+        if found is not None:
+            return found
+        try:
+            return Phase.parse(text)
+        except ValueError:
             example = self.of(self.start)
             raise ValueError(
                 f"not a phase of this map: {text!r} "
                 f"(its phases are named like {example.title} or {example.short})"
-            )
-        return found
+            ) from None
 
     def _find(self, text: str) -> Phase | None:
         wanted = _read(text)
