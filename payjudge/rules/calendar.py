@@ -97,10 +97,19 @@ class Calendar:
     def of(self, phase: Phase) -> MapPhase:
         """The map's name of a phase of the game."""
         n = _cycle_index(phase) - self._origin
+        if not self.standard and n == -1 and phase.is_exchange:
+            return self._float()
         if self.standard or n < 0:
             return MapPhase(phase.season.name, phase.year, phase.type)
         named = self._nth(n)
         return MapPhase(named.season, named.year, phase.type) if phase.is_exchange else named
+
+    def _float(self) -> MapPhase:
+        """Exchange Payola's float, the exchange phase just before the game's first one
+        (docs/exchange.md): the map has no phase there, so it is named by the first one's
+        season and year (`A.D. 1425 Exchange`, before A.D. 1425 Movement)."""
+        first = self._nth(0)
+        return MapPhase(first.season, first.year, PhaseType.EXCHANGE)
 
     def title(self, phase: Phase) -> str:
         """`A.D. 1430 Adjustments` (on the standard map `Phase.title`, `Winter 1901 Adjustments`)."""
@@ -147,22 +156,27 @@ class Calendar:
             if named.year == year and named.type is kind and season(named.season):
                 phase = _cycle_phase(self._origin + n)
                 return phase.next(exchange=True) if exchange else phase
+        named = self._float()
+        if exchange and named.year == year and season(named.season):
+            return _cycle_phase(self._origin - 1).next(exchange=True)
         return None
 
     def game_year(self, year: int) -> int:
-        """The game year (of `Phase`) whose adjustments are the map's first at or after
-        the map's `year` in the map's own direction of time: `END 1440` on hundred is
-        game year 1426, whose adjustments are A.D. 1440's."""
+        """The game year (of `Phase`) whose year-end, its adjustments and exchange, is the
+        map's first at or after the map's `year` in the map's own direction of time:
+        `END 1440` on hundred is game year 1426, whose adjustments are A.D. 1440's (and
+        `END 1425` the year of the float, A.D. 1425 Exchange, before the first phase)."""
         if self.standard:
             return year
         first = self.year(Phase(self.start.year, Season.WINTER, PhaseType.ADJUSTMENTS))
         later = self.year(Phase(self.start.year + 1, Season.WINTER, PhaseType.ADJUSTMENTS))
         direction = 1 if later >= first else -1
-        for game_year in range(self.start.year, self.start.year + _LIMIT // len(_CYCLE)):
-            adjusted = self.year(Phase(game_year, Season.WINTER, PhaseType.ADJUSTMENTS))
-            if (adjusted - year) * direction >= 0:
+        last = self.start.year + _LIMIT // len(_CYCLE)
+        for game_year in range(self.start.year - 1, last):
+            ends = self.year(Phase(game_year, Season.WINTER, PhaseType.EXCHANGE))
+            if (ends - year) * direction >= 0:
                 return game_year
-        return self.start.year + _LIMIT // len(_CYCLE)
+        return last
 
 
 def _read(text: str) -> tuple[Callable[[str], bool], int, PhaseType] | None:

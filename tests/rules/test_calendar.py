@@ -43,6 +43,11 @@ def test_hundred_moves_five_years_a_turn_and_adjusts_every_ten():
     assert cal.short(Phase.parse("W1425A")) == "A1430A"
     assert cal.short(Phase.parse("W1426A")) == "A1440A"
     assert cal.title(Phase.parse("W1425X")) == "A.D. 1430 Exchange"
+    # Exchange Payola's float, before the first phase, is named by the first phase
+    assert cal.title(Phase.parse("W1424X")) == "A.D. 1425 Exchange"
+    assert cal.parse("A1425X") == Phase.parse("W1424X")
+    # END <year> in the map's years: the game year whose year-end falls then, or next
+    assert [cal.game_year(y) for y in (1425, 1427, 1430, 1435, 1440)] == [1424, 1425, 1425, 1426, 1426]
 
 
 def test_classical_counts_bc_years_down():
@@ -65,6 +70,7 @@ def test_classical_counts_bc_years_down():
     # that year) is the next adjustments in the map's time, B.C. 270 again
     assert cal.game_year(270) == cal.game_year(271) == 274
     assert cal.game_year(272) == 273
+    assert cal.game_year(273) == 272  # the float, B.C. 273 Exchange, before B.C. 273 Movement
 
 
 @pytest.mark.parametrize(
