@@ -392,10 +392,11 @@ def send_exchange_mails(
     the CEO who acted for it in the phase; each annual report to the company's
     stockholders and its CEO for the coming year (not after the float: no year to report)."""
     game, name = st.game, st.game.name
+    shown = st.calendar.short(phase)  # the map's name of the phase (A1430X on hundred)
     addresses = _investor_addresses(st)
     mailer.send(
         public_recipients(st),
-        f"Exchange results {name} {phase}",
+        f"Exchange results {name} {shown}",
         "exchange_results.txt.j2",
         kind="results",
         game=game,
@@ -405,7 +406,7 @@ def send_exchange_mails(
     for investor, address in sorted(addresses.items()):
         mailer.send(
             [address],
-            f"Exchange statement {name} {phase}",
+            f"Exchange statement {name} {shown}",
             "exchange_statement.txt.j2",
             kind="statement",
             game=game,
@@ -421,7 +422,7 @@ def send_exchange_mails(
         if acting in addresses:
             mailer.send(
                 [addresses[acting]],
-                f"Company statement for {company} {name} {phase}",
+                f"Company statement for {company} {name} {shown}",
                 "company_statement.txt.j2",
                 kind="statement",
                 game=game,
@@ -430,11 +431,13 @@ def send_exchange_mails(
         readers = [addresses[n] for n in views.stockholders(company, outcome) if n in addresses]
         mailer.send(
             readers,
-            f"Annual stockholder report for {company} {phase.year}",
+            f"Annual stockholder report for {company} {st.calendar.year(phase)}",
             "stockholder_report.txt.j2",
             kind="report",
             game=game,
-            v=views.stockholder_report(phase.year, company, after, income.get(company, 0), outcome, owned),
+            v=views.stockholder_report(
+                st.calendar.year(phase), company, after, income.get(company, 0), outcome, owned
+            ),
         )
 
 
@@ -597,10 +600,10 @@ def _exchange_turn(st: GameState) -> Turn:
     if turn is None or not st.game.state.is_running:
         raise CommandError(f"{st.game.name} is {st.game.state}: nothing can be ordered now")
     if not turn.phase.is_exchange or turn.market is None:
-        year = turn.phase.year
+        following = Phase(turn.phase.year, Season.WINTER, PhaseType.EXCHANGE)
         raise CommandError(
-            f"exchange orders are for exchange phases (now: {turn.phase.title}; "
-            f"the next is Winter {year} Exchange)"
+            f"exchange orders are for exchange phases (now: {st.calendar.title(turn.phase)}; "
+            f"the next is {st.calendar.title(following)})"
         )
     return turn
 

@@ -157,3 +157,37 @@ def test_pictures_are_titled_as_the_map_names_the_phase(monkeypatch):
         game_map = load_variant(name, DPJUDGE / "maps")
         Pictures(None, None).png(game_map, Position.initial(game_map), None)  # the schematic picture
         assert f">{title}<" in drawn[-1]
+
+
+def test_an_exchange_game_on_hundred_ends_by_end_in_the_maps_years(database, tmp_path):
+    """Exchange Payola on hundred: the float is A.D. 1425 Exchange, the year's exchange
+    A.D. 1430 Exchange, and `END 1430` (a year of the map) ends the game there."""
+    judge = _judge(database, tmp_path)
+    judge.send(
+        GM, "CREATE hx masterpw\nRULE EXCHANGE\nMAP hundred\nINVESTORS 3\nCAPITAL 70\nEND 1430\nSIGNOFF\n"
+    )
+    for name in ("alice", "bob", "carol"):
+        judge.send(f"{name}@pj.test", f"JOIN {name}@hx pw-{name}\n")
+    welcome = [m.body for m in judge.inbox("alice@pj.test")]
+    assert any("First phase:            A.D. 1425 Exchange (the float)" in b for b in welcome)
+    judge.send("alice@pj.test", "SIGNON alice@hx pw-alice\nBUY 6 ENGLAND AT 5\n")
+    assert "Exchange order for A.D. 1425 Exchange: buy up to 6 ENGLAND" in judge.last_reply("alice@pj.test")
+    shown = []
+    for _ in range(5):
+        judge.send(GM, "SIGNON Mhx masterpw\nPROCESS!\n")
+        shown.append(re.search(r"\n  (A\.D\. [0-9]+ \w+) has been processed", judge.last_reply(GM)).group(1))
+    assert shown == [
+        "A.D. 1425 Exchange",
+        "A.D. 1425 Movement",
+        "A.D. 1430 Movement",
+        "A.D. 1430 Adjustments",
+        "A.D. 1430 Exchange",
+    ]
+    mails = list(judge.sent)
+    _no_standard_names(mails)
+    assert {"Exchange results hx A1425X", "Exchange results hx A1430X"} <= _subjects(mails, "results")
+    assert any("That was the last exchange phase (END 1430): the game ends now." in m.body for m in mails)
+    assert any("The game has played its last year, 1430 (END 1430)." in m.body for m in mails)
+    with judge.db.transaction() as s:
+        game = find_game(s, "hx")
+        assert game.state == "completed" and game.result["year"] == 1430
