@@ -9,14 +9,17 @@ from pathlib import Path
 import jinja2
 
 from .payola.exchange.accounts import account_label
-from .rules.calendar import Calendar
+from .rules.calendar import Calendar, PhaseTitle
 from .rules.phase import Phase
 from .text.visible import visible
 
 
 def phase_name(value: object, calendar: Calendar | None = None) -> str:
     """The one way mail names a phase: `S1901M` (or a Phase) as `Spring 1901 Movement`, or
-    as the game's map names it (`A.D. 1430 Adjustments`) when given the map's calendar."""
+    as the game's map names it (`A.D. 1430 Adjustments`) when given the map's calendar.
+    A name the calendar gave is printed as it is."""
+    if isinstance(value, PhaseTitle):
+        return value
     try:
         phase = Phase.parse(str(value))
     except ValueError:

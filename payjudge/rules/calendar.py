@@ -35,6 +35,14 @@ _SHORT: Final = re.compile(r"^(\S)(-?[0-9]{1,5})([MRAX])$")
 _LIMIT: Final = 5000  # cycle phases searched when reading a name: a thousand game years
 
 
+class PhaseTitle(str):
+    """A phase already named by its map's calendar (`A.D. 1430 Adjustments`): printed as
+    it is. (A map may name a phase with words that read as another phase of payjudge's
+    cycle, `Spring 1903 Movement` on a map of two-year turns: named once, never again.)"""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class MapPhase:
     """A phase as the map names it: its season word (`A.D.`, `SPRING`), year and kind."""
@@ -44,9 +52,9 @@ class MapPhase:
     type: PhaseType
 
     @property
-    def title(self) -> str:
+    def title(self) -> PhaseTitle:
         """`A.D. 1430 Adjustments`, `Spring 1901 Movement`."""
-        return f"{self.season.title()} {self.year} {self.type.name.title()}"
+        return PhaseTitle(f"{self.season.title()} {self.year} {self.type.name.title()}")
 
     @property
     def short(self) -> str:
@@ -111,7 +119,7 @@ class Calendar:
         first = self._nth(0)
         return MapPhase(first.season, first.year, PhaseType.EXCHANGE)
 
-    def title(self, phase: Phase) -> str:
+    def title(self, phase: Phase) -> PhaseTitle:
         """`A.D. 1430 Adjustments` (on the standard map `Phase.title`, `Winter 1901 Adjustments`)."""
         return self.of(phase).title
 

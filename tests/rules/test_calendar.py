@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from payjudge.rules.calendar import Calendar, calendar_of
+from payjudge.rules.calendar import Calendar, PhaseTitle, calendar_of
 from payjudge.rules.mapfile import load_variant
 from payjudge.rules.phase import STANDARD_FLOW, Phase, game_start_phase
+from payjudge.templating import phase_name
 from payjudge.text.phase_range import phase_range, within
 
 HUNDRED = ("NEWYEAR:5", "A.D.:MOVEMENT,RETREATS", "IFYEARDIV:10", "A.D.:ADJUSTMENTS")
@@ -156,3 +157,15 @@ def test_history_ranges_in_the_maps_names():
             phase_range(wrong.split(), hundred)
     assert within(Phase.parse("W1425A"), Phase.parse("F1425M"), None)
     assert not within(Phase.parse("S1425M"), Phase.parse("F1425M"), Phase.parse("W1426A"))
+
+
+def test_a_name_the_calendar_gave_is_printed_as_it_is():
+    """A map of two-year turns names its second cycle phase `Spring 1903 Movement`, words
+    that read as another phase of payjudge's cycle: mail prints the name, not the name of
+    that other phase."""
+    two_years = ("NEWYEAR:2", "SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:ADJUSTMENTS")
+    cal = calendar("SPRING 1901 MOVEMENT", two_years)
+    name = cal.title(Phase.parse("S1902M"))
+    assert name == "Spring 1903 Movement" and isinstance(name, PhaseTitle)
+    assert phase_name(name, cal) == "Spring 1903 Movement"
+    assert phase_name("S1902M", cal) == "Spring 1903 Movement"
