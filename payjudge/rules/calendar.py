@@ -159,8 +159,12 @@ class Calendar:
         exchange = kind is PhaseType.EXCHANGE
         if exchange:
             kind = PhaseType.ADJUSTMENTS
+        # the map's years only ever move one way (NEWYEAR is never 0): stop once past
+        direction = 1 if self._nth(len(_CYCLE)).year >= self._nth(0).year else -1
         for n in range(_LIMIT):
             named = self._nth(n)
+            if (named.year - year) * direction > 0:
+                break
             if named.year == year and named.type is kind and season(named.season):
                 phase = _cycle_phase(self._origin + n)
                 return phase.next(exchange=True) if exchange else phase
