@@ -13,7 +13,7 @@ from ..game.gamerules import listed_rules, rules_table, status_counts
 from ..game.notify import broadcast, render_history
 from ..game.resignation import resign_power
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until, signon_window
-from ..game.state import MASTER, GameState, find_game, find_observer, list_games, turns
+from ..game.state import MASTER, GameState, find_game, find_observer, list_games, phase_title, turns
 from ..game.timing import Timing, show_time
 from ..game.turns import late_powers, waiting_powers
 from ..payola.exchange.accounts import investor_key, investor_name, is_investor
@@ -417,7 +417,7 @@ class List(OpenerHandler):
                 {
                     "name": g.name,
                     "state": g.state,
-                    "phase": g.phase,
+                    "phase": phase_title(ctx.session, g, ctx.config.maps_path),
                     "open": sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
                     "private": bool(g.settings.get("private")),
                 }

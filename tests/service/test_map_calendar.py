@@ -109,6 +109,8 @@ def test_hundred_played_to_its_first_adjustments_in_its_own_calendar(database, t
     told = judge.last_reply("stranger@pj.test")
     assert "Game h1: active, A.D. 1435 Movement" in told
     assert "A.D. 1430 Adjustments results for game h1" in told
+    judge.send("stranger@pj.test", "LIST\n")
+    assert re.search(r"h1 +active +A\.D\. 1435 Movement", judge.last_reply("stranger@pj.test"))
     judge.send(GM, MASTER + "FOR ENGLAND\nBALANCE\n")
     assert "A.D. 1430 Adjustments   year-end income" in judge.last_reply(GM)
     _no_standard_names(judge.sent)
