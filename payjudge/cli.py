@@ -581,6 +581,7 @@ def render(
     or the board as it stands before any), as PNG or SVG."""
     from .render.board import board_svg
     from .render.files import geometry_for
+    from .rules.calendar import calendar_of
 
     if not output.lower().endswith((".png", ".svg")):
         raise click.ClickException("the output must be a .png or .svg file")
@@ -592,7 +593,9 @@ def render(
         raise click.ClickException("say which GAME to draw, or give --json CASE.json")
     cfg = _config(config_path)
     cache = cfg.data_dir / "pictures" / "maps" if cfg.data_dir.is_dir() else None
-    text = board_svg(geometry_for(pos.map, cfg.maps_path, cache), pos, outcomes, retreats=retreats)
+    calendar = calendar_of(pos.map)  # the phase as the map names it (A.D. 1430 Adjustments)
+    geometry = geometry_for(pos.map, cfg.maps_path, cache)
+    text = board_svg(geometry, pos, outcomes, retreats=retreats, title=calendar.title(pos.phase))
     if output.lower().endswith(".svg"):
         data = text.encode("utf-8")
     else:
@@ -601,7 +604,7 @@ def render(
         data = png(text, zoom=scale)
     with open(output, "wb") as fh:
         fh.write(data)
-    click.echo(f"{output}: {pos.phase} ({len(data)} bytes)")
+    click.echo(f"{output}: {calendar.short(pos.phase)} ({len(data)} bytes)")
 
 
 def _json_picture(path: str):
@@ -626,7 +629,6 @@ def _json_picture(path: str):
 def _game_picture(name: str, phase: str | None, config_path: str | None):
     from .game.state import GameState, find_game, turns
     from .render.stored import stored_picture
-    from .rules.phase import Phase
 
     database = _database(config_path)
     with database.transaction() as s:
@@ -637,14 +639,13 @@ def _game_picture(name: str, phase: str | None, config_path: str | None):
         rows = turns(s, g)
         if phase:
             try:
-                wanted = Phase.parse(phase)
+                wanted = st.calendar.parse(phase)  # the map's names, or the stored ones
             except ValueError as exc:
                 raise click.ClickException(str(exc)) from None
             chosen = [t for t in rows if t.phase == wanted]
             if not chosen:
-                raise click.ClickException(
-                    f"{name} has no phase {wanted}: " + (" ".join(str(t.phase) for t in rows) or "none yet")
-                )
+                played = " ".join(st.calendar.short(t.phase) for t in rows) or "none yet"
+                raise click.ClickException(f"{name} has no phase {st.calendar.short(wanted)}: {played}")
         else:
             chosen = [t for t in rows if t.report] or rows
         if not chosen:

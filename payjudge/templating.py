@@ -9,16 +9,30 @@ from pathlib import Path
 import jinja2
 
 from .payola.exchange.accounts import account_label
+from .rules.calendar import Calendar, PhaseTitle
 from .rules.phase import Phase
 from .text.visible import visible
 
 
-def phase_name(value: object) -> str:
-    """The one way mail names a phase: `S1901M` (or a Phase) as `Spring 1901 Movement`."""
+def phase_name(value: object, calendar: Calendar | None = None) -> str:
+    """The one way mail names a phase: `S1901M` (or a Phase) as `Spring 1901 Movement`, or
+    as the game's map names it (`A.D. 1430 Adjustments`) when given the map's calendar.
+    A name the calendar gave is printed as it is."""
+    if isinstance(value, PhaseTitle):
+        return value
     try:
-        return Phase.parse(str(value)).title
+        phase = Phase.parse(str(value))
     except ValueError:
         return str(value)
+    return calendar.title(phase) if calendar is not None else phase.title
+
+
+@jinja2.pass_context
+def _phase_filter(context: jinja2.runtime.Context, value: object) -> str:
+    """`|phase`: by the map's calendar when the template is given one as `calendar`
+    (the mailer gives it for every mail of a game), else on the standard cycle."""
+    calendar = context.get("calendar")
+    return phase_name(value, calendar if isinstance(calendar, Calendar) else None)
 
 
 def templates_dir() -> Path:
@@ -51,7 +65,7 @@ def environment() -> jinja2.Environment:
     env.filters["clip"] = clip
     env.filters["fit"] = fit
     env.filters["utf8len"] = lambda value: len(str(value).encode("utf-8"))
-    env.filters["phase"] = phase_name
+    env.filters["phase"] = _phase_filter
     # Exchange Payola: an investor's account (`@ALICE`) is shown by the investor's name
     env.filters["account"] = account_label
     return env
@@ -99,7 +113,7 @@ def html_environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["phase"] = phase_name
+    env.filters["phase"] = _phase_filter
     return env
 
 

@@ -35,7 +35,7 @@ from ..game.notes.reports import (
 from ..game.notify import broadcast, render_history
 from ..game.resignation import resign_power
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until, signon_window
-from ..game.state import MASTER, GameState, find_game, find_observer, list_games, turns
+from ..game.state import MASTER, GameState, find_game, find_observer, list_games, phase_title, turns
 from ..game.timing import Timing, show_time
 from ..game.turns import late_powers, waiting_powers
 from ..payola.exchange.accounts import investor_key, investor_name, is_investor
@@ -43,6 +43,7 @@ from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import GAME_NAME, Command, split_identity
+from ..text.phase_range import phase_range, within
 from ..vocabulary import GameStatus, SeatKind, SeatStatus
 from .base import REGISTRY, OpenerHandler, found, register, require
 
@@ -431,7 +432,7 @@ class List(OpenerHandler):
                 GameRow(
                     name=g.name,
                     state=g.state,
-                    phase=g.phase,
+                    phase=phase_title(ctx.session, g, ctx.config.maps_path),
                     open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
                     private=bool(g.settings.get("private")),
                 )
@@ -486,7 +487,7 @@ class Summary(OpenerHandler):
         summary = GameSummary(
             game=g.name,
             state=g.state,
-            phase=pos.phase.title if pos else None,
+            phase=st.calendar.title(pos.phase) if pos else None,
             deadline=show_time(g.deadline, timing.zone) if g.deadline else None,
             rules=listed_rules(list(g.rules)),
             timing=timing.describe(),
@@ -508,14 +509,21 @@ class Summary(OpenerHandler):
 @register
 class History(OpenerHandler):
     keyword = "HISTORY"
-    syntax = "HISTORY <game>"
-    summary = "every public result of a game so far"
+    syntax = "HISTORY <game> [FROM <phase>] [TO <phase>]"
+    summary = (
+        "every public result of a game so far; FROM and TO keep those of the phases between "
+        "(named S1901M, or as the game's map names them)"
+    )
 
     def run(self, ctx: Context, cmd: Command) -> None:
         require(len(cmd.args) >= 1, "write HISTORY <game>")
         signed_in = ctx.state.game.name if ctx.state is not None else None
         st = _game(ctx, cmd.args[0], lock=False)
-        played = [t for t in turns(ctx.session, st.game) if t.report]
+        try:  # the phases as the game's map names them
+            first, last = phase_range(cmd.args[1:], st.calendar)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        played = [t for t in turns(ctx.session, st.game) if t.report and within(t.phase, first, last)]
         viewer = blind_viewer(ctx, signed_in, st)
         master = viewer == MASTER or (signed_in == st.game.name and ctx.is_master)
         results = render_history(st, played, viewer=None if viewer == MASTER else viewer, master=master)

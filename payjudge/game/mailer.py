@@ -16,6 +16,8 @@ from datetime import datetime
 from typing import Any
 
 from ..config import Config
+from ..rules.calendar import Calendar, calendar_of
+from ..rules.mapfile import MapError, load_variant
 from ..store import Session
 from ..store.models import Game, OutboxMail
 from ..templating import render
@@ -42,6 +44,14 @@ class Mailer:
         # them later in the same transaction (the processor, at the end of its batch)
         self.hold = hold
 
+    def calendar(self, game: Game) -> Calendar | None:
+        """The calendar of the game's map, by which every mail of the game names its phases
+        (`|phase` in the templates); None if the map cannot be loaded."""
+        try:
+            return calendar_of(load_variant(game.map_name, self.config.maps_path))
+        except MapError:
+            return None
+
     def send(
         self,
         to: Iterable[str | None],
@@ -67,6 +77,8 @@ class Mailer:
                 recipients.append(address.lower())
         if not recipients:
             return []
+        if game is not None and "calendar" not in view:
+            view["calendar"] = self.calendar(game)
         body = render(template, judge=self.config.judge_name, **view)
         domain = self.config.judge_address.rpartition("@")[2] or "localhost"
         rows = []

@@ -17,7 +17,7 @@ from ..payola.exchange.views import results_from_json
 from ..payola.rules import Flag
 from ..payola.statement import statement_view
 from ..rules.names import PowerName
-from ..rules.phase import Phase
+from ..rules.phase import Phase, PhaseType, Season
 from ..rules.position import Position
 from ..store.models import Turn
 from ..templating import render
@@ -121,6 +121,7 @@ def _full_view(st: GameState, report: dict[str, Any], *, deadline: datetime | No
     zone = Timing.from_json(st.game.timing).zone
     return {
         "game_name": st.game.name,
+        "calendar": st.calendar,  # `|phase` names the phases as the map does
         "phase": phase.title,
         "powers": [
             {
@@ -173,7 +174,8 @@ def send_results(
     else:
         view = results_view(st, report, deadline=st.game.deadline, master=True)
     view["totals"] = public_totals(st, comp)
-    subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {report['phase']}"
+    shown_phase = st.calendar.short(Phase.parse(report["phase"]))
+    subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {shown_phase}"
     to = [st.game.master_address] if preview else public_recipients(st)
     if is_blind(st.rules.flags) and not preview:
         _send_blind_results(st, comp.report.before, report, view, subject, mailer)
@@ -318,7 +320,7 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
             mailer.send(
                 # the statement goes to whoever controlled the power during the phase
                 power_address(st, power, comp.control_before),
-                f"Payola bribe results {st.game.name} {phase}",
+                f"Payola bribe results {st.game.name} {st.calendar.short(phase)}",
                 "statement.txt.j2",
                 kind="statement",
                 game=st.game,
@@ -326,7 +328,7 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
             )
     mailer.send(
         [st.game.master_address],
-        f"{'PREVIEW ' if preview else ''}Payola Master's report {st.game.name} {phase}",
+        f"{'PREVIEW ' if preview else ''}Payola Master's report {st.game.name} {st.calendar.short(phase)}",
         "master_report.txt.j2",
         kind="master_report",
         game=st.game,
@@ -348,19 +350,21 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
     year = following.year if following.is_exchange else following.year - 1
     # with INCOME EVERY MOVEMENT (rule 6.6) income also comes within a year
     within = following.year == comp.report.phase.year and not following.is_exchange
-    period = f"{following.title}" if within else f"THE YEAR {year}"
+    # the year as the map counts it: that of the adjustments the income follows
+    shown_year = st.calendar.year(Phase(year, Season.WINTER, PhaseType.ADJUSTMENTS))
+    period = st.calendar.title(following) if within else f"THE YEAR {shown_year}"
     for power, line in comp.income_lines.items():
         to = power_address(st, power)
         if not to:
             continue
         mailer.send(
             to,
-            f"Payola income report {st.game.name} {following if within else year}",
+            f"Payola income report {st.game.name} {st.calendar.short(following) if within else shown_year}",
             "income.txt.j2",
             kind="income",
             game=st.game,
             game_name=st.game.name,
-            year=year,
+            year=shown_year,
             period=period,
             line=line,
             hoarding=(Flag.NO_HOARDING in st.rules),
@@ -396,13 +400,16 @@ def played_results(st: GameState, turn: Turn, *, viewer: str | None = None, mast
     `master`: for the Master or the omniscient, who see the controllers HIDE_DUMMIES hides."""
     report = turn.report or {}
     if turn.phase.is_exchange:
-        return render("exchange_results.txt.j2", v=results_from_json(str(turn.phase), report))
+        return render(
+            "exchange_results.txt.j2", v=results_from_json(str(turn.phase), report), calendar=st.calendar
+        )
     if viewer == NOBODY:
         return render(
             "results_moved.txt.j2",
             game_name=st.game.name,
             phase=turn.phase.title,
             next_phase=Phase.parse(report["next_phase"]).title,
+            calendar=st.calendar,
             deadline=None,
             winner=report.get("winner"),
         )

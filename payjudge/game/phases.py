@@ -9,7 +9,6 @@ from typing import Any
 from ..payola.exchange.accounts import account_label, investor_key, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
-from ..rules.phase import Phase
 from ..rules.position import Position
 from ..rules.serial import position_from_json
 from ..store import repo
@@ -86,8 +85,9 @@ def _process_exchange(st: GameState, mailer: Mailer, now: datetime) -> Turn:
     _, nxt = exchange.process_exchange(st, now=now, mailer=mailer, income=income)
     game = st.game
     last = game.settings.get("end")
-    if last is not None and year >= int(last):  # END <year>: after that year's exchange phase
-        end_game(st, mailer, now, {"type": "calendar", "year": year})
+    # END <year>: after that year's exchange phase, the year as the map counts it
+    if last is not None and year >= st.calendar.game_year(int(last)):
+        end_game(st, mailer, now, {"type": "calendar", "year": st.calendar.year(turn.phase)})
         return nxt
     check_votes(st, mailer, now)
     game.reminded = []
@@ -124,12 +124,13 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
         goal = current
     else:
         try:
-            phase = Phase.parse(target)
+            phase = st.calendar.parse(target)  # the map's names too (A1430M, A.D. 1430 MOVEMENT)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         goal = next((t for t in reversed(turns(st.session, game)) if t.phase == phase), None)
         if goal is None:
-            raise CommandError(f"{game.name} has no phase {phase} to roll back to")
+            shown = phase if st.calendar.standard else target  # as the Master wrote it
+            raise CommandError(f"{game.name} has no phase {shown} to roll back to")
     for t in turns(st.session, game):
         if t.seq > goal.seq:
             t.status = TurnStatus.ROLLED_BACK
@@ -158,7 +159,7 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     broadcast(
         st,
         mailer,
-        f"Diplomacy rollback {game.name} {goal.phase}",
+        f"Diplomacy rollback {game.name} {st.calendar.short(goal.phase)}",
         "rollback.txt.j2",
         master=Flag.IGNORE_RESULTS not in st.rules,  # seed 003 §1.2: no rollback messages
         phase=pos.phase.title,
@@ -286,7 +287,7 @@ def end_publication(st: GameState) -> dict[str, Any]:
             continue
         published.append(
             {
-                "phase": t.phase.title,
+                "phase": st.calendar.title(t.phase),
                 "sheets": t.chart.get("sheets", {}),
                 "accept": t.chart.get("accept", {}),
                 "chart": t.chart.get("chart", {}),
@@ -323,7 +324,7 @@ def _unfinished_sheets(st: GameState) -> dict[str, Any] | None:
         return None
     accept = {p: text for p in st.map.power_names if (text := st.acceptance_text(p))}
     return {
-        "phase": f"{pos.phase.title} (not processed: the game ended first)",
+        "phase": f"{st.calendar.title(pos.phase)} (not processed: the game ended first)",
         "sheets": sheets,
         "accept": accept,
         "chart": {},

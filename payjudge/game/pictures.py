@@ -31,9 +31,11 @@ from ..render.board import board_svg
 from ..render.files import drawing_path, geometry_for
 from ..render.raster import png
 from ..render.stored import outcomes_from_report, retreats_from_report
+from ..rules.calendar import calendar_of
 from ..rules.flags import Flag
 from ..rules.geography import Map
 from ..rules.names import PowerName
+from ..rules.phase import Phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store.models import Game
@@ -105,6 +107,9 @@ class Pictures:
             "report": report,
             "viewer": viewer,
         }
+        calendar = calendar_of(game_map)
+        if not calendar.standard:  # pictures drawn before the map's own titles are not reused
+            doc["title"] = calendar.title(position.phase)
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:32]
 
     def png(
@@ -143,7 +148,9 @@ class Pictures:
         geometry = geometry_for(game_map, self.maps_dir, self.cache_dir / "maps" if self.cache_dir else None)
         outcomes = outcomes_from_report(position, report) if report else ()
         retreats = retreats_from_report(report) if report else {}
-        text = board_svg(geometry, position, outcomes, retreats=retreats, viewer=viewer)
+        # titled as the map names the phase (A.D. 1430 Adjustments)
+        title = calendar_of(game_map).title(position.phase)
+        text = board_svg(geometry, position, outcomes, retreats=retreats, title=title, viewer=viewer)
         data = png(text)
         if len(data) > MAIL_LIMIT:
             data = png(text, zoom=max(0.4, (MAIL_LIMIT / len(data)) ** 0.5))
@@ -173,4 +180,5 @@ class Pictures:
         except Exception:  # a picture is never worth losing the results mail over
             log.exception("game %s: the picture of %s could not be drawn", game.name, report.get("phase"))
             return None
-        return Attachment(f"{game.name}-{report['phase']}.png", "image/png", data)
+        shown = calendar_of(game_map).short(Phase.parse(str(report["phase"])))
+        return Attachment(f"{game.name}-{shown}.png", "image/png", data)

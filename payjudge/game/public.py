@@ -78,7 +78,7 @@ def summary(st: GameState) -> Summary:
         game.name,
         game.map_name,
         game.state,
-        game.phase.title if game.phase else None,
+        st.calendar.title(game.phase) if game.phase else None,
         show_time(game.deadline, zone) if game.deadline and game.state is GameStatus.ACTIVE else None,
         counts,
     )
@@ -114,10 +114,16 @@ def game_page(session: Session, config: Config, name: str) -> Page | None:
     if shared:  # a BLIND game's results are per power: none of it is public
         for t in turns(session, game):
             if t.status is TurnStatus.PROCESSED and t.report:
-                history.append(Played(t.seq, t.phase.title, played_results(st, t)))
+                history.append(Played(t.seq, st.calendar.title(t.phase), played_results(st, t)))
     ended = None
     if game.state.is_over and game.result:
-        ended = render("game_end.txt.j2", judge=config.judge_name, game_name=game.name, **end_publication(st))
+        ended = render(
+            "game_end.txt.j2",
+            judge=config.judge_name,
+            game_name=game.name,
+            calendar=st.calendar,
+            **end_publication(st),
+        )
     current = st.turn
     if current is None:
         played = turns(session, game)

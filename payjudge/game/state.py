@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from ..payola.rules import IncomeEvery, IncomeScheme, PayolaRules
+from ..rules.calendar import Calendar, calendar_of
 from ..rules.geography import Map
-from ..rules.mapfile import load_variant
+from ..rules.mapfile import MapError, load_variant
 from ..rules.names import PowerName
 from ..rules.position import Position
 from ..rules.serial import position_from_json
@@ -35,6 +36,17 @@ def payola_rules(game: Game, game_map: Map | None = None) -> PayolaRules:
     )
 
 
+def phase_title(session: Session, game: Game, maps_dir: Path | None) -> str | None:
+    """A game's phase as its map names it (A.D. 1430 Adjustments; LIST of games), None
+    before it starts; by the stored name if its map is no longer installed."""
+    if game.phase is None:
+        return None
+    try:
+        return GameState(session, game, maps_dir).calendar.title(game.phase)
+    except MapError:
+        return game.phase.title
+
+
 find_game = repo.game_by_name
 find_observer = repo.observer
 list_games = repo.games
@@ -53,6 +65,11 @@ class GameState:
     @cached_property
     def map(self) -> Map:
         return load_variant(self.game.map_name, self.maps_dir)
+
+    @cached_property
+    def calendar(self) -> Calendar:
+        """How the game's map names its phases and years (A.D. 1430 Adjustments)."""
+        return calendar_of(self.map)
 
     @cached_property
     def rules(self) -> PayolaRules:

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import tempfile
+from dataclasses import replace
 from email import message_from_bytes, policy
 from pathlib import Path
 
@@ -27,6 +28,9 @@ from tests.service.judge import TestJudge
 CASES = Path(__file__).parent / "cases"
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 UPDATE = os.environ.get("PAYJUDGE_UPDATE_GOLDEN") == "1"
+DPJUDGE_MAPS = Path(__file__).resolve().parents[3] / "shared" / "dpjudge-maps" / "maps"
+if not DPJUDGE_MAPS.is_dir():
+    DPJUDGE_MAPS = Path("/work/shared/dpjudge-maps/maps")
 
 
 INVESTORS = ["ALICE", "BOB", "CAROL"]
@@ -39,6 +43,13 @@ def preset(judge: TestJudge, name: str) -> None:
         judge.send("gm@pj.test", "CREATE ex1 masterpw\nRULE EXCHANGE\nINVESTORS 3\nCAPITAL 70\nSIGNOFF\n")
         for n in INVESTORS:
             judge.send(f"{n.lower()}@pj.test", f"JOIN {n.lower()}@ex1 pw-{n.lower()}\n")
+        judge.sent.clear()
+        return
+    if name == "hundred":  # DPjudge's hundred, read in place: its own calendar (issue 28)
+        judge.config = replace(judge.config, maps_dir=str(DPJUDGE_MAPS))
+        judge.send("gm@pj.test", "CREATE h1 masterpw\nRULE POWER_CHOICE\nMAP hundred\nSIGNOFF\n")
+        for p in ("ENGLAND", "FRANCE", "BURGUNDY"):
+            judge.send(f"{p.lower()}@pj.test", f"JOIN {p.lower()}@h1 pw-{p.lower()}\n")
         judge.sent.clear()
         return
     judge.send("gm@pj.test", "CREATE pay7 masterpw\nRULE POWER_CHOICE\nTIMING MOVE 2D AT 18:00\nSIGNOFF\n")
@@ -59,6 +70,8 @@ _CODE = re.compile(r"(CONFIRM \S+ )[a-z2-7]{16}\b")
 @pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if p.is_dir()))
 def test_conversation(case: str):
     folder = CASES / case
+    if (folder / "setup").read_text().strip() == "hundred" and not DPJUDGE_MAPS.is_dir():
+        pytest.skip("DPjudge's map files (../shared/dpjudge-maps) are not here")
     tmp = Path(tempfile.mkdtemp(prefix="pj-case-"))
     try:
         url = f"sqlite:///{tmp / 'judge.sqlite'}"

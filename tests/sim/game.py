@@ -29,9 +29,12 @@ from payjudge.config import Config
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
 from payjudge.rules import visibility
+from payjudge.rules.calendar import calendar_of
 from payjudge.rules.flag_registry import lookup
 from payjudge.rules.flags import Flag
+from payjudge.rules.mapfile import load_variant
 from payjudge.rules.names import PowerName
+from payjudge.rules.phase import Phase
 from payjudge.rules.serial import position_to_json
 from payjudge.service.replay import replay
 from payjudge.store.db import Database, upgrade
@@ -670,7 +673,10 @@ class Game:
             self.rollback(phase)
 
     def rollback(self, phase: str | None) -> None:
-        self.master(f"ROLLBACK {phase}", what=f"ROLLBACK {phase}")
+        # named as the Master reads it: on hundred A1430A, not the stored W1425A
+        game_map = load_variant(self.setup.map_name, self.judge.config.maps_path)
+        shown = calendar_of(game_map).short(Phase.parse(phase)) if phase else phase
+        self.master(f"ROLLBACK {shown}", what=f"ROLLBACK {shown} ({phase})")
         after = self.snapshot()
         before = self.opened[phase or ""]
         if after != before:

@@ -50,7 +50,8 @@ def _investor_addresses(st: GameState) -> dict[str, str]:
 def _following(st: GameState, processed: Phase) -> Following:
     game = st.game
     last = game.settings.get("end")
-    ends = processed.year if last is not None and processed.year >= int(last) else None
+    ended = last is not None and processed.year >= st.calendar.game_year(int(last))
+    ends = st.calendar.year(processed) if ended else None  # the map's year (A.D. 1430)
     assert game.phase is not None
     zone = Timing.from_json(game.timing).zone
     return Following(game.phase, show_time(game.deadline, zone) if game.deadline else None, ends)
@@ -67,6 +68,7 @@ def _company_mails(
 ) -> None:
     """Each company's statement to the CEO who acted for it, and its annual report."""
     game, name, balances = st.game, st.game.name, figures.balances
+    shown, year = st.calendar.short(phase), st.calendar.year(phase)  # the map's (A1430X on hundred)
     after = dict(balances)
     for m in outcome.money:
         after[m.account] = after.get(m.account, 0) + m.amount
@@ -75,7 +77,7 @@ def _company_mails(
         if acting in addresses:
             mailer.send(
                 [addresses[acting]],
-                f"Company statement for {company} {name} {phase}",
+                f"Company statement for {company} {name} {shown}",
                 "company_statement.txt.j2",
                 kind="statement",
                 game=game,
@@ -85,11 +87,11 @@ def _company_mails(
         income = figures.income.get(company, 0)
         mailer.send(
             readers,
-            f"Annual stockholder report for {company} {phase.year}",
+            f"Annual stockholder report for {company} {year}",
             "stockholder_report.txt.j2",
             kind="report",
             game=game,
-            v=views.stockholder_report(phase.year, company, after, income, outcome, figures.owned),
+            v=views.stockholder_report(year, company, after, income, outcome, figures.owned),
         )
 
 
@@ -106,10 +108,11 @@ def send_exchange_mails(
 ) -> None:
     """Every mail of the processed exchange phase `phase` (see the module's docstring)."""
     game, name = st.game, st.game.name
+    shown = st.calendar.short(phase)  # the map's name of the phase (A1430X on hundred)
     addresses = _investor_addresses(st)
     mailer.send(
         public_recipients(st),
-        f"Exchange results {name} {phase}",
+        f"Exchange results {name} {shown}",
         "exchange_results.txt.j2",
         kind="results",
         game=game,
@@ -119,7 +122,7 @@ def send_exchange_mails(
     for investor, address in sorted(addresses.items()):
         mailer.send(
             [address],
-            f"Exchange statement {name} {phase}",
+            f"Exchange statement {name} {shown}",
             "exchange_statement.txt.j2",
             kind="statement",
             game=game,

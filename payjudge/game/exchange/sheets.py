@@ -10,6 +10,7 @@ from datetime import datetime
 
 from ...payola.exchange.market import MarketOrder
 from ...payola.exchange.phase import ExchangeSheet, MarketState
+from ...rules.phase import Phase, PhaseType, Season
 from ...store import repo
 from ...store.models import Submission, Turn
 from ...text.exchange import ExchangeLine, parse_exchange_line
@@ -47,10 +48,10 @@ def exchange_turn(st: GameState) -> Turn:
     if turn is None or not st.game.state.is_running:
         raise CommandError(f"{st.game.name} is {st.game.state}: nothing can be ordered now")
     if not turn.phase.is_exchange or turn.market is None:
-        year = turn.phase.year
+        following = Phase(turn.phase.year, Season.WINTER, PhaseType.EXCHANGE)
         raise CommandError(
-            f"exchange orders are for exchange phases (now: {turn.phase.title}; "
-            f"the next is Winter {year} Exchange)"
+            f"exchange orders are for exchange phases (now: {st.calendar.title(turn.phase)}; "
+            f"the next is {st.calendar.title(following)})"
         )
     return turn
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...rules.names import PowerName
-from ...rules.phase import Phase
 from ...vocabulary import GameStatus, SeatStatus
 from ..exchange import CompanyStanding
 from ..gamerules import SectionRows
@@ -39,7 +38,7 @@ class GameRow:
 
     name: str
     state: GameStatus
-    phase: Phase | None
+    phase: str | None  # the phase's title, as the game's map names it
     open: int  # seats still open
     private: bool
 
