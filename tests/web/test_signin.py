@@ -23,7 +23,9 @@ pytestmark = pytest.mark.timeout(180)
 
 async def _serve(tmp_path, **settings):
     url, judge = play(tmp_path)
-    judge.send(addr("FRANCE"), "SIGNON Fpay7 pw-france\n% fall-secret-of-FRANCE\n7 : A BUR - MUN\nACCEPT FGE?\n")
+    judge.send(
+        addr("FRANCE"), "SIGNON Fpay7 pw-france\n% fall-secret-of-FRANCE\n7 : A BUR - MUN\nACCEPT FGE?\n"
+    )
     judge.send(addr("GERMANY"), "SIGNON Gpay7 pw-germany\n% fall-secret-of-GERMANY\n6 : A MUN H\n")
     judge.config = replace(judge.config, **settings)  # the mail side's settings too
     config = replace(judge.config, db_url=url)
@@ -53,7 +55,7 @@ async def _get(http: aiohttp.ClientSession, url: str) -> tuple[int, str, str | N
 
 async def test_a_power_signs_in_sees_its_own_papers_and_nobody_elses(tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
-    page, base, judge = await _serve(tmp_path)
+    page, base, _ = await _serve(tmp_path)
     try:
         async with _client() as http:
             status, where, cookies, _ = await _sign_in(http, base, "pay7", "F", "pw-france")
