@@ -75,6 +75,7 @@ class Current:
     party: Party
     csrf: str
     game_id: int
+    session_id: int
 
 
 def _digest(text: str) -> str:
@@ -163,7 +164,7 @@ def current(s: Session, config: Config, token: str, *, now: datetime) -> Current
     if cred is None or _digest(cred.stored or "") != row.credential:
         return None  # the password changed, or the seat was given up
     party = Party(game.name, cred.who, cred.is_master, cred.is_observer)
-    return Current(party, row.csrf, game.id)
+    return Current(party, row.csrf, game.id, row.id)
 
 
 def sign_out(s: Session, token: str, *, now: datetime) -> None:

@@ -329,6 +329,8 @@ class Claimed:
     envelope_from: str | None
     attempts: int
     redacted: bool
+    source: str = ""
+    source_key: str | None = None  # the web's "web:<session>:<nonce>" (game/websend.py)
 
 
 _CLAIMED = aliased(InboundMessage, name="claimed")
@@ -348,6 +350,8 @@ _CLAIM_COUNTING = (
         .offset(bindparam("nth", type_=Integer))
         .correlate(_CLAIMED)
         .scalar_subquery(),
+        _CLAIMED.source,
+        _CLAIMED.source_key,
     )
     .where(_CLAIMED.id == bindparam("inbound_id", type_=Integer), _CLAIMED.state == InboundState.NEW)
     .where(or_(_CLAIMED.not_before.is_(None), _CLAIMED.not_before <= bindparam("now", type_=UTC)))
@@ -371,7 +375,7 @@ def claim_inbound_counting(
     )
     if found is None:
         return None, None
-    return Claimed(*found[:6]), found[6]
+    return Claimed(*found[:6], source=found[7], source_key=found[8]), found[6]
 
 
 _OUTBOX_COLUMNS = frozenset(column.key for column in OutboxMail.__table__.columns)

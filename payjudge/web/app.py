@@ -28,6 +28,7 @@ from aiohttp import web
 
 from ..config import Config
 from ..game import public
+from ..ports import InboundStore
 from ..store.db import Database
 from ..templating import render_html
 from .signin import add_routes
@@ -51,7 +52,12 @@ _HEADERS = {
 }
 
 
-def make_app(db: Database, config: Config, now: Callable[[], datetime] = _system_now) -> web.Application:
+def make_app(
+    db: Database,
+    config: Config,
+    now: Callable[[], datetime] = _system_now,
+    inbound: InboundStore | None = None,
+) -> web.Application:
     async def read(fn: Callable[..., T], *args) -> T:
         def work() -> T:
             with db.reading() as s:
@@ -97,7 +103,7 @@ def make_app(db: Database, config: Config, now: Callable[[], datetime] = _system
     app.router.add_get("/", index)
     app.router.add_get("/game/{name}", game)
     app.router.add_get(r"/game/{name}/{seq:\d{1,9}}.png", picture)
-    add_routes(app, db, config, page, now)
+    add_routes(app, db, config, page, now, inbound)
     return app
 
 
@@ -161,14 +167,19 @@ class StatusPage:
 
 
 async def start_http(
-    db: Database, config: Config, host: str, port: int, now: Callable[[], datetime] = _system_now
+    db: Database,
+    config: Config,
+    host: str,
+    port: int,
+    now: Callable[[], datetime] = _system_now,
+    inbound: InboundStore | None = None,
 ) -> tuple[StatusPage, int]:
     """Serve the status page on host:port; returns the page (to clean up) and the port."""
     # aiohttp's keep-alive timer runs from a connection's start and from each answer, and
     # closes a connection that is still waiting for a request's head when it fires (a
     # partly sent head does not restart it): it is the header timeout
     options: dict[str, Any] = {"access_log": None, "keepalive_timeout": config.http_header_timeout_seconds}
-    runner = web.AppRunner(make_app(db, config, now), **options)
+    runner = web.AppRunner(make_app(db, config, now, inbound), **options)
     await runner.setup()
     manager = runner.server
     assert manager is not None  # set up above

@@ -2,7 +2,9 @@
 
     GET  /login               the sign-in form (?game=<name> fills the game in)
     POST /login               game, who, password: a session, then the party's page
-    GET  /game/<name>/mine    the signed-in party's page of that game
+    GET  /game/<name>/mine    the signed-in party's page of that game (?sent=<nonce>: with
+                              the reply to the message a form sent)
+    POST /game/<name>/send    the form's text, sent as the party's message (game/websend.py)
     POST /logout              ends the session
 
 The session's token travels in an HttpOnly, SameSite=Strict cookie (Secure when the
@@ -23,9 +25,11 @@ from typing import TypeVar
 from aiohttp import web
 
 from ..config import Config
-from ..game import websession
+from ..game import websend, websession
 from ..game.private import private_page
+from ..ports import InboundStore
 from ..store.db import Database
+from ..store.mailbox import SqlInbound
 
 T = TypeVar("T")
 SESSION_COOKIE = "pj_session"
@@ -37,13 +41,28 @@ def _same(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
 
 
+class _Clock:
+    def __init__(self, now: Callable[[], datetime]):
+        self.now = now
+
+
 def _see(location: str) -> web.Response:
     return web.Response(status=303, headers={"Location": location})
 
 
 def add_routes(
-    app: web.Application, db: Database, config: Config, page: Render, now: Callable[[], datetime]
+    app: web.Application,
+    db: Database,
+    config: Config,
+    page: Render,
+    now: Callable[[], datetime],
+    inbound: InboundStore | None = None,
 ) -> None:
+    """The routes behind a sign-in. A form's message is stored through `inbound` (the
+    daemon's, which wakes its processor; the page then waits up to 20 s for the reply),
+    or, without one, straight into the store, to be processed later."""
+    store = (inbound or SqlInbound(db, _Clock(now))).store_inbound
+    wait_tenths = 200 if inbound is not None else 0
     secure = config.base_url.lower().startswith("https://")
 
     def cookie(response: web.StreamResponse, name: str, value: str, max_age: int | None = None) -> None:
@@ -106,7 +125,42 @@ def add_routes(
         view = await reading(private_page, current.party)
         if view is None:
             return _see("/")
-        return page("web/mine.html.j2", view=view, csrf=current.csrf)
+        sent = request.query.get("sent", "")
+        answer = await reading(websend.answer, current, sent) if websend.NONCE.fullmatch(sent) else None
+        return page(
+            "web/mine.html.j2",
+            view=view,
+            csrf=current.csrf,
+            nonce=secrets.token_urlsafe(18),
+            answer=answer,
+            limit=config.max_message_bytes // 2,
+        )
+
+    async def send(request: web.Request) -> web.Response:
+        """The form's text, sent as the party's message (game/websend.py); then the page
+        with the reply, once the processor has answered (or, in a busy moment, without)."""
+        name = request.match_info["name"]
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            return _see(f"/login?game={name}")
+        form = await request.post()
+        if not _same(str(form.get("csrf", "")), current.csrf):
+            return page("web/missing.html.j2", status=403, what="a form without its token")
+        nonce, text = str(form.get("nonce", "")), str(form.get("text", ""))
+        if not websend.NONCE.fullmatch(nonce) or len(text.encode()) > config.max_message_bytes // 2:
+            return page("web/missing.html.j2", status=400, what="a form this page did not make")
+        address = await reading(websend.address_of, current)
+        if address is None:
+            return _see(f"/login?game={name}")
+        raw = websend.compose(config, current, address, text, nonce, now())
+        key = websend.source_key(current, nonce)
+        await asyncio.to_thread(store, raw, source=websend.SOURCE, source_key=key, envelope_from=address)
+        for _ in range(wait_tenths):  # the daemon's processor answers in a moment
+            answer = await reading(websend.answer, current, nonce)
+            if answer.reply is not None:
+                break
+            await asyncio.sleep(0.1)
+        return _see(f"/game/{name}/mine?sent={nonce}#answer")
 
     async def logout(request: web.Request) -> web.Response:
         form = await request.post()
@@ -123,4 +177,5 @@ def add_routes(
     app.router.add_get("/login", login_get)
     app.router.add_post("/login", login_post)
     app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine", mine)
+    app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/send", send)
     app.router.add_post("/logout", logout)
