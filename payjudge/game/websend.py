@@ -110,13 +110,14 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
     if row.state is InboundState.NEW:
         return Answer(row.state, None)
     wanted = message_id(nonce, config)
-    replies = s.scalars(
-        select(OutboxMail)
-        .where(OutboxMail.kind == "reply", OutboxMail.created_at >= row.received_at)
-        .order_by(OutboxMail.id)
-        .limit(500)
+    # the reply is the mail to the message's sender that answers its Message-ID (a copy
+    # to the Master, under ALWAYS_CONFIRM, answers it too, but goes elsewhere)
+    later = s.scalars(
+        select(OutboxMail).where(OutboxMail.created_at >= row.received_at).order_by(OutboxMail.id).limit(500)
     )
-    for mail in replies:
+    for mail in later:
+        if row.sender not in mail.recipients:
+            continue
         parsed = email.message_from_bytes(mail.raw, policy=email.policy.default)
         if parsed.get("In-Reply-To", "").strip() == wanted:
             body = parsed.get_body(("plain",))

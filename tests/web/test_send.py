@@ -100,7 +100,7 @@ async def test_no_token_no_message_and_no_reading_of_anothers_answer(tmp_path):
             # Germany's session posting France's form (France's token) is refused too
             assert (await _send(germany, base, form, "7 : A BUR H"))[0] == 403
             assert _web_messages(judge) == 0
-            status, where = await _send(france, base, form, "% web-secret-of-France\n7 : A BUR H")
+            assert (await _send(france, base, form, "% web-secret-of-France\n7 : A BUR H"))[0] == 303
             judge.process()
             _, seen, _ = await _get(germany, f"{base}/game/pay7/mine?sent={form['nonce']}")
             assert "No message of yours" in seen and "web-secret-of-France" not in seen
