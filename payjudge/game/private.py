@@ -13,11 +13,15 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..rules.names import PowerName
+from ..rules.serial import position_from_json
 from ..store import Session, repo
 from ..store.models import Game
+from ..vocabulary import TurnStatus
 from . import money
-from .public import Page, game_page
-from .state import GameState
+from .blind import sight_board
+from .pictures import Pictures, shared_pictures
+from .public import Page, game_page, picture
+from .state import GameState, turns
 from .websession import Party
 
 
@@ -45,11 +49,14 @@ class Desk:
 @dataclass(frozen=True)
 class PrivatePage:
     """A party's page: the public page, and the desks it may read (its own; the
-    Master's: every power's; an observer's: none)."""
+    Master's: every power's; an observer's: none). In a BLIND game, which has no public
+    picture, `own_seq` is the last played phase, whose picture the party may see as its
+    results mail showed it (`own_picture`)."""
 
     party: Party
     public: Page
     desks: tuple[Desk, ...]
+    own_seq: int | None = None
 
 
 def _desk(s: Session, st: GameState, power: PowerName) -> Desk:
@@ -75,4 +82,29 @@ def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None
         powers = [party.power]
     else:
         powers = []
-    return PrivatePage(party, page, tuple(_desk(s, st, p) for p in powers))
+    own = None
+    if not page.pictures and (party.is_master or party.power is not None):
+        played = [t.seq for t in turns(s, game) if t.status is TurnStatus.PROCESSED and t.report]
+        own = played[-1] if played else None
+    return PrivatePage(party, page, tuple(_desk(s, st, p) for p in powers), own)
+
+
+def own_picture(s: Session, config: Config, party: Party, seq: int) -> bytes | None:
+    """The picture of a played phase of a BLIND game as `party`'s results mail showed it:
+    drawn from what the power saw (`blind.sight_board`), the whole board for the Master.
+    A game with a public picture: the public one. None for anything else."""
+    game = repo.game_by_name(s, party.game)
+    if game is None:
+        return None
+    if shared_pictures(game):
+        return picture(s, config, party.game, seq)
+    turn = next((t for t in turns(s, game) if t.seq == seq), None)
+    if turn is None or turn.status is not TurnStatus.PROCESSED or not turn.report:
+        return None
+    st = GameState(s, game, config.maps_path)
+    position, report = position_from_json(st.map, turn.position), dict(turn.report)
+    if not party.is_master:
+        if party.power is None:
+            return None
+        position, report = sight_board(position, report, party.power)
+    return Pictures.of(config).png(st.map, position, report)

@@ -2,6 +2,7 @@
 
     GET  /login               the sign-in form (?game=<name> fills the game in)
     POST /login               game, who, password: a session, then the party's page
+    GET  /game/<name>/mine/<seq>.png   a BLIND game's phase as the party saw it
     GET  /game/<name>/mine    the signed-in party's page of that game (?sent=<nonce>: with
                               the reply to the message a form sent)
     POST /game/<name>/send    the form's text, sent as the party's message (game/websend.py)
@@ -26,7 +27,7 @@ from aiohttp import web
 
 from ..config import Config
 from ..game import websend, websession
-from ..game.private import private_page
+from ..game.private import own_picture, private_page
 from ..ports import InboundStore
 from ..store.db import Database
 from ..store.mailbox import SqlInbound
@@ -39,6 +40,10 @@ Render = Callable[..., web.Response]
 
 def _same(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
+
+
+# what only the signed-in party may see: no cache (a shared proxy's least of all) keeps it
+_PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff"}
 
 
 class _Clock:
@@ -127,13 +132,28 @@ def add_routes(
             return _see("/")
         sent = request.query.get("sent", "")
         answer = await reading(websend.answer, current, sent) if websend.NONCE.fullmatch(sent) else None
-        return page(
+        response = page(
             "web/mine.html.j2",
             view=view,
             csrf=current.csrf,
             nonce=secrets.token_urlsafe(18),
             answer=answer,
             limit=config.max_message_bytes // 2,
+        )
+        response.headers.update(_PRIVATE)
+        return response
+
+    async def own_png(request: web.Request) -> web.Response:
+        name, seq = request.match_info["name"], int(request.match_info["seq"])
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            return _see(f"/login?game={name}")
+        data = await reading(own_picture, current.party, seq)
+        if data is None:
+            return page("web/missing.html.j2", status=404, what=f"no picture {seq} of {name} for you")
+        # private: no shared cache may keep it
+        return web.Response(
+            body=data, content_type="image/png", headers={"Cache-Control": "private, no-store"}
         )
 
     async def send(request: web.Request) -> web.Response:
@@ -178,4 +198,5 @@ def add_routes(
     app.router.add_post("/login", login_post)
     app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine", mine)
     app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/send", send)
+    app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine/{seq:\d{1,9}}.png", own_png)
     app.router.add_post("/logout", logout)

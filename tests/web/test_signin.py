@@ -205,3 +205,40 @@ async def test_unknown_parties_and_the_master_of_another_game(tmp_path):
             assert GM not in body
     finally:
         await page.cleanup()
+
+
+async def test_a_blind_power_sees_only_its_share(tmp_path):
+    """BLIND (rule 6.3): no public picture; each power's page shows the last phase as its
+    results mail showed it, drawn from what it saw; the Master's shows the whole board."""
+    from tests.pngread import read_png
+
+    from .games import POWERS
+
+    _, judge = play(tmp_path)
+    judge.send(GM, "CREATE bl7 masterpw\nRULE POWER_CHOICE BLIND\nTIMING MOVE 2D\nSIGNOFF\n")
+    for p in POWERS:
+        judge.send(addr(p, "bl7"), f"JOIN {p.lower()}@bl7 pw-{p.lower()}\n")
+    judge.send(addr("FRANCE", "bl7"), "SIGNON Fbl7 pw-france\n9 : A PAR - BUR\n")
+    judge.send(addr("RUSSIA", "bl7"), "SIGNON Rbl7 pw-russia\n9 : A MOS - UKR\n")
+    judge.send(GM, "SIGNON Mbl7 masterpw\nPROCESS!\n")
+    page, port = await start_http(judge.db, judge.config, "127.0.0.1", 0, now=judge.clock.now)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        shots = {}
+        for who, password in (("F", "pw-france"), ("R", "pw-russia"), ("M", "masterpw")):
+            async with _client() as http:
+                assert (await _sign_in(http, base, "bl7", who, password))[0] == 303
+                _, mine, _ = await _get(http, f"{base}/game/bl7/mine")
+                src = re.search(r'src="(/game/bl7/mine/\d+\.png)"', mine)
+                assert src is not None, mine
+                async with http.get(base + src.group(1)) as r:
+                    assert r.status == 200 and r.headers["Cache-Control"] == "private, no-store"
+                    shots[who] = await r.read()
+                assert read_png(shots[who])[0] > 0
+                # the public picture of a BLIND game does not exist
+                assert (await _get(http, base + src.group(1).replace("/mine", "")))[0] == 404
+        assert len({shots["F"], shots["R"], shots["M"]}) == 3
+        async with _client() as stranger:
+            assert (await _get(stranger, f"{base}/game/bl7/mine/1.png"))[0] == 303
+    finally:
+        await page.cleanup()
