@@ -95,6 +95,17 @@ class Answer:
 
     state: InboundState | None  # None: no such message of this party
     reply: str | None  # the reply's text, once processed
+    # the other mails the message made for the party at the same moment (the Master's
+    # PREVIEW, for one): (subject, text)
+    others: tuple[tuple[str, str], ...] = ()
+
+
+def _text(raw: bytes) -> tuple[str, str, str]:
+    """(In-Reply-To, Subject, plain text) of a stored mail."""
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    body = parsed.get_body(("plain",))
+    text = body.get_content() if body is not None else ""
+    return parsed.get("In-Reply-To", "").strip(), str(parsed.get("Subject", "")), str(text)
 
 
 def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
@@ -111,17 +122,19 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
         return Answer(row.state, None)
     wanted = message_id(nonce, config)
     # the reply is the mail to the message's sender that answers its Message-ID (a copy
-    # to the Master, under ALWAYS_CONFIRM, answers it too, but goes elsewhere)
+    # to the Master, under ALWAYS_CONFIRM, answers it too, but goes elsewhere); the
+    # processor writes a message's mails with one timestamp
     later = s.scalars(
         select(OutboxMail).where(OutboxMail.created_at >= row.received_at).order_by(OutboxMail.id).limit(500)
     )
-    for mail in later:
-        if row.sender not in mail.recipients:
-            continue
-        parsed = email.message_from_bytes(mail.raw, policy=email.policy.default)
-        if parsed.get("In-Reply-To", "").strip() == wanted:
-            body = parsed.get_body(("plain",))
-            return Answer(row.state, body.get_content() if body is not None else "")
+    mine = [m for m in later if row.sender in m.recipients]
+    for mail in mine:
+        parent, _, text = _text(mail.raw)
+        if parent == wanted:
+            others = tuple(
+                _text(m.raw)[1:] for m in mine if m.created_at == mail.created_at and m.id != mail.id
+            )
+            return Answer(row.state, text, others)
     return Answer(row.state, None)
 
 

@@ -104,27 +104,48 @@ class Browser:
             raise RuntimeError(f"{script}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
+    async def mark(self) -> None:
+        """Mark the page now shown, so that `loaded` waits for the next one (a click or a
+        navigation replaces the document; until it does, the old one is still there)."""
+        await self.run("window.__pjOld = true")
+
     async def loaded(self, path_part: str) -> str:
-        """Wait until the page whose address holds `path_part` has loaded; its address."""
+        """Wait until a new page (not the one `mark`ed) whose address holds `path_part` has
+        loaded; its address."""
+        state = None
         for _ in range(300):
-            state = await self.run("[location.href, document.readyState]")
-            if path_part in state[0] and state[1] == "complete":
+            state = await self.run(
+                "[location.href, document.readyState, window.__pjOld === true, document.body !== null]"
+            )
+            if path_part in state[0] and state[1] == "complete" and not state[2] and state[3]:
                 return str(state[0])
             await asyncio.sleep(0.1)
         raise TimeoutError(f"no page at {path_part}: still at {state}")
 
     async def at(self, pathname: str) -> None:
-        """Wait until the page at exactly `pathname` (no query) has loaded."""
+        """Wait until a new page at exactly `pathname` (and query) has loaded."""
+        state = None
         for _ in range(300):
-            state = await self.run("[location.pathname + location.search, document.readyState]")
-            if state == [pathname, "complete"]:
+            state = await self.run(
+                "[location.pathname + location.search, document.readyState, window.__pjOld === true]"
+            )
+            if state == [pathname, "complete", False]:
                 return
             await asyncio.sleep(0.1)
         raise TimeoutError(f"never at {pathname}: still at {state}")
 
+    async def click(self, selector: str, lands: str) -> str:
+        """Click what `selector` finds and wait for the page it leads to (address holding
+        `lands`); its address."""
+        await self.mark()
+        await self.run(f"document.querySelector({selector!r}).click()")
+        return await self.loaded(lands)
+
     async def open(self, url: str, lands: str | None = None) -> str:
         """Go to `url`; wait until the page whose address holds `lands` (default: the
         address's path) has loaded, and return its address."""
+        if self.session_id is not None:
+            await self.mark()
         await self.call("Page.navigate", url=url)
         return await self.loaded(lands or url.split("//", 1)[-1].split("/", 1)[-1] or "/")
 
