@@ -127,14 +127,17 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
     later = s.scalars(
         select(OutboxMail).where(OutboxMail.created_at >= row.received_at).order_by(OutboxMail.id).limit(500)
     )
-    mine = [m for m in later if row.sender in m.recipients]
-    for mail in mine:
-        parent, _, text = _text(mail.raw)
+    # processor writes a message's mails in order, its reply last: the others are those
+    # since the reply to the message before, of the same moment
+    since: list[tuple[datetime, str, str]] = []
+    for mail in later:
+        if row.sender not in mail.recipients:
+            continue
+        parent, subject, text = _text(mail.raw)
         if parent == wanted:
-            others = tuple(
-                _text(m.raw)[1:] for m in mine if m.created_at == mail.created_at and m.id != mail.id
-            )
+            others = tuple((sub, body) for at, sub, body in since if at == mail.created_at)
             return Answer(row.state, text, others)
+        since = [] if parent else [*since, (mail.created_at, subject, text)]
     return Answer(row.state, None)
 
 
