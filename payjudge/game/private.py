@@ -79,7 +79,7 @@ def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None
     if party.is_master:
         powers = [seat.power for seat in st.seats if seat.power]
     elif party.power is not None:
-        powers = [party.power]
+        powers = [party.power, *st.controlled_by(party.power)]  # CONTROL, vassals
     else:
         powers = []
     own = None

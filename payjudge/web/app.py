@@ -1,7 +1,8 @@
 """The status page's HTTP side: three public GET routes, each a read in a worker thread,
 and the pages behind a sign-in (`web.signin`).
 
-    /                        the list of games, 50 a page (/?page=2)
+    /                        the list of games, 50 a page (/?page=2), searched by name or
+                             map (?q=), the archive of ended games (?show=ended)
     /game/<name>             a game: its board, phase, deadline, centres, public results
     /game/<name>/<seq>.png   the picture of one of its phases
 
@@ -29,6 +30,7 @@ from aiohttp import web
 from ..config import Config
 from ..game import public
 from ..ports import InboundStore
+from ..store import repo
 from ..store.db import Database
 from ..templating import render_html
 from .signin import add_routes
@@ -80,8 +82,17 @@ def make_app(
     async def index(request: web.Request) -> web.Response:
         wanted = request.query.get("page", "1")
         number = int(wanted) if wanted.isdigit() and len(wanted) <= 6 else 1
-        listing = await read(public.game_list, number)
-        return page("web/index.html.j2", games=listing.games, page=listing.page, pages=listing.pages)
+        words = "".join(c for c in request.query.get("q", "")[:32] if c.isalnum() or c in "_-")
+        ended = {"ended": True, "running": False}.get(request.query.get("show", ""))
+        listing = await read(public.game_list, number, repo.GameSearch(words, ended))
+        return page(
+            "web/index.html.j2",
+            games=listing.games,
+            page=listing.page,
+            pages=listing.pages,
+            q=words,
+            show=request.query.get("show", "") if ended is not None else "",
+        )
 
     async def game(request: web.Request) -> web.Response:
         name = request.match_info["name"]
