@@ -104,6 +104,9 @@ class Config:
     http_header_timeout_seconds: int = 20  # a page connection must send a request's head in time
     http_max_connections: int = 100  # page connections open at once …
     http_descriptor_percent: int = 25  # … and never more than this share of the file descriptors
+    # the pages' public address, e.g. https://judge.example.org behind a TLS proxy: an https
+    # base marks the sign-in cookie Secure (docs/web.md)
+    base_url: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -160,6 +163,7 @@ _ENV = {
     "PAYJUDGE_LOG_LEVEL": "log_level",
     "PAYJUDGE_MAPS_DIR": "maps_dir",
     "PAYJUDGE_HTTP_LISTEN": "http_listen",
+    "PAYJUDGE_BASE_URL": "base_url",
 }
 
 

@@ -151,7 +151,7 @@ class Daemon:
         if cfg.http is not None:
             from .web.app import start_http  # aiohttp is loaded only when the page is on
 
-            http, self.http_port = await start_http(db, cfg, *cfg.http)
+            http, self.http_port = await start_http(db, cfg, *cfg.http, now=self.clock.now, inbound=inbound)
         if cfg.imap_url:
             imap = ImapSettings.from_url(cfg.imap_url)
             beat = HeartbeatWriter(heartbeat_path(cfg.data_dir), imap)

@@ -296,6 +296,8 @@ def authenticate(ctx: Context, word: str, password: str) -> None:
 def _check(
     ctx: Context, st: GameState, who: str, stored: str | None, owner: str | None, password: str
 ) -> None:
+    if ctx.web_party is not None and ctx.web_party == (st.game.name, who):
+        return  # the web's message for a live session of this party (game/websend.py)
     trusted = bool(owner) and ctx.sender == owner
     until = (
         None  # no failed sign-on to any seat lately: none to look for

@@ -247,6 +247,8 @@ class Context:
     observer: bool = False
     acting_for: PowerName | None = None  # the power the Master (or a controller) acts for after FOR
     inbound_id: int | None = None
+    # a message the web stored for a live session: (game, party) it signs on as, no password
+    web_party: tuple[str, str] | None = None
     after: list[Callable[[], None]] = field(default_factory=list)  # run after every command (RESIGN)
     signon_failure: Any = None  # a security.FailedSignon: a wrong password, counted after rollback
     exchange_traded: set[str] = field(default_factory=set)  # accounts with a trade line in this message

@@ -96,11 +96,14 @@ class GameList:
     pages: int
 
 
-def game_list(session: Session, config: Config, page: int = 1) -> GameList:
-    """The `page`-th page of the games (the last one when there are fewer)."""
-    pages = max(1, -(-repo.game_count(session) // GAMES_PER_PAGE))
+def game_list(
+    session: Session, config: Config, page: int = 1, search: repo.GameSearch = repo.EVERY_GAME
+) -> GameList:
+    """The `page`-th page of the games `search` finds (the last one when there are fewer):
+    `search.ended` lists the archive, the ended games, whose pages publish everything."""
+    pages = max(1, -(-repo.game_count(session, search) // GAMES_PER_PAGE))
     page = min(max(page, 1), pages)
-    games = repo.games_page(session, (page - 1) * GAMES_PER_PAGE, GAMES_PER_PAGE)
+    games = repo.games_page(session, (page - 1) * GAMES_PER_PAGE, GAMES_PER_PAGE, search)
     return GameList(tuple(summary(_state(session, g, config)) for g in games), page, pages)
 
 

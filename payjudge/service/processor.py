@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..config import Config
+from ..game import websend
 from ..game.context import Context, Reply
 from ..game.mailer import Mailer
 from ..game.security import FailedSignon, password_token, record_failure, redaction_salt
@@ -406,6 +407,7 @@ def _answer(
         reply=reply,
         mailer=mailer,
         inbound_id=row.id,
+        web_party=websend.web_party(s, row.source, row.source_key, now),
     )
     for problem in mail.problems:
         if problem.refused:

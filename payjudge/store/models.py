@@ -317,6 +317,24 @@ class SignonFailure(Base):
     at: Mapped[datetime] = mapped_column(UTC)
 
 
+class WebSession(Base):
+    """A sign-in on the web pages (docs/web.md): bound to one game and one party. The
+    cookie holds a random token; only its SHA-256 is kept. `credential` is a digest of the
+    party's password hash when it signed in: a changed password ends the session."""
+
+    __tablename__ = "web_session"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
+    party: Mapped[str] = mapped_column(String(32))  # a power, MASTER, an observer
+    credential: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTC)
+    expires_at: Mapped[datetime] = mapped_column(UTC)
+    ended_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+
+
 class JudgeSetting(Base):
     """Values the judge makes once for a database (the salt of password redaction)."""
 

@@ -82,13 +82,43 @@ def games(s: Session, states: Iterable[GameStatus] | None = None, *, seats: bool
     return list(s.scalars(q))
 
 
-def games_page(s: Session, offset: int, limit: int) -> list[Game]:
+@dataclass(frozen=True)
+class GameSearch:
+    """Which games the status page lists: those whose name or map holds `words` (any
+    case), and only the ended ones (the archive) or only the others, when asked."""
+
+    words: str = ""
+    ended: bool | None = None
+
+    def where(self) -> list[Any]:
+        out: list[Any] = []
+        if self.words:
+            like = "%" + self.words.lower().replace("\\", "").replace("%", "").replace("_", "\\_") + "%"
+            out.append(
+                or_(
+                    func.lower(Game.name).like(like, escape="\\"),
+                    func.lower(Game.map_name).like(like, escape="\\"),
+                )
+            )
+        over = (GameStatus.COMPLETED, GameStatus.TERMINATED)
+        if self.ended is True:
+            out.append(Game.state.in_(over))
+        elif self.ended is False:
+            out.append(Game.state.not_in(over))
+        return out
+
+
+EVERY_GAME = GameSearch()
+
+
+def games_page(s: Session, offset: int, limit: int, search: GameSearch = EVERY_GAME) -> list[Game]:
     """`limit` games by name from the `offset`-th: a page of the status page's list."""
-    return list(s.scalars(select(Game).order_by(Game.name).offset(offset).limit(limit)))
+    query = select(Game).where(*search.where()).order_by(Game.name).offset(offset).limit(limit)
+    return list(s.scalars(query))
 
 
-def game_count(s: Session) -> int:
-    return s.scalar(select(func.count(Game.id))) or 0
+def game_count(s: Session, search: GameSearch = EVERY_GAME) -> int:
+    return s.scalar(select(func.count(Game.id)).where(*search.where())) or 0
 
 
 def active_game_keys(s: Session, only: list[int] | None = None) -> dict[int, tuple]:
@@ -329,6 +359,8 @@ class Claimed:
     envelope_from: str | None
     attempts: int
     redacted: bool
+    source: str = ""
+    source_key: str | None = None  # the web's "web:<session>:<nonce>" (game/websend.py)
 
 
 _CLAIMED = aliased(InboundMessage, name="claimed")
@@ -348,6 +380,8 @@ _CLAIM_COUNTING = (
         .offset(bindparam("nth", type_=Integer))
         .correlate(_CLAIMED)
         .scalar_subquery(),
+        _CLAIMED.source,
+        _CLAIMED.source_key,
     )
     .where(_CLAIMED.id == bindparam("inbound_id", type_=Integer), _CLAIMED.state == InboundState.NEW)
     .where(or_(_CLAIMED.not_before.is_(None), _CLAIMED.not_before <= bindparam("now", type_=UTC)))
@@ -371,7 +405,7 @@ def claim_inbound_counting(
     )
     if found is None:
         return None, None
-    return Claimed(*found[:6]), found[6]
+    return Claimed(*found[:6], source=found[7], source_key=found[8]), found[6]
 
 
 _OUTBOX_COLUMNS = frozenset(column.key for column in OutboxMail.__table__.columns)

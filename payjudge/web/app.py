@@ -1,6 +1,8 @@
-"""The status page's HTTP side: three GET routes, each a read in a worker thread.
+"""The status page's HTTP side: three public GET routes, each a read in a worker thread,
+and the pages behind a sign-in (`web.signin`).
 
-    /                        the list of games, 50 a page (/?page=2)
+    /                        the list of games, 50 a page (/?page=2), searched by name or
+                             map (?q=), the archive of ended games (?show=ended)
     /game/<name>             a game: its board, phase, deadline, centres, public results
     /game/<name>/<seq>.png   the picture of one of its phases
 
@@ -20,26 +22,44 @@ import logging
 import re
 import resource
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from aiohttp import web
 
 from ..config import Config
 from ..game import public
+from ..ports import InboundStore
+from ..store import repo
 from ..store.db import Database
 from ..templating import render_html
+from .signin import add_routes
 
 log = logging.getLogger("payjudge.web")
 T = TypeVar("T")
+
+
+def _system_now() -> datetime:
+    return datetime.now(UTC)
+
+
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
-    "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+    "Content-Security-Policy": (
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
 }
 
 
-def make_app(db: Database, config: Config) -> web.Application:
+def make_app(
+    db: Database,
+    config: Config,
+    now: Callable[[], datetime] = _system_now,
+    inbound: InboundStore | None = None,
+) -> web.Application:
     async def read(fn: Callable[..., T], *args) -> T:
         def work() -> T:
             with db.reading() as s:
@@ -62,8 +82,17 @@ def make_app(db: Database, config: Config) -> web.Application:
     async def index(request: web.Request) -> web.Response:
         wanted = request.query.get("page", "1")
         number = int(wanted) if wanted.isdigit() and len(wanted) <= 6 else 1
-        listing = await read(public.game_list, number)
-        return page("web/index.html.j2", games=listing.games, page=listing.page, pages=listing.pages)
+        words = "".join(c for c in request.query.get("q", "")[:32] if c.isalnum() or c in "_-")
+        ended = {"ended": True, "running": False}.get(request.query.get("show", ""))
+        listing = await read(public.game_list, number, repo.GameSearch(words, ended))
+        return page(
+            "web/index.html.j2",
+            games=listing.games,
+            page=listing.page,
+            pages=listing.pages,
+            q=words,
+            show=request.query.get("show", "") if ended is not None else "",
+        )
 
     async def game(request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -85,6 +114,7 @@ def make_app(db: Database, config: Config) -> web.Application:
     app.router.add_get("/", index)
     app.router.add_get("/game/{name}", game)
     app.router.add_get(r"/game/{name}/{seq:\d{1,9}}.png", picture)
+    add_routes(app, db, config, page, now, inbound)
     return app
 
 
@@ -147,13 +177,20 @@ class StatusPage:
         await self.server.wait_closed()
 
 
-async def start_http(db: Database, config: Config, host: str, port: int) -> tuple[StatusPage, int]:
+async def start_http(
+    db: Database,
+    config: Config,
+    host: str,
+    port: int,
+    now: Callable[[], datetime] = _system_now,
+    inbound: InboundStore | None = None,
+) -> tuple[StatusPage, int]:
     """Serve the status page on host:port; returns the page (to clean up) and the port."""
     # aiohttp's keep-alive timer runs from a connection's start and from each answer, and
     # closes a connection that is still waiting for a request's head when it fires (a
     # partly sent head does not restart it): it is the header timeout
     options: dict[str, Any] = {"access_log": None, "keepalive_timeout": config.http_header_timeout_seconds}
-    runner = web.AppRunner(make_app(db, config), **options)
+    runner = web.AppRunner(make_app(db, config, now, inbound), **options)
     await runner.setup()
     manager = runner.server
     assert manager is not None  # set up above

@@ -128,8 +128,8 @@ def test_upgrade_from_0002_keeps_the_data_and_reads_it_typed(empty_url):
     upgrade(empty_url, "0002")
     _fill_0002(empty_url)
     before, after = upgrade(empty_url)
-    assert (before, after) == ("0002", "0006_observer_consent")
-    assert schema_revisions(empty_url) == ("0006_observer_consent", "0006_observer_consent")
+    assert (before, after) == ("0002", "0009_web_sessions")
+    assert schema_revisions(empty_url) == ("0009_web_sessions", "0009_web_sessions")
     db = Database(empty_url)
     try:
         with db.reading() as s:

@@ -311,7 +311,7 @@ class Game:
         if self.loop is None:
             return
         if self.client is None:
-            app = make_app(self.db, self.judge.config)
+            app = make_app(self.db, self.judge.config, self.judge.clock.now)
 
             async def start() -> TestClient:
                 client = TestClient(TestServer(app))
@@ -331,6 +331,55 @@ class Game:
             if status != 200:
                 why = _SERVER_ERRORS[-1] if _SERVER_ERRORS else text[-300:]
                 self.fail("status page", f"GET {path} answered {status}: {why}")
+        self.check_own_pages()
+
+    def check_own_pages(self) -> None:
+        """The HTTP leg of the privacy promise: each played power signs in on the web with
+        its password and reads its own page, which must carry no other party's marker, no
+        other power's desk and no password; the Master's page must open too."""
+        if self.setup.exchange or self.client is None or self.loop is None:
+            return  # (investors do not sign in on the web yet)
+        seated = self.seated()
+        control = self.control()
+        pages = [
+            (p.power, p.initial, p.password)
+            for p in self.parties.values()
+            if seated.get(p.power) == "playing"
+        ]
+        for power, initial, password in [*pages, (MASTER, "M", MASTER_PW)]:
+            status, text = self.loop.run_until_complete(self._own_page(initial, password))
+            what = f"{power}'s own page"
+            if status != 200:
+                self.fail("web", f"{what} answered {status}: {text[-300:]}")
+                continue
+            if power == MASTER:
+                continue
+            mine = {power} | {d for d, boss in control.items() if boss == power}
+            for found in checks.markers_in(text):
+                if found.owner not in mine and found.to not in mine:
+                    self.fail("privacy", f"{what} shows {found} ({found.owner}'s secret)")
+            for other in self.parties:
+                if other not in mine and f'id="desk-{other}"' in text:
+                    self.fail("privacy", f"{what} shows {other}'s desk")
+            for secret in self.passwords:
+                if secret and secret in text:
+                    self.fail("password", f"{what} quotes a password")
+
+    async def _own_page(self, initial: str, password: str) -> tuple[int, str]:
+        assert self.client is not None
+        name = self.setup.name
+        self.client.session.cookie_jar.clear()
+        async with self.client.get(f"/login?game={name}") as r:
+            form = await r.text()
+        token = re.search(r'name="csrf" value="([^"]+)"', form)
+        if token is None:
+            return 500, form
+        data = {"csrf": token.group(1), "game": name, "who": initial, "password": password}
+        async with self.client.post("/login", data=data, allow_redirects=False) as r:
+            if r.status != 303:
+                return r.status, await r.text()
+        async with self.client.get(f"/game/{name}/mine", allow_redirects=False) as r:
+            return r.status, await r.text()
 
     def marker(self, owner: str, to: str = "ALL") -> Marker:
         return Marker(self.seed, owner, to, next(self.markers))

@@ -1,0 +1,110 @@
+"""What a signed-in party sees of its game on the web pages (docs/web.md).
+
+A power sees what the judge tells it by mail and nothing more: the public page's board,
+phase and deadline; its own balance and ledger (its statement history); the offer sheet
+(or orders) and acceptance list on record for the open phase, as the judge stored them.
+The Master sees every power's. An observer sees the public page. No view here names
+another power's money, sheet, list or address to a power.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..config import Config
+from ..rules.names import PowerName
+from ..rules.serial import position_from_json
+from ..store import Session, repo
+from ..store.models import Game
+from ..vocabulary import TurnStatus
+from . import money
+from .blind import sight_board
+from .pictures import Pictures, shared_pictures
+from .public import Page, game_page, picture
+from .state import GameState, turns
+from .websession import Party
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a ledger: when, what, how much."""
+
+    phase: str
+    kind: str
+    amount: int
+    memo: str
+
+
+@dataclass(frozen=True)
+class Desk:
+    """One power's papers: its money and what it has on record for the open phase."""
+
+    power: PowerName
+    balance: int
+    ledger: tuple[Entry, ...]  # oldest first
+    sheet: str | None  # the sheet or orders on record for the open phase
+    acceptance: str | None  # the acceptance list on record
+
+
+@dataclass(frozen=True)
+class PrivatePage:
+    """A party's page: the public page, and the desks it may read (its own; the
+    Master's: every power's; an observer's: none). In a BLIND game, which has no public
+    picture, `own_seq` is the last played phase, whose picture the party may see as its
+    results mail showed it (`own_picture`)."""
+
+    party: Party
+    public: Page
+    desks: tuple[Desk, ...]
+    own_seq: int | None = None
+
+
+def _desk(s: Session, st: GameState, power: PowerName) -> Desk:
+    entries = tuple(
+        Entry(e.phase.title, e.kind.value, e.amount, e.memo) for e in money.entries(s, st.game, power)
+    )
+    sub = st.submission(power)
+    return Desk(
+        power, money.balance(s, st.game, power), entries, sub.text if sub else None, st.acceptance_text(power)
+    )
+
+
+def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None:
+    """The page `party` may see of its game; None when the game is gone."""
+    game: Game | None = repo.game_by_name(s, party.game)
+    page = game_page(s, config, party.game)
+    if game is None or page is None:
+        return None
+    st = GameState(s, game, config.maps_path)
+    if party.is_master:
+        powers = [seat.power for seat in st.seats if seat.power]
+    elif party.power is not None:
+        powers = [party.power, *st.controlled_by(party.power)]  # CONTROL, vassals
+    else:
+        powers = []
+    own = None
+    if not page.pictures and (party.is_master or party.power is not None):
+        played = [t.seq for t in turns(s, game) if t.status is TurnStatus.PROCESSED and t.report]
+        own = played[-1] if played else None
+    return PrivatePage(party, page, tuple(_desk(s, st, p) for p in powers), own)
+
+
+def own_picture(s: Session, config: Config, party: Party, seq: int) -> bytes | None:
+    """The picture of a played phase of a BLIND game as `party`'s results mail showed it:
+    drawn from what the power saw (`blind.sight_board`), the whole board for the Master.
+    A game with a public picture: the public one. None for anything else."""
+    game = repo.game_by_name(s, party.game)
+    if game is None:
+        return None
+    if shared_pictures(game):
+        return picture(s, config, party.game, seq)
+    turn = next((t for t in turns(s, game) if t.seq == seq), None)
+    if turn is None or turn.status is not TurnStatus.PROCESSED or not turn.report:
+        return None
+    st = GameState(s, game, config.maps_path)
+    position, report = position_from_json(st.map, turn.position), dict(turn.report)
+    if not party.is_master:
+        if party.power is None:
+            return None
+        position, report = sight_board(position, report, party.power)
+    return Pictures.of(config).png(st.map, position, report)

@@ -1,0 +1,202 @@
+"""The pages behind a sign-in (docs/web.md): sign in, a party's own page, sign out.
+
+    GET  /login               the sign-in form (?game=<name> fills the game in)
+    POST /login               game, who, password: a session, then the party's page
+    GET  /game/<name>/mine/<seq>.png   a BLIND game's phase as the party saw it
+    GET  /game/<name>/mine    the signed-in party's page of that game (?sent=<nonce>: with
+                              the reply to the message a form sent)
+    POST /game/<name>/send    the form's text, sent as the party's message (game/websend.py)
+    POST /logout              ends the session
+
+The session's token travels in an HttpOnly, SameSite=Strict cookie (Secure when the
+configured base URL is https); every form carries a CSRF token (the sign-in form one of
+its own, in a cookie beside it, since there is no session yet), and a form without the
+right token is refused with 403. What a page shows is decided by `game.private`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from typing import TypeVar
+
+from aiohttp import web
+
+from ..config import Config
+from ..game import websend, websession
+from ..game.private import own_picture, private_page
+from ..ports import InboundStore
+from ..store.db import Database
+from ..store.mailbox import SqlInbound
+
+T = TypeVar("T")
+SESSION_COOKIE = "pj_session"
+LOGIN_COOKIE = "pj_login"
+Render = Callable[..., web.Response]
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
+
+
+# what only the signed-in party may see: no cache (a shared proxy's least of all) keeps it
+_PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff"}
+
+
+class _Clock:
+    def __init__(self, now: Callable[[], datetime]):
+        self.now = now
+
+
+def _see(location: str) -> web.Response:
+    return web.Response(status=303, headers={"Location": location})
+
+
+def add_routes(
+    app: web.Application,
+    db: Database,
+    config: Config,
+    page: Render,
+    now: Callable[[], datetime],
+    inbound: InboundStore | None = None,
+) -> None:
+    """The routes behind a sign-in. A form's message is stored through `inbound` (the
+    daemon's, which wakes its processor; the page then waits up to 20 s for the reply),
+    or, without one, straight into the store, to be processed later."""
+    store = (inbound or SqlInbound(db, _Clock(now))).store_inbound
+    wait_tenths = 200 if inbound is not None else 0
+    secure = config.base_url.lower().startswith("https://")
+
+    def cookie(response: web.StreamResponse, name: str, value: str, max_age: int | None = None) -> None:
+        response.set_cookie(
+            name, value, httponly=True, samesite="Strict", secure=secure, path="/", max_age=max_age
+        )
+
+    async def reading(fn: Callable[..., T], *args) -> T:
+        def work() -> T:
+            with db.reading() as s:
+                return fn(s, config, *args)
+
+        return await asyncio.to_thread(work)
+
+    async def writing(fn: Callable[..., T], *args, **kwargs) -> T:
+        def work() -> T:
+            with db.transaction() as s:
+                return fn(s, *args, **kwargs)
+
+        return await asyncio.to_thread(work)
+
+    def login_form(game: str, error: str | None = None, status: int = 200) -> web.Response:
+        token = secrets.token_urlsafe(24)
+        response = page("web/login.html.j2", status=status, game_name=game, csrf=token, error=error)
+        cookie(response, LOGIN_COOKIE, token, max_age=3600)
+        return response
+
+    async def login_get(request: web.Request) -> web.Response:
+        return login_form(request.query.get("game", "")[:32])
+
+    async def login_post(request: web.Request) -> web.Response:
+        form = await request.post()
+        game, who = str(form.get("game", ""))[:32], str(form.get("who", ""))[:32]
+        password = str(form.get("password", ""))[:200]
+        if not _same(str(form.get("csrf", "")), request.cookies.get(LOGIN_COOKIE)):
+            return login_form(game, "The form had expired: please sign in again.", status=403)
+        outcome = await writing(websession.sign_in, config, game, who.strip(), password, now=now())
+        if isinstance(outcome, websession.Refused):
+            return login_form(game, outcome.reason, status=401)
+        response = _see(f"/game/{outcome.party.game}/mine")
+        cookie(response, SESSION_COOKIE, outcome.token)
+        response.del_cookie(LOGIN_COOKIE, path="/")
+        return response
+
+    async def session_of(request: web.Request) -> websession.Current | None:
+        token = request.cookies.get(SESSION_COOKIE, "")
+        if not token:
+            return None
+        return await reading(_current, token)
+
+    def _current(s, config: Config, token: str) -> websession.Current | None:
+        return websession.current(s, config, token, now=now())
+
+    async def mine(request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            # a session is bound to one game: another game's page asks for a sign-in
+            return _see(f"/login?game={name}")
+        view = await reading(private_page, current.party)
+        if view is None:
+            return _see("/")
+        sent = request.query.get("sent", "")
+        answer = await reading(websend.answer, current, sent) if websend.NONCE.fullmatch(sent) else None
+        response = page(
+            "web/mine.html.j2",
+            view=view,
+            csrf=current.csrf,
+            nonce=secrets.token_urlsafe(18),
+            answer=answer,
+            limit=config.max_message_bytes // 2,
+        )
+        response.headers.update(_PRIVATE)
+        return response
+
+    async def own_png(request: web.Request) -> web.Response:
+        name, seq = request.match_info["name"], int(request.match_info["seq"])
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            return _see(f"/login?game={name}")
+        data = await reading(own_picture, current.party, seq)
+        if data is None:
+            return page("web/missing.html.j2", status=404, what=f"no picture {seq} of {name} for you")
+        # private: no shared cache may keep it
+        return web.Response(
+            body=data, content_type="image/png", headers={"Cache-Control": "private, no-store"}
+        )
+
+    async def send(request: web.Request) -> web.Response:
+        """The form's text, sent as the party's message (game/websend.py); then the page
+        with the reply, once the processor has answered (or, in a busy moment, without)."""
+        name = request.match_info["name"]
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            return _see(f"/login?game={name}")
+        form = await request.post()
+        if not _same(str(form.get("csrf", "")), current.csrf):
+            return page("web/missing.html.j2", status=403, what="a form without its token")
+        nonce, text = str(form.get("nonce", "")), str(form.get("text", ""))
+        if not websend.NONCE.fullmatch(nonce) or len(text.encode()) > config.max_message_bytes // 2:
+            return page("web/missing.html.j2", status=400, what="a form this page did not make")
+        address = await reading(websend.address_of, current)
+        if address is None:
+            return _see(f"/login?game={name}")
+        raw = websend.compose(config, current, address, text, nonce, now())
+        key = websend.source_key(current, nonce)
+        await asyncio.to_thread(store, raw, source=websend.SOURCE, source_key=key, envelope_from=address)
+        for _ in range(wait_tenths):  # the daemon's processor answers in a moment
+            answer = await reading(websend.answer, current, nonce)
+            if answer.reply is not None:
+                break
+            await asyncio.sleep(0.1)
+        return _see(f"/game/{name}/mine?sent={nonce}#answer")
+
+    async def logout(request: web.Request) -> web.Response:
+        form = await request.post()
+        current = await session_of(request)
+        if current is None:
+            return _see("/")
+        if not _same(str(form.get("csrf", "")), current.csrf):
+            return page("web/missing.html.j2", status=403, what="a form without its token")
+        await writing(websession.sign_out, request.cookies.get(SESSION_COOKIE, ""), now=now())
+        response = _see("/")
+        response.del_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    app.router.add_get("/login", login_get)
+    app.router.add_post("/login", login_post)
+    app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine", mine)
+    app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/send", send)
+    app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine/{seq:\d{1,9}}.png", own_png)
+    app.router.add_post("/logout", logout)
