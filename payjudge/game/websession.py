@@ -167,6 +167,11 @@ def current(s: Session, config: Config, token: str, *, now: datetime) -> Current
     return Current(party, row.csrf, game.id, row.id)
 
 
+def party_is_live(s: Session, config: Config, game: Game, who: str) -> bool:
+    """Whether `who` is still a party of the game that may sign in (its seat played)."""
+    return _credential(s, GameState(s, game, config.maps_path), who) is not None
+
+
 def sign_out(s: Session, token: str, *, now: datetime) -> None:
     """End the session of `token` (nothing when there is none)."""
     row = s.scalar(select(WebSession).where(WebSession.token_hash == _digest(token)))

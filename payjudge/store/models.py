@@ -335,6 +335,20 @@ class WebSession(Base):
     ended_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
 
 
+class CalendarFeed(Base):
+    """A party's iCalendar feed of its game's deadlines (docs/web.md): the URL holds a
+    random token, kept only as its SHA-256; a new link, or stopping it, revokes the old."""
+
+    __tablename__ = "calendar_feed"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), index=True)
+    party: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(UTC)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTC, nullable=True)
+
+
 class JudgeSetting(Base):
     """Values the judge makes once for a database (the salt of password redaction)."""
 

@@ -6,6 +6,8 @@
     GET  /game/<name>/mine    the signed-in party's page of that game (?sent=<nonce>: with
                               the reply to the message a form sent)
     POST /game/<name>/send    the form's text, sent as the party's message (game/websend.py)
+    POST /game/<name>/calendar  a new link to the party's calendar feed, or none (stop)
+    GET  /calendar/<token>.ics  the feed: the game's deadline, with a reminder
     POST /logout              ends the session
 
 The session's token travels in an HttpOnly, SameSite=Strict cookie (Secure when the
@@ -26,7 +28,7 @@ from typing import TypeVar
 from aiohttp import web
 
 from ..config import Config
-from ..game import websend, websession
+from ..game import webcalendar, websend, websession
 from ..game.private import own_picture, private_page
 from ..ports import InboundStore
 from ..store.db import Database
@@ -121,7 +123,7 @@ def add_routes(
     def _current(s, config: Config, token: str) -> websession.Current | None:
         return websession.current(s, config, token, now=now())
 
-    async def mine(request: web.Request) -> web.Response:
+    async def mine(request: web.Request, feed_url: str | None = None) -> web.Response:
         name = request.match_info["name"]
         current = await session_of(request)
         if current is None or current.party.game != name:
@@ -139,9 +141,35 @@ def add_routes(
             nonce=secrets.token_urlsafe(18),
             answer=answer,
             limit=config.max_message_bytes // 2,
+            feed_url=feed_url,
+            has_feed=await reading(_has_feed, current),
         )
         response.headers.update(_PRIVATE)
         return response
+
+    async def calendar_link(request: web.Request) -> web.Response:
+        """A new calendar link (shown on this answer only, never again) or none."""
+        name = request.match_info["name"]
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            return _see(f"/login?game={name}")
+        form = await request.post()
+        if not _same(str(form.get("csrf", "")), current.csrf):
+            return page("web/missing.html.j2", status=403, what="a form without its token")
+        if form.get("stop"):
+            await writing(webcalendar.stop_feed, current, now=now())
+            return _see(f"/game/{name}/mine#calendar")
+        token = await writing(webcalendar.new_feed, current, now=now())
+        return await mine(request, feed_url=f"{config.base_url.rstrip('/')}/calendar/{token}.ics")
+
+    async def calendar_ics(request: web.Request) -> web.Response:
+        text = await reading(_feed, request.match_info["token"])
+        if text is None:
+            return page("web/missing.html.j2", status=404, what="no such calendar")
+        return web.Response(text=text, content_type="text/calendar", charset="utf-8", headers=_PRIVATE)
+
+    def _feed(s, config: Config, token: str) -> str | None:
+        return webcalendar.feed(s, config, token, now=now())
 
     async def own_png(request: web.Request) -> web.Response:
         name, seq = request.match_info["name"], int(request.match_info["seq"])
@@ -155,6 +183,9 @@ def add_routes(
         return web.Response(
             body=data, content_type="image/png", headers={"Cache-Control": "private, no-store"}
         )
+
+    def _has_feed(s, config: Config, current: websession.Current) -> bool:
+        return webcalendar.has_feed(s, current)
 
     async def send(request: web.Request) -> web.Response:
         """The form's text, sent as the party's message (game/websend.py); then the page
@@ -198,5 +229,7 @@ def add_routes(
     app.router.add_post("/login", login_post)
     app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine", mine)
     app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/send", send)
+    app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/calendar", calendar_link)
+    app.router.add_get(r"/calendar/{token:[A-Za-z0-9_-]{1,64}}.ics", calendar_ics)
     app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine/{seq:\d{1,9}}.png", own_png)
     app.router.add_post("/logout", logout)
