@@ -19,7 +19,9 @@ from ..store import Session
 from ..store.models import Game, Seat, Turn
 from ..templating import clip
 from ..text.problems import Problem
+from .after import AfterStep
 from .mailer import Mailer
+from .security import FailedSignon
 from .state import MASTER, GameState
 
 
@@ -250,8 +252,8 @@ class Context:
     observer: bool = False
     acting_for: PowerName | None = None  # the power the Master (or a controller) acts for after FOR
     inbound_id: int | None = None
-    after: list[Callable[[], None]] = field(default_factory=list)  # run after every command (RESIGN)
-    signon_failure: Any = None  # a security.FailedSignon: a wrong password, counted after rollback
+    after: list[AfterStep] = field(default_factory=list)  # steps queued for after every command
+    signon_failure: FailedSignon | None = None  # a wrong password, counted after the rollback
     exchange_traded: set[str] = field(default_factory=set)  # accounts with a trade line in this message
     exchange_worths: set[str] = field(default_factory=set)  # accounts whose worths are checked at the end
 
@@ -259,6 +261,11 @@ class Context:
     def game(self) -> Game:
         assert self.state is not None
         return self.state.game
+
+    def then(self, step: AfterStep) -> None:
+        """Queue a step to run once every command of the message has (`game/after.py`)."""
+        if step not in self.after:
+            self.after.append(step)
 
     @property
     def is_master(self) -> bool:
@@ -321,9 +328,8 @@ class GameContext:
     def mailer(self) -> Mailer:
         return self.message.mailer
 
-    @property
-    def after(self) -> list[Callable[[], None]]:
-        return self.message.after
+    def then(self, step: AfterStep) -> None:
+        self.message.then(step)
 
     @property
     def game(self) -> Game:

@@ -16,6 +16,7 @@ from ..game.context import CommandError, Context, Reply
 from ..text.commands import ANYWHERE, Command, Kind, Script, unread
 from ..text.redaction import mask_line, mask_quoted
 from . import budget
+from .steps import run_steps
 
 # LIST, SUMMARY, HISTORY and HELP lines answered in one message: each reads a whole game
 # (HISTORY every phase of it), and 20,000 of them took the processor minutes (issue 26)
@@ -51,11 +52,7 @@ def execute(ctx: Context, script: Script) -> None:
     if len(reports) > REPORTS_PER_MESSAGE:
         skipped = reports[REPORTS_PER_MESSAGE:]
         reply.note("reports_skipped", skipped[0].line, count=len(skipped), most=REPORTS_PER_MESSAGE)
-    for action in ctx.after:
-        try:
-            action()
-        except CommandError as exc:
-            reply.problem(None, "", exc.message)
+    run_steps(ctx)  # what waits for every command: game/after.py
     mask_passwords(reply)
 
 

@@ -28,6 +28,7 @@ from sqlalchemy.types import TypeDecorator
 
 from ..rules.names import PowerName
 from ..rules.phase import Phase
+from ..text.votes import Vote
 from ..vocabulary import (
     GameStatus,
     InboundState,
@@ -39,7 +40,7 @@ from ..vocabulary import (
     SubmissionKind,
     TurnStatus,
 )
-from .types import EnumText, PhaseText
+from .types import EnumText, PhaseText, VoteText
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -132,7 +133,7 @@ class Seat(Base):
     password: Mapped[str | None] = mapped_column(String(255), nullable=True)
     status: Mapped[SeatStatus] = mapped_column(EnumText(SeatStatus), default=SeatStatus.PLAYING)
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
-    vote: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    vote: Mapped[Vote | None] = mapped_column(VoteText(), nullable=True)  # the standing vote
     absences: Mapped[list] = mapped_column(JSON, default=list)
     missed: Mapped[int] = mapped_column(Integer, default=0)  # consecutive late phases
     joined_at: Mapped[datetime] = mapped_column(UTC)
