@@ -46,7 +46,16 @@ from ..text.exchange import (
     parse_exchange_line,
 )
 from ..text.problems import LineError
-from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, ShareKind, SubmissionKind, TurnStatus
+from ..vocabulary import (
+    GameStatus,
+    LedgerKind,
+    MailKind,
+    SeatKind,
+    SeatStatus,
+    ShareKind,
+    SubmissionKind,
+    TurnStatus,
+)
 from . import money
 from .context import CommandError
 from .lifecycle import investor_names, new_seed
@@ -396,7 +405,7 @@ def send_exchange_mails(
         public_recipients(st),
         f"Exchange results {name} {phase}",
         "exchange_results.txt.j2",
-        kind="results",
+        kind=MailKind.RESULTS,
         game=game,
         v=public,
         following=_following(st, phase),
@@ -406,7 +415,7 @@ def send_exchange_mails(
             [address],
             f"Exchange statement {name} {phase}",
             "exchange_statement.txt.j2",
-            kind="statement",
+            kind=MailKind.STATEMENT,
             game=game,
             v=views.investor_statement(str(phase), investor_key(investor), balances, outcome),
         )
@@ -422,7 +431,7 @@ def send_exchange_mails(
                 [addresses[acting]],
                 f"Company statement for {company} {name} {phase}",
                 "company_statement.txt.j2",
-                kind="statement",
+                kind=MailKind.STATEMENT,
                 game=game,
                 v=views.company_statement(str(phase), company, balances, outcome),
             )
@@ -431,7 +440,7 @@ def send_exchange_mails(
             readers,
             f"Annual stockholder report for {company} {phase.year}",
             "stockholder_report.txt.j2",
-            kind="report",
+            kind=MailKind.REPORT,
             game=game,
             v=views.stockholder_report(phase.year, company, after, income.get(company, 0), outcome, owned),
         )

@@ -13,7 +13,7 @@ from ..rules.phase import Phase
 from ..rules.serial import position_from_json
 from ..store import repo
 from ..store.models import Turn
-from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
+from ..vocabulary import GameStatus, LedgerKind, MailKind, SeatKind, SeatStatus, TurnStatus
 from . import exchange, money
 from .context import CommandError
 from .control import tell_controllers
@@ -49,7 +49,7 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
                 [rejected_seat.address],
                 f"Offer sheet not used {st.game.name} {report['phase']}",
                 "sheet_rejected.txt.j2",
-                kind="notice",
+                kind=MailKind.NOTICE,
                 game=st.game,
                 game_name=st.game.name,
                 power=power,
@@ -210,7 +210,7 @@ def end_game(
         mailer,
         f"Diplomacy game {game.name} has ended",
         "game_end.txt.j2",
-        kind="game_end",
+        kind=MailKind.GAME_END,
         **end_publication(st),
     )
 

@@ -33,6 +33,7 @@ from ..vocabulary import (
     GameStatus,
     InboundState,
     LedgerKind,
+    MailKind,
     OutboxState,
     SeatKind,
     SeatStatus,
@@ -337,7 +338,7 @@ class OutboxMail(Base):
     subject: Mapped[str] = mapped_column(String(255))
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id"), nullable=True, index=True)
-    kind: Mapped[str] = mapped_column(String(32))  # reply | results | statement | …
+    kind: Mapped[MailKind] = mapped_column(EnumText(MailKind, 32))
     created_at: Mapped[datetime] = mapped_column(UTC)
     state: Mapped[OutboxState] = mapped_column(EnumText(OutboxState), default=OutboxState.PENDING, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
