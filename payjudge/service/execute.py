@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..commands.base import MASTER as WHO_MASTER
-from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
+from ..commands.base import lookup, set_words
 from ..commands.orders import submit_orders
 from ..game.context import CommandError, Context, Reply
+from ..game.roles import Role
 from ..text.commands import ANYWHERE, Command, Kind, Script, unread
 from ..text.redaction import mask_line, mask_quoted
 from . import budget
@@ -75,16 +75,16 @@ def _run(ctx: Context, cmd: Command) -> None:
         else:
             reply.problem(cmd.line, cmd.text, f"unknown command {cmd.keyword}")
         return
-    if cmd.kind is Kind.OPENER and handler.who != OPENER:
+    if cmd.kind is Kind.OPENER and handler.who is not Role.OPENER:
         reply.problem(cmd.line, cmd.text, f"{cmd.keyword} is not an opener")
         return
     role: Any = ctx
-    if handler.who == WHO_MASTER:
+    if handler.who is Role.MASTER:
         role = ctx.master()
         if role is None:
             reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} is for the Master only")
             return
-    elif handler.who == PLAYER:
+    elif handler.who is Role.PLAYER:
         role = ctx.player()
         if role is None:
             reply.problem(
@@ -95,7 +95,7 @@ def _run(ctx: Context, cmd: Command) -> None:
                 else f"{handler.keyword} needs a SIGNON as a power",
             )
             return
-    elif handler.who == SIGNED:
+    elif handler.who is Role.SIGNED:
         role = ctx.signed()
         if role is None:
             reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} needs a SIGNON first")
