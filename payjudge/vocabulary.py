@@ -126,3 +126,23 @@ class OutboxState(enum.StrEnum):
     PENDING = "pending"  # to be sent (again, after a temporary failure)
     SENT = "sent"
     FAILED = "failed"  # given up after a permanent failure or too many tries
+
+
+class MailKind(enum.StrEnum):
+    """What an outgoing mail is (`OutboxMail.kind`): its Message-ID carries it too."""
+
+    REPLY = "reply"  # the answer to a player's message
+    WELCOME = "welcome"  # a game started: each player's power and password
+    NOTICE = "notice"  # news of a game: a rollback, an absence, a control change, …
+    RESULTS = "results"  # a processed phase's results
+    PREVIEW = "preview"  # the would-be results, to the Master only (PREVIEW)
+    STATEMENT = "statement"  # a power's spending and balance after a phase
+    INCOME = "income"  # a power's year-end income statement
+    MASTER_REPORT = "master_report"  # the Master's whole-game report of a phase
+    REPORT = "report"  # Exchange Payola: a company's annual report to its stockholders
+    GAME_END = "game_end"  # the end of a game, with everything it publishes
+    PRESS = "press"  # press and broadcasts between the players
+    TRANSFER = "transfer"  # the recipient's notice of a TRANSFER
+    LATE = "late"  # a late power's notice, after the deadline
+    REMINDER = "reminder"  # a late power's reminder, before the deadline
+    SECURITY = "security"  # a seat's owner warned of failed sign-ons

@@ -7,7 +7,7 @@ party's iCalendar feed of its game's deadlines is a random token too, kept as it
 revoked by a new link or on request.
 
 Revision ID: 0009_web_sessions
-Revises: 0006_observer_consent
+Revises: 0007_typed_votes
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009_web_sessions"
-down_revision = "0006_observer_consent"
+down_revision = "0007_typed_votes"
 branch_labels = None
 depends_on = None
 

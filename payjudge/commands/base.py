@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ..game.context import CommandError, Context, MasterContext, PlayerContext, SignedContext
+from ..game.roles import Role
 from ..text.commands import ANYWHERE, COMMANDS, OPENERS, Command
-
-OPENER, SIGNED, PLAYER, MASTER = "opener", "signed", "player", "master"
 
 REGISTRY: dict[str, Handler[Any]] = {}
 
@@ -24,7 +23,7 @@ class Handler(Generic[C]):
     keyword: ClassVar[str]  # "ACCEPT", or "SET WAIT" for a SET sub-command
     syntax: ClassVar[str]
     summary: ClassVar[str]
-    who: ClassVar[str]  # opener | signed (anyone signed on) | player | master
+    who: ClassVar[Role]
     secret_args: ClassVar[tuple[int, ...]] = ()  # argument positions never echoed
     # Exchange Payola (docs/exchange.md): the command's forms in an Exchange game, each
     # (syntax, summary), listed in HELP's Exchange section; `exchange_only`: listed there alone
@@ -44,19 +43,19 @@ class Handler(Generic[C]):
 
 
 class OpenerHandler(Handler[Context]):
-    who = OPENER
+    who = Role.OPENER
 
 
 class PlayerHandler(Handler[PlayerContext]):
-    who = PLAYER
+    who = Role.PLAYER
 
 
 class MasterHandler(Handler[MasterContext]):
-    who = MASTER
+    who = Role.MASTER
 
 
 class SignedHandler(Handler[SignedContext]):
-    who = SIGNED
+    who = Role.SIGNED
 
 
 H = TypeVar("H", bound=type[Handler[Any]])
@@ -76,15 +75,15 @@ def lookup(cmd: Command) -> Handler[Any] | None:
 def set_words() -> str:
     """The SET sub-commands, the players' first: `WAIT, NOWAIT, …, TIMING`."""
     handlers = [h for h in REGISTRY.values() if h.keyword.startswith("SET ")]
-    handlers.sort(key=lambda h: h.who == MASTER)  # stable: registration order otherwise
+    handlers.sort(key=lambda h: h.who is Role.MASTER)  # stable: registration order otherwise
     return ", ".join(h.keyword.split()[1] for h in handlers)
 
 
 def check_vocabulary() -> None:
     """The splitter's words (text/commands.py) are exactly the registry's: an opener
     handler for each opener, a handler for each command word."""
-    openers = {h.keyword for h in REGISTRY.values() if h.who == OPENER}
-    words = {h.keyword.split()[0] for h in REGISTRY.values() if h.who != OPENER}
+    openers = {h.keyword for h in REGISTRY.values() if h.who is Role.OPENER}
+    words = {h.keyword.split()[0] for h in REGISTRY.values() if h.who is not Role.OPENER}
     if openers != set(OPENERS) or words != set(COMMANDS) or not openers >= ANYWHERE:
         raise RuntimeError(
             f"text.commands and the command registry differ: openers "

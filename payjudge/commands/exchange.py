@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..game.after import AfterStep
 from ..game.context import Context, MasterContext, PlayerContext
-from ..game.exchange import check_allowance, enter_exchange_line, set_ceo
+from ..game.exchange import enter_exchange_line, set_ceo
 from ..game.state import find_game, payola_rules
 from ..rules.flags import Flag
 from ..text.commands import Command
@@ -108,7 +109,7 @@ class Worth(PlayerHandler):
         checked = ctx.message.exchange_worths
         if account not in checked:  # the total, once the message's every WORTH line is in
             checked.add(account)
-            ctx.after.append(lambda: check_allowance(ctx.state, account))
+            ctx.then(AfterStep.check_allowance(account))
 
 
 @register

@@ -30,7 +30,7 @@ from ..payola.exchange.accounts import account_label, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..text.commands import Command
-from ..vocabulary import GameStatus, SeatStatus
+from ..vocabulary import GameStatus, MailKind, SeatStatus
 from .base import MasterHandler, SignedHandler, found, register, require, sub_args
 from .player import parse_when
 
@@ -240,7 +240,7 @@ def _tell_old_player(
             [address],
             f"Diplomacy: {subject}",
             "seat_change.txt.j2",
-            kind="notice",
+            kind=MailKind.NOTICE,
             game=ctx.game,
             game_name=ctx.game.name,
             power=power,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..game import investors, lifecycle, observers
+from ..game.after import AfterStep
 from ..game.blind import NOBODY, is_blind, is_omniscient
 from ..game.context import CommandError, Context
 from ..game.exchange import company_standings, investor_seat
@@ -33,7 +34,6 @@ from ..game.notes.reports import (
     RulesHelp,
 )
 from ..game.notify import broadcast, render_history
-from ..game.resignation import resign_power
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until, signon_window
 from ..game.state import MASTER, GameState, find_game, find_observer, list_games, phase_title, turns
 from ..game.timing import Timing, show_time
@@ -355,13 +355,7 @@ class Resign(OpenerHandler):
         player = ctx.player()
         if player is None or ctx.is_master:
             raise CommandError("only a power can resign")
-
-        def apply() -> None:
-            ctx.reply.result(
-                cmd.line, resign_power(player.state, ctx.mailer, power=player.power, now=ctx.now)
-            )
-
-        ctx.after.append(apply)
+        ctx.then(AfterStep.apply_resign(cmd.line, player.power))
 
 
 @register

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from ..game import money, proposals
 from ..game.acceptance import set_acceptance
+from ..game.after import AfterStep
 from ..game.context import CommandError, GameContext, PlayerContext, SignedContext
 from ..game.exchange import holdings as exchange_holdings
 from ..game.exchange import vote_ceo
@@ -16,7 +17,6 @@ from ..game.notes.player import (
     AbsenceSet,
     AddressSet,
     BalanceReport,
-    GameEnded,
     LedgerRow,
     MapSet,
     PasswordChanged,
@@ -38,14 +38,14 @@ from ..game.turns import wait_refused
 from ..payola.exchange.accounts import account_label, investor_name, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
+from ..text import votes
 from ..text.commands import Command
 from ..text.numbers import MAX_NUMBER, is_digits, whole_number
 from ..text.problems import LineError
+from ..text.votes import MAX_DRAW, VoteKind, draw_size
 from ..vocabulary import LedgerKind
 from .base import PlayerHandler, SignedHandler, found, register, require, sub_args
 from .orders import copy_to_master
-
-MAX_DRAW = 99  # VOTE nWAY: more than any map has powers
 
 
 def _number(text: str, maximum: int = MAX_NUMBER, *, what: str) -> int:
@@ -132,10 +132,11 @@ class Balance(PlayerHandler):
 
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         # reported after the whole message, so it shows the sheet this message sends
-        power = ctx.power
-        ctx.after.append(lambda: self.report(ctx, cmd, power))
+        ctx.then(AfterStep.report_account(cmd.line, ctx.power))
 
-    def report(self, ctx: PlayerContext, cmd: Command, power: PowerName) -> None:
+    @staticmethod
+    def report(ctx: GameContext, line: int | None, power: PowerName) -> None:
+        """The step REPORT_ACCOUNT (`service/steps.py`)."""
         st = ctx.state
         sub = st.submission(power)
         entries = money.entries(ctx.session, ctx.game, power)
@@ -167,7 +168,7 @@ class Balance(PlayerHandler):
                 for e in entries[-12:]
             ],
         )
-        ctx.reply.result(cmd.line, result)
+        ctx.reply.result(line, result)
 
 
 @register
@@ -381,9 +382,9 @@ def _investor_vote(ctx: PlayerContext, cmd: Command) -> None:
     require(is_investor(ctx.power), "write FOR ME first: a company does not vote, its stockholders do")
     if word != "CEO":
         require(len(cmd.args) == 1, f"write VOTE {word}")
-        ctx.seat.vote = "END" if word == "END" else None
+        ctx.seat.vote = votes.Vote(VoteKind.END) if word == "END" else None
         ctx.reply.result(cmd.line, VoteRecorded(vote=word))
-        ctx.after.append(lambda: _settle(ctx, cmd))
+        ctx.then(AfterStep.settle_votes(cmd.line))
         return
     ctx.reply.result(cmd.line, vote_ceo(ctx.state, investor_name(ctx.power), cmd.text, now=ctx.now))
 
@@ -407,7 +408,7 @@ class Vote(PlayerHandler):
     def run(self, ctx: PlayerContext, cmd: Command) -> None:
         _active(ctx)
         args = [a.upper() for a in cmd.args]
-        require(len(args) >= 1, "write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
+        require(len(args) >= 1, VOTE_USAGE)
         if Flag.EXCHANGE in ctx.state.rules:
             _investor_vote(ctx, cmd)
             return
@@ -415,43 +416,45 @@ class Vote(PlayerHandler):
             require(len(args) == 1, "write VOTE YES or VOTE NO")
             what = proposals.answer(ctx.state, ctx.mailer, ctx.seat, args[0] == "YES")
             ctx.reply.result(cmd.line, ProposalAnswered(what=what, yes=args[0] == "YES"))
-            ctx.after.append(lambda: _settle(ctx, cmd))
+            ctx.then(AfterStep.settle_votes(cmd.line))
             return
         require(
             Flag.PROPOSE_DIAS not in ctx.state.rules,
             f"{ctx.game.name} uses the rule PROPOSE_DIAS: write PROPOSE DRAW or "
             "PROPOSE CONCEDE <power>, and answer a proposal with VOTE YES or VOTE NO",
         )
-        if args[0] == "CONCEDE":
-            require(len(args) == 2, "write VOTE CONCEDE <power>")
-            p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
-            require(p.name != ctx.power, f"cannot concede to {args[1]}")
-            vote = f"CONCEDE {p.name}"
-        elif args[0] == "DRAW" or (args[0].endswith("WAY") and is_digits(args[0][:-3])):
-            require(
-                Flag.NO_DRAW not in ctx.state.rules,
-                f"{ctx.game.name} uses the rule NO_DRAW: it ends only in a victory or a concession",
-            )
-            if args[0] == "DRAW":
-                vote = "DRAW"
-            else:
-                size = _number(args[0][:-3], MAX_DRAW, what="the number of powers in the draw")
-                require(size >= 1, "write VOTE <n>WAY with n at least 1, e.g. VOTE 3WAY")
-                vote = f"{size}WAY"
-        elif args[0] == "SOLO":
-            vote = args[0]
-        else:
-            raise CommandError("write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY")
+        vote = _standing_vote(ctx, args)
         ctx.seat.vote = vote
-        ctx.reply.result(cmd.line, VoteRecorded(vote=vote))
-        ctx.after.append(lambda: _settle(ctx, cmd))
+        ctx.reply.result(cmd.line, VoteRecorded(vote=str(vote)))
+        ctx.then(AfterStep.settle_votes(cmd.line))
 
 
-def _settle(ctx: PlayerContext, cmd: Command) -> None:
-    from ..game.phases import check_votes
+VOTE_USAGE = "write VOTE DRAW, VOTE SOLO, VOTE CONCEDE <power> or VOTE <n>WAY"
 
-    if check_votes(ctx.state, ctx.mailer, ctx.now):
-        ctx.reply.result(cmd.line, GameEnded(game=ctx.game.name, result=ctx.game.result))
+
+def _standing_vote(ctx: PlayerContext, args: list[str]) -> votes.Vote:
+    """VOTE's words read once into a `Vote`: a concession, a draw (of at most n powers
+    after VOTE nWAY), or SOLO."""
+    word = args[0]
+    if word == "CONCEDE":
+        require(len(args) == 2, "write VOTE CONCEDE <power>")
+        p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
+        require(p.name != ctx.power, f"cannot concede to {args[1]}")
+        return votes.Vote.concede(p.name)
+    digits = draw_size(word)
+    if word == "DRAW" or digits is not None:
+        require(
+            Flag.NO_DRAW not in ctx.state.rules,
+            f"{ctx.game.name} uses the rule NO_DRAW: it ends only in a victory or a concession",
+        )
+        if digits is None:
+            return votes.Vote.draw()
+        size = _number(digits, MAX_DRAW, what="the number of powers in the draw")
+        require(size >= 1, "write VOTE <n>WAY with n at least 1, e.g. VOTE 3WAY")
+        return votes.Vote.draw(size)
+    if word == "SOLO":
+        return votes.Vote(VoteKind.SOLO)
+    raise CommandError(VOTE_USAGE)
 
 
 @register
@@ -465,10 +468,10 @@ class Propose(PlayerHandler):
         args = [a.upper() for a in cmd.args]
         if args[:1] == ["CONCEDE"] and len(args) == 2:
             p = found(ctx.state.map.power(args[1]), f"cannot concede to {args[1]}")
-            proposal = f"CONCEDE {p.name}"
+            proposal = votes.Vote.propose(concede_to=p.name)
         else:
             require(args == ["DRAW"], "write PROPOSE DRAW or PROPOSE CONCEDE <power>")
-            proposal = "DRAW"
+            proposal = votes.Vote.propose()
         what = proposals.propose(ctx.state, ctx.mailer, ctx.seat, proposal)
         ctx.reply.result(cmd.line, Proposed(what=what))
-        ctx.after.append(lambda: _settle(ctx, cmd))
+        ctx.then(AfterStep.settle_votes(cmd.line))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from ..config import Config
 from ..rules.names import PowerName
@@ -19,7 +19,9 @@ from ..store import Session
 from ..store.models import Game, Seat, Turn
 from ..templating import clip
 from ..text.problems import Problem
+from .after import AfterStep
 from .mailer import Mailer
+from .security import FailedSignon
 from .state import MASTER, GameState
 
 
@@ -249,8 +251,8 @@ class Context:
     inbound_id: int | None = None
     # a message the web stored for a live session: (game, party) it signs on as, no password
     web_party: tuple[str, str] | None = None
-    after: list[Callable[[], None]] = field(default_factory=list)  # run after every command (RESIGN)
-    signon_failure: Any = None  # a security.FailedSignon: a wrong password, counted after rollback
+    after: list[AfterStep] = field(default_factory=list)  # steps queued for after every command
+    signon_failure: FailedSignon | None = None  # a wrong password, counted after the rollback
     exchange_traded: set[str] = field(default_factory=set)  # accounts with a trade line in this message
     exchange_worths: set[str] = field(default_factory=set)  # accounts whose worths are checked at the end
 
@@ -258,6 +260,11 @@ class Context:
     def game(self) -> Game:
         assert self.state is not None
         return self.state.game
+
+    def then(self, step: AfterStep) -> None:
+        """Queue a step to run once every command of the message has (`game/after.py`)."""
+        if step not in self.after:
+            self.after.append(step)
 
     @property
     def is_master(self) -> bool:
@@ -320,9 +327,8 @@ class GameContext:
     def mailer(self) -> Mailer:
         return self.message.mailer
 
-    @property
-    def after(self) -> list[Callable[[], None]]:
-        return self.message.after
+    def then(self, step: AfterStep) -> None:
+        self.message.then(step)
 
     @property
     def game(self) -> Game:

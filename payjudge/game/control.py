@@ -15,7 +15,7 @@ from typing import ClassVar
 from ..payola.exchange.accounts import investor_name, is_investor
 from ..rules.names import PowerName
 from ..store.models import Turn
-from ..vocabulary import SeatStatus
+from ..vocabulary import MailKind, SeatStatus
 from .context import CommandError
 from .exchange import ceo_of
 from .mailer import Mailer
@@ -103,7 +103,7 @@ def tell_controllers(
                 power_address(st, controller, {}),
                 f"Diplomacy: you {'now' if gained else 'no longer'} control {power} in {st.game.name}",
                 "control_change.txt.j2",
-                kind="notice",
+                kind=MailKind.NOTICE,
                 game=st.game,
                 game_name=st.game.name,
                 power=power,

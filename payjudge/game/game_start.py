@@ -9,7 +9,7 @@ from ..payola.exchange.accounts import investor_key
 from ..rules.flags import Flag
 from ..rules.phase import Phase
 from ..store.models import Seat
-from ..vocabulary import SeatStatus
+from ..vocabulary import MailKind, SeatStatus
 from . import exchange, money
 from .context import Reply
 from .gamerules import listed_rules
@@ -47,7 +47,7 @@ def begin(st: GameState, mailer: Mailer, reply: Reply, now: datetime) -> None:
             [seat.address],
             f"Diplomacy game {game.name} starts: you are {power.name}",
             "welcome.txt.j2",
-            kind="welcome",
+            kind=MailKind.WELCOME,
             game=game,
             game_name=game.name,
             power=power.name,
@@ -89,7 +89,7 @@ def _welcome_investor(
         [seat.address],
         f"Diplomacy game {game.name} starts: you are investor {name}",
         "welcome_investor.txt.j2",
-        kind="welcome",
+        kind=MailKind.WELCOME,
         game=game,
         game_name=game.name,
         investor=name,

@@ -22,7 +22,7 @@ from ..store import Session
 from ..store.models import Game, OutboxMail
 from ..templating import render
 from ..text.compose import Attachment, compose_mail, new_message_id
-from ..vocabulary import OutboxState
+from ..vocabulary import MailKind, OutboxState
 
 # one address, no list: no spaces, commas, angle brackets or quotes; a domain of labels
 _SPECIALS = r"\s@,;:<>()\[\]\"\\"
@@ -58,7 +58,7 @@ class Mailer:
         subject: str,
         template: str,
         *,
-        kind: str,
+        kind: MailKind,
         game: Game | None = None,
         in_reply_to: str | None = None,
         auto: str = "auto-generated",

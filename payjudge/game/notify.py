@@ -21,7 +21,7 @@ from ..rules.phase import Phase, PhaseType, Season
 from ..rules.position import Position
 from ..store.models import Turn
 from ..templating import render
-from ..vocabulary import SeatKind, SeatStatus
+from ..vocabulary import MailKind, SeatKind, SeatStatus
 from .blind import NOBODY, is_blind, is_omniscient, tailor
 from .hidden_builds import found_units, hide_builds, hides
 from .mailer import Mailer
@@ -206,7 +206,7 @@ def send_results(
                 group,
                 subject,
                 "results.txt.j2",
-                kind="preview" if preview else "results",
+                kind=MailKind.PREVIEW if preview else MailKind.RESULTS,
                 game=st.game,
                 preview=preview,
                 attachments=(attachments,) if attachments else (),
@@ -227,7 +227,7 @@ def _send_results_mail(
         to,
         subject,
         "results.txt.j2",
-        kind="results",
+        kind=MailKind.RESULTS,
         game=st.game,
         preview=False,
         attachments=(picture,) if picture else (),
@@ -273,7 +273,7 @@ def _send_blind_results(
             others,
             subject,
             "results_moved.txt.j2",
-            kind="results",
+            kind=MailKind.RESULTS,
             game=st.game,
             game_name=st.game.name,
             phase=view["phase"],
@@ -322,7 +322,7 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
                 power_address(st, power, comp.control_before),
                 f"Payola bribe results {st.game.name} {st.calendar.short(phase)}",
                 "statement.txt.j2",
-                kind="statement",
+                kind=MailKind.STATEMENT,
                 game=st.game,
                 v=view,
             )
@@ -330,7 +330,7 @@ def send_statements(st: GameState, comp: TurnComputation, mailer: Mailer, *, pre
         [st.game.master_address],
         f"{'PREVIEW ' if preview else ''}Payola Master's report {st.game.name} {st.calendar.short(phase)}",
         "master_report.txt.j2",
-        kind="master_report",
+        kind=MailKind.MASTER_REPORT,
         game=st.game,
         preview=preview,
         game_name=st.game.name,
@@ -361,7 +361,7 @@ def send_income(st: GameState, comp: TurnComputation, mailer: Mailer) -> None:
             to,
             f"Payola income report {st.game.name} {st.calendar.short(following) if within else shown_year}",
             "income.txt.j2",
-            kind="income",
+            kind=MailKind.INCOME,
             game=st.game,
             game_name=st.game.name,
             year=shown_year,
@@ -381,7 +381,7 @@ def broadcast(
     subject: str,
     template: str,
     *,
-    kind: str = "notice",
+    kind: MailKind = MailKind.NOTICE,
     master: bool = True,
     **view: Any,
 ) -> None:

@@ -9,20 +9,19 @@ from typing import Any
 from ..payola.exchange.accounts import account_label, investor_key, is_investor
 from ..rules.flags import Flag
 from ..rules.names import PowerName
-from ..rules.position import Position
 from ..rules.serial import position_from_json
 from ..store import repo
 from ..store.models import Turn
-from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
+from ..vocabulary import GameStatus, LedgerKind, MailKind, SeatKind, SeatStatus, TurnStatus
 from . import exchange, money
 from .context import CommandError
 from .control import tell_controllers
 from .mailer import Mailer
 from .notify import broadcast, send_income, send_results, send_statements
-from .proposals import agreed
 from .state import GameState, turns
 from .timing import Timing, show_time
 from .turns import apply_turn, compute_turn, late_powers, report_json
+from .votes import decision
 
 
 def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
@@ -49,7 +48,7 @@ def process_phase(st: GameState, mailer: Mailer, now: datetime) -> Turn:
                 [rejected_seat.address],
                 f"Offer sheet not used {st.game.name} {report['phase']}",
                 "sheet_rejected.txt.j2",
-                kind="notice",
+                kind=MailKind.NOTICE,
                 game=st.game,
                 game_name=st.game.name,
                 power=power,
@@ -169,72 +168,16 @@ def rollback(st: GameState, mailer: Mailer, now: datetime, target: str | None, r
     return goal
 
 
-def voters(st: GameState, pos: Position) -> list[PowerName]:
-    """The surviving powers that vote: those with centres, except that a controlled power's
-    vote is its controller's, and a controller whose own centres are gone survives through
-    the powers it controls (seed 003 §1.8: it plays on)."""
-    control = st.control()
-    owning = {p for p in pos.powers_alive() if pos.centers.get(p)}
-    teams = {control[p] for p in owning if p in control}
-    return [p for p in pos.map.power_names if (p in owning and p not in control) or p in teams]
-
-
 def check_votes(st: GameState, mailer: Mailer, now: datetime) -> bool:
-    """End the game when the surviving powers' standing votes agree: a concession when every
-    other survivor concedes to one power; otherwise a draw. By default (DPjudge's DIAS) a draw
-    includes every survivor and comes when nobody votes SOLO nor a smaller draw; under NO_DIAS
-    the powers not conceding draw among themselves when each accepts a draw that size, and if
-    every survivor concedes to another power, all draw."""
+    """End the game when the surviving powers' standing votes agree (`votes.decision`
+    says on what); True if it ended."""
     pos = st.position
     if pos is None or st.game.state is not GameStatus.ACTIVE:
         return False
-    if Flag.EXCHANGE in st.rules:
-        return _investors_end(st, mailer, now)
-    alive = voters(st, pos)
-    seats = {s.power: s for s in st.seats}
-    # a dummy nobody controls has no voice: the others decide without it (else one surviving
-    # dummy would block every draw and concession); under DIAS it still shares a draw
-    silent = {p for p in alive if p in seats and seats[p].status is SeatStatus.DUMMY}
-    votes = {
-        p: (seats[p].vote if p in seats and seats[p].status is SeatStatus.PLAYING else None)
-        for p in alive
-        if p not in silent
-    }
-    if Flag.PROPOSE_DIAS in st.rules:
-        result = agreed(st, alive, silent)
-        if result is not None:
-            end_game(st, mailer, now, result)
-        return result is not None
-    cast = {p: v for p, v in votes.items() if v is not None}
-    if not votes or len(cast) < len(votes):
-        return False
-    conceded = {v.split()[1] for v in cast.values() if v.startswith("CONCEDE ")}
-    if len(conceded) == 1:
-        winner = next(iter(conceded))
-        others = [p for p in cast if p != winner]
-        if winner in alive and all(cast[p] == f"CONCEDE {winner}" for p in others):
-            end_game(st, mailer, now, {"type": "concession", "winner": winner})
-            return True
-    if Flag.NO_DRAW in st.rules or any(v == "SOLO" for v in cast.values()):
-        return False
-    if Flag.NO_DIAS in st.rules:
-        drawers = [p for p in cast if not cast[p].startswith("CONCEDE")] or list(cast)
-    else:
-        drawers = alive
-    sizes = [int(cast[p][:-3]) for p in drawers if p in cast and cast[p].endswith("WAY")]
-    if all(size >= len(drawers) for size in sizes):
-        end_game(st, mailer, now, {"type": "draw", "powers": sorted(drawers)})
-        return True
-    return False
-
-
-def _investors_end(st: GameState, mailer: Mailer, now: datetime) -> bool:
-    """Exchange Payola: the game ends when every playing investor's standing vote is END."""
-    playing = [s for s in st.seats if s.kind is SeatKind.INVESTOR and s.status is SeatStatus.PLAYING]
-    if playing and all(s.vote == "END" for s in playing):
-        end_game(st, mailer, now, {"type": "investors"})
-        return True
-    return False
+    result = decision(st, pos)
+    if result is not None:
+        end_game(st, mailer, now, result)
+    return result is not None
 
 
 def terminate(st: GameState, mailer: Mailer, now: datetime) -> None:
@@ -268,7 +211,7 @@ def end_game(
         mailer,
         f"Diplomacy game {game.name} has ended",
         "game_end.txt.j2",
-        kind="game_end",
+        kind=MailKind.GAME_END,
         **end_publication(st),
     )
 

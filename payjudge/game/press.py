@@ -15,7 +15,7 @@ from ..rules.names import PowerName
 from ..rules.proximity import remote, touching
 from ..store import repo
 from ..store.models import Press
-from ..vocabulary import GameStatus, SeatStatus
+from ..vocabulary import GameStatus, MailKind, SeatStatus
 from .context import CommandError, GameContext
 from .notify import power_address
 from .state import MASTER, GameState
@@ -300,7 +300,7 @@ def send_press(
             addresses,
             subject,
             "press.txt.j2",
-            kind="press",
+            kind=MailKind.PRESS,
             game=game,
             game_name=game.name,
             sender=shown_from,
@@ -318,7 +318,7 @@ def send_press(
             [game.master_address],
             f"Diplomacy press from {real_from} in {game.name}",
             "press.txt.j2",
-            kind="press",
+            kind=MailKind.PRESS,
             game=game,
             game_name=game.name,
             sender=heading,

@@ -21,6 +21,7 @@ from argon2.low_level import Type, hash_secret_raw
 
 from ..config import Config
 from ..store import Session, repo
+from ..vocabulary import MailKind
 from .mailer import Mailer
 
 MIN_LENGTH = 4  # for every password chosen (and PRIVATE words)
@@ -127,7 +128,7 @@ def record_failure(
             [failure.owner],
             f"Diplomacy sign-on attempts {failure.game}",
             "signon_locked.txt.j2",
-            kind="security",
+            kind=MailKind.SECURITY,
             game_name=failure.game,
             who=failure.who,
             count=len(times),

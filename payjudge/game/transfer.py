@@ -16,7 +16,7 @@ from ..payola.exchange.accounts import account_label
 from ..payola.transfers import Transfer, apply_transfer, check_transfer, giver_label
 from ..rules.flags import Flag
 from ..rules.names import PowerName
-from ..vocabulary import LedgerKind
+from ..vocabulary import LedgerKind, MailKind
 from . import money
 from .context import CommandError
 from .investors import account_named, investor_accounts
@@ -117,7 +117,7 @@ def transfer(
             to_addresses,
             f"Payola funds transfer {game.name}",
             "transfer.txt.j2",
-            kind="transfer",
+            kind=MailKind.TRANSFER,
             game=game,
             progressive=Flag.PROGRESSIVE in st.rules,
             v=TransferMail(

@@ -35,7 +35,7 @@ def new_feed(s: Session, current: Current, *, now: datetime) -> str:
     token = secrets.token_urlsafe(24)
     s.add(
         CalendarFeed(
-            token_hash=_digest(token), game_id=current.game_id, party=current.party.who, created_at=now
+            token_hash=_digest(token), game_id=current.game_id, party=current.party.name, created_at=now
         )
     )
     return token
@@ -46,7 +46,7 @@ def stop_feed(s: Session, current: Current, *, now: datetime) -> None:
         update(CalendarFeed)
         .where(
             CalendarFeed.game_id == current.game_id,
-            CalendarFeed.party == current.party.who,
+            CalendarFeed.party == current.party.name,
             CalendarFeed.revoked_at.is_(None),
         )
         .values(revoked_at=now)
@@ -56,7 +56,7 @@ def stop_feed(s: Session, current: Current, *, now: datetime) -> None:
 def has_feed(s: Session, current: Current) -> bool:
     live = (
         CalendarFeed.game_id == current.game_id,
-        CalendarFeed.party == current.party.who,
+        CalendarFeed.party == current.party.name,
         CalendarFeed.revoked_at.is_(None),
     )
     return s.scalar(select(CalendarFeed.id).where(*live)) is not None

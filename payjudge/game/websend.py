@@ -29,7 +29,7 @@ from ..config import Config
 from ..store import Session
 from ..store.models import Game, InboundMessage, OutboxMail, WebSession
 from ..vocabulary import InboundState
-from .state import MASTER, GameState, find_observer
+from .state import GameState, find_observer
 from .websession import Current
 
 WEB_WORD = "web-session"  # the SIGNON password of a message the web stored
@@ -54,7 +54,7 @@ def address_of(s: Session, config: Config, current: Current) -> str | None:
     if current.party.is_master:
         return game.master_address
     if current.party.is_observer:
-        obs = find_observer(s, game, current.party.who)
+        obs = find_observer(s, game, current.party.name)
         return obs.address if obs is not None else None
     power = current.party.power
     seat = GameState(s, game, config.maps_path).seat(power) if power is not None else None
@@ -69,8 +69,8 @@ def compose(config: Config, current: Current, address: str, text: str, nonce: st
     msg["Subject"] = f"web: {current.party.game}"
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = message_id(nonce, config)
-    who = "master" if current.party.who == MASTER else current.party.who.lower()
-    msg.set_content(f"SIGNON {who}@{current.party.game} {WEB_WORD}\n{text.strip()}\n", cte="8bit")
+    signer = "master" if current.party.is_master else current.party.name.lower()
+    msg.set_content(f"SIGNON {signer}@{current.party.game} {WEB_WORD}\n{text.strip()}\n", cte="8bit")
     return bytes(msg)
 
 
@@ -145,7 +145,7 @@ def party_sessions(s: Session, current: Current) -> set[int]:
     """Every session of the party in its game."""
     rows = s.scalars(
         select(WebSession.id).where(
-            WebSession.game_id == current.game_id, WebSession.party == current.party.who
+            WebSession.game_id == current.game_id, WebSession.party == current.party.name
         )
     )
     return set(rows)

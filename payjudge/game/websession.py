@@ -41,13 +41,13 @@ class Party:
     """Who a session is: the game and the party (a power, MASTER, an observer's name)."""
 
     game: str
-    who: str
+    name: str  # the power's name, MASTER, or the observer's name
     is_master: bool = False
     is_observer: bool = False
 
     @property
     def power(self) -> PowerName | None:
-        return None if self.is_master or self.is_observer else PowerName(self.who)
+        return None if self.is_master or self.is_observer else PowerName(self.name)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..store import repo
 from ..store.db import Database
-from ..vocabulary import GameStatus
+from ..vocabulary import GameStatus, MailKind
 
 log = logging.getLogger("payjudge.deadlines")
 
@@ -127,7 +127,7 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
                         power_address(st, power),
                         f"Diplomacy late notice {game.name} {phase}",
                         "late.txt.j2",
-                        kind="late",
+                        kind=MailKind.LATE,
                         game=game,
                         game_name=game.name,
                         phase=phase,
@@ -140,7 +140,7 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
                     [game.master_address],
                     f"Diplomacy late notice {game.name} {phase}",
                     "late.txt.j2",
-                    kind="late",
+                    kind=MailKind.LATE,
                     game=game,
                     game_name=game.name,
                     phase=phase,
@@ -200,7 +200,7 @@ def _remind(
                 power_address(st, power),
                 f"Diplomacy reminder {game.name} {game.phase}",
                 "reminder.txt.j2",
-                kind="reminder",
+                kind=MailKind.REMINDER,
                 game=game,
                 game_name=game.name,
                 power=power,

@@ -9,14 +9,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..commands.base import MASTER as WHO_MASTER
-from ..commands.base import OPENER, PLAYER, SIGNED, lookup, set_words
+from ..commands.base import lookup, set_words
 from ..commands.orders import submit_orders
 from ..game.context import CommandError, Context, Reply
 from ..game.notes.reports import ReportsSkipped
+from ..game.roles import Role
 from ..text.commands import ANYWHERE, Command, Kind, Script, unread
 from ..text.redaction import mask_line, mask_quoted
 from . import budget
+from .steps import run_steps
 
 # LIST, SUMMARY, HISTORY and HELP lines answered in one message: each reads a whole game
 # (HISTORY every phase of it), and 20,000 of them took the processor minutes (issue 26)
@@ -52,11 +53,7 @@ def execute(ctx: Context, script: Script) -> None:
     if len(reports) > REPORTS_PER_MESSAGE:
         skipped = reports[REPORTS_PER_MESSAGE:]
         reply.result(skipped[0].line, ReportsSkipped(count=len(skipped), most=REPORTS_PER_MESSAGE))
-    for action in ctx.after:
-        try:
-            action()
-        except CommandError as exc:
-            reply.problem(None, "", exc.message)
+    run_steps(ctx)  # what waits for every command: game/after.py
     mask_passwords(reply)
 
 
@@ -79,16 +76,16 @@ def _run(ctx: Context, cmd: Command) -> None:
         else:
             reply.problem(cmd.line, cmd.text, f"unknown command {cmd.keyword}")
         return
-    if cmd.kind is Kind.OPENER and handler.who != OPENER:
+    if cmd.kind is Kind.OPENER and handler.who is not Role.OPENER:
         reply.problem(cmd.line, cmd.text, f"{cmd.keyword} is not an opener")
         return
     role: Any = ctx
-    if handler.who == WHO_MASTER:
+    if handler.who is Role.MASTER:
         role = ctx.master()
         if role is None:
             reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} is for the Master only")
             return
-    elif handler.who == PLAYER:
+    elif handler.who is Role.PLAYER:
         role = ctx.player()
         if role is None:
             reply.problem(
@@ -99,7 +96,7 @@ def _run(ctx: Context, cmd: Command) -> None:
                 else f"{handler.keyword} needs a SIGNON as a power",
             )
             return
-    elif handler.who == SIGNED:
+    elif handler.who is Role.SIGNED:
         role = ctx.signed()
         if role is None:
             reply.problem(cmd.line, handler.echo(cmd), f"{handler.keyword} needs a SIGNON first")

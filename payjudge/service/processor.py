@@ -50,7 +50,7 @@ from ..text.commands import Script, split_commands
 from ..text.message import InboundMail, read_message
 from ..text.redaction import headers_only, rebuild_message, redact_body, scrub_secrets
 from ..text.visible import visible
-from ..vocabulary import InboundState
+from ..vocabulary import InboundState, MailKind
 from . import budget
 from .execute import execute
 
@@ -481,7 +481,7 @@ def _quarantine(
                 [to],
                 f"Re: {subject or 'your message'}"[:200],
                 "quarantined.txt.j2",
-                kind="reply",
+                kind=MailKind.REPLY,
                 in_reply_to=msgid,
                 auto="auto-replied",
                 reference=row.id,
@@ -574,7 +574,7 @@ def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bo
         to,
         subject[:200],
         "reply.txt.j2",
-        kind="reply",
+        kind=MailKind.REPLY,
         game=game,
         in_reply_to=mail.message_id,
         auto="auto-replied",
@@ -598,5 +598,11 @@ def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bo
     for address, subject, view in parts:
         if address not in to:
             mailer.send(
-                [address], subject, "reply.txt.j2", kind="reply", game=game, auto="auto-generated", v=view
+                [address],
+                subject,
+                "reply.txt.j2",
+                kind=MailKind.REPLY,
+                game=game,
+                auto="auto-generated",
+                v=view,
             )

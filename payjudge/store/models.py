@@ -28,10 +28,12 @@ from sqlalchemy.types import TypeDecorator
 
 from ..rules.names import PowerName
 from ..rules.phase import Phase
+from ..text.votes import Vote
 from ..vocabulary import (
     GameStatus,
     InboundState,
     LedgerKind,
+    MailKind,
     OutboxState,
     SeatKind,
     SeatStatus,
@@ -39,7 +41,7 @@ from ..vocabulary import (
     SubmissionKind,
     TurnStatus,
 )
-from .types import EnumText, PhaseText
+from .types import EnumText, PhaseText, VoteText
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -132,7 +134,7 @@ class Seat(Base):
     password: Mapped[str | None] = mapped_column(String(255), nullable=True)
     status: Mapped[SeatStatus] = mapped_column(EnumText(SeatStatus), default=SeatStatus.PLAYING)
     wait: Mapped[bool] = mapped_column(Boolean, default=False)
-    vote: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    vote: Mapped[Vote | None] = mapped_column(VoteText(), nullable=True)  # the standing vote
     absences: Mapped[list] = mapped_column(JSON, default=list)
     missed: Mapped[int] = mapped_column(Integer, default=0)  # consecutive late phases
     joined_at: Mapped[datetime] = mapped_column(UTC)
@@ -368,7 +370,7 @@ class OutboxMail(Base):
     subject: Mapped[str] = mapped_column(String(255))
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id"), nullable=True, index=True)
-    kind: Mapped[str] = mapped_column(String(32))  # reply | results | statement | …
+    kind: Mapped[MailKind] = mapped_column(EnumText(MailKind, 32))
     created_at: Mapped[datetime] = mapped_column(UTC)
     state: Mapped[OutboxState] = mapped_column(EnumText(OutboxState), default=OutboxState.PENDING, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)

@@ -1,5 +1,6 @@
 """Column types that store the judge's typed values as plain text: an enum of
-`payjudge.vocabulary` as its value, a `Phase` as its short name (`S1901M`).
+`payjudge.vocabulary` as its value, a `Phase` as its short name (`S1901M`), a seat's
+`Vote` in its column form (`concede:FRANCE`).
 
 The database keeps the strings it always kept (no migration of the data), and the rows
 the store hands out carry the typed values: `game.state` is a `GameStatus`, `turn.phase` a
@@ -17,6 +18,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 
 from ..rules.phase import Phase
+from ..text.votes import Vote
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -68,3 +70,26 @@ class PhaseText(TypeDecorator[Phase]):
 
     def __repr__(self) -> str:
         return "PhaseText()"
+
+
+class VoteText(TypeDecorator[Vote]):
+    """A seat's standing vote stored in its column form (`draw:3`, `concede:FRANCE`,
+    `propose_draw`: `Vote.stored`); a text that is no vote is refused both ways."""
+
+    impl = String(32)
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, Vote):
+            raise TypeError(f"{value!r} is not a Vote")
+        return value.stored
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Vote | None:
+        if value is None:
+            return None
+        return Vote.from_stored(value)
+
+    def __repr__(self) -> str:
+        return "VoteText()"

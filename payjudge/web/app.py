@@ -29,11 +29,10 @@ from aiohttp import web
 
 from ..config import Config
 from ..game import public
-from ..ports import InboundStore
 from ..store import repo
 from ..store.db import Database
 from ..templating import render_html
-from .signin import add_routes
+from .signin import InboundStore, add_routes
 
 log = logging.getLogger("payjudge.web")
 T = TypeVar("T")

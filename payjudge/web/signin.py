@@ -23,14 +23,13 @@ import hmac
 import secrets
 from collections.abc import Callable
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
 from ..config import Config
 from ..game import webcalendar, websend, websession
 from ..game.private import own_picture, private_page
-from ..ports import InboundStore
 from ..store.db import Database
 from ..store.mailbox import SqlInbound
 
@@ -46,6 +45,16 @@ def _same(a: str | None, b: str | None) -> bool:
 
 # what only the signed-in party may see: no cache (a shared proxy's least of all) keeps it
 _PRIVATE = {"Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff"}
+
+
+class InboundStore(Protocol):
+    """Where a form's message is stored: the daemon's inbound store (the same as the SMTP
+    listener's), or `SqlInbound` (`ports.InboundStore`, by shape: web/ sits beside the
+    daemon, not above it)."""
+
+    def store_inbound(
+        self, raw: bytes, *, source: str, source_key: str | None, envelope_from: str | None
+    ) -> Any: ...
 
 
 class _Clock:

@@ -17,9 +17,12 @@ from sqlalchemy import text
 from sqlalchemy.exc import StatementError
 
 from payjudge.game.state import find_game
+from payjudge.rules.names import PowerName
 from payjudge.rules.phase import Phase
 from payjudge.store.db import Database, schema_revisions, upgrade
 from payjudge.store.models import Game, LedgerEntry, Turn
+from payjudge.store.types import VoteText
+from payjudge.text.votes import Vote, VoteKind
 from payjudge.vocabulary import (
     GameStatus,
     InboundState,
@@ -37,6 +40,7 @@ from .test_game import GM, POWERS, addr, signon, snapshot, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+HEAD = "0009_web_sessions"  # the newest migration
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -128,8 +132,8 @@ def test_upgrade_from_0002_keeps_the_data_and_reads_it_typed(empty_url):
     upgrade(empty_url, "0002")
     _fill_0002(empty_url)
     before, after = upgrade(empty_url)
-    assert (before, after) == ("0002", "0009_web_sessions")
-    assert schema_revisions(empty_url) == ("0009_web_sessions", "0009_web_sessions")
+    assert (before, after) == ("0002", HEAD)
+    assert schema_revisions(empty_url) == (HEAD, HEAD)
     db = Database(empty_url)
     try:
         with db.reading() as s:
@@ -168,6 +172,89 @@ def test_upgrade_from_0002_keeps_the_data_and_reads_it_typed(empty_url):
     finally:
         db.dispose()
     upgrade(empty_url)
+
+
+# seat.vote as players wrote it before 0007, and as `Vote` values after
+OLD_VOTES = {
+    "DRAW": Vote.draw(),
+    "3WAY": Vote.draw(3),
+    "SOLO": Vote(VoteKind.SOLO),
+    "CONCEDE FRANCE": Vote.concede(PowerName("FRANCE")),
+    "PROPOSE DRAW": Vote.propose(),
+    "PROPOSE CONCEDE ITALY": Vote.propose(concede_to=PowerName("ITALY")),
+    "YES": Vote(VoteKind.YES),
+    "END": Vote(VoteKind.END),
+}
+
+
+def _fill_votes(url: str, votes: list[str | None]) -> None:
+    """Seats 1.. of game 1 with these standing votes, as schema 0006 stored them."""
+    db = Database(url)
+    with db.engine.begin() as c:
+        c.execute(text("DELETE FROM seat"))
+        for i, vote in enumerate(votes, start=1):
+            c.execute(
+                text(
+                    "INSERT INTO seat (id, game_id, power, kind, status, wait, absences, missed, "
+                    "vote, joined_at) VALUES (:i, 1, :p, 'power', 'playing', false, '[]', 0, :v, :t)"
+                ),
+                {"i": i, "p": f"P{i}", "v": vote, "t": T0},
+            )
+    db.dispose()
+
+
+def _stored_votes(url: str) -> list[str | None]:
+    db = Database(url)
+    try:
+        with db.engine.connect() as c:
+            return list(c.execute(text("SELECT vote FROM seat ORDER BY id")).scalars())
+    finally:
+        db.dispose()
+
+
+def test_0007_stores_votes_typed_and_back(empty_url):
+    """Migration 0007 rewrites the players' words (`3WAY`, `CONCEDE FRANCE`) into the
+    `Vote` column form, the store reads them as `Vote` values, and the downgrade writes
+    the words back."""
+    upgrade(empty_url, "0002")
+    _fill_0002(empty_url)
+    upgrade(empty_url, "0006_observer_consent")
+    old = [*OLD_VOTES, None]
+    _fill_votes(empty_url, old)
+    assert upgrade(empty_url) == ("0006_observer_consent", HEAD)
+    assert _stored_votes(empty_url) == [v.stored for v in OLD_VOTES.values()] + [None]
+    assert _stored_votes(empty_url)[:4] == ["draw", "draw:3", "solo", "concede:FRANCE"]
+    db = Database(empty_url)
+    try:
+        with db.reading() as s:
+            assert [seat.vote for seat in s.get(Game, 1).seats] == [*OLD_VOTES.values(), None]
+    finally:
+        db.dispose()
+    _alembic(empty_url, "downgrade", "0006_observer_consent")
+    assert _stored_votes(empty_url) == old
+    upgrade(empty_url)
+
+
+def test_0007_stops_at_a_vote_it_does_not_know(empty_url):
+    upgrade(empty_url, "0002")
+    _fill_0002(empty_url)
+    upgrade(empty_url, "0006_observer_consent")
+    _fill_votes(empty_url, ["DRAW", "MAYBE"])
+    with pytest.raises(RuntimeError, match=r"seat\.vote holds 'MAYBE'"):
+        upgrade(empty_url)
+    assert schema_revisions(empty_url)[0] == "0006_observer_consent"
+
+
+def test_a_vote_is_refused_as_text_and_round_trips():
+    for vote in OLD_VOTES.values():
+        assert Vote.from_stored(vote.stored) == vote
+        assert str(vote) in OLD_VOTES
+    with pytest.raises(ValueError):
+        Vote(VoteKind.CONCEDE)  # a concession names its power
+    with pytest.raises(ValueError):
+        Vote(VoteKind.SOLO, size=3)
+    with pytest.raises(TypeError, match="is not a Vote"):
+        VoteText().process_bind_param("3WAY", None)  # type: ignore[arg-type]
 
 
 def test_upgrade_stops_at_a_word_the_judge_does_not_know(empty_url):

@@ -12,7 +12,7 @@ from ...payola.exchange import views
 from ...payola.exchange.accounts import investor_key
 from ...payola.exchange.phase import ExchangeOutcome, MarketState
 from ...rules.phase import Phase
-from ...vocabulary import SeatKind, SeatStatus
+from ...vocabulary import MailKind, SeatKind, SeatStatus
 from ..mailer import Mailer
 from ..notify import public_recipients
 from ..state import GameState
@@ -79,7 +79,7 @@ def _company_mails(
                 [addresses[acting]],
                 f"Company statement for {company} {name} {shown}",
                 "company_statement.txt.j2",
-                kind="statement",
+                kind=MailKind.STATEMENT,
                 game=game,
                 v=views.company_statement(str(phase), company, balances, outcome),
             )
@@ -89,7 +89,7 @@ def _company_mails(
             readers,
             f"Annual stockholder report for {company} {year}",
             "stockholder_report.txt.j2",
-            kind="report",
+            kind=MailKind.REPORT,
             game=game,
             v=views.stockholder_report(year, company, after, income, outcome, figures.owned),
         )
@@ -114,7 +114,7 @@ def send_exchange_mails(
         public_recipients(st),
         f"Exchange results {name} {shown}",
         "exchange_results.txt.j2",
-        kind="results",
+        kind=MailKind.RESULTS,
         game=game,
         v=public,
         following=_following(st, phase),
@@ -124,7 +124,7 @@ def send_exchange_mails(
             [address],
             f"Exchange statement {name} {shown}",
             "exchange_statement.txt.j2",
-            kind="statement",
+            kind=MailKind.STATEMENT,
             game=game,
             v=views.investor_statement(str(phase), investor_key(investor), figures.balances, outcome),
         )
