@@ -14,10 +14,8 @@ import hashlib
 import secrets
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
-
 from ..config import Config
-from ..store import Session
+from ..store import Session, webrepo
 from ..store.models import CalendarFeed, Game
 from .state import GameState
 from .websession import Current, party_is_live
@@ -42,24 +40,11 @@ def new_feed(s: Session, current: Current, *, now: datetime) -> str:
 
 
 def stop_feed(s: Session, current: Current, *, now: datetime) -> None:
-    s.execute(
-        update(CalendarFeed)
-        .where(
-            CalendarFeed.game_id == current.game_id,
-            CalendarFeed.party == current.party.name,
-            CalendarFeed.revoked_at.is_(None),
-        )
-        .values(revoked_at=now)
-    )
+    webrepo.revoke_feeds(s, current.game_id, current.party.name, now)
 
 
 def has_feed(s: Session, current: Current) -> bool:
-    live = (
-        CalendarFeed.game_id == current.game_id,
-        CalendarFeed.party == current.party.name,
-        CalendarFeed.revoked_at.is_(None),
-    )
-    return s.scalar(select(CalendarFeed.id).where(*live)) is not None
+    return webrepo.has_live_feed(s, current.game_id, current.party.name)
 
 
 def _text(value: str) -> str:
@@ -76,7 +61,7 @@ def feed(s: Session, config: Config, token: str, *, now: datetime) -> str | None
     whose party no longer plays."""
     if not token or len(token) > 100:
         return None
-    row = s.scalar(select(CalendarFeed).where(CalendarFeed.token_hash == _digest(token)))
+    row = webrepo.feed_by_token(s, _digest(token))
     if row is None or row.revoked_at is not None:
         return None
     game = s.get(Game, row.game_id)

@@ -23,11 +23,9 @@ from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
 
-from sqlalchemy import select
-
 from ..config import Config
-from ..store import Session
-from ..store.models import Game, InboundMessage, OutboxMail, WebSession
+from ..store import Session, webrepo
+from ..store.models import Game, WebSession
 from ..vocabulary import InboundState
 from .state import GameState, find_observer
 from .websession import Current
@@ -112,7 +110,7 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
     """The state and reply of the message the form with `nonce` sent, if the party sent it
     (from any of its sessions: a reply stays readable after a new sign-in)."""
     session_ids = party_sessions(s, current)
-    row = s.scalar(select(InboundMessage).where(InboundMessage.message_id == message_id(nonce, config)))
+    row = webrepo.inbound_by_message_id(s, message_id(nonce, config))
     if row is None or row.source != SOURCE or not row.source_key:
         return Answer(None, None)
     parts = row.source_key.split(":")
@@ -124,9 +122,7 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
     # the reply is the mail to the message's sender that answers its Message-ID (a copy
     # to the Master, under ALWAYS_CONFIRM, answers it too, but goes elsewhere); the
     # processor writes a message's mails with one timestamp
-    later = s.scalars(
-        select(OutboxMail).where(OutboxMail.created_at >= row.received_at).order_by(OutboxMail.id).limit(500)
-    )
+    later = webrepo.outbox_since(s, row.received_at)
     # processor writes a message's mails in order, its reply last: the others are those
     # since the reply to the message before, of the same moment
     since: list[tuple[datetime, str, str]] = []
@@ -143,9 +139,4 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
 
 def party_sessions(s: Session, current: Current) -> set[int]:
     """Every session of the party in its game."""
-    rows = s.scalars(
-        select(WebSession.id).where(
-            WebSession.game_id == current.game_id, WebSession.party == current.party.name
-        )
-    )
-    return set(rows)
+    return webrepo.party_session_ids(s, current.game_id, current.party.name)

@@ -20,11 +20,9 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-
 from ..config import Config
 from ..rules.names import PowerName
-from ..store import Session, repo
+from ..store import Session, repo, webrepo
 from ..store.models import Game, WebSession
 from ..vocabulary import SeatStatus
 from .mailer import Mailer
@@ -153,7 +151,7 @@ def current(s: Session, config: Config, token: str, *, now: datetime) -> Current
     one it signed in with. None otherwise."""
     if not token or len(token) > 100:
         return None
-    row = s.scalar(select(WebSession).where(WebSession.token_hash == _digest(token)))
+    row = webrepo.session_by_token(s, _digest(token))
     if row is None or row.ended_at is not None or row.expires_at <= now:
         return None
     game = s.get(Game, row.game_id)
@@ -174,6 +172,6 @@ def party_is_live(s: Session, config: Config, game: Game, who: str) -> bool:
 
 def sign_out(s: Session, token: str, *, now: datetime) -> None:
     """End the session of `token` (nothing when there is none)."""
-    row = s.scalar(select(WebSession).where(WebSession.token_hash == _digest(token)))
+    row = webrepo.session_by_token(s, _digest(token))
     if row is not None and row.ended_at is None:
         row.ended_at = now

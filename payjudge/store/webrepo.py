@@ -1,0 +1,48 @@
+"""The queries of the web pages' sessions and calendar feeds (game/websession.py,
+game/websend.py, game/webcalendar.py): the game layer asks, the store answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from .models import CalendarFeed, InboundMessage, OutboxMail, WebSession
+
+
+def session_by_token(s: Session, token_hash: str) -> WebSession | None:
+    return s.scalar(select(WebSession).where(WebSession.token_hash == token_hash))
+
+
+def party_session_ids(s: Session, game_id: int, party: str) -> set[int]:
+    """Every session a party has had in a game."""
+    return set(
+        s.scalars(select(WebSession.id).where(WebSession.game_id == game_id, WebSession.party == party))
+    )
+
+
+def inbound_by_message_id(s: Session, message_id: str) -> InboundMessage | None:
+    return s.scalar(select(InboundMessage).where(InboundMessage.message_id == message_id))
+
+
+def outbox_since(s: Session, since: datetime, limit: int = 500) -> list[OutboxMail]:
+    """The mails made from `since` on, oldest first, at most `limit`."""
+    query = select(OutboxMail).where(OutboxMail.created_at >= since).order_by(OutboxMail.id).limit(limit)
+    return list(s.scalars(query))
+
+
+def feed_by_token(s: Session, token_hash: str) -> CalendarFeed | None:
+    return s.scalar(select(CalendarFeed).where(CalendarFeed.token_hash == token_hash))
+
+
+def _live_feeds(game_id: int, party: str):
+    return (CalendarFeed.game_id == game_id, CalendarFeed.party == party, CalendarFeed.revoked_at.is_(None))
+
+
+def has_live_feed(s: Session, game_id: int, party: str) -> bool:
+    return s.scalar(select(CalendarFeed.id).where(*_live_feeds(game_id, party))) is not None
+
+
+def revoke_feeds(s: Session, game_id: int, party: str, now: datetime) -> None:
+    s.execute(update(CalendarFeed).where(*_live_feeds(game_id, party)).values(revoked_at=now))
