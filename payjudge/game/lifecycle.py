@@ -15,6 +15,7 @@ from ..payola.transfers import forfeit_on_resign
 from ..rules.flag_registry import lookup
 from ..rules.flags import Flag
 from ..rules.mapfile import MapError, load_variant, map_names
+from ..rules.names import PowerName
 from ..rules.phase import Phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
@@ -234,6 +235,24 @@ def seat_by_power(st: GameState, power: str) -> Seat:
     if seat is None:
         raise CommandError(f"there is no power {power} in {st.game.name}")
     return seat
+
+
+def power_seat(st: GameState, power: str) -> tuple[Seat, PowerName]:
+    """The seat of the power named `power`, and the power as the map names it."""
+    seat = seat_by_power(st, power)
+    assert seat.power is not None  # seat_by_power finds a seat by its power
+    return seat, seat.power
+
+
+def make_dummy(seat: Seat) -> None:
+    """DUMMY: the power is played by nobody, and nobody may take it over (rule 4.4)."""
+    seat.status, seat.address, seat.password = SeatStatus.DUMMY, None, None
+    seat.wait, seat.vote = False, None
+
+
+def reopen(seat: Seat) -> None:
+    """REVIVE: a dummy is open for a new player, who joins it with TAKEOVER."""
+    seat.status = SeatStatus.RESIGNED
 
 
 def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
