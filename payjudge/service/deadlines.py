@@ -148,11 +148,13 @@ def _late_notice(st: GameState, mailer: Mailer, timing: Timing, late: list[Power
         "civil_disorder": Flag.CIVIL_DISORDER in st.rules,
     }
     subject = f"Diplomacy late notice {game.name} {game.phase}"
+
+    def tell(to: list[str], told: list[PowerName]) -> None:
+        mailer.send(to, subject, "late.txt.j2", kind="late", game=game, late=told, **notice)
+
     for power in late:
-        mailer.send(
-            power_address(st, power), subject, "late.txt.j2", late=[power] if hidden else late, **notice
-        )
-    mailer.send([game.master_address], subject, "late.txt.j2", late=late, **notice)
+        tell(power_address(st, power), [power] if hidden else late)
+    tell([game.master_address], late)
     game.late_noticed_at = now
     game.version += 1
     return f"{game.name} {game.phase}: late notice ({', '.join(late)})"
