@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import lifecycle
+from ..game import master_seats
 from ..game.blind import set_omniscient
 from ..game.context import CommandError, GameContext, MasterContext, SignedContext
 from ..game.control import give_control, may_act_for, take_control
@@ -23,14 +23,12 @@ from ..game.notes.master import (
 )
 from ..game.notify import broadcast, power_address, public_recipients
 from ..game.phases import preview_phase, process_phase, rollback, terminate
-from ..game.resignation import announce_open_seat
 from ..game.timing import Timing, TimingError, show_time
 from ..game.turns import late_powers
 from ..payola.exchange.accounts import account_label, is_investor
 from ..rules.flags import Flag
-from ..rules.names import PowerName
 from ..text.commands import Command
-from ..vocabulary import GameStatus, MailKind, SeatStatus
+from ..vocabulary import GameStatus, SeatStatus
 from .base import MasterHandler, SignedHandler, found, register, require, sub_args
 from .player import parse_when
 
@@ -231,23 +229,6 @@ class Terminate(MasterHandler):
         ctx.reply.result(cmd.line, StateChanged(state=GameStatus.TERMINATED, deadline=None))
 
 
-def _tell_old_player(
-    ctx: MasterContext, address: str | None, power: PowerName, subject: str, status: str
-) -> None:
-    """The player the Master took a seat from is told (DUMMY, EJECT)."""
-    if address:
-        ctx.mailer.send(
-            [address],
-            f"Diplomacy: {subject}",
-            "seat_change.txt.j2",
-            kind=MailKind.NOTICE,
-            game=ctx.game,
-            game_name=ctx.game.name,
-            power=power,
-            status=status,
-        )
-
-
 @register
 class Dummy(MasterHandler):
     keyword = "DUMMY"
@@ -256,14 +237,8 @@ class Dummy(MasterHandler):
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write DUMMY <power>")
-        seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        assert seat.power is not None  # seat_by_power finds a seat by its power
-        require(seat.status in (SeatStatus.PLAYING, SeatStatus.RESIGNED), f"{seat.power} is {seat.status}")
-        old = seat.address
-        seat.status, seat.address, seat.password = SeatStatus.DUMMY, None, None
-        seat.wait, seat.vote = False, None
-        ctx.reply.result(cmd.line, SeatChanged(power=seat.power, status=SeatStatus.DUMMY))
-        _tell_old_player(ctx, old, seat.power, f"{seat.power} in {ctx.game.name} is now a dummy", "dummy")
+        changed = master_seats.dummy(ctx.state, ctx.mailer, cmd.args[0])
+        ctx.reply.result(cmd.line, SeatChanged(power=changed.power, status=changed.status))
 
 
 @register
@@ -273,14 +248,9 @@ class Revive(MasterHandler):
     summary = "open a dummy power for a new player, who joins it with TAKEOVER"
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
-        # No password is ever made up and mailed: the newcomer chooses one with TAKEOVER.
         require(len(cmd.args) == 1, "write REVIVE <power>")
-        seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        assert seat.power is not None  # seat_by_power finds a seat by its power
-        require(seat.status is SeatStatus.DUMMY, f"{seat.power} is {seat.status}, not a dummy")
-        seat.status = SeatStatus.RESIGNED
-        ctx.reply.result(cmd.line, SeatChanged(power=seat.power, status=SeatStatus.RESIGNED))
-        announce_open_seat(ctx.state, ctx.mailer, seat.power, f"Diplomacy takeover wanted {ctx.game.name}")
+        changed = master_seats.revive(ctx.state, ctx.mailer, cmd.args[0])
+        ctx.reply.result(cmd.line, SeatChanged(power=changed.power, status=changed.status))
 
 
 @register
@@ -291,15 +261,8 @@ class Eject(MasterHandler):
 
     def run(self, ctx: MasterContext, cmd: Command) -> None:
         require(len(cmd.args) == 1, "write EJECT <power>")
-        seat = lifecycle.seat_by_power(ctx.state, cmd.args[0])
-        power = seat.power
-        assert power is not None  # seat_by_power finds a seat by its power
-        require(seat.status is SeatStatus.PLAYING, f"{power} is {seat.status}")
-        old = seat.address
-        lifecycle.resign(ctx.state, seat, now=ctx.now)
-        ctx.reply.result(cmd.line, SeatChanged(power=power, status=SeatStatus.RESIGNED))
-        _tell_old_player(ctx, old, power, f"you no longer play {power} in {ctx.game.name}", "ejected")
-        announce_open_seat(ctx.state, ctx.mailer, power, f"Diplomacy takeover wanted {ctx.game.name}")
+        changed = master_seats.eject(ctx.state, ctx.mailer, cmd.args[0], now=ctx.now)
+        ctx.reply.result(cmd.line, SeatChanged(power=changed.power, status=changed.status))
 
 
 @register

@@ -438,6 +438,34 @@ class List(OpenerHandler):
         ctx.reply.result(cmd.line, game_list)
 
 
+def _summary_powers(st: GameState, viewer: str | None) -> list[PowerRow]:
+    """SUMMARY's line for each power: its seat's status, its centres and units, and who
+    controls it."""
+    pos = st.position
+    hide_dummies = Flag.HIDE_DUMMIES in st.rules
+    # who controls whom is public (vassal states follow from the board), except under
+    # HIDE_DUMMIES, which hides any controller (seed 003 §1.6)
+    control = {} if hide_dummies else st.control()
+    powers: list[PowerRow] = []
+    for p in st.map.powers:
+        seat = st.seat(p.name)
+        status = seat.status if seat else SeatStatus.OPEN
+        if hide_dummies and status is SeatStatus.DUMMY:
+            status = SeatStatus.PLAYING  # HIDE_DUMMIES: a dummy looks played
+        # BLIND: a power's counts are its own; only the Master sees every power's
+        hidden = viewer is not None and viewer not in (MASTER, p.name)
+        powers.append(
+            PowerRow(
+                name=p.name,
+                status=status,
+                centers=None if hidden else len(pos.centers.get(p.name, ())) if pos else 0,
+                units=None if hidden else len(pos.units.get(p.name, ())) if pos else 0,
+                controller=control.get(p.name),
+            )
+        )
+    return powers
+
+
 @register
 class Summary(OpenerHandler):
     keyword = "SUMMARY"
@@ -455,27 +483,7 @@ class Summary(OpenerHandler):
         viewer = blind_viewer(ctx, signed_in, st)
         pos = st.position
         timing = Timing.from_json(g.timing)
-        hide_dummies = Flag.HIDE_DUMMIES in st.rules
-        powers = []
-        # who controls whom is public (vassal states follow from the board), except under
-        # HIDE_DUMMIES, which hides any controller (seed 003 §1.6)
-        control = {} if hide_dummies else st.control()
-        for p in st.map.powers:
-            seat = st.seat(p.name)
-            status = seat.status if seat else SeatStatus.OPEN
-            if hide_dummies and status is SeatStatus.DUMMY:
-                status = SeatStatus.PLAYING  # HIDE_DUMMIES: a dummy looks played
-            # BLIND: a power's counts are its own; only the Master sees every power's
-            hidden = viewer is not None and viewer not in (MASTER, p.name)
-            powers.append(
-                PowerRow(
-                    name=p.name,
-                    status=status,
-                    centers=None if hidden else len(pos.centers.get(p.name, ())) if pos else 0,
-                    units=None if hidden else len(pos.units.get(p.name, ())) if pos else 0,
-                    controller=control.get(p.name),
-                )
-            )
+        powers = _summary_powers(st, viewer)
         running = g.state is GameStatus.ACTIVE and pos is not None
         # as in DPjudge, nobody is told who has ordered or who waits unless a rule says so
         late = late_powers(st) if running and Flag.LIST_UNORDERED in st.rules else []

@@ -96,10 +96,27 @@ def tailor(view: dict[str, Any], report: dict[str, Any], power: str) -> dict[str
     out = dict(view)
     if sight is None:  # a phase stored before the game was BLIND, or an unknown power
         sight = {"orders": [None] * len(report["orders"]), "before": [], "after": [], "owners": []}
+    by_power, glimpses = _seen_orders(report, sight["orders"], power)
+    out["powers"] = [
+        {**p, "orders": sorted(by_power[p["name"]], key=lambda x: x["order"])}
+        for p in view["powers"]
+        if p["name"] in by_power
+    ]
+    out["glimpses"] = glimpses
+    out.update(_seen_units(view, power, after=set(sight["after"]), before=set(sight["before"])))
+    out.update(_seen_centres(view, power, owners=set(sight["owners"])))
+    out["viewer"] = power
+    return out
+
+
+def _seen_orders(
+    report: dict[str, Any], seen: list[str | None], power: str
+) -> tuple[dict[str, list[dict[str, Any]]], list[str]]:
+    """The orders `power` saw whole, by power, and the glimpses of the others."""
     by_power: dict[str, list[dict[str, Any]]] = {}
     glimpses: list[str] = []
     adjustments = "phase" in report and Phase.parse(report["phase"]).is_adjustments
-    for o, how in zip(report["orders"], sight["orders"], strict=True):
+    for o, how in zip(report["orders"], seen, strict=True):
         if how is None:
             continue
         if how != Seen.FULL.value:
@@ -114,37 +131,42 @@ def tailor(view: dict[str, Any], report: dict[str, Any], power: str) -> dict[str
         by_power.setdefault(o["power"], []).append(
             {"order": o["order"], "notes": notes, "default": o["default"]}
         )
-    out["powers"] = [
-        {**p, "orders": sorted(by_power[p["name"]], key=lambda x: x["order"])}
-        for p in view["powers"]
-        if p["name"] in by_power
-    ]
-    after, before, owners = set(sight["after"]), set(sight["before"]), set(sight["owners"])
-    out["glimpses"] = glimpses
-    out["dislodged"] = [
-        {**d, "retreats": d["retreats"] if d["power"] == power else []}
-        for d in view["dislodged"]
-        if d["power"] == power or _key(d) in after
-    ]
-    out["destroyed"] = [d for d in view["destroyed"] if d["power"] == power or _key(d) in before]
-    out["torn"] = [d for d in view.get("torn", ()) if d["power"] == power or _key(d) in before]
-    out["center_changes"] = [
-        {
-            "center": c["center"],
-            "from": c["from"] if c["from"] == power or c["center"] in owners else "?",
-            "to": c["to"] if c["to"] == power or c["center"] in owners else "?",
-        }
-        for c in view["center_changes"]
-        if power in (c["from"], c["to"]) or c["center"] in owners
-    ]
-    out["centers"] = [
-        {**c, "centers": kept, "count": len(kept) if c["power"] == power else None}
-        for c in view["centers"]
-        for kept in [c["centers"] if c["power"] == power else [x for x in c["centers"] if x in owners]]
-        if kept
-    ]
-    out["viewer"] = power
-    return out
+    return by_power, glimpses
+
+
+def _seen_units(view: dict[str, Any], power: str, *, after: set[str], before: set[str]) -> dict[str, Any]:
+    """The dislodged units `power` sees after the phase (the retreats of its own only), and
+    the destroyed and torn units it saw before."""
+    return {
+        "dislodged": [
+            {**d, "retreats": d["retreats"] if d["power"] == power else []}
+            for d in view["dislodged"]
+            if d["power"] == power or _key(d) in after
+        ],
+        "destroyed": [d for d in view["destroyed"] if d["power"] == power or _key(d) in before],
+        "torn": [d for d in view.get("torn", ()) if d["power"] == power or _key(d) in before],
+    }
+
+
+def _seen_centres(view: dict[str, Any], power: str, *, owners: set[str]) -> dict[str, Any]:
+    """The centre changes and holdings `power` sees: its own, and the owners it saw."""
+
+    def shown(owner: str, centre: str) -> str:
+        return owner if owner == power or centre in owners else "?"
+
+    return {
+        "center_changes": [
+            {"center": c["center"], "from": shown(c["from"], c["center"]), "to": shown(c["to"], c["center"])}
+            for c in view["center_changes"]
+            if power in (c["from"], c["to"]) or c["center"] in owners
+        ],
+        "centers": [
+            {**c, "centers": kept, "count": len(kept) if c["power"] == power else None}
+            for c in view["centers"]
+            for kept in [c["centers"] if c["power"] == power else [x for x in c["centers"] if x in owners]]
+            if kept
+        ],
+    }
 
 
 def _notes(order: dict[str, Any]) -> list[str]:

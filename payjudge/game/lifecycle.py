@@ -11,26 +11,26 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..payola.income import opening_balances
-from ..payola.rules import IncomeEvery, IncomeScheme
 from ..payola.transfers import forfeit_on_resign
 from ..rules.flag_registry import lookup
 from ..rules.flags import Flag
 from ..rules.mapfile import MapError, load_variant, map_names
-from ..rules.phase import FlowError, Phase, game_start_phase
+from ..rules.names import PowerName
+from ..rules.phase import Phase
 from ..rules.position import Position
 from ..rules.serial import position_to_json
 from ..store import Session, repo
 from ..store.models import Game, Seat, Turn
-from ..text.numbers import whole_number
-from ..text.problems import LineError, Problem
+from ..text.problems import Problem
 from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import money
 from .context import CommandError
-from .gamerules import check_rules
 from .observers import reserved_name
-from .security import MIN_LENGTH, check_password, hash_password
+from .security import check_password, hash_password
+from .settings_block import EXCHANGE_SETTINGS as EXCHANGE_SETTINGS  # still importable from here
+from .settings_block import read_settings
 from .state import GameState
-from .timing import Timing, TimingError
+from .timing import Timing
 
 
 @dataclass(frozen=True)
@@ -237,6 +237,24 @@ def seat_by_power(st: GameState, power: str) -> Seat:
     return seat
 
 
+def power_seat(st: GameState, power: str) -> tuple[Seat, PowerName]:
+    """The seat of the power named `power`, and the power as the map names it."""
+    seat = seat_by_power(st, power)
+    assert seat.power is not None  # seat_by_power finds a seat by its power
+    return seat, seat.power
+
+
+def make_dummy(seat: Seat) -> None:
+    """DUMMY: the power is played by nobody, and nobody may take it over (rule 4.4)."""
+    seat.status, seat.address, seat.password = SeatStatus.DUMMY, None, None
+    seat.wait, seat.vote = False, None
+
+
+def reopen(seat: Seat) -> None:
+    """REVIVE: a dummy is open for a new player, who joins it with TAKEOVER."""
+    seat.status = SeatStatus.RESIGNED
+
+
 def resign(st: GameState, seat: Seat, *, now: datetime) -> int:
     """Give up a power, or an Exchange investor's seat; an eliminated power forfeits its
     treasury (rule 2.4). Returns the amount forfeited."""
@@ -285,14 +303,6 @@ def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: dat
     seat.missed = 0
 
 
-# Exchange Payola's settings (docs/exchange.md, "Setting up"): the bounds of each
-EXCHANGE_SETTINGS = {
-    "INVESTORS": (2, 20),
-    "SHARES": (1, 1000),
-    "CAPITAL": (0, 99999),
-    "FLOAT": (1, 9999),
-    "END": (1, 99999),
-}
 # and what HELP says of each, with the TIMING key of exchange phases (docs/exchange.md)
 EXCHANGE_HELP = (
     ("INVESTORS <n>", "the number of investor seats, 2 to 20 (default: the map's number of powers)"),
@@ -307,121 +317,13 @@ EXCHANGE_HELP = (
 def parse_settings(
     lines: list[tuple[int, str]], *, default_map: str = "standard", maps_dir: Path | None = None
 ) -> tuple[GameSettings | None, list[Problem]]:
-    """The setting lines of a CREATE block -> settings, or problems."""
-    problems: list[Problem] = []
-
-    def problem(number: int, text: str, message: str) -> None:
-        problems.append(Problem(number, text, None, message))
-
-    flags: list[str] = []
-    where: dict[str, tuple[int, str]] = {}  # the line of each rule name
-    money_at = (lines[0][0] if lines else 0, "")  # the last TAX or CAP line
-    timing = Timing()
-    map_name = default_map
-    private = None
-    settings: dict = {}
-    for number, text in lines:
-        words = text.split()
-        if not words:
-            continue
-        key = words[0].upper()
-        args = words[1:]
-        if key in ("RULE", "RULES"):
-            if not args:
-                problem(number, text, "RULE needs a rule name")
-            for name in (a.upper() for a in args):
-                where.setdefault(name, (number, text))
-                flags.append(name)
-        elif key == "TIMING":
-            try:
-                timing = Timing.parse(" ".join(args))
-            except TimingError as exc:
-                problem(number, text, str(exc))
-        elif key == "MAP":
-            if len(args) != 1:
-                problem(number, text, "MAP needs one map name")
-                continue
-            try:
-                m = load_variant(args[0].lower(), maps_dir)
-                game_start_phase(m.start_phase, m.first_phase, m.flow)
-                map_name = args[0].lower()
-            except MapError as exc:
-                problem(number, text, str(exc))
-            except FlowError as exc:
-                problem(number, text, f"map {args[0].lower()} cannot be played: {exc}")
-        elif key == "PRIVATE":
-            if len(args) != 1 or len(args[0]) < MIN_LENGTH:
-                problem(number, text, f"PRIVATE needs one word of at least {MIN_LENGTH} characters")
-            else:
-                private = args[0]
-        elif key in ("TAX", "CAP"):
-            usage = f"{key} needs a whole number (TAX n, TAX <centre> n, CAP n)"
-            money_at = (number, text)
-            try:
-                if key == "CAP" and len(args) == 1:
-                    settings["cap"] = whole_number(args[0], what="CAP")
-                elif key == "TAX" and len(args) == 1:
-                    settings["tax"] = whole_number(args[0], what="TAX")
-                elif key == "TAX" and len(args) == 2:
-                    settings.setdefault("center_tax", {})[args[0].upper()] = whole_number(args[1], what="TAX")
-                else:
-                    problem(number, text, usage)
-            except LineError as exc:
-                problem(number, text, f"{exc.message}: {usage}")
-        elif key == "INCOME":
-            every = " ".join(a.upper() for a in args)
-            if every in ("EVERY YEAR", "EVERY MOVEMENT"):
-                settings["income"] = IncomeEvery(every.split()[1].lower())
-                where.setdefault("INCOME", (number, text))
-            elif every in ("DECREASING", "INCREASING"):
-                settings["scheme"] = IncomeScheme(every.lower())
-                money_at = (number, text)
-            else:
-                problem(
-                    number,
-                    text,
-                    "INCOME needs EVERY YEAR or EVERY MOVEMENT, or DECREASING or INCREASING (rule 6.6)",
-                )
-        elif key in EXCHANGE_SETTINGS:
-            low, high = EXCHANGE_SETTINGS[key]
-            usage = f"{key} needs a whole number from {low} to {high}"
-            where.setdefault(key, (number, text))
-            try:
-                value = whole_number(args[0], what=key) if len(args) == 1 else None
-            except LineError as exc:
-                problem(number, text, f"{exc.message}: {usage}")
-                continue
-            if value is None or not low <= value <= high:
-                problem(number, text, usage)
-            else:
-                settings[key.lower()] = value
-        else:
-            problem(
-                number, text, "expected RULE, TIMING, MAP, PRIVATE, TAX, CAP, INCOME or an Exchange setting"
-            )
-    if settings.get("income") is IncomeEvery.MOVEMENT and Flag.ZEROSUM in {lookup(f) for f in flags}:
-        problem(
-            *where["INCOME"], "a ZEROSUM game has no tax income: INCOME EVERY MOVEMENT cannot be used with it"
-        )
-    if Flag.EXCHANGE not in {lookup(f) for f in flags}:
-        for key in EXCHANGE_SETTINGS:
-            if key in where:
-                problem(*where[key], f"{key} is a setting of Exchange games: add RULE EXCHANGE")
-    check = check_rules(
-        flags,
-        tax=settings.get("tax"),
-        center_taxes=settings.get("center_tax"),
-        cap=settings.get("cap"),
-        scheme=settings.get("scheme", IncomeScheme.DECREASING),
-    )
-    for answer in check.refused:  # a clash is reported on the line of its second rule
-        problem(*where[answer.names[-1]], answer.message)
-    if check.settings_problem and not problems:
-        problem(*money_at, check.settings_problem)
-    problems.sort(key=lambda p: p.line or 0)
-    if problems:
-        return None, problems
-    return GameSettings(tuple(dict.fromkeys(flags)), timing, map_name, private, settings, check.always), []
+    """The setting lines of a CREATE block -> settings, or problems (a table of setting ->
+    parser, in `settings_block`)."""
+    draft = read_settings(lines, default_map=default_map, maps_dir=maps_dir)
+    if draft.problems:
+        return None, draft.problems
+    flags = tuple(dict.fromkeys(draft.flags))
+    return GameSettings(flags, draft.timing, draft.map_name, draft.private, draft.settings, draft.always), []
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from ..rules.phase import Phase, PhaseType, Season
 from ..rules.position import Position
 from ..store.models import Turn
 from ..templating import render
+from ..text.compose import Attachment
 from ..vocabulary import MailKind, SeatKind, SeatStatus
 from .blind import NOBODY, is_blind, is_omniscient, tailor
 from .hidden_builds import found_units, hide_builds, hides
@@ -164,55 +165,87 @@ def send_results(
     """The public results; a preview goes to the Master only and names two deadlines: the
     current phase's, which still holds, and the one the next phase would get if the phase
     were processed now (a processed phase has already moved the game's deadline on)."""
-    zone = Timing.from_json(st.game.timing).zone
-    if preview:
-        would_be = Timing.from_json(st.game.timing).deadline(
-            comp.next_position.phase.type, mailer.now, absences=absences(st)
-        )
-        view = results_view(st, report, deadline=would_be, master=True)
-        view["current_deadline"] = show_time(st.game.deadline, zone) if st.game.deadline else None
-    else:
-        view = results_view(st, report, deadline=st.game.deadline, master=True)
+    view = _master_view(st, comp, report, mailer, preview=preview)
     view["totals"] = public_totals(st, comp)
     shown_phase = st.calendar.short(Phase.parse(report["phase"]))
     subject = f"{'PREVIEW ' if preview else ''}Diplomacy results {st.game.name} {shown_phase}"
-    to = [st.game.master_address] if preview else public_recipients(st)
     if is_blind(st.rules.flags) and not preview:
         _send_blind_results(st, comp.report.before, report, view, subject, mailer)
         return
+    to = [st.game.master_address] if preview else public_recipients(st)
     if not preview and Flag.IGNORE_RESULTS in st.rules:
         to = [a for a in to if a != st.game.master_address]
-    # HIDE_DUMMIES: the Master's copy alone says who controls whom
-    audiences = [(to, view)]
-    if not preview and not shows_control(st, master=False):
-        public = {**results_view(st, report, deadline=st.game.deadline), "totals": view["totals"]}
-        master = [a for a in to if a == st.game.master_address]
-        audiences = [([a for a in to if a not in master], public), (master, view)]
-    picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
-    if hides(st.rules, comp.report.phase) and any(o["order"].startswith("BUILD ") for o in report["orders"]):
-        picture = None  # HIDE_BUILDS: a picture of the winter would show where the builds are
-    # the players who said SET MAP OFF get the same mail without the picture
+    audiences = [(to, view)] if preview else _audiences(st, report, view, to)
+    picture = _results_picture(st, comp, report, mailer)
+    for audience, shown in audiences:
+        _send_pictured(mailer, st, audience, shown, subject, picture, preview=preview)
+
+
+def _send_pictured(
+    mailer: Mailer,
+    st: GameState,
+    audience: list[str],
+    shown: dict[str, Any],
+    subject: str,
+    picture: Attachment | None,
+    *,
+    preview: bool,
+) -> None:
+    """One view's results mail; the players who said SET MAP OFF get it without the picture."""
     plain = (
         {s.address.lower() for s in st.seats if s.address and not wants_map(st.game, s.power)}
         if picture
         else set()
     )
-    for audience, shown in audiences:
-        for group, attachments in (
-            ([a for a in audience if a and a.lower() not in plain], picture),
-            ([a for a in audience if a and a.lower() in plain], None),
-        ):
-            mailer.send(
-                group,
-                subject,
-                "results.txt.j2",
-                kind=MailKind.PREVIEW if preview else MailKind.RESULTS,
-                game=st.game,
-                preview=preview,
-                attachments=(attachments,) if attachments else (),
-                picture=attachments.filename if attachments else None,
-                **shown,
-            )
+    for group, attachment in (
+        ([a for a in audience if a and a.lower() not in plain], picture),
+        ([a for a in audience if a and a.lower() in plain], None),
+    ):
+        mailer.send(
+            group,
+            subject,
+            "results.txt.j2",
+            kind=MailKind.PREVIEW if preview else MailKind.RESULTS,
+            game=st.game,
+            preview=preview,
+            attachments=(attachment,) if attachment else (),
+            picture=attachment.filename if attachment else None,
+            **shown,
+        )
+
+
+def _master_view(
+    st: GameState, comp: TurnComputation, report: dict[str, Any], mailer: Mailer, *, preview: bool
+) -> dict[str, Any]:
+    """The whole results, as the Master reads them; a preview's with both deadlines."""
+    if not preview:
+        return results_view(st, report, deadline=st.game.deadline, master=True)
+    timing = Timing.from_json(st.game.timing)
+    would_be = timing.deadline(comp.next_position.phase.type, mailer.now, absences=absences(st))
+    view = results_view(st, report, deadline=would_be, master=True)
+    view["current_deadline"] = show_time(st.game.deadline, timing.zone) if st.game.deadline else None
+    return view
+
+
+def _audiences(
+    st: GameState, report: dict[str, Any], view: dict[str, Any], to: list[str]
+) -> list[tuple[list[str], dict[str, Any]]]:
+    """Who reads which view: HIDE_DUMMIES: the Master's copy alone says who controls whom."""
+    if shows_control(st, master=False):
+        return [(to, view)]
+    public = {**results_view(st, report, deadline=st.game.deadline), "totals": view["totals"]}
+    master = [a for a in to if a == st.game.master_address]
+    return [([a for a in to if a not in master], public), (master, view)]
+
+
+def _results_picture(
+    st: GameState, comp: TurnComputation, report: dict[str, Any], mailer: Mailer
+) -> Attachment | None:
+    """The picture of the phase, or None."""
+    picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
+    if hides(st.rules, comp.report.phase) and any(o["order"].startswith("BUILD ") for o in report["orders"]):
+        return None  # HIDE_BUILDS: a picture of the winter would show where the builds are
+    return picture
 
 
 def omniscient(st: GameState) -> list[str]:

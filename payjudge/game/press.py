@@ -12,14 +12,13 @@ from datetime import timedelta
 
 from ..rules.flags import Flag
 from ..rules.names import PowerName
-from ..rules.proximity import remote, touching
 from ..store import repo
 from ..store.models import Press
-from ..vocabulary import GameStatus, MailKind, SeatStatus
+from ..vocabulary import MailKind, SeatStatus
 from .context import CommandError, GameContext
 from .notify import power_address
+from .press_rules import check_press, press_case
 from .state import MASTER, GameState
-from .turns import has_orders, late_powers, required_powers
 
 ANONYMOUS = "Anonymous"
 _OPTION_WORDS = ("GREY", "FAKE", "CLAIM")
@@ -41,21 +40,34 @@ def read_press(keyword: str, args: list[str]) -> PressRequest:
     words = [a.upper() for a in args]
     recipients = None
     if keyword == "PRESS":
-        if len(words) < 2 or words[0] != "TO" or words[1] in _OPTION_WORDS:
-            raise CommandError(
-                "write PRESS TO <powers> (initials like FG, or names), then the text, then ENDPRESS"
-            )
-        end = next((i for i, w in enumerate(words) if i > 0 and w in _OPTION_WORDS), len(words))
-        recipients, words = " ".join(words[1:end]), words[end:]
+        recipients, words = _read_recipients(words)
+    return PressRequest(recipients, *_read_options(keyword, words))
+
+
+def _read_recipients(words: list[str]) -> tuple[str, list[str]]:
+    """`TO <powers>` up to the first option word; the words after them."""
+    if len(words) < 2 or words[0] != "TO" or words[1] in _OPTION_WORDS:
+        raise CommandError(
+            "write PRESS TO <powers> (initials like FG, or names), then the text, then ENDPRESS"
+        )
+    end = next((i for i, w in enumerate(words) if i > 0 and w in _OPTION_WORDS), len(words))
+    return " ".join(words[1:end]), words[end:]
+
+
+def _followed_by(words: list[str], word: str) -> bool:
+    return len(words) >= 2 and words[0] == word
+
+
+def _read_options(keyword: str, words: list[str]) -> tuple[bool, str | None, str | None]:
+    """GREY, FAKE AS <power> and CLAIM TO <powers>, each at most once, in any order."""
     grey, fake_as, claim_to = False, None, None
     while words:
         word = words.pop(0)
         if word == "GREY" and not grey:
             grey = True
-        elif word == "FAKE" and fake_as is None and len(words) >= 2 and words[0] == "AS":
-            fake_as = words[1]
-            words = words[2:]
-        elif word == "CLAIM" and claim_to is None and len(words) >= 2 and words[0] == "TO":
+        elif word == "FAKE" and fake_as is None and _followed_by(words, "AS"):
+            fake_as, words = words[1], words[2:]
+        elif word == "CLAIM" and claim_to is None and _followed_by(words, "TO"):
             end = next((i for i, w in enumerate(words) if w in _OPTION_WORDS), len(words))
             claim_to, words = " ".join(words[1:end]), words[end:]
             if not claim_to:
@@ -64,7 +76,7 @@ def read_press(keyword: str, args: list[str]) -> PressRequest:
             raise CommandError(
                 f"{keyword} options are GREY, FAKE AS <power> and CLAIM TO <powers> (not {word})"
             )
-    return PressRequest(recipients, grey, fake_as, claim_to)
+    return grey, fake_as, claim_to
 
 
 def resolve_recipients(ctx: GameContext, text: str) -> list[str]:
@@ -105,92 +117,11 @@ def _power_names(st: GameState) -> dict[str, PowerName]:
 
 
 def _check(ctx: GameContext, sender: str, observer: bool, request: PressRequest, targets: list[str]) -> None:
-    """Refuse press the game's flags forbid (the Master's press is never checked)."""
-    st, game, rules = ctx.state, ctx.state.game, ctx.state.rules
-    name = game.name
-    broadcast = request.recipients is None
-    names = _power_names(st)
-    players = [names[t] for t in targets if t != MASTER]
-    if not observer and sender not in names:
-        # an Exchange investor: press between investors is not built yet (docs/exchange.md)
-        raise CommandError("in an Exchange game press is not built yet: write to the others directly")
-    me = None if observer else names[sender]  # a player's press: the sender is a power
-    private = not broadcast and bool(players)
-    to_players = broadcast or private
-    power = not observer
-    running = game.state.is_running and st.position is not None
-    overdue = running and game.deadline is not None and ctx.now > game.deadline
-    late = late_powers(st) if overdue else []
-    _refuse(
-        game.state in (GameStatus.FORMING, GameStatus.COMPLETED) and private,
-        "before and after the game only broadcasts and press to the Master are allowed",
-    )
-    _refuse(Flag.NO_PRESS in rules and to_players, f"{name} has no press between players (rule NO_PRESS)")
-    _refuse(
-        observer and Flag.MUTE_OBSERVERS in rules and to_players,
-        f"in {name} observers may write only to the Master (rule MUTE_OBSERVERS)",
-    )
-    if Flag.BACKSEAT_PRESS in rules:
-        _refuse(power and to_players, f"in {name} powers may write only to the Master (rule BACKSEAT_PRESS)")
-        _refuse(observer and private, f"in {name} observers may only broadcast (rule BACKSEAT_PRESS)")
-    # beside TOUCH_PRESS or REMOTE_PRESS, PUBLIC_PRESS adds broadcasts to the private press
-    # those rules allow (seed 003 §1.2); alone, it allows broadcasts only
-    near_rules = Flag.TOUCH_PRESS in rules or Flag.REMOTE_PRESS in rules
-    _refuse(
-        Flag.PUBLIC_PRESS in rules and private and not near_rules,
-        f"{name} allows only broadcast press (rule PUBLIC_PRESS)",
-    )
-    for flag, near, what in (
-        (Flag.TOUCH_PRESS, True, "has no unit next to yours"),
-        (Flag.REMOTE_PRESS, False, "is near your units or centres"),
-    ):
-        if flag not in rules or me is None or not running:
-            continue
-        _refuse(
-            broadcast and Flag.PUBLIC_PRESS not in rules,
-            f"{name} allows no broadcasts (rule {flag.value} without PUBLIC_PRESS)",
-        )
-        pos = st.position
-        assert pos is not None
-        for target in [] if broadcast else players:
-            allowed = touching(pos, me, target) if near else remote(pos, me, target)
-            _refuse(not allowed, f"{target.title()} {what} (rule {flag.value})")
-    if power and running and Flag.FTF_PRESS in rules:
-        # a running game with a position always has a phase
-        assert game.phase is not None
-        _refuse(
-            to_players and not game.phase.is_movement,
-            f"in {name} players may write to each other only in movement phases (rule FTF_PRESS)",
-        )
-        _refuse(
-            private and bool(late),
-            f"in {name} no private press once the deadline has passed (rule FTF_PRESS)",
-        )
-    if me is not None and running and Flag.MUST_ORDER in rules:
-        _refuse(
-            to_players and me in required_powers(st) and not has_orders(st, me),
-            "send your orders for this phase before writing to players (rule MUST_ORDER)",
-        )
-    _refuse(
-        power and private and sender in late and Flag.LATE_SEND not in rules,
-        "your orders are late: until they are in you may write only to the Master or "
-        "broadcast (rule LATE_SEND would allow it)",
-    )
-    if private and Flag.NO_LATE_RECEIVE in rules:
-        for target in players:
-            _refuse(
-                target in late,
-                f"{target.title()} is late with its orders and may not be "
-                "sent private press (rule NO_LATE_RECEIVE)",
-            )
-    _refuse(
-        request.grey and not ({Flag.WHITE_GREY, Flag.GREY_PRESS} & set(rules.flags)),
-        f"{name} has no grey press (rule WHITE_GREY)",
-    )
-    _refuse(
-        (request.fake_as is not None or request.claim_to is not None) and Flag.FAKE_PRESS not in rules,
-        f"{name} has no fake press (rule FAKE_PRESS)",
-    )
+    """Refuse press the game's flags forbid (the Master's press is never checked): the
+    table of flag -> check in `press_rules`."""
+    faked = request.fake_as is not None or request.claim_to is not None
+    case = press_case(ctx, sender, observer, request.grey, faked, request.recipients is None, targets)
+    check_press(case)
 
 
 def _within_broadcast_limit(ctx: GameContext, sender: str) -> None:
@@ -208,77 +139,96 @@ def _within_broadcast_limit(ctx: GameContext, sender: str) -> None:
         )
 
 
-def send_press(
-    ctx: GameContext, *, sender: str, request: PressRequest, body: str, observer: bool = False
-) -> list[str]:
-    """Check and mail one message; the addressees it really went to."""
-    st = ctx.state
-    game = st.game
-    rules = st.rules
-    is_master = sender == MASTER
-    broadcast = request.recipients is None
-    targets: list[str]
+def _targets(ctx: GameContext, sender: str, request: PressRequest) -> list[str]:
+    """The addressees: for a broadcast every other power with a player's address."""
     if request.recipients is None:
-        targets = [s.power for s in st.seats if s.power and s.power != sender and s.address]
-    else:
-        targets = [t for t in resolve_recipients(ctx, request.recipients) if t != sender]
-        if not targets:
-            raise CommandError("nobody to send the press to")
-    if is_master:
+        return [s.power for s in ctx.state.seats if s.power and s.power != sender and s.address]
+    targets = [t for t in resolve_recipients(ctx, request.recipients) if t != sender]
+    _refuse(not targets, "nobody to send the press to")
+    return targets
+
+
+def _check_author(
+    ctx: GameContext, sender: str, observer: bool, request: PressRequest, targets: list[str]
+) -> None:
+    """The Master's press always shows the Master; a player's or an observer's is checked
+    against the game's press rules."""
+    if sender == MASTER:
         _refuse(
             request.grey or request.fake_as is not None or request.claim_to is not None,
             "the Master's press always shows the Master: GREY, FAKE and CLAIM are for players",
         )
-    else:
-        _check(ctx, sender, observer, request, targets)
-        _refuse(observer and request.fake_as is not None, "an observer's press always shows the observer")
-    if broadcast:
-        _within_broadcast_limit(ctx, sender)
+        return
+    _check(ctx, sender, observer, request, targets)
+    _refuse(observer and request.fake_as is not None, "an observer's press always shows the observer")
+
+
+def _shown_from(
+    ctx: GameContext, sender: str, request: PressRequest, observer: bool, players: list[PowerName]
+) -> str:
+    """The sender the readers see: the real one, the FAKE AS power, or Anonymous (grey)."""
+    rules = ctx.state.rules
+    is_master = sender == MASTER
+    broadcast = request.recipients is None
     shown_from = "the Master" if is_master else sender.title()
     if request.fake_as is not None:
         fake = ctx.state.map.power(request.fake_as)
         if fake is None:
             raise CommandError(f"FAKE AS needs a power of the game, not {request.fake_as}")
         shown_from = fake.name.title()
-    players = [_power_names(st)[t] for t in targets if t != MASTER]
-    if (
-        not is_master
-        and (broadcast or players)
-        and (request.grey or Flag.GREY_PRESS in rules or (broadcast and Flag.YELLOW_PRESS in rules))
-    ):
+    grey = request.grey or Flag.GREY_PRESS in rules or (broadcast and Flag.YELLOW_PRESS in rules)
+    if not is_master and (broadcast or players) and grey:
         shown_from = ANONYMOUS
     if observer:  # never to be taken for a power's
         shown_from = f"{shown_from} (observer)"
-    to_names = (
-        "everyone" if broadcast else ", ".join("the Master" if t == MASTER else t.title() for t in targets)
-    )
-    shown_to = to_names
-    if request.claim_to is not None:
-        shown_to = ", ".join(
-            "the Master" if t == MASTER else t.title() for t in resolve_recipients(ctx, request.claim_to)
-        )
+    return shown_from
 
-    readers, unread = _readers(st, players)
-    _refuse(
-        is_master and bool(unread),
-        f"nobody plays or controls {', '.join(unread)}: nobody would read press to "
-        + ("it" if len(unread) == 1 else "them"),
-    )
-    master_copy = not is_master and (
+
+def _titles(names: list[str]) -> str:
+    return ", ".join("the Master" if t == MASTER else t.title() for t in names)
+
+
+def _master_copy(ctx: GameContext, sender: str, broadcast: bool, targets: list[str]) -> bool:
+    """Whether the Master reads a player's press: sent to it, a broadcast (unless
+    PRESS_MASTER), or private press under EAVESDROP."""
+    rules = ctx.state.rules
+    return sender != MASTER and (
         MASTER in targets
         or (broadcast and Flag.PRESS_MASTER not in rules)
         or (not broadcast and Flag.EAVESDROP in rules)
     )
-    me = None if is_master or observer else _power_names(st).get(sender)
-    own = {a.lower() for a in power_address(st, me)} if me is not None else set()
+
+
+def _refuse_unread(ctx: GameContext, sender: str, unread: list[PowerName]) -> None:
+    _refuse(
+        sender == MASTER and bool(unread),
+        f"nobody plays or controls {', '.join(unread)}: nobody would read press to "
+        + ("it" if len(unread) == 1 else "them"),
+    )
+
+
+def _refuse_only_self(
+    ctx: GameContext,
+    me: PowerName | None,
+    readers: dict[tuple[PowerName, ...], list[str]],
+    reaches_others: bool,
+    to_names: str,
+    players: list[PowerName],
+) -> None:
+    """Press to powers only the sender's own player reads (CONTROL) would reach nobody else."""
+    own = {a.lower() for a in power_address(ctx.state, me)} if me is not None else set()
     _refuse(
         bool(own)
-        and not (broadcast or master_copy or unread)
+        and not reaches_others
         and all(a in own for addresses in readers.values() for a in addresses),
         f"you control {to_names}: press to "
         + ("it" if len(players) == 1 else "them")
         + " would reach only you",
     )
+
+
+def _record(ctx: GameContext, sender: str, broadcast: bool, targets: list[str], body: str) -> None:
+    game = ctx.state.game
     ctx.session.add(
         Press(
             game_id=game.id,
@@ -290,12 +240,29 @@ def send_press(
             created_at=ctx.now,
         )
     )
-    if broadcast:
-        readers.setdefault((), []).extend(
-            o.address for o in st.observers() if not (observer and o.name == sender)
-        )
-    subject = f"Diplomacy press from {shown_from} in {game.name}"
-    for controlled, addresses in readers.items():
+
+
+@dataclass(frozen=True)
+class _Letter:
+    """One press message as it is mailed: who it shows as sender and addressees."""
+
+    sender: str
+    observer: bool
+    body: str
+    shown_from: str
+    shown_to: str
+    to_names: str
+
+    def mail(
+        self,
+        ctx: GameContext,
+        addresses: list[str],
+        subject: str,
+        shown: tuple[str, str],
+        controlled: list[str],
+        unplayed: list[str],
+    ) -> None:
+        game = ctx.state.game
         ctx.mailer.send(
             addresses,
             subject,
@@ -303,31 +270,71 @@ def send_press(
             kind=MailKind.PRESS,
             game=game,
             game_name=game.name,
-            sender=shown_from,
-            recipients=shown_to,
-            body=body,
+            sender=shown[0],
+            recipients=shown[1],
+            body=self.body,
             phase=game.phase,
-            controlled=[p.title() for p in controlled],
-            unplayed=[],
+            controlled=controlled,
+            unplayed=unplayed,
         )
-    if master_copy or unread:
-        real_from = sender.title() if not observer else f"{sender.title()} (observer)"
-        heading = real_from if shown_from == real_from else f"{real_from} (shown as {shown_from})"
-        heading_to = to_names if shown_to == to_names else f"{to_names} (shown as {shown_to})"
-        ctx.mailer.send(
+
+    def to_readers(self, ctx: GameContext, readers: dict[tuple[PowerName, ...], list[str]]) -> None:
+        subject = f"Diplomacy press from {self.shown_from} in {ctx.state.game.name}"
+        for controlled, addresses in readers.items():
+            self.mail(
+                ctx,
+                addresses,
+                subject,
+                (self.shown_from, self.shown_to),
+                controlled=[p.title() for p in controlled],
+                unplayed=[],
+            )
+
+    def to_master(self, ctx: GameContext, unread: list[PowerName]) -> None:
+        """The Master's copy always says who really wrote it, and to whom."""
+        game = ctx.state.game
+        real_from = f"{self.sender.title()} (observer)" if self.observer else self.sender.title()
+        heading = real_from if self.shown_from == real_from else f"{real_from} (shown as {self.shown_from})"
+        to_names = self.to_names
+        heading_to = to_names if self.shown_to == to_names else f"{to_names} (shown as {self.shown_to})"
+        self.mail(
+            ctx,
             [game.master_address],
             f"Diplomacy press from {real_from} in {game.name}",
-            "press.txt.j2",
-            kind=MailKind.PRESS,
-            game=game,
-            game_name=game.name,
-            sender=heading,
-            recipients=heading_to,
-            body=body,
-            phase=game.phase,
+            (heading, heading_to),
             controlled=[],
             unplayed=[p.title() for p in unread],
         )
+
+
+def send_press(
+    ctx: GameContext, *, sender: str, request: PressRequest, body: str, observer: bool = False
+) -> list[str]:
+    """Check and mail one message; the addressees it really went to."""
+    st = ctx.state
+    broadcast = request.recipients is None
+    targets = _targets(ctx, sender, request)
+    _check_author(ctx, sender, observer, request, targets)
+    if broadcast:
+        _within_broadcast_limit(ctx, sender)
+    players = [_power_names(st)[t] for t in targets if t != MASTER]
+    shown_from = _shown_from(ctx, sender, request, observer, players)
+    to_names = "everyone" if broadcast else _titles(targets)
+    shown_to = to_names if request.claim_to is None else _titles(resolve_recipients(ctx, request.claim_to))
+    readers, unread = _readers(st, players)
+    _refuse_unread(ctx, sender, unread)
+    master_copy = _master_copy(ctx, sender, broadcast, targets)
+    me = None if sender == MASTER or observer else _power_names(st).get(sender)
+    _refuse_only_self(ctx, me, readers, broadcast or master_copy or bool(unread), to_names, players)
+    _record(ctx, sender, broadcast, targets, body)
+    if broadcast:
+        readers.setdefault((), []).extend(
+            o.address for o in st.observers() if not (observer and o.name == sender)
+        )
+    letter = _Letter(sender, observer, body, shown_from, shown_to, to_names)
+    letter.to_readers(ctx, readers)
+    if master_copy or unread:
+        letter.to_master(ctx, unread)
     return targets
 
 

@@ -12,6 +12,7 @@ after a deadline late powers have before civil disorder. Pure: the caller passes
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -66,53 +67,25 @@ class Timing:
 
     @classmethod
     def parse(cls, text: str) -> Timing:
+        """`MOVE 3D RETREAT 1D …`: key and value pairs, each key read by its parser in `_KEYS`."""
         words = text.split()
         values: dict = {}
-        i = 0
-        while i < len(words):
+        for i in range(0, len(words), 2):
             key = words[i].upper()
             if i + 1 >= len(words):
                 raise TimingError(f"TIMING {key} needs a value")
             value = words[i + 1]
-            if key in ("MOVE", "MOVEMENT"):
-                values["move"] = parse_duration(value)
-            elif key in ("RETREAT", "RETREATS"):
-                values["retreat"] = parse_duration(value)
-            elif key in ("ADJUST", "ADJUSTMENT", "ADJUSTMENTS", "BUILD", "BUILDS"):
-                values["adjust"] = parse_duration(value)
-            elif key == "EXCHANGE":
-                values["exchange"] = parse_duration(value)
-            elif key == "NEXT":
+            if key == "NEXT":  # the retreat and adjust lengths, unless given on their own
                 values.setdefault("retreat", parse_duration(value))
                 values.setdefault("adjust", parse_duration(value))
-            elif key == "AT":
-                m = re.match(r"^([0-9]{1,2}):([0-9]{2})$", value)
-                if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
-                    raise TimingError(f"TIMING AT needs a time of day like 18:00, not {value!r}")
-                values["at"] = time(int(m.group(1)), int(m.group(2)))
-            elif key == "DAYS":
-                if len(value) != 7 or value.strip("-") == "":
-                    raise TimingError(
-                        "TIMING DAYS needs seven letters from Sunday to Saturday, "
-                        "a dash for a day off (e.g. -MTWTF-)"
-                    )
-                values["days"] = value.upper()
-            elif key == "WARN":
-                values["warn"] = tuple(parse_duration(v) for v in value.split(",") if v)
-            elif key == "GRACE":
-                values["grace"] = parse_duration(value)
-            elif key == "ZONE":
-                try:
-                    ZoneInfo(value)
-                except (ZoneInfoNotFoundError, ValueError):
-                    raise TimingError(f"unknown time zone {value!r}") from None
-                values["zone"] = value
-            else:
+                continue
+            if key not in _KEYS:
                 raise TimingError(
                     f"unknown TIMING key {key!r} "
                     "(MOVE, RETREAT, ADJUST, EXCHANGE, NEXT, AT, DAYS, WARN, GRACE, ZONE)"
                 )
-            i += 2
+            name, read = _KEYS[key]
+            values[name] = read(value)
         return cls(**values)
 
     def to_json(self) -> dict:
@@ -227,3 +200,44 @@ def show_time(when: datetime | None, zone: str = "UTC") -> str:
         return "none"
     local = when.astimezone(ZoneInfo(zone))
     return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or zone)
+
+
+def _time_of_day(value: str) -> time:
+    m = re.match(r"^([0-9]{1,2}):([0-9]{2})$", value)
+    if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+        raise TimingError(f"TIMING AT needs a time of day like 18:00, not {value!r}")
+    return time(int(m.group(1)), int(m.group(2)))
+
+
+def _days(value: str) -> str:
+    if len(value) != 7 or value.strip("-") == "":
+        raise TimingError(
+            "TIMING DAYS needs seven letters from Sunday to Saturday, a dash for a day off (e.g. -MTWTF-)"
+        )
+    return value.upper()
+
+
+def _warnings(value: str) -> tuple[timedelta, ...]:
+    return tuple(parse_duration(v) for v in value.split(",") if v)
+
+
+def _zone(value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise TimingError(f"unknown time zone {value!r}") from None
+    return value
+
+
+# TIMING's keys (NEXT aside): the field of `Timing` each sets, and how its value is read
+_KEYS: dict[str, tuple[str, Callable[[str], object]]] = {
+    **dict.fromkeys(("MOVE", "MOVEMENT"), ("move", parse_duration)),
+    **dict.fromkeys(("RETREAT", "RETREATS"), ("retreat", parse_duration)),
+    **dict.fromkeys(("ADJUST", "ADJUSTMENT", "ADJUSTMENTS", "BUILD", "BUILDS"), ("adjust", parse_duration)),
+    "EXCHANGE": ("exchange", parse_duration),
+    "AT": ("at", _time_of_day),
+    "DAYS": ("days", _days),
+    "WARN": ("warn", _warnings),
+    "GRACE": ("grace", parse_duration),
+    "ZONE": ("zone", _zone),
+}

@@ -93,6 +93,7 @@ class Answer:
 
     state: InboundState | None  # None: no such message of this party
     reply: str | None  # the reply's text, once processed
+    sent: str = ""  # the text the form sent (shown again in the form, to correct)
     # the other mails the message made for the party at the same moment (the Master's
     # PREVIEW, for one): (subject, text)
     others: tuple[tuple[str, str], ...] = ()
@@ -116,8 +117,9 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
     parts = row.source_key.split(":")
     if len(parts) != 3 or not parts[1].isdigit() or int(parts[1]) not in session_ids:
         return Answer(None, None)
+    sent = _text(row.raw)[2].split("\n", 1)[-1].strip()  # after the page's SIGNON line
     if row.state is InboundState.NEW:
-        return Answer(row.state, None)
+        return Answer(row.state, None, sent=sent)
     wanted = message_id(nonce, config)
     # the reply is the mail to the message's sender that answers its Message-ID (a copy
     # to the Master, under ALWAYS_CONFIRM, answers it too, but goes elsewhere); the
@@ -132,9 +134,9 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
         parent, subject, text = _text(mail.raw)
         if parent == wanted:
             others = tuple((sub, body) for at, sub, body in since if at == mail.created_at)
-            return Answer(row.state, text, others)
+            return Answer(row.state, text, sent=sent, others=others)
         since = [] if parent else [*since, (mail.created_at, subject, text)]
-    return Answer(row.state, None)
+    return Answer(row.state, None, sent=sent)
 
 
 def party_sessions(s: Session, current: Current) -> set[int]:

@@ -84,7 +84,6 @@ def tick_all(db: Database, config: Config, now: datetime) -> list[str]:
 
 
 def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str | None:
-    settle = timedelta(seconds=config.settle_seconds)
     with db.transaction() as s:
         game = repo.game_by_id(s, game_id, lock=True)
         if game is None or game.state is not GameStatus.ACTIVE:
@@ -95,81 +94,97 @@ def tick_game(db: Database, config: Config, game_id: int, now: datetime) -> str 
         mailer = Mailer(s, config, now)
         timing = Timing.from_json(game.timing)
         late = late_powers(st)
-        ready = is_ready(st)
-        if Flag.REAL_TIME in st.rules:
-            settle = timedelta(0)  # processed as soon as the last orders arrive
-        phase = game.phase
         if game.deadline is not None and now >= game.deadline:
-            if not late and Flag.PREVIEW in st.rules:
-                if game.previewed_phase == phase:
-                    return None
-                preview_phase(st, mailer)
-                game.previewed_phase = phase
-                game.version += 1
-                return f"{game.name} {phase}: preview sent to the Master (rule PREVIEW)"
-            if not late:
-                return _process(st, mailer, now, f"{game.name} {phase}: processed at the deadline")
-            grace_end = game.deadline + timing.grace
-            if now >= grace_end and Flag.CIVIL_DISORDER in st.rules:
-                return _process(
-                    st, mailer, now, f"{game.name} {phase}: processed in civil disorder ({', '.join(late)})"
-                )
-            if now >= grace_end and Flag.CIVIL_PREVIEW in st.rules and game.cd_previewed_phase != phase:
-                preview_phase(st, mailer)
-                game.cd_previewed_phase = phase
-                game.version += 1
-                return f"{game.name} {phase}: civil-disorder preview sent to the Master"
-            if game.late_noticed_at is None or now - game.late_noticed_at >= LATE_NOTICE_EVERY:
-                hidden = Flag.HIDE_LATE_POWERS in st.rules
-                zone = timing.zone
-                for power in late:
-                    mailer.send(
-                        power_address(st, power),
-                        f"Diplomacy late notice {game.name} {phase}",
-                        "late.txt.j2",
-                        kind=MailKind.LATE,
-                        game=game,
-                        game_name=game.name,
-                        phase=phase,
-                        deadline=show_time(game.deadline, zone),
-                        late=[power] if hidden else late,
-                        grace_end=show_time(grace_end, zone) if timing.grace else None,
-                        civil_disorder=Flag.CIVIL_DISORDER in st.rules,
-                    )
-                mailer.send(
-                    [game.master_address],
-                    f"Diplomacy late notice {game.name} {phase}",
-                    "late.txt.j2",
-                    kind=MailKind.LATE,
-                    game=game,
-                    game_name=game.name,
-                    phase=phase,
-                    deadline=show_time(game.deadline, zone),
-                    late=late,
-                    grace_end=show_time(grace_end, zone) if timing.grace else None,
-                    civil_disorder=Flag.CIVIL_DISORDER in st.rules,
-                )
-                game.late_noticed_at = now
-                game.version += 1
-                return f"{game.name} {phase}: late notice ({', '.join(late)})"
+            return _after_deadline(st, mailer, timing, late, now)
+        # REAL_TIME: processed as soon as the last orders arrive
+        settle = timedelta(0) if Flag.REAL_TIME in st.rules else timedelta(seconds=config.settle_seconds)
+        return _before_deadline(st, mailer, timing, late, settle, now)
+
+
+def _after_deadline(
+    st: GameState, mailer: Mailer, timing: Timing, late: list[PowerName], now: datetime
+) -> str | None:
+    """At or past the deadline: the Master's preview (PREVIEW), the phase processed once
+    every power's orders are in or, after the grace, in civil disorder (CIVIL_DISORDER) or
+    previewed for the Master (CIVIL_PREVIEW); otherwise a late notice once a day."""
+    game = st.game
+    phase = game.phase
+    assert game.deadline is not None
+    if not late and Flag.PREVIEW in st.rules:
+        if game.previewed_phase == phase:
             return None
-        # before the deadline: reminders first, so that their times are used up even
-        # when nobody needs one (the scheduler must not keep waking up for them)
-        sent = _remind(st, mailer, timing, late, now) if game.deadline is not None else None
-        if ready and Flag.PREVIEW not in st.rules:
-            if game.ready_at is None:
-                game.ready_at = now
-                game.version += 1
-                if settle <= timedelta(0):
-                    return _process(st, mailer, now, f"{game.name} {phase}: processed early")
-                return sent
-            if now >= game.ready_at + settle:
+        preview_phase(st, mailer)
+        game.previewed_phase = phase
+        game.version += 1
+        return f"{game.name} {phase}: preview sent to the Master (rule PREVIEW)"
+    if not late:
+        return _process(st, mailer, now, f"{game.name} {phase}: processed at the deadline")
+    grace_end = game.deadline + timing.grace
+    if now >= grace_end and Flag.CIVIL_DISORDER in st.rules:
+        return _process(
+            st, mailer, now, f"{game.name} {phase}: processed in civil disorder ({', '.join(late)})"
+        )
+    if now >= grace_end and Flag.CIVIL_PREVIEW in st.rules and game.cd_previewed_phase != phase:
+        preview_phase(st, mailer)
+        game.cd_previewed_phase = phase
+        game.version += 1
+        return f"{game.name} {phase}: civil-disorder preview sent to the Master"
+    if game.late_noticed_at is None or now - game.late_noticed_at >= LATE_NOTICE_EVERY:
+        return _late_notice(st, mailer, timing, late, now)
+    return None
+
+
+def _late_notice(st: GameState, mailer: Mailer, timing: Timing, late: list[PowerName], now: datetime) -> str:
+    """Each late power is told (of itself alone under HIDE_LATE_POWERS), and the Master of all."""
+    game = st.game
+    assert game.deadline is not None
+    hidden = Flag.HIDE_LATE_POWERS in st.rules
+    grace_end = game.deadline + timing.grace
+    notice: dict[str, Any] = {
+        "game_name": game.name,
+        "phase": game.phase,
+        "deadline": show_time(game.deadline, timing.zone),
+        "grace_end": show_time(grace_end, timing.zone) if timing.grace else None,
+        "civil_disorder": Flag.CIVIL_DISORDER in st.rules,
+    }
+    subject = f"Diplomacy late notice {game.name} {game.phase}"
+
+    def tell(to: list[str], told: list[PowerName]) -> None:
+        mailer.send(to, subject, "late.txt.j2", kind=MailKind.LATE, game=game, late=told, **notice)
+
+    for power in late:
+        tell(power_address(st, power), [power] if hidden else late)
+    tell([game.master_address], late)
+    game.late_noticed_at = now
+    game.version += 1
+    return f"{game.name} {game.phase}: late notice ({', '.join(late)})"
+
+
+def _before_deadline(
+    st: GameState, mailer: Mailer, timing: Timing, late: list[PowerName], settle: timedelta, now: datetime
+) -> str | None:
+    """Before the deadline (or with none): reminders, and the phase processed early once
+    every power is ready and the settle delay has passed (never under PREVIEW)."""
+    game = st.game
+    phase = game.phase
+    ready = is_ready(st)
+    # reminders first, so that their times are used up even when nobody needs one (the
+    # scheduler must not keep waking up for them)
+    sent = _remind(st, mailer, timing, late, now) if game.deadline is not None else None
+    if ready and Flag.PREVIEW not in st.rules:
+        if game.ready_at is None:
+            game.ready_at = now
+            game.version += 1
+            if settle <= timedelta(0):
                 return _process(st, mailer, now, f"{game.name} {phase}: processed early")
             return sent
-        if not ready and game.ready_at is not None:
-            game.ready_at = None
-            game.version += 1
+        if now >= game.ready_at + settle:
+            return _process(st, mailer, now, f"{game.name} {phase}: processed early")
         return sent
+    if not ready and game.ready_at is not None:
+        game.ready_at = None
+        game.version += 1
+    return sent
 
 
 def _remind(

@@ -365,23 +365,15 @@ def _answer(
     `_Defer` (over the rate limit) or `_Undo` (a command refused), after which the caller
     rolls back."""
     now = clock.now()
-    limit = config.rate_limit_per_hour
-    # the claim counts the stored answers; those held in this batch are the latest
-    earlier = held.answered.get(stored_sender, []) if stored_sender is not None else []
     if inbound_id not in passing.counted:
         return  # another processor's (it counted the attempt): not even locked here
-    # due by the lease's end: the lease this pass took when it counted the attempt
-    row, nth_answer = repo.claim_inbound_counting(
-        s, inbound_id, max(now, passing.lease), since=now - RATE_WINDOW, limit=max(1, limit - len(earlier))
-    )
+    row, nth_answer = _claim(s, config, now, inbound_id, stored_sender, held, passing)
     if row is None:
         return  # done, or set aside while it was read
-    if earlier and len(earlier) >= limit > 0:
-        nth_answer = earlier[-limit]
     read = passing.read.get(inbound_id)
     if read is None:  # (always read ahead; a message set aside is no longer claimed)
         read = passing.read[inbound_id] = _read(config, row.raw, row.envelope_from)
-    mail, script = read.mail, read.script
+    mail = read.mail
     reason = _ignore_reason(config, mail)
     if reason:
         log.info("ignoring message %s: %s", inbound_id, visible(reason))  # (a header's words)
@@ -389,15 +381,60 @@ def _answer(
         return
     sender = mail.sender
     assert sender is not None  # _ignore_reason sets aside mail without a sender
-    if sender == row.sender and limit > 0:  # the claim's count is for it (row.sender == stored_sender)
+    # the claim's count is for it (row.sender == stored_sender)
+    if sender == row.sender and config.rate_limit_per_hour > 0:
         limited = nth_answer + RATE_WINDOW if nth_answer is not None else None
     else:
         limited = _rate_limited(s, config, sender, row, now, held)
-    signs_on = bool(script.commands) and script.commands[0].keyword in ("SIGNON", "RESIGN")
+    commands = read.script.commands
+    signs_on = bool(commands) and commands[0].keyword in ("SIGNON", "RESIGN")
     if limited is not None and not signs_on:
         raise _Defer(limited, sender)
-    reply = Reply()
     mailer = Mailer(s, config, now, hold=held.outbox)
+    ctx = _run(s, config, now, row, read, mailer)
+    if limited is not None and ctx.actor is None:
+        # over the limit, only a message that signs on with its password goes on
+        raise _Defer(limited, sender, ctx.signon_failure)
+    if ctx.reply.problems:
+        raise _Undo(ctx.reply, mail, ctx.signon_failure)
+    if ctx.state is not None:
+        ctx.state.game.version += 1
+    _send_reply(mailer, ctx.state.game if ctx.state else None, mail, ctx.reply, ok=True)
+    _done(s, held, row, now, mail)
+    if row.sender is not None:
+        held.answered.setdefault(row.sender, []).append(now)
+
+
+def _claim(
+    s: Session,
+    config: Config,
+    now: datetime,
+    inbound_id: int,
+    stored_sender: str | None,
+    held: _Held,
+    passing: _Pass,
+) -> tuple[repo.Claimed | None, datetime | None]:
+    """The message locked for this transaction (None: done, or set aside), and for its
+    stored sender when the answer that the rate limit counts back to was."""
+    limit = config.rate_limit_per_hour
+    # the claim counts the stored answers; those held in this batch are the latest
+    earlier = held.answered.get(stored_sender, []) if stored_sender is not None else []
+    # due by the lease's end: the lease this pass took when it counted the attempt
+    row, nth_answer = repo.claim_inbound_counting(
+        s, inbound_id, max(now, passing.lease), since=now - RATE_WINDOW, limit=max(1, limit - len(earlier))
+    )
+    if row is not None and earlier and len(earlier) >= limit > 0:
+        nth_answer = earlier[-limit]
+    return row, nth_answer
+
+
+def _run(
+    s: Session, config: Config, now: datetime, row: repo.Claimed, read: _Read, mailer: Mailer
+) -> Context:
+    """Execute the message's commands in a new context, within the message's CPU budget;
+    a message the judge refuses to read runs none."""
+    mail, script = read.mail, read.script
+    reply = Reply()
     ctx = Context(
         session=s,
         config=config,
@@ -419,17 +456,7 @@ def _answer(
     # the CPU time the reading took is the message's too
     with budget.message_budget(max(config.message_cpu_seconds - read.spent, 1e-9)):
         execute(ctx, script)
-    if limited is not None and ctx.actor is None:
-        # over the limit, only a message that signs on with its password goes on
-        raise _Defer(limited, sender, ctx.signon_failure)
-    if reply.problems:
-        raise _Undo(reply, mail, ctx.signon_failure)
-    if ctx.state is not None:
-        ctx.state.game.version += 1
-    _send_reply(mailer, ctx.state.game if ctx.state else None, mail, reply, ok=True)
-    _done(s, held, row, now, mail)
-    if row.sender is not None:
-        held.answered.setdefault(row.sender, []).append(now)
+    return ctx
 
 
 def _done(

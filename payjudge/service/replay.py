@@ -86,23 +86,45 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
         moments = _tick_moments(s, game, {when for when, _raw, _env in messages})
         original = _record(s, game)
     clock = FixedClock(messages[0][0] if messages else datetime.now().astimezone())
-    inbound = SqlInbound(target, clock)
-    events = [(when, 0, raw, env) for when, raw, env in messages] + [(when, 1, b"", None) for when in moments]
-    for when, kind, raw, env in sorted(events, key=lambda e: (e[0], e[1])):
-        clock.current = when
-        if kind == 0:
-            inbound.store_inbound(raw, source="replay", envelope_from=env)
-            process_pending(target, config, clock, limit=10_000)
-            report.messages += 1
-            with target.transaction() as s:
-                g = find_game(s, name)
-                if g is not None and seed_base and g.settings.get("seed_base") != seed_base:
-                    g.settings = {**g.settings, "seed_base": seed_base}
-        else:
-            tick_all(target, config, when)
+    report.messages = _play(target, config, clock, name, seed_base, messages, moments)
     with target.transaction() as s:
         game = find_game(s, name)
         rebuilt = _record(s, game) if game is not None else []
+    _compare(report, original, rebuilt)
+    return report
+
+
+def _play(
+    target: Database,
+    config: Config,
+    clock: FixedClock,
+    name: str,
+    seed_base: str | None,
+    messages: list[tuple[datetime, bytes, str | None]],
+    moments: list[datetime],
+) -> int:
+    """Play the messages and the deadline ticks into `target` in the order they happened
+    (at one moment, the message first); the number of messages played."""
+    inbound = SqlInbound(target, clock)
+    played = 0
+    events = [(when, 0, raw, env) for when, raw, env in messages] + [(when, 1, b"", None) for when in moments]
+    for when, kind, raw, env in sorted(events, key=lambda e: (e[0], e[1])):
+        clock.current = when
+        if kind == 1:
+            tick_all(target, config, when)
+            continue
+        inbound.store_inbound(raw, source="replay", envelope_from=env)
+        process_pending(target, config, clock, limit=10_000)
+        played += 1
+        with target.transaction() as s:
+            g = find_game(s, name)
+            if g is not None and seed_base and g.settings.get("seed_base") != seed_base:
+                g.settings = {**g.settings, "seed_base": seed_base}
+    return played
+
+
+def _compare(report: ReplayReport, original: list[dict], rebuilt: list[dict]) -> None:
+    """Phase by phase, the replayed record against the original."""
     report.phases = len(original)
     for i, entry in enumerate(original):
         if i >= len(rebuilt):
@@ -113,7 +135,6 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
         else:
             keys = [k for k in entry if entry[k] != rebuilt[i].get(k)]
             report.differences.append(f"{entry['phase']}: differs in {', '.join(keys)}")
-    return report
 
 
 def _tick_moments(s, game: Game, by_mail: set[datetime]) -> list[datetime]:
