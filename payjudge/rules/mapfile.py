@@ -16,7 +16,8 @@ from importlib import resources
 from pathlib import Path
 
 from .geography import Location, Map, Power, Province, Terrain, UnitType, _freeze
-from .mapread import UNOWNED, Model, Reader, Where, normalize_name, province_of
+from .mapnames import UNOWNED, normalize_name, province_of
+from .mapread import Model, Reader, Where
 from .names import PowerName, ProvinceName
 
 __all__ = [
