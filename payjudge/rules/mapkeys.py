@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .mapnames import TERRAIN_WORDS, power_key, province_of
+from .mapedits import drop_site
+from .mapnames import DPJUDGE_VARIANTS, TERRAIN_WORDS, power_key, province_of
 
 if TYPE_CHECKING:
     from .mapread import Reader, Where
@@ -244,7 +245,7 @@ def _teams(r: Reader, up: str, words: list[str], where: Where, power: str | None
 
 def _drop(r: Reader, up: str, words: list[str], where: Where, power: str | None) -> str | None:
     for place in words[1:]:
-        r.drop(place.upper())
+        drop_site(r.m, place.upper())
     return power
 
 
@@ -304,6 +305,36 @@ def _unplayed(r: Reader, up: str, words: list[str], where: Where, power: str | N
 
 def _power(r: Reader, up: str, words: list[str], where: Where, power: str | None) -> str | None:
     return r.power_line(words, where)
+
+
+def directive(r: Reader, words: list[str], where: Where) -> str | None:
+    if len(words) > 2:
+        r.error(where, "bad variant DIRECTIVES line")
+        return None
+    if len(words) == 1:
+        return "ALL"
+    if words[0].upper() == "END":
+        return None
+    if words[0].upper() not in DPJUDGE_VARIANTS:
+        r.error(where, f"unknown variant in DIRECTIVES line: {words[0]}")
+        return None
+    return words[0].upper()
+
+
+def dynamic(r: Reader, up: str, words: list[str], where: Where) -> str | None:
+    """`IN <phase>: <line>`, or `IN <phase>` opening a section of lines for that phase
+    (DPjudge applies them when the game reaches a phase starting with that text)."""
+    data = [x.strip() for x in " ".join(words[1:]).split(":")]
+    if not data[0]:
+        r.error(where, f"bad {up} directive")
+        return None
+    when = data[0].upper() if up == "IN" else data[0].lower()
+    if when.upper() == "START":
+        return None
+    if len(data) > 1:
+        r.m.dynamic.setdefault(when, []).append((data[1], where))
+        return None
+    return when
 
 
 # the keywords read before a name line: a `VICTORY` or `USE` line with a `=` is still theirs

@@ -116,3 +116,43 @@ def power_key(name: str) -> str:
 
 def province_of(site: str) -> str:
     return site.upper().partition("/")[0]
+
+
+def power_named(word: str) -> str | None:
+    """The key of the power a line names; None for the neutral centres' line."""
+    up = word.upper()
+    if up in ("NEUTRAL", "CENTERS", UNOWNED):
+        return None
+    return power_key(up)
+
+
+def home_marks(word: str) -> tuple[str, set[str], list[str]]:
+    """`-*+~@` marks before a home, and the `(A,B)` limits of an alternative after it."""
+    marks = set()
+    while word and word[0] in "-*+~@":
+        marks.add(word[0])
+        word = word[1:]
+    limits: list[str] = []
+    if "(" in word and word.endswith(")"):
+        word, _, rest = word.partition("(")
+        limits = rest[:-1].split(",")
+    return word, marks, limits
+
+
+def abut_codes(dest: str) -> tuple[str, list[str]]:
+    """A neighbour in an ABUTS list without DPjudge's codes around it (`POWER:X`, `X(CODE)`,
+    marks such as `~X` or `X*`), and the codes, each filed as a special adjacency."""
+    codes = []
+    if dest.count(":") == 1:
+        who, dest = dest.split(":")
+        codes.append(who.upper() + ":")
+    if dest.count("(") == 1 and dest.endswith(")"):
+        dest, need = dest.split("(")
+        codes.append(need.upper())
+    while dest and not dest[0].isalnum():
+        codes.append(dest[0])
+        dest = dest[1:]
+    while dest and not dest[-1].isalnum():
+        codes.append(dest[-1])
+        dest = dest[:-1]
+    return dest, codes
