@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from .geography import Location, Map, Power, Province, Terrain, UnitType, _freeze
 from .mapnames import UNOWNED, normalize_name, province_of
@@ -150,13 +151,7 @@ class _Builder:
     def build(self) -> Map:
         m = self.m
         powers = m.powers()
-        if len(powers) < 2:
-            self.error(None, "the map must define at least two powers")
-        abbrevs = dict(m.loc_name.values())
-        for abbrev, where in abbrevs.items():
-            if abbrev not in powers and not m.areatype(abbrev):
-                self.error(where, f"named location not on the map: {abbrev}")
-
+        abbrevs = self.named_locations(powers)
         provinces, army, fleet = self.board(abbrevs)
         centers = self.centres(powers, provinces)
         units = self.units(powers)
@@ -169,10 +164,6 @@ class _Builder:
             name: Province(p.name, p.full_name, p.terrain, p.coasts, name in centers)
             for name, p in provinces.items()
         }
-        owned = {
-            p: tuple(h for h in (m.centers[p] if p in m.owns else m.homes[p]) if h not in _MARKS)
-            for p in powers
-        }
         victory = m.victory[0] if m.victory else [len(centers) // 2 + 1]
         return Map(
             name=self.name,
@@ -184,31 +175,73 @@ class _Builder:
             first_phase=first,
             flow=flow,
             start_units=_freeze(units),
-            start_centers=_freeze({p: frozenset(map(ProvinceName, cs)) for p, cs in owned.items()}),
+            start_centers=_freeze(self.owned(powers)),
             army_adjacency=_freeze({k: frozenset(v) for k, v in army.items()}),
             fleet_adjacency=_freeze({k: frozenset(v) for k, v in fleet.items()}),
             aliases=_freeze(self.aliases(provinces)),
             rules=tuple(m.rules),
             directives=_freeze({k: tuple(v) for k, v in m.directives.items()}),
-            dummies=tuple(PowerName(d) for d in m.dummies if d in powers),
-            controls=_freeze(
-                {PowerName(k): tuple(map(PowerName, v)) for k, v in m.controls.items() if k in powers}
-            ),
-            leagues=_freeze({PowerName(k): tuple(v) for k, v in m.leagues.items() if k in powers}),
-            reserves=_freeze({p: m.reserves.count(p) for p in powers if p in m.reserves}),
-            militia=_freeze({p: m.militia.count(p) for p in powers if p in m.militia}),
             home_years=tuple(m.home_years),
             special_adjacency=tuple(
                 sorted({(code, a, b) for code, pairs in m.abut_rules.items() for a, b, _ in pairs})
             ),
             phase_lines=tuple((when, tuple(text for text, _ in lines)) for when, lines in m.dynamic.items()),
+            **self.power_tables(powers),
             notes=tuple(self.notes),
             files=tuple(m.files),
         )
 
+    def named_locations(self, powers: list[PowerName]) -> dict[str, Where]:
+        """The abbreviations the name lines gave, each checked to be on the map."""
+        if len(powers) < 2:
+            self.error(None, "the map must define at least two powers")
+        abbrevs = dict(self.m.loc_name.values())
+        for abbrev, where in abbrevs.items():
+            if abbrev not in powers and not self.m.areatype(abbrev):
+                self.error(where, f"named location not on the map: {abbrev}")
+        return abbrevs
+
+    def owned(self, powers: list[PowerName]) -> dict[PowerName, frozenset[ProvinceName]]:
+        """The centres each power owns at the start: its `OWNS`/`CENTERS`, else its homes."""
+        m = self.m
+        listed = {p: m.centers[p] if p in m.owns else m.homes[p] for p in powers}
+        return {p: frozenset(ProvinceName(h) for h in cs if h not in _MARKS) for p, cs in listed.items()}
+
+    def power_tables(self, powers: list[PowerName]) -> dict[str, Any]:
+        """The map's tables about powers (dummies, controls, leagues, reserves, militia),
+        for the powers still on the map."""
+        m = self.m
+        return {
+            "dummies": tuple(PowerName(d) for d in m.dummies if d in powers),
+            "controls": _freeze(
+                {PowerName(k): tuple(map(PowerName, v)) for k, v in m.controls.items() if k in powers}
+            ),
+            "leagues": _freeze({PowerName(k): tuple(v) for k, v in m.leagues.items() if k in powers}),
+            "reserves": _freeze({p: m.reserves.count(p) for p in powers if p in m.reserves}),
+            "militia": _freeze({p: m.militia.count(p) for p in powers if p in m.militia}),
+        }
+
     def board(
         self, abbrevs: dict[str, Where]
     ) -> tuple[dict[str, Province], dict[str, set[str]], dict[Location, set[Location]]]:
+        """The provinces, and the borders for armies and for fleets."""
+        provinces = self.provinces(abbrevs)
+        army: dict[str, set[str]] = {}
+        fleet: dict[Location, set[Location]] = {}
+        for site, entries in self.m.loc_abut.items():
+            seen: set[str] = set()
+            for entry, where in entries:
+                if entry.upper() in seen:
+                    self.notes.append(f"{where}: {site.upper()} borders {entry.upper()} twice")
+                seen.add(entry.upper())
+                if self.m.areatype(entry) is None:
+                    self.error(where, f"unknown location {entry.upper()}")
+                    continue
+                self.border(site, entry, army, fleet)
+                self.check_one_way(site, entry, where)
+        return provinces, army, fleet
+
+    def provinces(self, abbrevs: dict[str, Where]) -> dict[str, Province]:
         m = self.m
         by_province: dict[str, list[str]] = {}
         for site in m.loc_where:
@@ -216,78 +249,92 @@ class _Builder:
         provinces: dict[str, Province] = {}
         full_names = {a: m.display.get(n, n) for n, (a, _) in m.loc_name.items()}
         for name, sites in by_province.items():
-            bare = [s for s in sites if "/" not in s]
-            coasts = sorted(s.upper().partition("/")[2] for s in sites if "/" in s)
-            if not bare:
-                self.error(m.loc_where[sites[0]], f"{sites[0]} has coasts but no entry for {name} itself")
-                continue
-            where = m.loc_where[bare[0]]
-            terrain = _TERRAINS[m.loc_type[bare[0]]]
-            if coasts and terrain is not Terrain.COAST:
-                self.error(where, f"{name} has coasts but is not COAST")
-            if coasts and bare[0].isupper() and terrain.fleet_can_enter:
-                self.error(
-                    where, f"{name} has coasts, so fleets stand on them: write it as {bare[0].lower()}"
-                )
-            if (
-                not coasts
-                and bare[0].lower() == bare[0]
-                and bare[0] in m.loc_abut
-                and terrain.fleet_can_enter
-                and not bare[0].isdigit()
-            ):
-                self.notes.append(f"{where}: {bare[0]} is written in lower case: no fleet may stand there")
-            for site in sites:
-                if site.upper() not in abbrevs and site in m.loc_abut:
-                    self.error(m.loc_where[site], f"location has no full name: {site.upper()}")
-            provinces[name] = Province(ProvinceName(name), full_names.get(name, name), terrain, tuple(coasts))
+            province = self.province(name, sites, abbrevs, full_names)
+            if province is not None:
+                provinces[name] = province
+        return provinces
 
-        army: dict[str, set[str]] = {}
-        fleet: dict[Location, set[Location]] = {}
-        for site, entries in m.loc_abut.items():
-            seen: set[str] = set()
-            for entry, where in entries:
-                if entry.upper() in seen:
-                    self.notes.append(f"{where}: {site.upper()} borders {entry.upper()} twice")
-                seen.add(entry.upper())
-                if m.areatype(entry) is None:
-                    self.error(where, f"unknown location {entry.upper()}")
-                    continue
-                if self.army_can_stand(site) and self.abuts("A", site, province_of(entry)):
-                    army.setdefault(province_of(site), set()).add(province_of(entry))
-                if site.isupper() and self.fleet_can_stand(site):
-                    for dest in dict.fromkeys((entry.upper(), province_of(entry))):
-                        if self.fleet_can_stand(dest) and self.abuts("F", site, dest):
-                            fleet.setdefault(Location.parse(site), set()).add(Location.parse(dest))
-                if (
-                    "SHUT" not in (m.areatype(site), m.areatype(entry))
-                    and not self.abuts("A", entry, site)
-                    and not self.abuts("F", entry, site)
-                ):
-                    kind = (
-                        "for armies"
-                        if self.abuts("A", site, entry)
-                        else "for fleets"
-                        if self.abuts("F", site, entry)
-                        else "with no border"
-                    )
-                    self.error(where, f"one-way adjacency {kind}: {site.upper()} -> {entry.upper()}")
-        return provinces, army, fleet
+    def province(
+        self, name: str, sites: list[str], abbrevs: dict[str, Where], full_names: dict[str, str]
+    ) -> Province | None:
+        """A province from its sites as written (its coasts and itself); None if it has
+        coasts and no entry of its own."""
+        m = self.m
+        bare = [s for s in sites if "/" not in s]
+        coasts = sorted(s.upper().partition("/")[2] for s in sites if "/" in s)
+        if not bare:
+            self.error(m.loc_where[sites[0]], f"{sites[0]} has coasts but no entry for {name} itself")
+            return None
+        where = m.loc_where[bare[0]]
+        terrain = _TERRAINS[m.loc_type[bare[0]]]
+        if coasts and terrain is not Terrain.COAST:
+            self.error(where, f"{name} has coasts but is not COAST")
+        if coasts and bare[0].isupper() and terrain.fleet_can_enter:
+            self.error(where, f"{name} has coasts, so fleets stand on them: write it as {bare[0].lower()}")
+        if (
+            not coasts
+            and bare[0].lower() == bare[0]
+            and bare[0] in m.loc_abut
+            and terrain.fleet_can_enter
+            and not bare[0].isdigit()
+        ):
+            self.notes.append(f"{where}: {bare[0]} is written in lower case: no fleet may stand there")
+        for site in sites:
+            if site.upper() not in abbrevs and site in m.loc_abut:
+                self.error(m.loc_where[site], f"location has no full name: {site.upper()}")
+        return Province(ProvinceName(name), full_names.get(name, name), terrain, tuple(coasts))
+
+    def border(
+        self, site: str, entry: str, army: dict[str, set[str]], fleet: dict[Location, set[Location]]
+    ) -> None:
+        """The moves the ABUTS entry `entry` of `site` gives an army and a fleet there."""
+        if self.army_can_stand(site) and self.abuts("A", site, province_of(entry)):
+            army.setdefault(province_of(site), set()).add(province_of(entry))
+        if site.isupper() and self.fleet_can_stand(site):
+            for dest in dict.fromkeys((entry.upper(), province_of(entry))):
+                if self.fleet_can_stand(dest) and self.abuts("F", site, dest):
+                    fleet.setdefault(Location.parse(site), set()).add(Location.parse(dest))
+
+    def check_one_way(self, site: str, entry: str, where: Where) -> None:
+        """A border must be listed both ways (DPjudge's check), unless one side is SHUT."""
+        if "SHUT" in (self.m.areatype(site), self.m.areatype(entry)):
+            return
+        if self.abuts("A", entry, site) or self.abuts("F", entry, site):
+            return
+        kind = (
+            "for armies"
+            if self.abuts("A", site, entry)
+            else "for fleets"
+            if self.abuts("F", site, entry)
+            else "with no border"
+        )
+        self.error(where, f"one-way adjacency {kind}: {site.upper()} -> {entry.upper()}")
 
     def centres(self, powers: list[PowerName], provinces: dict[str, Province]) -> set[str]:
+        """The supply centres: every home, neutral centre and owned centre on the map."""
+        centers = self.home_centres(powers)
+        self.owned_centres(powers, centers)
+        self.check_sites()
+        self.check_alternatives()
+        return {c for c in centers if province_of(c) in provinces}
+
+    def home_centres(self, powers: list[PowerName]) -> set[str]:
         m = self.m
         centers: set[str] = set()
         homes_of_powers = {h for p in powers for h in m.homes[p]}
         for power in [*powers, UNOWNED]:
             for home in m.homes.get(power, []):
-                if home == "&SC":
-                    continue
-                if power == UNOWNED and home in homes_of_powers:
+                if home == "&SC" or (power == UNOWNED and home in homes_of_powers):
                     continue
                 centers.add(home)
                 if not m.areatype(home):
                     where = m.home_where.get((power, home))
                     self.error(where, f"bad home centre for {power}: {home}")
+        return centers
+
+    def owned_centres(self, powers: list[PowerName], centers: set[str]) -> None:
+        """Adds the centres `OWNS` lines give, and checks no centre has two owners."""
+        m = self.m
         owner: dict[str, str] = {}
         for power in powers:
             listed = m.centers[power] if power in m.owns else m.homes[power]
@@ -301,11 +348,18 @@ class _Builder:
                 if c in owner and owner[c] != power:
                     self.error(m.center_where.get(c) or m.pow_where.get(power), f"centre owned twice: {c}")
                 owner[c] = power
+
+    def check_sites(self) -> None:
+        m = self.m
         for table, kind in ((m.factory, "factory"), (m.partisan, "partisan site")):
             for power, sites in table.items():
                 for site in sites:
                     if not m.areatype(site):
                         self.error(m.pow_where.get(power), f"bad {kind} for {power}: {site}")
+
+    def check_alternatives(self) -> None:
+        """An alternative home may be limited only by the power's other, plain homes."""
+        m = self.m
         for power, alternatives in m.alternative.items():
             alts = [a[0] for a in alternatives]
             for alt, *limits in alternatives:
@@ -316,7 +370,6 @@ class _Builder:
                             f"alternative home {alt} of {power} is limited by {home}, "
                             "which is not one of its other homes",
                         )
-        return {c for c in centers if province_of(c) in provinces}
 
     def units(self, powers: list[PowerName]) -> dict[PowerName, tuple[tuple[UnitType, Location], ...]]:
         out: dict[PowerName, tuple[tuple[UnitType, Location], ...]] = {}
@@ -365,37 +418,53 @@ class _Builder:
             if ":" in phases:
                 self.error(at, f"more than one colon in FLOW {item}")
             elif season == "NEWYEAR":
-                try:
-                    years = int(phases)
-                    if years == 0 or (sign and (years > 0) != (sign > 0)):
-                        raise ValueError
-                    sign = 1 if years > 0 else -1
-                except ValueError:
-                    self.error(at, f"FLOW {item}: NEWYEAR takes one number of years, not 0, all of one sign")
+                sign = self.flow_newyear(item, phases, at, sign)
             elif season == "IFYEARDIV":
-                div, _, mod = phases.partition("=")
-                if (
-                    not div.isdigit()
-                    or int(div) <= 0
-                    or (mod and not (mod.isdigit() and int(mod) < int(div)))
-                ):
-                    self.error(at, f"FLOW {item}: IFYEARDIV takes a divisor, or divisor=remainder")
+                self.flow_ifyeardiv(item, phases, at)
             else:
-                for phase in phases.split(","):
-                    if not phase or kinds.get(phase[0], phase) != phase:
-                        self.error(at, f"bad phase type in FLOW: {phase}")
-                        continue
-                    if (season, phase) in seen:
-                        self.error(at, f"phase twice in FLOW: {season} {phase}")
-                    seen.add((season, phase))
-                    kinds[phase[0]] = phase
+                self.flow_season(season, phases, at, kinds, seen)
         first = m.begin[0] if m.begin else "SPRING 1901 MOVEMENT"
+        self.check_begin(first, seen)
+        return flow, first
+
+    def flow_newyear(self, item: str, phases: str, at: Where | None, sign: int) -> int:
+        """`NEWYEAR:N`: N years on (or back); every NEWYEAR goes the same way. The sign
+        of the years so far is returned."""
+        try:
+            years = int(phases)
+            if years == 0 or (sign and (years > 0) != (sign > 0)):
+                raise ValueError
+            return 1 if years > 0 else -1
+        except ValueError:
+            self.error(at, f"FLOW {item}: NEWYEAR takes one number of years, not 0, all of one sign")
+            return sign
+
+    def flow_ifyeardiv(self, item: str, phases: str, at: Where | None) -> None:
+        div, _, mod = phases.partition("=")
+        if not div.isdigit() or int(div) <= 0 or (mod and not (mod.isdigit() and int(mod) < int(div))):
+            self.error(at, f"FLOW {item}: IFYEARDIV takes a divisor, or divisor=remainder")
+
+    def flow_season(
+        self, season: str, phases: str, at: Where | None, kinds: dict[str, str], seen: set[tuple[str, str]]
+    ) -> None:
+        """`SEASON:PHASE,PHASE`: each phase type once a season, and one spelling of each."""
+        for phase in phases.split(","):
+            if not phase or kinds.get(phase[0], phase) != phase:
+                self.error(at, f"bad phase type in FLOW: {phase}")
+                continue
+            if (season, phase) in seen:
+                self.error(at, f"phase twice in FLOW: {season} {phase}")
+            seen.add((season, phase))
+            kinds[phase[0]] = phase
+
+    def check_begin(self, first: str, seen: set[tuple[str, str]]) -> None:
+        """The BEGIN phase must be a phase of the FLOW."""
+        at = self.m.begin[1] if self.m.begin else None
         words = first.split()
         if len(words) != 3 or not words[1].lstrip("-").isdigit():
-            self.error(m.begin[1] if m.begin else None, f"bad BEGIN phase: {first}")
+            self.error(at, f"bad BEGIN phase: {first}")
         elif (words[0], words[2]) not in seen:
-            self.error(m.begin[1] if m.begin else None, f"BEGIN phase {first} is not in the map's FLOW")
-        return flow, first
+            self.error(at, f"BEGIN phase {first} is not in the map's FLOW")
 
     def power(self, key: PowerName) -> Power:
         m = self.m
