@@ -14,6 +14,7 @@ from typing import Final, cast
 
 from .adjustments import adjudicate_adjustments, adjustments_due, mobilized_centers
 from .borders import borders
+from .convoys import chain_looked_for, fleet_chain
 from .errors import OrderError, ProblemKind
 from .flags import Flag
 from .geography import Map
@@ -26,7 +27,7 @@ from .phase import Phase, PhaseType
 from .position import Dislodged, Position, mobilizing
 from .retreats import adjudicate_retreats
 from .terrain import adapt_units, phase_map
-from .validate import chain_looked_for, fleet_chain, validate
+from .validate import validate
 from .vassals import settle
 
 
