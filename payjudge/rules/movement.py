@@ -186,10 +186,19 @@ class _Board:
     # The orders are dispatched on `type(order)` and `kind[i]`, which mypy does not follow:
     # each `type: ignore[union-attr]` below reads a field the dispatched type has.
     def _prepare(self) -> None:
-        m, units, orders, prov, powers = self.map, self.units, self.orders, self.prov, self.powers
-        kind, dest, at, by_convoy = self.kind, self.dest, self.at, self.by_convoy
-        moves, supports, convoys = self.moves, self.supports, self.convoys
-        for i, order in enumerate(orders):
+        """Sorts the orders by kind, then matches them: which moves go by convoy, which
+        convoys and supports serve a move or hold that was ordered, which moves meet head
+        to head."""
+        self._sort_orders()
+        self._choose_convoyed()
+        convoyed = self._match_convoys()
+        self._match_supports()
+        self._match_head_to_heads()
+        self._keep_useful_convoys(convoyed)
+
+    def _sort_orders(self) -> None:
+        kind, dest = self.kind, self.dest
+        for i, order in enumerate(self.orders):
             cls = type(order)
             if cls is Move:
                 kind[i] = _MOVE
@@ -202,21 +211,26 @@ class _Board:
                     self.moves_to[d] = [i]
                 else:
                     lst.append(i)
-                moves.append(i)
+                self.moves.append(i)
             elif cls is SupportHold or cls is SupportMove:
                 kind[i] = _SUPPORT
-                supports.append(i)
+                self.supports.append(i)
             elif cls is Convoy:
                 kind[i] = _CONVOY
-                convoys.append(i)
-        # which army moves go by convoy (DATC 4.A.3, v3.1 preference)
+                self.convoys.append(i)
+
+    def _choose_convoyed(self) -> None:
+        """Which army moves go by convoy (DATC 4.A.3, v3.1 preference), and, under
+        PORTAGE_CONVOY, which fleet moves go overland."""
+        m, units, orders, prov, powers = self.map, self.units, self.orders, self.prov, self.powers
+        dest, by_convoy = self.dest, self.by_convoy
         own_convoy = {
             (powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
-            for i in convoys
+            for i in self.convoys
         }
         army = _ARMY
         portage = bool(self.flags) and Flag.PORTAGE_CONVOY in self.flags
-        for i in moves:
+        for i in self.moves:
             if units[i].type is army:
                 walk = dest[i] in m.army_neighbours(prov[i])
                 by_convoy[i] = (
@@ -226,52 +240,53 @@ class _Board:
                 )
             elif portage:  # a fleet carried overland by armies
                 by_convoy[i] = not m.reaches_province(UnitType.FLEET, units[i].location, dest[i])  # type: ignore[arg-type]
-        # convoys, supports and head-to-head battles that match
-        convoyed: dict[int, None] = {}  # the armies with convoys, in a fixed order
-        for i in convoys:
-            order = orders[i]
-            j = at.get(order.army.province)  # type: ignore[union-attr]
+
+    def _match_convoys(self) -> dict[int, None]:
+        """Each convoy to the convoyed move it serves; the armies with convoys, in a fixed order."""
+        kind, dest, by_convoy = self.kind, self.dest, self.by_convoy
+        convoyed: dict[int, None] = {}
+        for i in self.convoys:
+            order = self.orders[i]
+            j = self.at.get(order.army.province)  # type: ignore[union-attr]
             if j is not None and kind[j] == _MOVE and by_convoy[j] and dest[j] == order.dest.province:  # type: ignore[union-attr]
-                lst = self.convoyers.get(j)
-                if lst is None:
-                    self.convoyers[j] = [i]
-                else:
-                    lst.append(i)
+                _add(self.convoyers, j, i)
                 convoyed[j] = None
-        for i in supports:
+        return convoyed
+
+    def _match_supports(self) -> None:
+        """Each support to the hold or move it supports, if that was ordered."""
+        kind, dest, orders = self.kind, self.dest, self.orders
+        for i in self.supports:
             order = orders[i]
-            j = at.get(order.supported.province)  # type: ignore[union-attr]
+            j = self.at.get(order.supported.province)  # type: ignore[union-attr]
             if j is None:
                 continue
             if type(order) is SupportHold:
                 if kind[j] != _MOVE:
-                    lst = self.hold_support.get(j)
-                    if lst is None:
-                        self.hold_support[j] = [i]
-                    else:
-                        lst.append(i)
+                    _add(self.hold_support, j, i)
                     self.support_target[i] = j
             elif kind[j] == _MOVE and dest[j] == order.dest.province:  # type: ignore[union-attr]
                 move_dest = orders[j].dest  # type: ignore[union-attr]
                 if order.dest.coast is None or order.dest.coast == move_dest.coast:  # type: ignore[union-attr]
-                    lst = self.move_support.get(j)
-                    if lst is None:
-                        self.move_support[j] = [i]
-                    else:
-                        lst.append(i)
+                    _add(self.move_support, j, i)
                     self.support_target[i] = j
-        for i in moves:
+
+    def _match_head_to_heads(self) -> None:
+        kind, dest, by_convoy = self.kind, self.dest, self.by_convoy
+        for i in self.moves:
             if not by_convoy[i]:
-                j = at.get(dest[i])  # type: ignore[arg-type]
+                j = self.at.get(dest[i])  # type: ignore[arg-type]
                 if (
                     j is not None
                     and kind[j] == _MOVE
                     and not by_convoy[j]
-                    and dest[j] == prov[i]
+                    and dest[j] == self.prov[i]
                     and not self._crawl(i, j)
                 ):
                     self.h2h[i] = j
-        # a convoy counts only if its fleet can be part of a complete chain of convoying fleets
+
+    def _keep_useful_convoys(self, convoyed: dict[int, None]) -> None:
+        """A convoy counts only if its fleet can be part of a complete chain of convoying fleets."""
         for j in convoyed:
             useful = self._chain_members(j, self.convoyers[j])
             self.convoyers[j] = [f for f in self.convoyers[j] if f in useful]
@@ -528,14 +543,7 @@ class _Board:
         """Outcomes, units and dislodged units once every order is resolved. Each step
         walks only the orders of its kind: most units hold, and a hold succeeds unless
         its unit is dislodged."""
-        resolution, prov, dest, at, units, orders = (
-            self.resolution,
-            self.prov,
-            self.dest,
-            self.at,
-            self.units,
-            self.orders,
-        )
+        resolution, dest, at = self.resolution, self.dest, self.at
         moved = [i for i in self.moves if resolution[i]]
         entered: dict[str, int] = {dest[i]: i for i in moved}  # type: ignore[misc]
         went = set(moved)
@@ -545,9 +553,29 @@ class _Board:
             j = at.get(province)
             if j is not None and j not in went:
                 dislodged_by[j] = attacker
+        occupied, contested = self._standoffs(moved, entered)
+        gone = [False] * len(self.units)
+        for i in dislodged_by:
+            gone[i] = True
+        results = self._results(gone)
+        powers, orders, prov = self.powers, self.orders, self.prov
+        outcomes = tuple(
+            [
+                OrderOutcome(powers[i], orders[i], results[i], gone[i], prov[i] in defaults)
+                for i in range(len(results))
+            ]
+        )
+        return MovementResult(
+            outcomes,
+            self._units_after(position, moved, gone),
+            self._dislodged(position, dislodged_by, occupied, contested),
+            frozenset(contested),
+        )
 
-        # provinces left empty by a standoff (retreats may not go there); the provinces of
-        # dislodged units are among those entered
+    def _standoffs(self, moved: list[int], entered: dict[str, int]) -> tuple[set[str], set[str]]:
+        """The provinces occupied after the moves, and those left empty by a standoff
+        (retreats may not go there); the provinces of dislodged units are among those entered."""
+        prov = self.prov
         occupied = set(prov)
         occupied.difference_update([prov[i] for i in moved])
         occupied.update(entered)
@@ -559,14 +587,12 @@ class _Board:
                 if self.prevent_strength(c) > 0:
                     contested.add(province)
                     break
+        return occupied, contested
 
-        n = len(units)
-        results = [_SUCCEEDS] * n  # a hold (or a move, support, convoy) that worked
-        gone = [False] * n
-        for i in dislodged_by:
-            gone[i] = True
-            results[i] = _DISLODGED  # a hold; the other kinds are set below
-        by_convoy = self.by_convoy
+    def _results(self, gone: list[bool]) -> list[Result]:
+        """Each order's result; `gone`: the units dislodged."""
+        resolution, by_convoy = self.resolution, self.by_convoy
+        results = [_DISLODGED if g else _SUCCEEDS for g in gone]  # holds; the other kinds below
         for i in self.moves:
             if not resolution[i]:
                 if by_convoy[i] and not self.convoyers.get(i):
@@ -586,14 +612,15 @@ class _Board:
                 results[i] = _DISLODGED
             else:  # an attack stopped it under WEAK_CONVOYS or SAFE_CONVOYS
                 results[i] = _SUCCEEDS if resolution[i] else _DISRUPTED
-        powers = self.powers
-        outcomes = tuple(
-            [OrderOutcome(powers[i], orders[i], results[i], gone[i], prov[i] in defaults) for i in range(n)]
-        )
+        return results
 
-        after: list[Unit] = list(units)  # each unit where it ends the phase
+    def _units_after(
+        self, position: Position, moved: list[int], gone: list[bool]
+    ) -> dict[PowerName, tuple[Unit, ...]]:
+        """Each power's units where they end the phase, the dislodged ones left out."""
+        after: list[Unit] = list(self.units)
         for i in moved:
-            after[i] = orders[i].arrived  # type: ignore[union-attr]
+            after[i] = self.orders[i].arrived  # type: ignore[union-attr]
         new_units: dict[PowerName, tuple[Unit, ...]] = {}
         end = 0
         for power in sorted(position.units):  # each power's units are together on the board
@@ -604,24 +631,35 @@ class _Board:
                 mine = tuple(after[start:end])
             if mine:
                 new_units[power] = mine
+        return new_units
+
+    def _dislodged(
+        self, position: Position, dislodged_by: dict[int, int], occupied: set[str], contested: set[str]
+    ) -> dict[PowerName, tuple[Dislodged, ...]]:
+        """The dislodged units of each power, with where each may retreat."""
+        prov = self.prov
         dislodged: dict[PowerName, list[Dislodged]] = {}
         for i in sorted(dislodged_by):
-            attacker, power, unit = dislodged_by[i], self.powers[i], units[i]
+            attacker, power, unit = dislodged_by[i], self.powers[i], self.units[i]
             dislodged.setdefault(power, []).append(
                 Dislodged(
                     unit,
                     prov[attacker],
                     _retreats(
-                        position, power, unit, prov[attacker], by_convoy[attacker], occupied, contested
+                        position, power, unit, prov[attacker], self.by_convoy[attacker], occupied, contested
                     ),
                 )
             )
-        return MovementResult(
-            outcomes,
-            new_units,
-            {p: tuple(ds) for p, ds in dislodged.items()},
-            frozenset(contested),
-        )
+        return {p: tuple(ds) for p, ds in dislodged.items()}
+
+
+def _add(table: dict[int, list[int]], key: int, i: int) -> None:
+    """`i` added to the list of `key`, made if need be (cheaper compiled than `setdefault`)."""
+    lst = table.get(key)
+    if lst is None:
+        table[key] = [i]
+    else:
+        lst.append(i)
 
 
 def adjudicate_movement(
