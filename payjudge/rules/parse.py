@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable
 from typing import Final
 
 from .errors import InvalidOrder
@@ -495,6 +496,9 @@ def _canonical_units(game_map: Map) -> dict[tuple[str, str], UnitSpec] | None:
     }
 
 
+_Specs = dict[tuple[str, str], UnitSpec]  # (type word, location word) -> unit
+
+
 def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
     """The order of a text in canonical form, or None for any other text."""
     locations = game_map.derived("parse:canonical", _canonical_words)
@@ -502,41 +506,70 @@ def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
     if locations is None or specs is None:
         return None
     words = text.split()
-    n = len(words)
-    if n < 3:
+    if len(words) < 3:
         return ParsedOrder(OrderKind.WAIVE, None) if words == ["WAIVE"] else None
-    if words[0] == "BUILD" or words[0] == "REMOVE":
+    adjustment = _CANONICAL_ADJUSTMENTS.get(words[0])
+    if adjustment is not None:
         unit = _unit_spec(words, 1, specs)
-        if unit is None or n != 3:
-            return None
-        return ParsedOrder(OrderKind.BUILD if words[0] == "BUILD" else OrderKind.REMOVE, unit)
+        return ParsedOrder(adjustment, unit) if unit is not None and len(words) == 3 else None
     unit = _unit_spec(words, 0, specs)
-    if unit is None:
+    read = _CANONICAL_MARKS.get(words[2])
+    if unit is None or read is None:
         return None
-    mark = words[2]
-    if n == 3:
-        if mark == "H":
-            return ParsedOrder(OrderKind.HOLD, unit)
-        return ParsedOrder(OrderKind.DISBAND, unit) if mark == "D" else None
-    if mark == "-" or mark == "R":
-        dest = locations.get(words[3])
-        if dest is None:
-            return None
-        if n == 4:
-            return ParsedOrder(OrderKind.MOVE if mark == "-" else OrderKind.RETREAT, unit, dest=dest)
-        if n == 6 and mark == "-" and words[4] == "VIA" and words[5] == "CONVOY":
-            return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=True)
+    return read(words, unit, locations, specs)
+
+
+def _canonical_alone(
+    words: list[str], unit: UnitSpec, locations: dict[str, Location], specs: _Specs
+) -> ParsedOrder | None:
+    """`A PAR H`, `A PAR D`: the mark is the whole order."""
+    return ParsedOrder(_CANONICAL_ALONE[words[2]], unit) if len(words) == 3 else None
+
+
+def _canonical_move(
+    words: list[str], unit: UnitSpec, locations: dict[str, Location], specs: _Specs
+) -> ParsedOrder | None:
+    """`A PAR - BUR`, `A PAR R BUR`, `A BRE - LON VIA CONVOY`."""
+    n, mark = len(words), words[2]
+    dest = locations.get(words[3]) if n > 3 else None
+    if dest is None:
         return None
-    if mark == "S" or mark == "C":
-        target = _unit_spec(words, 3, specs)
-        if target is None:
-            return None
-        if n == 5:
-            return ParsedOrder(OrderKind.SUPPORT, unit, target=target) if mark == "S" else None
-        if n == 7 and words[5] == "-" and (dest := locations.get(words[6])) is not None:
-            kind = OrderKind.SUPPORT if mark == "S" else OrderKind.CONVOY
-            return ParsedOrder(kind, unit, target=target, dest=dest)
+    if n == 4:
+        return ParsedOrder(OrderKind.MOVE if mark == "-" else OrderKind.RETREAT, unit, dest=dest)
+    if n == 6 and mark == "-" and words[4] == "VIA" and words[5] == "CONVOY":
+        return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=True)
     return None
+
+
+def _canonical_helper(
+    words: list[str], unit: UnitSpec, locations: dict[str, Location], specs: _Specs
+) -> ParsedOrder | None:
+    """`F NTH S A YOR`, `F NTH S A YOR - LON`, `F NTH C A YOR - LON`."""
+    n, mark = len(words), words[2]
+    target = _unit_spec(words, 3, specs)
+    if target is None:
+        return None
+    if n == 5:
+        return ParsedOrder(OrderKind.SUPPORT, unit, target=target) if mark == "S" else None
+    if n == 7 and words[5] == "-" and (dest := locations.get(words[6])) is not None:
+        kind = OrderKind.SUPPORT if mark == "S" else OrderKind.CONVOY
+        return ParsedOrder(kind, unit, target=target, dest=dest)
+    return None
+
+
+_CANONICAL_ADJUSTMENTS: Final = {"BUILD": OrderKind.BUILD, "REMOVE": OrderKind.REMOVE}
+_CANONICAL_ALONE: Final = {"H": OrderKind.HOLD, "D": OrderKind.DISBAND}
+# the word after the unit -> the reader of the rest
+_CANONICAL_MARKS: Final[
+    dict[str, Callable[[list[str], UnitSpec, dict[str, Location], _Specs], ParsedOrder | None]]
+] = {
+    "H": _canonical_alone,
+    "D": _canonical_alone,
+    "-": _canonical_move,
+    "R": _canonical_move,
+    "S": _canonical_helper,
+    "C": _canonical_helper,
+}
 
 
 def _unit_spec(words: list[str], k: int, specs: dict[tuple[str, str], UnitSpec]) -> UnitSpec | None:
