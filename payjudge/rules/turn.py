@@ -312,38 +312,14 @@ def play(
     adjustment phases."""
     problems = list(problems)
     kind = position.phase.type
-    dislodged: Mapping[PowerName, tuple[Dislodged, ...]]
     ordered = {p for p, lst in orders.items() if lst} | {e.power for e in problems}
-    reported: Mapping[PowerName, tuple[Dislodged, ...]] = {}
-    destroyed: tuple[tuple[str, Unit], ...] = ()
-    if kind is PhaseType.MOVEMENT:
-        by_unit = _by_unit(orders, problems)
-        unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
-        result = adjudicate_movement(position, by_unit, unordered, flags=flags, dummies=dummies)
-        keep = Flag.NO_RETREAT not in flags  # NO_RETREAT: every dislodged unit is destroyed
-        retreating = {p: tuple(d for d in ds if d.retreats and keep) for p, ds in result.dislodged.items()}
-        destroyed = tuple(
-            (p, d.unit) for p, ds in result.dislodged.items() for d in ds if not (d.retreats and keep)
-        )
-        outcomes, units, dislodged, reported = result.outcomes, result.units, retreating, result.dislodged
-    elif kind is PhaseType.RETREATS:
-        by_unit = _by_unit(orders, problems)
-        in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
-        outcomes, units = adjudicate_retreats(position, by_unit, flags=flags, in_disorder=in_disorder)
-        dislodged = {}
-    else:
-        outcomes, units = adjudicate_adjustments(
-            position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
-        )
-        dislodged = position.dislodged
+    step = _PLAY_STEPS.get(kind, _play_adjustments)
+    outcomes, units, dislodged, reported, destroyed = step(
+        position, orders, problems, ordered, flags, dummies
+    )
     start = position
     if kind is PhaseType.ADJUSTMENTS and mobilizing(position, flags):
-        # MOBILIZE: each power owns the home centre it built in
-        built: dict[PowerName, list[Unit]] = {}
-        for o in outcomes:
-            if isinstance(o.order, Build) and o.result.succeeded:
-                built.setdefault(o.power, []).append(o.order.unit)
-        start = position.replace(centers=mobilized_centers(position, built, flags))
+        start = _mobilized(position, outcomes, flags)
     vassals = None
     if Flag.VASSAL_DUMMIES in flags:
         vassals = _Vassals(dummies | frozenset(control or {}), dict(control or {}))
@@ -364,6 +340,77 @@ def play(
         vassals.torn if settled else (),  # type: ignore[union-attr]
     )
     return report, nxt
+
+
+# what a phase's adjudication gives `play`: the outcomes, the units after it, the units
+# that must retreat, the dislodged units reported, and the units destroyed
+_Played = tuple[
+    tuple[OrderOutcome, ...],
+    Mapping[PowerName, tuple[Unit, ...]],
+    Mapping[PowerName, tuple[Dislodged, ...]],
+    Mapping[PowerName, tuple[Dislodged, ...]],
+    tuple[tuple[str, Unit], ...],
+]
+
+
+def _play_movement(
+    position: Position,
+    orders: Mapping[PowerName, Sequence[Order]],
+    problems: list[OrderProblem],
+    ordered: set[PowerName],
+    flags: frozenset[Flag],
+    dummies: frozenset[PowerName],
+) -> _Played:
+    by_unit = _by_unit(orders, problems)
+    unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
+    result = adjudicate_movement(position, by_unit, unordered, flags=flags, dummies=dummies)
+    keep = Flag.NO_RETREAT not in flags  # NO_RETREAT: every dislodged unit is destroyed
+    retreating = {p: tuple(d for d in ds if d.retreats and keep) for p, ds in result.dislodged.items()}
+    destroyed = tuple(
+        (p, d.unit) for p, ds in result.dislodged.items() for d in ds if not (d.retreats and keep)
+    )
+    return result.outcomes, result.units, retreating, result.dislodged, destroyed
+
+
+def _play_retreats(
+    position: Position,
+    orders: Mapping[PowerName, Sequence[Order]],
+    problems: list[OrderProblem],
+    ordered: set[PowerName],
+    flags: frozenset[Flag],
+    dummies: frozenset[PowerName],
+) -> _Played:
+    by_unit = _by_unit(orders, problems)
+    in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
+    outcomes, units = adjudicate_retreats(position, by_unit, flags=flags, in_disorder=in_disorder)
+    return outcomes, units, {}, {}, ()
+
+
+def _play_adjustments(
+    position: Position,
+    orders: Mapping[PowerName, Sequence[Order]],
+    problems: list[OrderProblem],
+    ordered: set[PowerName],
+    flags: frozenset[Flag],
+    dummies: frozenset[PowerName],
+) -> _Played:
+    """The adjustments, and any phase but movement and retreats (the dislodged stay)."""
+    outcomes, units = adjudicate_adjustments(
+        position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
+    )
+    return outcomes, units, position.dislodged, {}, ()
+
+
+_PLAY_STEPS: Final = {PhaseType.MOVEMENT: _play_movement, PhaseType.RETREATS: _play_retreats}
+
+
+def _mobilized(position: Position, outcomes: tuple[OrderOutcome, ...], flags: frozenset[Flag]) -> Position:
+    """MOBILIZE: each power owns the home centre it built in."""
+    built: dict[PowerName, list[Unit]] = {}
+    for o in outcomes:
+        if isinstance(o.order, Build) and o.result.succeeded:
+            built.setdefault(o.power, []).append(o.order.unit)
+    return position.replace(centers=mobilized_centers(position, built, flags))
 
 
 def advance(
