@@ -836,8 +836,27 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
     formed by what the named flags bring with them. A game may use `names` when no answer
     is `refused`."""
     answers: list[Answer] = []
-    written: dict[F, str] = {}
     named, off_names = split_off(names)
+    written = _assess_named(named, answers)
+    off = _assess_off(off_names, written, answers)
+    in_force = closure(written, off)
+    answers += _assess_requires(written, in_force, off)
+    answers += _assess_clashes(written, in_force, off)
+    return tuple(answers)
+
+
+# the answer about a flag named whose status is not SUPPORTED
+_STATUS_VERDICTS: Final = {
+    Status.NOT_YET: Verdict.NOT_YET,
+    Status.NOT_ALLOWED: Verdict.NOT_ALLOWED,
+    Status.ALWAYS: Verdict.ALWAYS,
+}
+
+
+def _assess_named(named: list[str], answers: list[Answer]) -> dict[F, str]:
+    """The flags named, each with the name it was first written under; the unknown names
+    and the flags not (yet) allowed or always in force are added to `answers`."""
+    written: dict[F, str] = {}
     for name in named:
         flag = lookup(name)
         if flag is None:
@@ -848,19 +867,23 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
         written[flag] = name
         status = REGISTRY[flag].status
         if status is not Status.SUPPORTED:
-            verdict = {
-                Status.NOT_YET: Verdict.NOT_YET,
-                Status.NOT_ALLOWED: Verdict.NOT_ALLOWED,
-                Status.ALWAYS: Verdict.ALWAYS,
-            }[status]
-            answers.append(Answer(verdict, (name,), (flag,)))
-    off = _assess_off(off_names, written, answers)
-    in_force = closure(written, off)
+            answers.append(Answer(_STATUS_VERDICTS[status], (name,), (flag,)))
+    return written
+
+
+def _assess_requires(written: dict[F, str], in_force: frozenset[F], off: frozenset[F]) -> list[Answer]:
+    """A flag allowed only beside another (FICTIONAL_OK, SHOW_PHANTOM: only with BLIND)."""
+    answers = []
     for flag, name in written.items():
-        # a flag allowed only beside another (FICTIONAL_OK, SHOW_PHANTOM: only with BLIND)
         lacking = next((f for f in _expand({flag}, in_force, off) if REGISTRY[f].requires - in_force), None)
         if lacking is not None and REGISTRY[flag].status is Status.SUPPORTED:
             answers.append(Answer(Verdict.NOT_ALLOWED, (name,), (lacking,)))
+    return answers
+
+
+def _assess_clashes(written: dict[F, str], in_force: frozenset[F], off: frozenset[F]) -> list[Answer]:
+    """Each pair of flags in force that exclude each other, once, named by the flags
+    written that bring them, in the order they were written."""
     reach = {flag: _expand({flag}, in_force, off) for flag in written}
     order = list(written)
     clashes: list[tuple[int, int, Answer]] = []
@@ -877,8 +900,7 @@ def assess(names: Iterable[str]) -> tuple[Answer, ...]:
                 Verdict.CONFLICT, tuple(written[order[i]] for i, _ in sides), tuple(f for _, f in sides)
             )
             clashes.append((sides[0][0], sides[1][0], answer))
-    answers.extend(answer for *_, answer in sorted(clashes, key=lambda c: (c[0], c[1])))
-    return tuple(answers)
+    return [answer for *_, answer in sorted(clashes, key=lambda c: (c[0], c[1]))]
 
 
 def _assess_off(off_names: list[str], written: dict[F, str], answers: list[Answer]) -> frozenset[F]:
