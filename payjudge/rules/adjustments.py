@@ -194,58 +194,49 @@ def adjudicate_adjustments(
                 units.setdefault(power, []).append(unit)
                 outcomes.append(OrderOutcome(power, Build(unit), Result.SUCCEEDS, default=True))
         elif delta > 0:
-            outcomes += _builds(power, given, delta, units)
+            taken, built = _accepted(power, given, (Build, Waive), delta)
+            outcomes += taken
+            if built:
+                units.setdefault(power, []).extend(built)
         elif delta < 0:
-            outcomes += _removals(position, power, given, -delta, units)
+            taken, removed = _accepted(power, given, (Remove,), -delta)
+            outcomes += taken
+            outcomes += _disorder_removals(position, power, -delta - len(removed), removed, units)
         else:
             outcomes.extend(OrderOutcome(power, o, Result.VOID) for o in given)
     return tuple(outcomes), {p: tuple(us) for p, us in units.items()}
 
 
-def _builds(
-    power: PowerName, given: Sequence[Order], room: int, units: dict[PowerName, list[Unit]]
-) -> list[OrderOutcome]:
-    """Builds and waives in the order given, while there is room; one build a province.
-    The units built join `units`."""
+def _accepted(
+    power: PowerName, given: Sequence[Order], kinds: tuple[type[Order], ...], room: int
+) -> tuple[list[OrderOutcome], list[Unit]]:
+    """The orders of `kinds` in the order given, as many as `room` (builds and waives, or
+    removals), one a province; the others are void. With the units built or removed."""
     outcomes = []
-    built: set[str] = set()
+    units: list[Unit] = []
     for order in given:
-        ok = False
-        if isinstance(order, (Build, Waive)) and room > 0:
-            if isinstance(order, Build):
-                ok = order.unit.province not in built
-                if ok:
-                    built.add(order.unit.province)
-                    units.setdefault(power, []).append(order.unit)
-            else:
-                ok = True
-            room -= ok
+        ok = isinstance(order, kinds) and room > 0
+        if ok and not isinstance(order, Waive):
+            unit = order.unit
+            ok = unit.province not in {u.province for u in units}
+            if ok:
+                units.append(unit)
+        room -= ok
         outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS if ok else Result.VOID))
-    return outcomes
+    return outcomes, units
 
 
-def _removals(
-    position: Position,
-    power: PowerName,
-    given: Sequence[Order],
-    need: int,
-    units: dict[PowerName, list[Unit]],
+def _disorder_removals(
+    position: Position, power: PowerName, need: int, removed: list[Unit], units: dict[PowerName, list[Unit]]
 ) -> list[OrderOutcome]:
-    """Removals in the order given, as many as `need`; civil disorder removes the rest.
-    The units removed leave `units`."""
+    """The removals civil disorder makes for the `need` a power's orders left; every unit
+    removed leaves `units`."""
+    gone = {u.province for u in removed}
     outcomes = []
-    removed: set[str] = set()
-    for order in given:
-        ok = False
-        if isinstance(order, Remove) and need > 0 and order.unit.province not in removed:
-            ok = True
-            removed.add(order.unit.province)
-            need -= 1
-        outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS if ok else Result.VOID))
-    for unit in civil_disorder_removals(position, power, need, removed):
-        removed.add(unit.province)
+    for unit in civil_disorder_removals(position, power, need, gone):
+        gone.add(unit.province)
         outcomes.append(OrderOutcome(power, Remove(unit), Result.SUCCEEDS, default=True))
-    units[power] = [u for u in units.get(power, []) if u.province not in removed]
+    units[power] = [u for u in units.get(power, []) if u.province not in gone]
     return outcomes
 
 

@@ -11,7 +11,7 @@ from .borders import crossing_refused
 from .convoys import army_chain, carrier, convoy_possible, fleet_chain
 from .errors import AmbiguousOrder, IllegalOrder
 from .flags import Flag
-from .geography import Location, Map, Province, Terrain, UnitType
+from .geography import Location, Map, Terrain, UnitType
 from .names import PowerName
 from .orders import Move, Unit
 from .parse import ParsedOrder
@@ -40,21 +40,17 @@ def move_order(
     if prov is None or prov.terrain is Terrain.SHUT:
         raise IllegalOrder(f"{unit} cannot move to {dest.province}: impassable")
     if unit.type is UnitType.FLEET:
-        return _fleet_move(parsed, unit, position, prov, refused, flags)
-    return _army_move(parsed, unit, position, prov, refused, flags)
+        return _fleet_move(parsed, unit, position, refused, flags)
+    return _army_move(parsed, unit, position, refused, flags)
 
 
 def _fleet_move(
-    parsed: ParsedOrder,
-    unit: Unit,
-    position: Position,
-    prov: Province,
-    refused: str | None,
-    flags: frozenset[Flag],
+    parsed: ParsedOrder, unit: Unit, position: Position, refused: str | None, flags: frozenset[Flag]
 ) -> Move:
     m = position.map
     dest = parsed.dest
     assert dest is not None
+    prov = m.provinces[dest.province]
     if (
         Flag.PORTAGE_CONVOY in flags
         and Flag.MULTI_COAST_PORTAGE not in flags
@@ -70,18 +66,13 @@ def _fleet_move(
 
 
 def _army_move(
-    parsed: ParsedOrder,
-    unit: Unit,
-    position: Position,
-    prov: Province,
-    refused: str | None,
-    flags: frozenset[Flag],
+    parsed: ParsedOrder, unit: Unit, position: Position, refused: str | None, flags: frozenset[Flag]
 ) -> Move:
     """An army walks to a neighbour, or is convoyed: by a route of seas the map has and a
     chain of fleets on the board now; across a border it may not cross, only by convoy."""
     m = position.map
     assert parsed.dest is not None
-    if not prov.terrain.army_can_enter:
+    if not m.provinces[parsed.dest.province].terrain.army_can_enter:
         raise IllegalOrder(f"{unit} cannot move to {parsed.dest.province}: an army cannot go to sea")
     dest = parsed.dest.bare  # a coast given to an army is ignored (DATC 6.B.12)
     for sea in parsed.route:

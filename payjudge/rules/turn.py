@@ -313,10 +313,13 @@ def play(
     problems = list(problems)
     kind = position.phase.type
     ordered = {p for p, lst in orders.items() if lst} | {e.power for e in problems}
-    step = _PLAY_STEPS.get(kind, _play_adjustments)
-    outcomes, units, dislodged, reported, destroyed = step(
-        position, orders, problems, ordered, flags, dummies
-    )
+    if kind is PhaseType.MOVEMENT:
+        played = _play_movement(position, orders, problems, flags, dummies)
+    elif kind is PhaseType.RETREATS:
+        played = _play_retreats(position, orders, problems, ordered, flags)
+    else:
+        played = _play_adjustments(position, orders, ordered, flags)
+    outcomes, units, dislodged, reported, destroyed = played
     start = position
     if kind is PhaseType.ADJUSTMENTS and mobilizing(position, flags):
         start = _mobilized(position, outcomes, flags)
@@ -357,7 +360,6 @@ def _play_movement(
     position: Position,
     orders: Mapping[PowerName, Sequence[Order]],
     problems: list[OrderProblem],
-    ordered: set[PowerName],
     flags: frozenset[Flag],
     dummies: frozenset[PowerName],
 ) -> _Played:
@@ -378,7 +380,6 @@ def _play_retreats(
     problems: list[OrderProblem],
     ordered: set[PowerName],
     flags: frozenset[Flag],
-    dummies: frozenset[PowerName],
 ) -> _Played:
     by_unit = _by_unit(orders, problems)
     in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
@@ -389,19 +390,14 @@ def _play_retreats(
 def _play_adjustments(
     position: Position,
     orders: Mapping[PowerName, Sequence[Order]],
-    problems: list[OrderProblem],
     ordered: set[PowerName],
     flags: frozenset[Flag],
-    dummies: frozenset[PowerName],
 ) -> _Played:
     """The adjustments, and any phase but movement and retreats (the dislodged stay)."""
     outcomes, units = adjudicate_adjustments(
         position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
     )
     return outcomes, units, position.dislodged, {}, ()
-
-
-_PLAY_STEPS: Final = {PhaseType.MOVEMENT: _play_movement, PhaseType.RETREATS: _play_retreats}
 
 
 def _mobilized(position: Position, outcomes: tuple[OrderOutcome, ...], flags: frozenset[Flag]) -> Position:

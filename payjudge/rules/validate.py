@@ -8,7 +8,7 @@ reach (`moves.py`); and it keeps `VIA CONVOY` only where the army could also wal
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Final
 
 from .adjustments import build_claims, build_sites
 from .borders import crossing_refused, support_refused
@@ -65,10 +65,6 @@ def validate(
     return _adjustment(parsed, position, power, flags)
 
 
-# a movement order's step after its unit is found: (parsed, unit, owner, position, flags, dummies)
-_Step = Callable[[ParsedOrder, Unit, PowerName, Position, frozenset[Flag], frozenset[PowerName]], Order]
-
-
 def _movement(
     parsed: ParsedOrder,
     position: Position,
@@ -77,38 +73,31 @@ def _movement(
     flags: frozenset[Flag],
     dummies: frozenset[PowerName],
 ) -> Order:
-    if parsed.kind is not OrderKind.HOLD and parsed.kind not in _MOVEMENT_STEPS:
+    """A movement order: its unit found on the board, then the check of its kind."""
+    kind = parsed.kind
+    if kind not in _MOVEMENT_KINDS:
         raise wrong_phase(parsed, position)
     assert parsed.unit is not None
     owner, unit = board_unit(parsed.unit, position)
     _check_owner(owner, unit, power, check_owner)
-    if parsed.kind is OrderKind.HOLD:
+    if kind is OrderKind.HOLD:
         return Hold(unit)
     if hibernating(position.map, unit):  # HIBERNATE: kept on terrain it cannot stand on
         raise IllegalOrder(f"{unit} is hibernating (HIBERNATE): it may only hold")
-    return _MOVEMENT_STEPS[parsed.kind](parsed, unit, owner, position, flags, dummies)
+    if kind is OrderKind.MOVE:
+        if Flag.IMMOBILE_DUMMIES in flags and owner in dummies:
+            raise IllegalOrder(f"{unit} belongs to the dummy {owner}, whose units may not move")
+        return move_order(parsed, unit, position, owner, flags)
+    if kind is OrderKind.SUPPORT:
+        return _support(parsed, unit, owner, position, flags)
+    return _convoy(parsed, unit, position, flags)
 
 
-def _move(
-    parsed: ParsedOrder,
-    unit: Unit,
-    owner: PowerName,
-    position: Position,
-    flags: frozenset[Flag],
-    dummies: frozenset[PowerName],
-) -> Order:
-    if Flag.IMMOBILE_DUMMIES in flags and owner in dummies:
-        raise IllegalOrder(f"{unit} belongs to the dummy {owner}, whose units may not move")
-    return move_order(parsed, unit, position, owner, flags)
+_MOVEMENT_KINDS: Final = frozenset({OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY})
 
 
 def _support(
-    parsed: ParsedOrder,
-    unit: Unit,
-    owner: PowerName,
-    position: Position,
-    flags: frozenset[Flag],
-    dummies: frozenset[PowerName],
+    parsed: ParsedOrder, unit: Unit, owner: PowerName, position: Position, flags: frozenset[Flag]
 ) -> Order:
     assert parsed.target is not None
     target_owner, target = board_unit(parsed.target, position, "supported unit")
@@ -182,14 +171,7 @@ def _check_fleet_supported(
         raise IllegalOrder(f"{dest.province} has no coast {dest.coast}")
 
 
-def _convoy(
-    parsed: ParsedOrder,
-    unit: Unit,
-    owner: PowerName,
-    position: Position,
-    flags: frozenset[Flag],
-    dummies: frozenset[PowerName],
-) -> Order:
+def _convoy(parsed: ParsedOrder, unit: Unit, position: Position, flags: frozenset[Flag]) -> Order:
     m = position.map
     assert parsed.target is not None
     if Flag.PORTAGE_CONVOY in flags and unit.type is UnitType.ARMY:
@@ -212,14 +194,6 @@ def _convoy(
             f"{unit.province} is not on a convoy route that needs it"
         )
     return Convoy(unit, army, dest)
-
-
-# the movement orders but HOLD, for which the unit found is all there is to check
-_MOVEMENT_STEPS: dict[OrderKind, _Step] = {
-    OrderKind.MOVE: _move,
-    OrderKind.SUPPORT: _support,
-    OrderKind.CONVOY: _convoy,
-}
 
 
 def _check_border(position: Position, owner: PowerName, unit: Unit, province: str) -> None:
