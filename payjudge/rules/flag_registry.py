@@ -67,6 +67,11 @@ def _d(
     )
 
 
+def _blind(flag: F, summary: str, *brings: F, excludes: tuple[F, ...] = ()) -> FlagInfo:
+    """A BLIND modifier (seed 003 §1.6): supported, and it brings BLIND and `brings`."""
+    return _d(flag, "1.6", S, _BLIND_MODIFIER + summary, implies=(F.BLIND, *brings), excludes=excludes)
+
+
 _DECLARATIONS: Final = (
     # 1.1 game start
     _d(F.POWER_CHOICE, "1.1", S, "players may pick a free power when they join (JOIN <power>@<game>)"),
@@ -307,81 +312,18 @@ _DECLARATIONS: Final = (
         disable=(F.HIDE_DUMMIES,),
         excludes=(F.ZERO_FOREIGN, F.PUBLIC_TOTALS, F.NO_DIAS),
     ),
-    _d(
-        F.OWN_SCS_SEE,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "owned centres see, instead of home centres",
-        implies=(F.BLIND,),
-        excludes=(F.NO_SCS_SEE,),
-    ),
-    _d(F.NO_SCS_SEE, "1.6", S, _BLIND_MODIFIER + "centres see nothing", implies=(F.BLIND,)),
-    _d(F.NO_UNITS_SEE, "1.6", S, _BLIND_MODIFIER + "units see nothing", implies=(F.BLIND,)),
-    _d(
-        F.SEE_NO_SCS,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "nobody learns who owns other centres",
-        implies=(F.BLIND,),
-        excludes=(F.SEE_ALL_SCS,),
-    ),
-    _d(
-        F.SEE_ALL_SCS,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "everyone sees who owns every centre",
-        implies=(F.BLIND,),
-    ),
-    _d(
-        F.SEE_NO_UNITS,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "nobody sees other powers' units",
-        implies=(F.BLIND,),
-    ),
-    _d(
-        F.UNITS_SEE_OTHER,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "armies see only fleets and fleets only armies",
-        implies=(F.BLIND,),
-        excludes=(F.UNITS_SEE_SAME,),
-    ),
-    _d(
-        F.UNITS_SEE_SAME,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "armies see only armies and fleets only fleets",
-        implies=(F.BLIND,),
-    ),
-    _d(
-        F.MYOPIC,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "only one's own units and centres are seen",
-        implies=(F.BLIND, F.SEE_NO_SCS, F.SEE_NO_UNITS),
-    ),
-    _d(
-        F.VENETIAN,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "owned centres see; other centres' owners stay hidden",
-        implies=(F.BLIND, F.OWN_SCS_SEE, F.SEE_NO_SCS),
-    ),
-    _d(
-        F.GREEK,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "units see their own type only; centres see nothing",
-        implies=(F.BLIND, F.UNITS_SEE_SAME, F.NO_SCS_SEE),
-    ),
-    _d(
-        F.TROJAN,
-        "1.6",
-        S,
-        _BLIND_MODIFIER + "units see the other type only; centres see nothing",
-        implies=(F.BLIND, F.UNITS_SEE_OTHER, F.NO_SCS_SEE),
-    ),
+    _blind(F.OWN_SCS_SEE, "owned centres see, instead of home centres", excludes=(F.NO_SCS_SEE,)),
+    _blind(F.NO_SCS_SEE, "centres see nothing"),
+    _blind(F.NO_UNITS_SEE, "units see nothing"),
+    _blind(F.SEE_NO_SCS, "nobody learns who owns other centres", excludes=(F.SEE_ALL_SCS,)),
+    _blind(F.SEE_ALL_SCS, "everyone sees who owns every centre"),
+    _blind(F.SEE_NO_UNITS, "nobody sees other powers' units"),
+    _blind(F.UNITS_SEE_OTHER, "armies see only fleets and fleets only armies", excludes=(F.UNITS_SEE_SAME,)),
+    _blind(F.UNITS_SEE_SAME, "armies see only armies and fleets only fleets"),
+    _blind(F.MYOPIC, "only one's own units and centres are seen", F.SEE_NO_SCS, F.SEE_NO_UNITS),
+    _blind(F.VENETIAN, "owned centres see; other centres' owners stay hidden", F.OWN_SCS_SEE, F.SEE_NO_SCS),
+    _blind(F.GREEK, "units see their own type only; centres see nothing", F.UNITS_SEE_SAME, F.NO_SCS_SEE),
+    _blind(F.TROJAN, "units see the other type only; centres see nothing", F.UNITS_SEE_OTHER, F.NO_SCS_SEE),
     _d(
         F.HIDE_BUILDS,
         "1.6",

@@ -314,9 +314,9 @@ def play(
     kind = position.phase.type
     ordered = {p for p, lst in orders.items() if lst} | {e.power for e in problems}
     if kind is PhaseType.MOVEMENT:
-        played = _play_movement(position, orders, problems, flags, dummies)
+        played = _play_movement(position, _by_unit(orders, problems), flags, dummies)
     elif kind is PhaseType.RETREATS:
-        played = _play_retreats(position, orders, problems, ordered, flags)
+        played = _play_retreats(position, _by_unit(orders, problems), ordered, flags)
     else:
         played = _play_adjustments(position, orders, ordered, flags)
     outcomes, units, dislodged, reported, destroyed = played
@@ -357,13 +357,8 @@ _Played = tuple[
 
 
 def _play_movement(
-    position: Position,
-    orders: Mapping[PowerName, Sequence[Order]],
-    problems: list[OrderProblem],
-    flags: frozenset[Flag],
-    dummies: frozenset[PowerName],
+    position: Position, by_unit: dict[str, Order], flags: frozenset[Flag], dummies: frozenset[PowerName]
 ) -> _Played:
-    by_unit = _by_unit(orders, problems)
     unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
     result = adjudicate_movement(position, by_unit, unordered, flags=flags, dummies=dummies)
     keep = Flag.NO_RETREAT not in flags  # NO_RETREAT: every dislodged unit is destroyed
@@ -375,13 +370,8 @@ def _play_movement(
 
 
 def _play_retreats(
-    position: Position,
-    orders: Mapping[PowerName, Sequence[Order]],
-    problems: list[OrderProblem],
-    ordered: set[PowerName],
-    flags: frozenset[Flag],
+    position: Position, by_unit: dict[str, Order], ordered: set[PowerName], flags: frozenset[Flag]
 ) -> _Played:
-    by_unit = _by_unit(orders, problems)
     in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
     outcomes, units = adjudicate_retreats(position, by_unit, flags=flags, in_disorder=in_disorder)
     return outcomes, units, {}, {}, ()
