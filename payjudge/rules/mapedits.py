@@ -113,25 +113,12 @@ def rename_power(m: Model, old: str, new: str) -> None:
         del m.aliases[key]
     if old == new:
         return
-    by_power: tuple[dict[str, Any], ...] = (
-        m.homes,
-        m.units,
-        m.centers,
-        m.factory,
-        m.partisan,
-        m.alternative,
-        m.hidden,
-        m.flags,
-        m.leagues,
-        m.controls,
-        m.pow_where,
-    )
-    for table in by_power:
+    for table in m.by_power():
         if old in table:
             table[new] = table.pop(old)
     for power, home in [k for k in m.home_where if k[0] == old]:
         m.home_where[(new, home)] = m.home_where.pop((power, home))
-    for powers in (m.militia, m.reserves, m.dummies, m.owns, m.inhabits):
+    for powers in m.power_lists():
         if old in powers:
             powers.remove(old)
             powers.append(new)

@@ -8,7 +8,7 @@ before named, and returns the power the next lines belong to (`None`: no power).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .mapedits import drop_site
 from .mapnames import DPJUDGE_VARIANTS, TERRAIN_WORDS, power_key, province_of
@@ -280,25 +280,9 @@ def _unplayed(r: Reader, up: str, words: list[str], where: Where, power: str | N
         if goner not in m.homes:
             r.error(where, f"no such power to remove: {goner}")
             continue
-        by_power: tuple[dict[str, Any], ...] = (
-            m.pow_name,
-            m.own_word,
-            m.homes,
-            m.centers,
-            m.initial,
-            m.factory,
-            m.partisan,
-            m.hidden,
-            m.alternative,
-            m.units,
-            m.leagues,
-            m.controls,
-            m.flags,
-            m.pow_where,
-        )
-        for table in by_power:
+        for table in (m.pow_name, m.own_word, m.initial, *m.by_power()):
             table.pop(goner, None)
-        for powers in (m.dummies, m.inhabits, m.owns, m.reserves, m.militia):
+        for powers in m.power_lists():
             powers[:] = [p for p in powers if p != goner]
     return None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .mapedits import drop_site, keep_rules, rename_power, rename_site
 from .mapkeys import AFTER_NAMES, BEFORE_NAMES, POWER_LINE, directive, dynamic
@@ -91,6 +92,26 @@ class Model:
     def powers(self) -> list[PowerName]:
         """The powers the map declares: here their keys become typed names."""
         return sorted(PowerName(p) for p in self.homes if p != UNOWNED)
+
+    def by_power(self) -> tuple[dict[str, Any], ...]:
+        """The tables keyed by power (but its names: `pow_name`, `own_word`, `initial`)."""
+        return (
+            self.homes,
+            self.units,
+            self.centers,
+            self.factory,
+            self.partisan,
+            self.alternative,
+            self.hidden,
+            self.flags,
+            self.leagues,
+            self.controls,
+            self.pow_where,
+        )
+
+    def power_lists(self) -> tuple[list[str], ...]:
+        """The lists of powers (dummies, and those a line marks)."""
+        return (self.militia, self.reserves, self.dummies, self.owns, self.inhabits)
 
     def areatype(self, site: str) -> str | None:
         return self.loc_type.get(site.upper()) or self.loc_type.get(site.lower())
