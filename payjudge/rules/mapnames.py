@@ -8,6 +8,10 @@ import re
 TERRAIN_WORDS = ("WATER", "LAND", "COAST", "PORT", "SHUT")
 DPJUDGE_VARIANTS = ("STANDARD", "PAYOLA", "XTALBALL", "SOLITAIRE")
 UNOWNED = "UNOWNED"
+# DPjudge's marks in a list of home or owned centres, which name no province: `&SC` (the
+# power builds in any centre it owns), `SC!` and `SC?` (a build not yet placed)
+ANYWHERE = "&SC"
+MARKS = frozenset({ANYWHERE, "SC!", "SC?"})
 
 # DPjudge's one-word keywords of the order language, and what each becomes; a name made
 # only of them normalizes to nothing, and a power or location named after one is ambiguous
