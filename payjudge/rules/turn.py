@@ -249,7 +249,8 @@ def play(
         played = _play_retreats(position, _by_unit(orders, problems), ordered, flags)
     else:
         played = _play_adjustments(position, orders, ordered, flags)
-    outcomes, units, dislodged, reported, destroyed = played
+    outcomes, units, dislodged = played.outcomes, played.units, played.dislodged
+    reported, destroyed = played.reported, played.destroyed
     start = position
     if kind is PhaseType.ADJUSTMENTS and mobilizing(position, flags):
         start = _mobilized(position, outcomes, flags)
@@ -275,15 +276,33 @@ def play(
     return report, nxt
 
 
-# what a phase's adjudication gives `play`: the outcomes, the units after it, the units
-# that must retreat, the dislodged units reported, and the units destroyed
-_Played = tuple[
-    tuple[OrderOutcome, ...],
-    Mapping[PowerName, tuple[Unit, ...]],
-    Mapping[PowerName, tuple[Dislodged, ...]],
-    Mapping[PowerName, tuple[Dislodged, ...]],
-    tuple[tuple[str, Unit], ...],
-]
+class _Played:
+    """What a phase's adjudication gives `play`: the outcomes, the units after it, the units
+    that must retreat, the dislodged units reported, and the units destroyed. (A class, not
+    a tuple: compiled, a tuple of attributes read from the movement's result, returned
+    from the function that made that result, lost its items' references.)"""
+
+    __slots__ = ("destroyed", "dislodged", "outcomes", "reported", "units")
+
+    outcomes: Final[tuple[OrderOutcome, ...]]
+    units: Final[Mapping[PowerName, tuple[Unit, ...]]]
+    dislodged: Final[Mapping[PowerName, tuple[Dislodged, ...]]]
+    reported: Final[Mapping[PowerName, tuple[Dislodged, ...]]]
+    destroyed: Final[tuple[tuple[str, Unit], ...]]
+
+    def __init__(
+        self,
+        outcomes: tuple[OrderOutcome, ...],
+        units: Mapping[PowerName, tuple[Unit, ...]],
+        dislodged: Mapping[PowerName, tuple[Dislodged, ...]],
+        reported: Mapping[PowerName, tuple[Dislodged, ...]],
+        destroyed: tuple[tuple[str, Unit], ...] = (),
+    ) -> None:
+        self.outcomes = outcomes
+        self.units = units
+        self.dislodged = dislodged
+        self.reported = reported
+        self.destroyed = destroyed
 
 
 def _play_movement(
@@ -296,7 +315,7 @@ def _play_movement(
     destroyed = tuple(
         (p, d.unit) for p, ds in result.dislodged.items() for d in ds if not (d.retreats and keep)
     )
-    return result.outcomes, result.units, retreating, result.dislodged, destroyed
+    return _Played(result.outcomes, result.units, retreating, result.dislodged, destroyed)
 
 
 def _play_retreats(
@@ -304,7 +323,7 @@ def _play_retreats(
 ) -> _Played:
     in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
     outcomes, units = adjudicate_retreats(position, by_unit, flags=flags, in_disorder=in_disorder)
-    return outcomes, units, {}, {}, ()
+    return _Played(outcomes, units, {}, {})
 
 
 def _play_adjustments(
@@ -317,7 +336,7 @@ def _play_adjustments(
     outcomes, units = adjudicate_adjustments(
         position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
     )
-    return outcomes, units, position.dislodged, {}, ()
+    return _Played(outcomes, units, position.dislodged, {})
 
 
 def _mobilized(position: Position, outcomes: tuple[OrderOutcome, ...], flags: frozenset[Flag]) -> Position:
