@@ -8,8 +8,6 @@ reach (`moves.py`); and it keeps `VIA CONVOY` only where the army could also wal
 
 from __future__ import annotations
 
-from typing import Final
-
 from .adjustments import build_claims, build_sites
 from .borders import crossing_refused, support_refused
 from .checks import board_unit, wrong_phase
@@ -75,7 +73,8 @@ def _movement(
 ) -> Order:
     """A movement order: its unit found on the board, then the check of its kind."""
     kind = parsed.kind
-    if kind not in _MOVEMENT_KINDS:
+    # a tuple, not a set: compiled, `in` a tuple compares, `in` a set hashes the member in Python
+    if kind not in (OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY):
         raise wrong_phase(parsed, position)
     assert parsed.unit is not None
     owner, unit = board_unit(parsed.unit, position)
@@ -91,9 +90,6 @@ def _movement(
     if kind is OrderKind.SUPPORT:
         return _support(parsed, unit, owner, position, flags)
     return _convoy(parsed, unit, position, flags)
-
-
-_MOVEMENT_KINDS: Final = frozenset({OrderKind.HOLD, OrderKind.MOVE, OrderKind.SUPPORT, OrderKind.CONVOY})
 
 
 def _support(
