@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
 from .flags import Flag
-from .geography import Location, Map, UnitType
+from .geography import Location, Map, Power, UnitType
 from .names import PowerName, ProvinceName
 from .orders import Build, Order, Remove, Unit, Waive
 from .outcome import OrderOutcome, Result
@@ -147,14 +147,17 @@ def build_sites(
     owned = position.centers.get(power, frozenset()) - claimed
     if Flag.REMOTE_BUILDS in flags and not owned.intersection(p.homes):
         return ()
+    return tuple(c for c in _owned_sites(m, p, owned, flags) if position.unit_at(c) is None)
+
+
+def _owned_sites(m: Map, p: Power, owned: frozenset[ProvinceName], flags: frozenset[Flag]) -> list[str]:
+    """The centres `p` owns in which the flags let it build, occupied or not."""
     if Flag.HOME_BUILDS in flags:
         every_home = {h for q in m.powers for h in q.homes}
-        sites = sorted(c for c in owned if c in every_home)
-    elif Flag.BUILD_ANY in flags or Flag.REMOTE_BUILDS in flags or p.builds_anywhere:
-        sites = sorted(owned)
-    else:
-        sites = [h for h in p.homes if h in owned]
-    return tuple(c for c in sites if position.unit_at(c) is None)
+        return sorted(c for c in owned if c in every_home)
+    if Flag.BUILD_ANY in flags or Flag.REMOTE_BUILDS in flags or p.builds_anywhere:
+        return sorted(owned)
+    return [h for h in p.homes if h in owned]
 
 
 def _disorder_builds(position: Position, power: PowerName, count: int, flags: frozenset[Flag]) -> list[Unit]:
@@ -191,37 +194,50 @@ def adjudicate_adjustments(
                 units.setdefault(power, []).append(unit)
                 outcomes.append(OrderOutcome(power, Build(unit), Result.SUCCEEDS, default=True))
         elif delta > 0:
-            room = delta
-            built: set[str] = set()
-            for order in given:
-                ok = False
-                if isinstance(order, (Build, Waive)) and room > 0:
-                    if isinstance(order, Build):
-                        ok = order.unit.province not in built
-                        if ok:
-                            built.add(order.unit.province)
-                            units.setdefault(power, []).append(order.unit)
-                    else:
-                        ok = True
-                    room -= ok
-                outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS if ok else Result.VOID))
+            taken, built = _accepted(power, given, (Build, Waive), delta)
+            outcomes += taken
+            if built:
+                units.setdefault(power, []).extend(built)
         elif delta < 0:
-            need = -delta
-            removed: set[str] = set()
-            for order in given:
-                ok = False
-                if isinstance(order, Remove) and need > 0 and order.unit.province not in removed:
-                    ok = True
-                    removed.add(order.unit.province)
-                    need -= 1
-                outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS if ok else Result.VOID))
-            for unit in civil_disorder_removals(position, power, need, removed):
-                removed.add(unit.province)
-                outcomes.append(OrderOutcome(power, Remove(unit), Result.SUCCEEDS, default=True))
-            units[power] = [u for u in units.get(power, []) if u.province not in removed]
+            taken, removed = _accepted(power, given, (Remove,), -delta)
+            outcomes += taken
+            outcomes += _disorder_removals(position, power, -delta - len(removed), removed, units)
         else:
             outcomes.extend(OrderOutcome(power, o, Result.VOID) for o in given)
     return tuple(outcomes), {p: tuple(us) for p, us in units.items()}
+
+
+def _accepted(
+    power: PowerName, given: Sequence[Order], kinds: tuple[type[Order], ...], room: int
+) -> tuple[list[OrderOutcome], list[Unit]]:
+    """The orders of `kinds` in the order given, as many as `room` (builds and waives, or
+    removals), one a province; the others are void. With the units built or removed."""
+    outcomes = []
+    units: list[Unit] = []
+    for order in given:
+        ok = isinstance(order, kinds) and room > 0
+        if ok and not isinstance(order, Waive):
+            unit = order.unit
+            ok = unit.province not in {u.province for u in units}
+            if ok:
+                units.append(unit)
+        room -= ok
+        outcomes.append(OrderOutcome(power, order, Result.SUCCEEDS if ok else Result.VOID))
+    return outcomes, units
+
+
+def _disorder_removals(
+    position: Position, power: PowerName, need: int, removed: list[Unit], units: dict[PowerName, list[Unit]]
+) -> list[OrderOutcome]:
+    """The removals civil disorder makes for the `need` a power's orders left; every unit
+    removed leaves `units`."""
+    gone = {u.province for u in removed}
+    outcomes = []
+    for unit in civil_disorder_removals(position, power, need, gone):
+        gone.add(unit.province)
+        outcomes.append(OrderOutcome(power, Remove(unit), Result.SUCCEEDS, default=True))
+    units[power] = [u for u in units.get(power, []) if u.province not in gone]
+    return outcomes
 
 
 def adjustments_due(position: Position, flags: frozenset[Flag] = frozenset()) -> bool:

@@ -12,124 +12,23 @@ and turned into a `Map` (`payjudge.rules.mapfile`). Every entry remembers its fi
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .mapedits import drop_site, keep_rules, rename_power, rename_site
+from .mapkeys import AFTER_NAMES, BEFORE_NAMES, POWER_LINE, directive, dynamic
+from .mapnames import (
+    KEYWORDS,
+    UNOWNED,
+    abut_codes,
+    dp_norm,
+    home_marks,
+    normalize_name,
+    power_named,
+    province_of,
+)
 from .names import PowerName
-
-TERRAIN_WORDS = ("WATER", "LAND", "COAST", "PORT", "SHUT")
-DPJUDGE_VARIANTS = ("STANDARD", "PAYOLA", "XTALBALL", "SOLITAIRE")
-UNOWNED = "UNOWNED"
-
-# DPjudge's one-word keywords of the order language, and what each becomes; a name made
-# only of them normalizes to nothing, and a power or location named after one is ambiguous
-KEYWORDS = {
-    ">": "",
-    "-": "-",
-    "ARMY": "A",
-    "FLEET": "F",
-    "WING": "W",
-    "THE": "",
-    "NC": "/NC",
-    "SC": "/SC",
-    "EC": "/EC",
-    "WC": "/WC",
-    "MOVE": "",
-    "MOVES": "",
-    "MOVING": "",
-    "ATTACK": "",
-    "ATTACKS": "",
-    "ATTACKING": "",
-    "RETREAT": "R",
-    "RETREATS": "R",
-    "RETREATING": "R",
-    "SUPPORT": "S",
-    "SUPPORTS": "S",
-    "SUPPORTING": "S",
-    "CONVOY": "C",
-    "CONVOYS": "C",
-    "CONVOYING": "C",
-    "HOLD": "H",
-    "HOLDS": "H",
-    "HOLDING": "H",
-    "BUILD": "B",
-    "BUILDS": "B",
-    "BUILDING": "B",
-    "DISBAND": "D",
-    "DISBANDS": "D",
-    "DISBANDING": "D",
-    "REMOVE": "D",
-    "REMOVES": "D",
-    "REMOVING": "D",
-    "WAIVE": "V",
-    "WAIVES": "V",
-    "WAIVING": "V",
-    "WAIVED": "V",
-    "KEEP": "K",
-    "KEEPS": "K",
-    "KEEPING": "K",
-    "PROXY": "P",
-    "PROXIES": "P",
-    "PROXYING": "P",
-    "IS": "",
-    "WILL": "",
-    "IN": "",
-    "AT": "",
-    "ON": "",
-    "TO": "",
-    "OF": "\\",
-    "FROM": "\\",
-    "WITH": "?",
-    "TSR": "=",
-    "VIA": "~",
-    "THROUGH": "~",
-    "OVER": "~",
-    "BY": "~",
-    "AND": "",
-    "OR": "|",
-    "BOUNCE": "|",
-    "CUT": "|",
-    "VOID": "?",
-    "DISLODGED": "~",
-    "DESTROYED": "*",
-}
-
-
-def dp_norm(phrase: str) -> str:
-    """A phrase as DPjudge's order reader sees it: upper case, `+ - ,` as blanks, dots and
-    colons dropped, punctuation set apart, keywords replaced (`THE` and `AND` vanish)."""
-    phrase = phrase.upper().replace("/", " /").replace(" / ", "")
-    for ch in ".:":
-        phrase = phrase.replace(ch, "")
-    for ch in "-+,":
-        phrase = phrase.replace(ch, " ")
-    for ch in "|*?!~()[]=_^":
-        phrase = phrase.replace(ch, f" {ch} ")
-    return " ".join(KEYWORDS.get(w, w) for w in phrase.split())
-
-
-def normalize_name(text: str) -> str:
-    """The key under which payjudge looks a name or alias up: upper case, `+` and runs of
-    blanks as one space, dots dropped, `X(NC)` as `X/NC`."""
-    text = text.replace("+", " ").replace(".", " ").upper()
-    text = re.sub(r"\s*\(\s*([A-Z]{2})\s*\)\s*$", r"/\1", text)
-    return " ".join(text.split())
-
-
-def power_key(name: str) -> str:
-    """The name under which a power is filed: `U+S+A` -> `USA`, `_India` -> `_INDIA`.
-    (DPjudge also turns order words inside it into symbols, `Gulf+of+Lyon` into
-    `GULF\\LYON`; payjudge keeps them: `GULFOFLYON`.)"""
-    name = name.upper()
-    for ch in ".:+-, ":
-        name = name.replace(ch, "")
-    return name
-
-
-def province_of(site: str) -> str:
-    return site.upper().partition("/")[0]
 
 
 @dataclass(frozen=True)
@@ -194,6 +93,26 @@ class Model:
         """The powers the map declares: here their keys become typed names."""
         return sorted(PowerName(p) for p in self.homes if p != UNOWNED)
 
+    def by_power(self) -> tuple[dict[str, Any], ...]:
+        """The tables keyed by power (but its names: `pow_name`, `own_word`, `initial`)."""
+        return (
+            self.homes,
+            self.units,
+            self.centers,
+            self.factory,
+            self.partisan,
+            self.alternative,
+            self.hidden,
+            self.flags,
+            self.leagues,
+            self.controls,
+            self.pow_where,
+        )
+
+    def power_lists(self) -> tuple[list[str], ...]:
+        """The lists of powers (dummies, and those a line marks)."""
+        return (self.militia, self.reserves, self.dummies, self.owns, self.inhabits)
+
     def areatype(self, site: str) -> str | None:
         return self.loc_type.get(site.upper()) or self.loc_type.get(site.lower())
 
@@ -235,161 +154,27 @@ class Reader:
                 continue
             up = words[0].upper()
             if words[-1].upper() in ("DIRECTIVE", "DIRECTIVES"):
-                variant = self.directive(words, where)
+                variant = directive(self, words, where)
             elif variant:
                 self.m.directives.setdefault(variant, []).append(" ".join(words))
             elif up in ("IN", "FROM"):
-                section = self.dynamic(up, words, where)
+                section = dynamic(self, up, words, where)
             elif section:
                 self.m.dynamic.setdefault(section, []).append((line, where))
             else:
                 power = self.line(up, words, line, where, power)
 
-    def directive(self, words: list[str], where: Where) -> str | None:
-        if len(words) > 2:
-            self.error(where, "bad variant DIRECTIVES line")
-            return None
-        if len(words) == 1:
-            return "ALL"
-        if words[0].upper() == "END":
-            return None
-        if words[0].upper() not in DPJUDGE_VARIANTS:
-            self.error(where, f"unknown variant in DIRECTIVES line: {words[0]}")
-            return None
-        return words[0].upper()
-
-    def dynamic(self, up: str, words: list[str], where: Where) -> str | None:
-        """`IN <phase>: <line>`, or `IN <phase>` opening a section of lines for that phase
-        (DPjudge applies them when the game reaches a phase starting with that text)."""
-        data = [x.strip() for x in " ".join(words[1:]).split(":")]
-        if not data[0]:
-            self.error(where, f"bad {up} directive")
-            return None
-        when = data[0].upper() if up == "IN" else data[0].lower()
-        if when.upper() == "START":
-            return None
-        if len(data) > 1:
-            self.m.dynamic.setdefault(when, []).append((data[1], where))
-            return None
-        return when
-
     # -- one line ------------------------------------------------------------------------
     def line(self, up: str, words: list[str], line: str, where: Where, power: str | None) -> str | None:
-        m = self.m
-        if up == "TEXTONLY" or up == "NOTIFY" or up == "FLAGS":
-            return power
-        if up == "VICTORY":
-            try:
-                m.victory = ([int(w) for w in words[1:]], where)
-                if not words[1:]:
-                    raise ValueError
-            except ValueError:
-                self.error(where, "VICTORY needs a number of centres")
-            return power
-        if up in ("USE", "USES", "MAP"):
-            if up == "MAP":
-                if len(words) != 2:
-                    self.error(where, "MAP names one root map")
-                elif m.root_map:
-                    self.error(where, "two root maps")
-                else:
-                    m.root_map = words[1].split(".")[0]
-            for name in words[1:]:
-                if "." not in name:
-                    name += ".map"
-                if name in m.files:
-                    self.error(where, f"file used twice: {name}")
-                else:
-                    self.read_file(name, where)
-            return power
-        if up == "FLOW":
-            if len(words) == 1:
-                m.flow = []
-            m.flow.extend((w.upper(), where) for w in words[1:])
-            return power
-        if up == "BEGIN":
-            m.begin = (" ".join(words[1:]).upper(), where)
-            return power
-        if up in ("RULE", "RULES"):
-            m.rules.extend(w.upper() for w in words[1:])
-            return power
-        if up == "ROTATE":
-            m.directives.setdefault("ALL", []).append(" ".join(words))
-            return power
-        if up == "NEWHOMES":
-            m.home_years = words[1:]
-            return power
-        if "=" in line:
-            self.names(line, where)
-            return power
-        if up == "FLAG":
-            if power is None or len(words) != 2:
-                self.error(where, "FLAG needs a power before it and one name")
-            else:
-                m.flags[power] = words[1].upper()
-            return power
-        if up in ("OWNS", "CENTERS"):
-            if power is None:
-                self.error(where, f"{up} before any power")
-            else:
-                if power not in m.owns:
-                    m.owns.append(power)
-                listed = [w.upper() for w in words[1:]]
-                if up == "CENTERS" or power not in m.centers:
-                    m.centers[power] = listed
-                else:
-                    m.centers[power] += [c for c in listed if c not in m.centers[power]]
-                for c in listed:
-                    m.center_where.setdefault(c, where)
-            return power
-        if up in ("INHABITS", "HOME", "HOMES"):
-            if power is None:
-                self.error(where, f"{up} before any power")
-            else:
-                reinit = up != "INHABITS" or power not in m.inhabits
-                if power not in m.inhabits:
-                    m.inhabits.append(power)
-                self.add_homes(power, words[1:], reinit, where)
-            return power
-        if up == "UNITS":
-            if power is None:
-                self.error(where, "UNITS before any power")
-            else:
-                m.units[power] = []
-            return power
-        if up in ("RESERVES", "MILITIA"):
-            self.reserves(up, words, where, power)
-            return power
-        if up == "CONTROL":
-            if power is None:
-                self.error(where, "CONTROL before any power")
-            elif power not in m.dummies:
-                self.error(where, f"controlled power {power} is not a dummy")
-            else:
-                m.controls[power] = [power_key(w) for w in words[1:]]
-            return power
-        if up == "LEAGUE":
-            self.league(words, where, power)
-            return power
-        if up in ("A", "F"):
-            self.unit(up, words, where, power)
-            return power
-        if up in ("DUMMY", "DUMMIES"):
-            return self.dummy(up, words, where, power)
-        if up in ("TEAM", "TEAMS"):
-            self.teams(words, where)
-            return None
-        if up == "DROP":
-            for place in words[1:]:
-                self.drop(place.upper())
-            return power
-        if len(words) > 1 and (up in TERRAIN_WORDS or up == "AMEND"):
-            self.terrain(up, words, where)
-            return power
-        if up == "UNPLAYED":
-            self.unplayed(words, where, power)
-            return None
-        return self.power_line(words, where)
+        """One line outside a section: a keyword's step (`mapkeys`), a name line (one with
+        `=`), or else a power's line. The power returned is the one the next lines are about."""
+        step = BEFORE_NAMES.get(up)
+        if step is None:
+            if "=" in line:
+                self.names(line, where)
+                return power
+            step = AFTER_NAMES.get(up, POWER_LINE)
+        return step(self, up, words, where, power)
 
     # -- names -----------------------------------------------------------------------------
     def names(self, line: str, where: Where) -> None:
@@ -444,58 +229,17 @@ class Reader:
 
     def rename(self, old: str, new: str, where: Where) -> None:
         """`OLD -> Full name = NEW ...`: the location OLD is called NEW from now on."""
-        m = self.m
-        if old not in {a for a, _ in m.loc_name.values()}:
+        if old not in {a for a, _ in self.m.loc_name.values()}:
             self.error(where, f"cannot rename {old}: no such location")
             return
-        for table in (m.loc_name, m.aliases, m.written):
-            for key in [k for k, (v, _) in table.items() if v == old]:
-                del table[key]
-        if old == new:
-            return
-        swap = {old: new, old.lower(): new.lower(), old.title(): new.title()}
-        by_site: tuple[dict[str, Any], ...] = (m.loc_type, m.loc_abut, m.loc_where)
-        for site_table in by_site:
-            for key in [k for k in site_table if k in (old, old.lower())]:
-                site_table[swap[key]] = site_table.pop(key)
-        for power_table in (m.homes, m.centers, m.factory, m.partisan, m.hidden):
-            for sites in power_table.values():
-                if old in sites:
-                    sites.remove(old)
-                    sites.append(new)
-        for power in list(m.homes):
-            if (power, old) in m.home_where:
-                m.home_where[(power, new)] = m.home_where.pop((power, old))
-        for alternatives in m.alternative.values():
-            for sites in alternatives:
-                if old in sites:
-                    sites[sites.index(old)] = new
-        for units in m.units.values():
-            for i, (kind, site, w) in enumerate(units):
-                if site == old:
-                    units[i] = (kind, new, w)
-        for entries in m.loc_abut.values():
-            for i, (entry, w) in enumerate(entries):
-                if entry in swap:
-                    entries[i] = (swap[entry], w)
-        for rule, pairs in m.abut_rules.items():
-            m.abut_rules[rule] = [(new if a == old else a, new if b == old else b, w) for a, b, w in pairs]
+        rename_site(self.m, old, new)
 
     # -- terrain and adjacency -------------------------------------------------------------
     def terrain(self, up: str, words: list[str], where: Where) -> None:
+        """`LAND X ABUTS ...` (and the other terrains), or `AMEND X ...`."""
         m = self.m
-        place, other = words[1], words[1].swapcase()
-        if other in m.loc_where:
-            first = m.loc_where.pop(other)
-            if up == "AMEND":
-                m.loc_where[place] = first
-                m.loc_type[place] = m.loc_type[other]
-                m.loc_abut[place] = m.loc_abut.get(other, [])
-            m.loc_type.pop(other, None)
-            m.loc_abut.pop(other, None)
-            if place.isupper():  # the coasts of a province now written in upper case go
-                for site in [s for s in m.loc_where if s.startswith(place + "/")]:
-                    self.drop(site, decoast=True)
+        place = words[1]
+        self._respell(up, place)
         if up == "AMEND":
             if place not in m.loc_type:
                 self.error(where, f"nothing to AMEND for {place}")
@@ -512,110 +256,68 @@ class Reader:
         entries = m.loc_abut.setdefault(place, [])
         for dest in words[3:]:
             if dest.startswith("-"):
-                gone = dest[1:].upper()
-                entries[:] = [(e, w) for e, w in entries if not e.upper().startswith(gone)]
-                for rule in list(m.abut_rules):
-                    m.abut_rules[rule] = [t for t in m.abut_rules[rule] if province_of(gone) not in t[:2]]
-                    if not m.abut_rules[rule]:
-                        del m.abut_rules[rule]
-                continue
-            codes = []
-            if dest.count(":") == 1:
-                who, dest = dest.split(":")
-                codes.append(who.upper() + ":")
-            if dest.count("(") == 1 and dest.endswith(")"):
-                dest, need = dest.split("(")
-                codes.append(need.upper())
-            while dest and not dest[0].isalnum():
-                codes.append(dest[0])
-                dest = dest[1:]
-            while dest and not dest[-1].isalnum():
-                codes.append(dest[-1])
-                dest = dest[:-1]
-            if not dest:
+                self._unabut(entries, dest[1:].upper())
+            elif not self._abut(place, dest, entries, where):
                 self.error(where, f"bad special adjacency for {place}")
                 break
-            for code in codes:
-                m.abut_rules.setdefault(code, []).append((place.upper(), province_of(dest), where))
-            entries.append((dest, where))
 
-    def drop(self, place: str, decoast: bool = False) -> None:
-        """`DROP X`: X and everything on or about it leave the map."""
+    def _respell(self, up: str, place: str) -> None:
+        """A site written before in the other case is replaced; `AMEND` keeps what it had."""
         m = self.m
+        other = place.swapcase()
+        if other not in m.loc_where:
+            return
+        first = m.loc_where.pop(other)
+        if up == "AMEND":
+            m.loc_where[place] = first
+            m.loc_type[place] = m.loc_type[other]
+            m.loc_abut[place] = m.loc_abut.get(other, [])
+        m.loc_type.pop(other, None)
+        m.loc_abut.pop(other, None)
+        if place.isupper():  # the coasts of a province now written in upper case go
+            for site in [s for s in m.loc_where if s.startswith(place + "/")]:
+                drop_site(m, site, decoast=True)
 
-        def starts(site: str) -> bool:
-            return site.upper().startswith(place)
+    def _unabut(self, entries: list[tuple[str, Where]], gone: str) -> None:
+        """`-X` in an ABUTS list: X and its special adjacencies are no longer neighbours."""
+        entries[:] = [(e, w) for e, w in entries if not e.upper().startswith(gone)]
+        keep_rules(self.m, lambda t: province_of(gone) not in t[:2])
 
-        for site in [s for s in m.loc_where if starts(s)]:
-            del m.loc_where[site]
-        for table in (m.loc_name, m.aliases, m.written):
-            for key in [k for k, (v, _) in table.items() if v.startswith(place)]:
-                del table[key]
-        for sites in m.homes.values():
-            if place in sites:
-                sites.remove(place)
-        for units in m.units.values():
-            units[:] = [u for u in units if province_of(u[1]) != province_of(place)]
-        bare = province_of(place)
-        for entries in m.loc_abut.values():
-            kept = [(e, w) for e, w in entries if not starts(e)]
-            if decoast and len(kept) < len(entries) and bare not in [e for e, _ in kept]:
-                kept.append((bare, next(w for e, w in entries if starts(e))))
-            entries[:] = kept
-        for rule in list(m.abut_rules):
-            m.abut_rules[rule] = [t for t in m.abut_rules[rule] if not (starts(t[0]) or starts(t[1]))]
-            if not m.abut_rules[rule]:
-                del m.abut_rules[rule]
-        by_site: tuple[dict[str, Any], ...] = (m.loc_type, m.loc_abut)
-        for site_table in by_site:
-            for key in [k for k in site_table if k.startswith((place, place.lower()))]:
-                del site_table[key]
+    def _abut(self, place: str, dest: str, entries: list[tuple[str, Where]], where: Where) -> bool:
+        """One neighbour, with DPjudge's codes around it (`POWER:X`, `X(CODE)`, marks such
+        as `~X` or `X*`) filed as special adjacencies; False if nothing is left of it."""
+        dest, codes = abut_codes(dest)
+        if not dest:
+            return False
+        for code in codes:
+            self.m.abut_rules.setdefault(code, []).append((place.upper(), province_of(dest), where))
+        entries.append((dest, where))
+        return True
 
     # -- powers ----------------------------------------------------------------------------
     def power_line(self, words: list[str], where: Where) -> str | None:
+        """`POWER [-> NEW] [(OWN:I)] HOMES...`, or `UNOWNED`/`NEUTRAL` and its centres."""
         m = self.m
-        up = words[0].upper()
-        if up in ("NEUTRAL", "CENTERS"):
-            up = UNOWNED
-        power = None if up == UNOWNED else power_key(up)
+        power = power_named(words[0])
         if len(words) > 2 and words[1] == "->":
             old = power
             words = words[2:]
-            up = words[0].upper()
-            if up in ("NEUTRAL", "CENTERS"):
-                up = UNOWNED
-            power = None if up == UNOWNED else power_key(up)
+            power = power_named(words[0])
             if not old or not power:
                 self.error(where, "the neutral centres cannot be renamed")
             elif old not in m.pow_name:
                 self.error(where, f"cannot rename {old}: no such power")
             else:
-                self.rename_power(old, power)
+                rename_power(m, old, power)
         if power is not None and not power:
             self.error(where, f"not understood: {' '.join(words)}")
             return None
         if power and power not in m.pow_name:
-            m.pow_name[power] = up
-            m.pow_where[power] = where
-            if power in m.aliases and m.aliases[power][0] != power:
-                self.note(
-                    where,
-                    f"power {power} is also the name of location {m.aliases[power][0]}; "
-                    "payjudge keeps powers and locations apart",
-                )
-            elif len(power.split("/")[0]) in (1, 3) and power not in m.aliases:
-                self.note(where, f"power name {power} looks like a location or order abbreviation")
-            m.aliases.setdefault(power, (power, where))
+            self._file_power(power, words[0].upper(), where)
         key = power or UNOWNED
         words = list(words)
         if power and len(words) > 1 and words[1].startswith("("):
-            token = words.pop(1)[1:-1]
-            word, _, initial = token.partition(":")
-            m.own_word[key] = (word or power).upper()
-            if ":" in token:
-                m.initial[key] = initial[:1].upper()
-                if not initial or m.initial[key] in "M?":
-                    self.error(where, f"illegal initial {initial!r} for {power}")
+            self._own_word(key, words.pop(1)[1:-1], where)
         else:
             m.own_word.setdefault(key, key)
         reinit = key in m.inhabits
@@ -623,6 +325,30 @@ class Reader:
             m.inhabits.remove(key)
         self.add_homes(key, words[1:], reinit, where)
         return power
+
+    def _file_power(self, power: str, written: str, where: Where) -> None:
+        m = self.m
+        m.pow_name[power] = written
+        m.pow_where[power] = where
+        if power in m.aliases and m.aliases[power][0] != power:
+            self.note(
+                where,
+                f"power {power} is also the name of location {m.aliases[power][0]}; "
+                "payjudge keeps powers and locations apart",
+            )
+        elif len(power.split("/")[0]) in (1, 3) and power not in m.aliases:
+            self.note(where, f"power name {power} looks like a location or order abbreviation")
+        m.aliases.setdefault(power, (power, where))
+
+    def _own_word(self, power: str, token: str, where: Where) -> None:
+        """`(ADJECTIVE:I)` after a power: its own word, and its initial in orders."""
+        m = self.m
+        word, _, initial = token.partition(":")
+        m.own_word[power] = (word or power).upper()
+        if ":" in token:
+            m.initial[power] = initial[:1].upper()
+            if not initial or m.initial[power] in "M?":
+                self.error(where, f"illegal initial {initial!r} for {power}")
 
     def add_homes(self, power: str, homes: list[str], reinit: bool, where: Where) -> None:
         """Home centres with DPjudge's markers: `-X` removes X (it becomes neutral), `*X` a
@@ -634,201 +360,40 @@ class Reader:
                 table.pop(power, None)
         else:
             m.homes.setdefault(power, [])
-        for home in " ".join(homes).upper().split():
-            marks = set()
-            while home and home[0] in "-*+~@":
-                marks.add(home[0])
-                home = home[1:]
-            limits: list[str] = []
-            if "(" in home and home.endswith(")"):
-                home, _, rest = home.partition("(")
-                limits = rest[:-1].split(",")
+        for word in " ".join(homes).upper().split():
+            home, marks, limits = home_marks(word)
             if not home:
                 continue
-            if power in m.alternative:
-                m.alternative[power] = [a for a in m.alternative[power] if a[0] != home]
-            if home in m.hidden.get(power, []):
-                m.hidden[power].remove(home)
-            if home in m.factory.get(power, []):
-                m.factory[power].remove(home)
-            elif home in m.partisan.get(power, []):
-                m.partisan[power].remove(home)
-            elif home in m.homes[power]:
-                m.homes[power].remove(home)
-                if power != UNOWNED:
-                    m.homes.setdefault(UNOWNED, []).append(home)
-            if "-" in marks:
-                continue
-            if "@" in marks:
-                m.alternative.setdefault(power, []).append([home, *limits])
-            if "~" in marks:
-                m.hidden.setdefault(power, []).append(home)
-            if "*" in marks:
-                m.partisan.setdefault(power, []).append(home)
-            elif "+" in marks:
-                m.factory.setdefault(power, []).append(home)
-            else:
-                m.homes[power].append(home)
-                m.home_where[(power, home)] = where
+            self._forget_home(power, home)
+            if "-" not in marks:
+                self._add_home(power, home, marks, limits, where)
 
-    def rename_power(self, old: str, new: str) -> None:
-        """`OLD -> NEW (ADJECTIVE)`: the power keeps its homes, units and centres."""
+    def _forget_home(self, power: str, home: str) -> None:
+        """A home named again loses what it was (a home given up becomes neutral)."""
         m = self.m
-        m.pow_name.pop(old, None)
-        m.own_word.pop(old, None)
-        m.initial.pop(old, None)
-        for key in [k for k, (v, _) in m.aliases.items() if v == old]:
-            del m.aliases[key]
-        if old == new:
-            return
-        by_power: tuple[dict[str, Any], ...] = (
-            m.homes,
-            m.units,
-            m.centers,
-            m.factory,
-            m.partisan,
-            m.alternative,
-            m.hidden,
-            m.flags,
-            m.leagues,
-            m.controls,
-            m.pow_where,
-        )
-        for table in by_power:
-            if old in table:
-                table[new] = table.pop(old)
-        for power, home in [k for k in m.home_where if k[0] == old]:
-            m.home_where[(new, home)] = m.home_where.pop((power, home))
-        for powers in (m.militia, m.reserves, m.dummies, m.owns, m.inhabits):
-            if old in powers:
-                powers.remove(old)
-                powers.append(new)
+        if power in m.alternative:
+            m.alternative[power] = [a for a in m.alternative[power] if a[0] != home]
+        if home in m.hidden.get(power, []):
+            m.hidden[power].remove(home)
+        if home in m.factory.get(power, []):
+            m.factory[power].remove(home)
+        elif home in m.partisan.get(power, []):
+            m.partisan[power].remove(home)
+        elif home in m.homes[power]:
+            m.homes[power].remove(home)
+            if power != UNOWNED:
+                m.homes.setdefault(UNOWNED, []).append(home)
 
-    def unit(self, kind: str, words: list[str], where: Where, power: str | None) -> None:
-        if power is None:
-            self.error(where, f"unit before any power: {' '.join(words)}")
-        elif len(words) != 2:
-            self.error(where, f"invalid unit: {' '.join(words)}")
-        else:
-            site = words[1].upper()
-            for units in self.m.units.values():  # a later unit replaces one in the province
-                units[:] = [u for u in units if province_of(u[1]) != province_of(site)]
-            self.m.units.setdefault(power, []).append((kind, site, where))
-
-    def dummy(self, up: str, words: list[str], where: Where, power: str | None) -> str | None:
+    def _add_home(self, power: str, home: str, marks: set[str], limits: list[str], where: Where) -> None:
         m = self.m
-        if len(words) == 1:
-            if up == "DUMMIES":
-                self.error(where, "DUMMIES needs a list of powers")
-            elif power is None:
-                self.error(where, "DUMMY before any power")
-            elif power not in m.dummies:
-                m.dummies.append(power)
-            return power
-        if words[1].upper() == "ALL":
-            if len(words) == 2:
-                m.dummies = list(m.powers())
-            elif words[2].upper() != "EXCEPT" or len(words) == 3:
-                self.error(where, f"{up} ALL takes EXCEPT and a list of powers")
-            else:
-                spared = {power_key(w) for w in words[3:]}
-                m.dummies = [p for p in m.powers() if p not in spared]
+        if "@" in marks:
+            m.alternative.setdefault(power, []).append([home, *limits])
+        if "~" in marks:
+            m.hidden.setdefault(power, []).append(home)
+        if "*" in marks:
+            m.partisan.setdefault(power, []).append(home)
+        elif "+" in marks:
+            m.factory.setdefault(power, []).append(home)
         else:
-            for w in words[1:]:
-                key = power_key(w)
-                if key not in m.dummies:
-                    m.dummies.append(key)
-        return None
-
-    def teams(self, words: list[str], where: Where) -> None:
-        if len(words) == 1:
-            self.error(where, "TEAMS needs a list of teams")
-            return
-        teams = words[1:2]
-        for team in words[2:]:
-            if team.startswith("-") or teams[-1].endswith("-"):
-                teams[-1] += team
-            else:
-                teams.append(team)
-        for team in teams:
-            members = [power_key(x) for x in team.split("-")]
-            if not all(members):
-                self.error(where, "too many hyphens in TEAMS")
-                continue
-            leader, *rest = members
-            for member in rest:
-                if member not in self.m.dummies:
-                    self.m.dummies.append(member)
-                self.m.controls[member] = [leader]
-
-    def league(self, words: list[str], where: Where, power: str | None) -> None:
-        m = self.m
-        if power is None:
-            self.error(where, "LEAGUE before any power")
-        elif power in m.leagues:
-            self.error(where, f"{power} is in two leagues")
-        else:
-            m.leagues[power] = [w.upper() for w in words[1:]]
-            if len(words) > 2:
-                act = words[2].upper()
-                if act == "STRICT" and len(words) > 3:
-                    self.error(where, "a STRICT league names no other league")
-                elif act not in ("STRICT", "BENIGN"):
-                    self.error(where, f"league behaviour must be STRICT or BENIGN, not {act}")
-
-    def reserves(self, up: str, words: list[str], where: Where, power: str | None) -> None:
-        if power is None:
-            self.error(where, f"{up} before any power")
-            return
-        try:
-            count = 1 if len(words) == 1 else int(words[1])
-            if count < 0 or len(words) > 2:
-                raise ValueError
-        except ValueError:
-            self.error(where, f"invalid {up} count")
-            return
-        table = self.m.reserves if up == "RESERVES" else self.m.militia
-        table[:] = [power] * count + [p for p in table if p != power]
-
-    def unplayed(self, words: list[str], where: Where, power: str | None) -> None:
-        m = self.m
-        if len(words) == 1:
-            if power is None:
-                self.error(where, "UNPLAYED before any power")
-                return
-            goners = [power]
-        elif words[1].upper() == "ALL":
-            if len(words) == 2:
-                goners = list(m.powers())
-            elif words[2].upper() != "EXCEPT" or len(words) == 3:
-                self.error(where, "UNPLAYED ALL takes EXCEPT and a list of powers")
-                return
-            else:
-                spared = {w.upper().replace("+", "") for w in words[3:]}
-                goners = [p for p in m.powers() if p not in spared]
-        else:
-            goners = [w.upper().replace("+", "") for w in words[1:]]
-        for goner in goners:
-            if goner not in m.homes:
-                self.error(where, f"no such power to remove: {goner}")
-                continue
-            by_power: tuple[dict[str, Any], ...] = (
-                m.pow_name,
-                m.own_word,
-                m.homes,
-                m.centers,
-                m.initial,
-                m.factory,
-                m.partisan,
-                m.hidden,
-                m.alternative,
-                m.units,
-                m.leagues,
-                m.controls,
-                m.flags,
-                m.pow_where,
-            )
-            for table in by_power:
-                table.pop(goner, None)
-            for powers in (m.dummies, m.inhabits, m.owns, m.reserves, m.militia):
-                powers[:] = [p for p in powers if p != goner]
+            m.homes[power].append(home)
+            m.home_where[(power, home)] = where

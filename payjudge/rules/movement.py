@@ -19,13 +19,13 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import Final
 
-from .borders import crossing_refused
 from .flags import Flag
-from .geography import Location, Map, UnitType
+from .geography import Map, UnitType
+from .matching import _CONVOY, _HOLD, _MOVE, _SUPPORT, prepare
+from .movement_result import MovementResult, movement_result
 from .names import PowerName
-from .orders import Convoy, Move, Order, SupportHold, SupportMove, Unit
-from .outcome import OrderOutcome, Result
-from .position import Dislodged, Position
+from .orders import Order, Unit
+from .position import Position
 
 # Final: mypyc makes each a constant of the compiled module (a plain module name is a
 # dictionary lookup at every use, and the resolver uses these at every step)
@@ -33,22 +33,11 @@ _UNRESOLVED: Final = 0
 _GUESSING: Final = 1
 _RESOLVED: Final = 2
 _province_of: Final = attrgetter("province")
-_HOLD: Final = 0
-_MOVE: Final = 1
-_SUPPORT: Final = 2
-_CONVOY: Final = 3
 # Enum members read once: in Python 3.11 each `Result.X` or `UnitType.X` is a descriptor
 # call, and `Flag.X in flags` hashes the member in Python; the loops below do this for
 # every unit and every step of the resolver
 _ARMY: Final = UnitType.ARMY
 _FLEET: Final = UnitType.FLEET
-_SUCCEEDS: Final = Result.SUCCEEDS
-_BOUNCED: Final = Result.BOUNCED
-_NO_CONVOY: Final = Result.NO_CONVOY
-_DISRUPTED: Final = Result.DISRUPTED
-_CUT: Final = Result.CUT
-_VOID: Final = Result.VOID
-_DISLODGED: Final = Result.DISLODGED
 
 
 def _touching(m: Map) -> dict[str, frozenset[str]]:
@@ -57,29 +46,6 @@ def _touching(m: Map) -> dict[str, frozenset[str]]:
     for loc, ns in m.fleet_adjacency.items():
         touch.setdefault(loc.province, set()).update(n.province for n in ns)
     return {p: frozenset(ns) for p, ns in touch.items()}
-
-
-class MovementResult:
-    """The board once every order is resolved: a value (Final attributes, as turn.PhaseReport)."""
-
-    __slots__ = ("contested", "dislodged", "outcomes", "units")
-
-    outcomes: Final[tuple[OrderOutcome, ...]]
-    units: Final[dict[PowerName, tuple[Unit, ...]]]  # after the moves, without the dislodged
-    dislodged: Final[dict[PowerName, tuple[Dislodged, ...]]]
-    contested: Final[frozenset[str]]  # provinces left empty by a standoff
-
-    def __init__(
-        self,
-        outcomes: tuple[OrderOutcome, ...],
-        units: dict[PowerName, tuple[Unit, ...]],
-        dislodged: dict[PowerName, tuple[Dislodged, ...]],
-        contested: frozenset[str],
-    ) -> None:
-        self.outcomes = outcomes
-        self.units = units
-        self.dislodged = dislodged
-        self.contested = contested
 
 
 class _Board:
@@ -180,120 +146,7 @@ class _Board:
         self.resolution = [False] * n
         self.dep: list[int] = []
         self.szykman: set[int] = set()
-        self._prepare()
-
-    # -- setting up ------------------------------------------------------------------
-    # The orders are dispatched on `type(order)` and `kind[i]`, which mypy does not follow:
-    # each `type: ignore[union-attr]` below reads a field the dispatched type has.
-    def _prepare(self) -> None:
-        m, units, orders, prov, powers = self.map, self.units, self.orders, self.prov, self.powers
-        kind, dest, at, by_convoy = self.kind, self.dest, self.at, self.by_convoy
-        moves, supports, convoys = self.moves, self.supports, self.convoys
-        for i, order in enumerate(orders):
-            cls = type(order)
-            if cls is Move:
-                kind[i] = _MOVE
-                d = order.dest.province  # type: ignore[union-attr]
-                dest[i] = d
-                # (lists grown by get-or-insert here and below: compiled, `setdefault(k, [])`
-                # makes a list at every call and costs several times as much)
-                lst = self.moves_to.get(d)
-                if lst is None:
-                    self.moves_to[d] = [i]
-                else:
-                    lst.append(i)
-                moves.append(i)
-            elif cls is SupportHold or cls is SupportMove:
-                kind[i] = _SUPPORT
-                supports.append(i)
-            elif cls is Convoy:
-                kind[i] = _CONVOY
-                convoys.append(i)
-        # which army moves go by convoy (DATC 4.A.3, v3.1 preference)
-        own_convoy = {
-            (powers[i], orders[i].army.province, orders[i].dest.province)  # type: ignore[union-attr]
-            for i in convoys
-        }
-        army = _ARMY
-        portage = bool(self.flags) and Flag.PORTAGE_CONVOY in self.flags
-        for i in moves:
-            if units[i].type is army:
-                walk = dest[i] in m.army_neighbours(prov[i])
-                by_convoy[i] = (
-                    not walk
-                    or orders[i].via_convoy  # type: ignore[union-attr]
-                    or (powers[i], prov[i], dest[i]) in own_convoy
-                )
-            elif portage:  # a fleet carried overland by armies
-                by_convoy[i] = not m.reaches_province(UnitType.FLEET, units[i].location, dest[i])  # type: ignore[arg-type]
-        # convoys, supports and head-to-head battles that match
-        convoyed: dict[int, None] = {}  # the armies with convoys, in a fixed order
-        for i in convoys:
-            order = orders[i]
-            j = at.get(order.army.province)  # type: ignore[union-attr]
-            if j is not None and kind[j] == _MOVE and by_convoy[j] and dest[j] == order.dest.province:  # type: ignore[union-attr]
-                lst = self.convoyers.get(j)
-                if lst is None:
-                    self.convoyers[j] = [i]
-                else:
-                    lst.append(i)
-                convoyed[j] = None
-        for i in supports:
-            order = orders[i]
-            j = at.get(order.supported.province)  # type: ignore[union-attr]
-            if j is None:
-                continue
-            if type(order) is SupportHold:
-                if kind[j] != _MOVE:
-                    lst = self.hold_support.get(j)
-                    if lst is None:
-                        self.hold_support[j] = [i]
-                    else:
-                        lst.append(i)
-                    self.support_target[i] = j
-            elif kind[j] == _MOVE and dest[j] == order.dest.province:  # type: ignore[union-attr]
-                move_dest = orders[j].dest  # type: ignore[union-attr]
-                if order.dest.coast is None or order.dest.coast == move_dest.coast:  # type: ignore[union-attr]
-                    lst = self.move_support.get(j)
-                    if lst is None:
-                        self.move_support[j] = [i]
-                    else:
-                        lst.append(i)
-                    self.support_target[i] = j
-        for i in moves:
-            if not by_convoy[i]:
-                j = at.get(dest[i])  # type: ignore[arg-type]
-                if (
-                    j is not None
-                    and kind[j] == _MOVE
-                    and not by_convoy[j]
-                    and dest[j] == prov[i]
-                    and not self._crawl(i, j)
-                ):
-                    self.h2h[i] = j
-        # a convoy counts only if its fleet can be part of a complete chain of convoying fleets
-        for j in convoyed:
-            useful = self._chain_members(j, self.convoyers[j])
-            self.convoyers[j] = [f for f in self.convoyers[j] if f in useful]
-            for f in self.convoyers[j]:
-                self.convoy_target[f] = j
-
-    def _crawl(self, i: int, j: int) -> bool:
-        """COASTAL_CRAWL: two fleets swapping along different coasts of a two-coast province
-        pass each other instead of meeting head to head."""
-        if not self.coastal_crawl:
-            return False
-        for a, b in ((i, j), (j, i)):
-            here = self.units[a].location
-            there = self.orders[b].dest  # type: ignore[union-attr]
-            if (
-                here.coast is not None
-                and there.coast is not None
-                and here.coast != there.coast
-                and self.units[b].type is _FLEET
-            ):
-                return True
-        return False
+        prepare(self)
 
     def _touches(self, sea: str, province: str) -> bool:
         """Does the convoying unit in `sea` border `province`? (An army carrying a fleet
@@ -302,25 +155,6 @@ class _Board:
         if j is not None and self.units[j].type is _ARMY:
             return province in self.map.army_neighbours(sea)
         return province in self.touch.get(sea, ())
-
-    def _chain_members(self, j: int, fleets: list[int]) -> set[int]:
-        """The fleets lying on some chain from the army to its destination."""
-        origin, dest = self.prov[j], self.dest[j]
-        seas = {self.prov[f]: f for f in fleets}
-        fwd = self._reach(origin, seas)
-        back = self._reach(dest, seas)  # type: ignore[arg-type]
-        return {f for s, f in seas.items() if s in fwd and s in back}
-
-    def _reach(self, start: str, seas: dict[str, int]) -> set[str]:
-        frontier = [s for s in seas if self._touches(s, start)]
-        seen = set(frontier)
-        while frontier:
-            s = frontier.pop()
-            for t in seas:
-                if t not in seen and self._touches(s, t):
-                    seen.add(t)
-                    frontier.append(t)
-        return seen
 
     # -- the guess algorithm (DATC 5.F, in the form of "The Math of Adjudication") -------
     def resolve(self, i: int) -> bool:
@@ -523,106 +357,6 @@ class _Board:
         # SAFE_CONVOYS: beleaguered (the strongest attacks stand each other off) fails
         return not (self.safe_convoys and top > hold and len(strongest) > 1)
 
-    # -- the outcome ------------------------------------------------------------------
-    def result(self, position: Position, defaults: frozenset[str]) -> MovementResult:
-        """Outcomes, units and dislodged units once every order is resolved. Each step
-        walks only the orders of its kind: most units hold, and a hold succeeds unless
-        its unit is dislodged."""
-        resolution, prov, dest, at, units, orders = (
-            self.resolution,
-            self.prov,
-            self.dest,
-            self.at,
-            self.units,
-            self.orders,
-        )
-        moved = [i for i in self.moves if resolution[i]]
-        entered: dict[str, int] = {dest[i]: i for i in moved}  # type: ignore[misc]
-        went = set(moved)
-        # a unit that did not move, where a move succeeded, is dislodged by it
-        dislodged_by: dict[int, int] = {}
-        for province, attacker in entered.items():
-            j = at.get(province)
-            if j is not None and j not in went:
-                dislodged_by[j] = attacker
-
-        # provinces left empty by a standoff (retreats may not go there); the provinces of
-        # dislodged units are among those entered
-        occupied = set(prov)
-        occupied.difference_update([prov[i] for i in moved])
-        occupied.update(entered)
-        contested = set()
-        for province, movers in self.moves_to.items():
-            if province in occupied:
-                continue
-            for c in movers:
-                if self.prevent_strength(c) > 0:
-                    contested.add(province)
-                    break
-
-        n = len(units)
-        results = [_SUCCEEDS] * n  # a hold (or a move, support, convoy) that worked
-        gone = [False] * n
-        for i in dislodged_by:
-            gone[i] = True
-            results[i] = _DISLODGED  # a hold; the other kinds are set below
-        by_convoy = self.by_convoy
-        for i in self.moves:
-            if not resolution[i]:
-                if by_convoy[i] and not self.convoyers.get(i):
-                    results[i] = _NO_CONVOY
-                elif by_convoy[i] and not self.path(i):
-                    results[i] = _DISRUPTED
-                else:
-                    results[i] = _BOUNCED
-        for i in self.supports:
-            results[i] = _VOID if self.support_target[i] < 0 else (_SUCCEEDS if resolution[i] else _CUT)
-        for i in self.convoys:
-            if self.convoy_target[i] < 0:
-                results[i] = _VOID
-            elif i in self.szykman:
-                results[i] = _DISRUPTED
-            elif gone[i]:
-                results[i] = _DISLODGED
-            else:  # an attack stopped it under WEAK_CONVOYS or SAFE_CONVOYS
-                results[i] = _SUCCEEDS if resolution[i] else _DISRUPTED
-        powers = self.powers
-        outcomes = tuple(
-            [OrderOutcome(powers[i], orders[i], results[i], gone[i], prov[i] in defaults) for i in range(n)]
-        )
-
-        after: list[Unit] = list(units)  # each unit where it ends the phase
-        for i in moved:
-            after[i] = orders[i].arrived  # type: ignore[union-attr]
-        new_units: dict[PowerName, tuple[Unit, ...]] = {}
-        end = 0
-        for power in sorted(position.units):  # each power's units are together on the board
-            start, end = end, end + len(position.units[power])
-            if True in gone[start:end]:
-                mine = tuple(after[k] for k in range(start, end) if not gone[k])
-            else:
-                mine = tuple(after[start:end])
-            if mine:
-                new_units[power] = mine
-        dislodged: dict[PowerName, list[Dislodged]] = {}
-        for i in sorted(dislodged_by):
-            attacker, power, unit = dislodged_by[i], self.powers[i], units[i]
-            dislodged.setdefault(power, []).append(
-                Dislodged(
-                    unit,
-                    prov[attacker],
-                    _retreats(
-                        position, power, unit, prov[attacker], by_convoy[attacker], occupied, contested
-                    ),
-                )
-            )
-        return MovementResult(
-            outcomes,
-            new_units,
-            {p: tuple(ds) for p, ds in dislodged.items()},
-            frozenset(contested),
-        )
-
 
 def adjudicate_movement(
     position: Position,
@@ -644,31 +378,4 @@ def adjudicate_movement(
     for i in range(len(kinds)):
         if kinds[i] != _HOLD:
             b.resolve(i)
-    return b.result(position, defaults)
-
-
-def _retreats(
-    position: Position,
-    power: PowerName,
-    unit: Unit,
-    attacker_from: str,
-    by_convoy: bool,
-    occupied: set[str],
-    contested: set[str],
-) -> tuple[Location, ...]:
-    m = position.map
-    if unit.type is _ARMY:
-        options = [Location(p) for p in m.army_neighbours(unit.province)]
-    else:
-        options = list(m.fleet_neighbours(unit.location))
-    allowed = []
-    for loc in options:
-        p = loc.province
-        if p in occupied or p in contested:
-            continue
-        if p == attacker_from and not by_convoy:  # DATC 4.A.5: allowed after a convoyed attack
-            continue
-        if crossing_refused(position, power, unit.province, p):  # the map's `X(CEN)`, `R:X`
-            continue
-        allowed.append(loc)
-    return tuple(sorted(allowed))
+    return movement_result(b, position, defaults)

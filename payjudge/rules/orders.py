@@ -76,49 +76,44 @@ class Unit(_Text):
         return f"Unit.parse({str(self)!r})"
 
 
-class Hold(_Text):
-    __slots__ = ("unit",)
+class _Goes(_Text):
+    """An order that takes its unit somewhere (a move, a retreat), with the unit it makes
+    there."""
 
-    unit: Final[Unit]
-
-    def __init__(self, unit: Unit) -> None:
-        self.unit = unit
-        self._text = None
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.unit,)
-
-    def _format(self) -> str:
-        return f"{self.unit} H"
-
-
-class Move(_Text):
-    __slots__ = ("_arrived", "dest", "unit", "via_convoy")
+    __slots__ = ("_arrived", "dest", "unit")
 
     unit: Final[Unit]
     dest: Final[Location]
-    via_convoy: Final[bool]
-    # the unit where the move takes it, made once (like the text): the same order objects
+    # the unit where the order takes it, made once (like the text): the same order objects
     # come back phase after phase, and so do the units they make
     _arrived: Unit | None
 
-    def __init__(self, unit: Unit, dest: Location, via_convoy: bool = False) -> None:
+    def __init__(self, unit: Unit, dest: Location) -> None:
         self.unit = unit
         self.dest = dest
-        self.via_convoy = via_convoy
         self._arrived = None
         self._text = None
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.unit, self.dest, self.via_convoy)
-
     @property
     def arrived(self) -> Unit:
-        """The unit in its new place, if the move succeeds."""
+        """The unit in its new place, if the order succeeds."""
         unit = self._arrived
         if unit is None:
             unit = self._arrived = Unit(self.unit.type, self.dest)
         return unit
+
+
+class Move(_Goes):
+    __slots__ = ("via_convoy",)
+
+    via_convoy: Final[bool]
+
+    def __init__(self, unit: Unit, dest: Location, via_convoy: bool = False) -> None:
+        super().__init__(unit, dest)
+        self.via_convoy = via_convoy
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.unit, self.dest, self.via_convoy)
 
     def _format(self) -> str:
         return f"{self.unit} - {self.dest}" + (" VIA CONVOY" if self.via_convoy else "")
@@ -182,35 +177,20 @@ class Convoy(_Text):
         return f"{self.unit} C {self.army} - {self.dest}"
 
 
-class Retreat(_Text):
-    __slots__ = ("_arrived", "dest", "unit")
-
-    unit: Final[Unit]
-    dest: Final[Location]
-    _arrived: Unit | None
-
-    def __init__(self, unit: Unit, dest: Location) -> None:
-        self.unit = unit
-        self.dest = dest
-        self._arrived = None
-        self._text = None
+class Retreat(_Goes):
+    __slots__ = ()
 
     def _key(self) -> tuple[object, ...]:
         return (self.unit, self.dest)
-
-    @property
-    def arrived(self) -> Unit:
-        """The unit in its new place, if the retreat succeeds (made once, as for `Move`)."""
-        unit = self._arrived
-        if unit is None:
-            unit = self._arrived = Unit(self.unit.type, self.dest)
-        return unit
 
     def _format(self) -> str:
         return f"{self.unit} R {self.dest}"
 
 
-class Disband(_Text):
+class _UnitOrder(_Text):
+    """An order that names only its unit (hold, disband, build, remove): they differ in
+    their text alone, and, being of different classes, are never equal to each other."""
+
     __slots__ = ("unit",)
 
     unit: Final[Unit]
@@ -221,38 +201,31 @@ class Disband(_Text):
 
     def _key(self) -> tuple[object, ...]:
         return (self.unit,)
+
+
+class Hold(_UnitOrder):
+    __slots__ = ()
+
+    def _format(self) -> str:
+        return f"{self.unit} H"
+
+
+class Disband(_UnitOrder):
+    __slots__ = ()
 
     def _format(self) -> str:
         return f"{self.unit} D"
 
 
-class Build(_Text):
-    __slots__ = ("unit",)
-
-    unit: Final[Unit]
-
-    def __init__(self, unit: Unit) -> None:
-        self.unit = unit
-        self._text = None
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.unit,)
+class Build(_UnitOrder):
+    __slots__ = ()
 
     def _format(self) -> str:
         return f"BUILD {self.unit}"
 
 
-class Remove(_Text):
-    __slots__ = ("unit",)
-
-    unit: Final[Unit]
-
-    def __init__(self, unit: Unit) -> None:
-        self.unit = unit
-        self._text = None
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.unit,)
+class Remove(_UnitOrder):
+    __slots__ = ()
 
     def _format(self) -> str:
         return f"REMOVE {self.unit}"

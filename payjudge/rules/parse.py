@@ -10,12 +10,13 @@ in every Payola game (DPjudge's NEED_MOVE_MARKS): `A PAR BUR` is not understood.
 from __future__ import annotations
 
 import enum
-import re
+from collections.abc import Callable
 from typing import Final
 
 from .errors import InvalidOrder
 from .geography import Location, Map, UnitType
 from .suggest import suggest_provinces
+from .tokens import _LOC, _UNKNOWN, _canonical_words, _Tok, tokenize
 from .values import Value
 
 
@@ -103,171 +104,6 @@ class ParsedOrder(Value):
         if k is OrderKind.REMOVE:
             return f"REMOVE {u}"
         return "WAIVE"
-
-
-# Keyword tokens, after upper-casing.
-_WORDS: Final = {
-    "A": "A",
-    "ARMY": "A",
-    "F": "F",
-    "FLEET": "F",
-    "-": "-",
-    "TO": "-",
-    "MOVE": "-",
-    "MOVES": "-",
-    "M": "-",
-    "H": "H",
-    "HOLD": "H",
-    "HOLDS": "H",
-    "STAND": "H",
-    "STANDS": "H",
-    "S": "S",
-    "SUP": "S",
-    "SUPP": "S",
-    "SUPPORT": "S",
-    "SUPPORTS": "S",
-    "C": "C",
-    "CONVOY": "C",
-    "CONVOYS": "C",
-    "CVY": "C",
-    "VIA": "VIA",
-    "BY": "VIA",
-    "R": "R",
-    "RETREAT": "R",
-    "RETREATS": "R",
-    "D": "D",
-    "DISBAND": "D",
-    "DISBANDS": "D",
-    "B": "BUILD",
-    "BUILD": "BUILD",
-    "BUILDS": "BUILD",
-    "REMOVE": "REMOVE",
-    "REMOVES": "REMOVE",
-    "WAIVE": "WAIVE",
-    "WAIVES": "WAIVE",
-}
-_COASTS: Final = {
-    "NC": "NC",
-    "SC": "SC",
-    "EC": "EC",
-    "WC": "WC",
-    "NORTH": "NC",
-    "SOUTH": "SC",
-    "EAST": "EC",
-    "WEST": "WC",
-}
-_ANY: Final = re.compile(r"->|=>|[A-Z0-9][A-Z0-9'.]*|[-/(),|]|[^\s]")
-
-
-# the kinds of token that are no keyword of their own (a keyword's kind is its text)
-_LOC: Final = "LOC"  # a place the map names (its coast attached by `_attach_coasts`)
-_COAST: Final = "COAST"  # a coast word: NC, NORTH, …
-_UNKNOWN: Final = "?"  # a word that is neither
-_OPEN: Final = "("
-_CLOSE: Final = ")"
-
-
-class _Tok(Value):
-    __slots__ = ("kind", "loc", "text")
-
-    kind: Final[str]  # a keyword ("A", "-", "S", …), _LOC, _COAST or _UNKNOWN
-    loc: Final[Location | None]
-    text: Final[str]
-
-    def __init__(self, kind: str, loc: Location | None = None, text: str = "") -> None:
-        self.kind = kind
-        self.loc = loc
-        self.text = text
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.kind, self.loc, self.text)
-
-
-def _normalize(text: str) -> str:
-    text = text.upper().replace("\u2013", "-").replace("\u2014", "-").replace("\u2212", "-")
-    return text
-
-
-def _raw_tokens(text: str) -> list[str]:
-    """Words and marks; a character that belongs to neither becomes a token of its own,
-    so that the reader reports it instead of silently skipping it."""
-    raw = [m.group(0) for m in _ANY.finditer(_normalize(text).replace(".", " "))]
-    return ["-" if w in ("->", "=>") else w for w in raw if w]
-
-
-def _alias_table(game_map: Map) -> tuple[dict[tuple[str, ...], Location], dict[str, int]]:
-    """The map's names as token sequences, and for each first token the longest name."""
-    table: dict[tuple[str, ...], Location] = {}
-    longest: dict[str, int] = {}
-    for key, loc in game_map.aliases.items():
-        toks = tuple(_raw_tokens(key))
-        if not toks or toks[0] == "-" or toks[-1] == "-":
-            continue
-        table[toks] = loc
-        longest[toks[0]] = max(longest.get(toks[0], 0), len(toks))
-    return table, longest
-
-
-def tokenize(text: str, game_map: Map) -> list[_Tok]:
-    table, longest = game_map.derived("parse:aliases", _alias_table)
-    raw = _raw_tokens(text)
-    toks: list[_Tok] = []
-    i = 0
-    n = len(raw)
-    while i < n:
-        word = raw[i]
-        # the longest name starting here wins: "NORTH SEA", "MID-ATLANTIC OCEAN"
-        best = None
-        for j in range(min(n, i + longest.get(word, 0)), i, -1):
-            loc = table.get(tuple(raw[i:j]))
-            if loc is not None and not (j == i + 1 and word in _WORDS and len(word) == 1):
-                best = (j, loc)
-                break
-        if best is not None:
-            j, loc = best
-            toks.append(_Tok(_LOC, loc, " ".join(raw[i:j])))
-            i = j
-            continue
-        if word in ("/", "(", ")", ",", "|"):
-            toks.append(_Tok(word, text=word))
-        elif word in _WORDS:
-            toks.append(_Tok(_WORDS[word], text=word))
-        elif word in _COASTS or word == "COAST":
-            toks.append(_Tok(_COAST, text=word))
-        else:
-            toks.append(_Tok(_UNKNOWN, text=word))
-        i += 1
-    return _attach_coasts(toks)
-
-
-def _attach_coasts(toks: list[_Tok]) -> list[_Tok]:
-    """Fold `/NC`, `(NC)`, `NC` and `NORTH COAST` into the preceding location."""
-    out: list[_Tok] = []
-    i = 0
-    while i < len(toks):
-        t = toks[i]
-        if t.kind == _LOC and t.loc is not None and t.loc.coast is None:
-            j = i + 1
-            closing = False
-            if j < len(toks) and toks[j].kind in ("/", _OPEN):
-                closing = toks[j].kind == _OPEN
-                j += 1
-            if j < len(toks) and toks[j].kind == _COAST and toks[j].text != "COAST":
-                coast = _COASTS[toks[j].text]
-                j += 1
-                if j < len(toks) and toks[j].text == "COAST":
-                    j += 1
-                if closing:
-                    if j < len(toks) and toks[j].kind == _CLOSE:
-                        j += 1
-                    else:
-                        raise InvalidOrder("unclosed parenthesis after a coast")
-                out.append(_Tok(_LOC, Location(t.loc.province, coast), t.text))
-                i = j
-                continue
-        out.append(t)
-        i += 1
-    return out
 
 
 class _Reader:
@@ -430,56 +266,7 @@ def _body(r: _Reader, unit: UnitSpec, game_map: Map) -> ParsedOrder:
 # begins with one. The shapes below are those `_body` reads from the same tokens.
 # `tests/rules/test_orders.py` checks the two readers against each other.
 
-_KEYWORD_TOKENS: Final = {
-    "A": "A",
-    "F": "F",
-    "H": "H",
-    "-": "-",
-    "S": "S",
-    "C": "C",
-    "R": "R",
-    "D": "D",
-    "VIA": "VIA",
-    "CONVOY": "C",
-    "BUILD": "BUILD",
-    "REMOVE": "REMOVE",
-    "WAIVE": "WAIVE",
-}
 _UNIT_TYPES: Final = {"A": UnitType.ARMY, "F": UnitType.FLEET}
-
-
-def _canonical_words(game_map: Map) -> dict[str, Location] | None:
-    """The map's canonical location names (`PAR`, `STP/SC`) that the tokenizer reads alone,
-    whatever words surround them; None if one of the keywords is not read so on this map
-    (then every text goes through the tokenizer)."""
-    table, _ = game_map.derived("parse:aliases", _alias_table)
-    candidates = {str(loc): loc for loc in game_map.aliases.values()}
-    starts = {_raw_tokens(word)[0] for word in (*candidates, *_KEYWORD_TOKENS) if _raw_tokens(word)}
-
-    def reaches_beyond(raw: list[str]) -> bool:
-        for k in range(len(raw)):
-            rest = tuple(raw[k:])
-            if any(
-                len(key) > len(rest) and key[: len(rest)] == rest and key[len(rest)] in starts
-                for key in table
-            ):
-                return True
-        return False
-
-    def alone(word: str) -> list[tuple[str, Location | None]]:
-        """The tokens `word` is read as, or [] if it cannot be read alone."""
-        raw = _raw_tokens(word)
-        if not raw or word != word.upper() or "." in word or len(word.split()) != 1 or reaches_beyond(raw):
-            return []
-        try:
-            toks = tokenize(word, game_map)
-        except InvalidOrder:
-            return []
-        return [(t.kind, t.loc) for t in toks]
-
-    if any(alone(word) != [(kind, None)] for word, kind in _KEYWORD_TOKENS.items()):
-        return None
-    return {name: loc for name, loc in candidates.items() if alone(name) == [(_LOC, loc)]}
 
 
 def _canonical_units(game_map: Map) -> dict[tuple[str, str], UnitSpec] | None:
@@ -495,6 +282,9 @@ def _canonical_units(game_map: Map) -> dict[tuple[str, str], UnitSpec] | None:
     }
 
 
+_Specs = dict[tuple[str, str], UnitSpec]  # (type word, location word) -> unit
+
+
 def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
     """The order of a text in canonical form, or None for any other text."""
     locations = game_map.derived("parse:canonical", _canonical_words)
@@ -502,41 +292,70 @@ def _read_canonical(text: str, game_map: Map) -> ParsedOrder | None:
     if locations is None or specs is None:
         return None
     words = text.split()
-    n = len(words)
-    if n < 3:
+    if len(words) < 3:
         return ParsedOrder(OrderKind.WAIVE, None) if words == ["WAIVE"] else None
-    if words[0] == "BUILD" or words[0] == "REMOVE":
+    adjustment = _CANONICAL_ADJUSTMENTS.get(words[0])
+    if adjustment is not None:
         unit = _unit_spec(words, 1, specs)
-        if unit is None or n != 3:
-            return None
-        return ParsedOrder(OrderKind.BUILD if words[0] == "BUILD" else OrderKind.REMOVE, unit)
+        return ParsedOrder(adjustment, unit) if unit is not None and len(words) == 3 else None
     unit = _unit_spec(words, 0, specs)
-    if unit is None:
+    read = _CANONICAL_MARKS.get(words[2])
+    if unit is None or read is None:
         return None
-    mark = words[2]
-    if n == 3:
-        if mark == "H":
-            return ParsedOrder(OrderKind.HOLD, unit)
-        return ParsedOrder(OrderKind.DISBAND, unit) if mark == "D" else None
-    if mark == "-" or mark == "R":
-        dest = locations.get(words[3])
-        if dest is None:
-            return None
-        if n == 4:
-            return ParsedOrder(OrderKind.MOVE if mark == "-" else OrderKind.RETREAT, unit, dest=dest)
-        if n == 6 and mark == "-" and words[4] == "VIA" and words[5] == "CONVOY":
-            return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=True)
+    return read(words, unit, locations, specs)
+
+
+def _canonical_alone(
+    words: list[str], unit: UnitSpec, locations: dict[str, Location], specs: _Specs
+) -> ParsedOrder | None:
+    """`A PAR H`, `A PAR D`: the mark is the whole order."""
+    return ParsedOrder(_CANONICAL_ALONE[words[2]], unit) if len(words) == 3 else None
+
+
+def _canonical_move(
+    words: list[str], unit: UnitSpec, locations: dict[str, Location], specs: _Specs
+) -> ParsedOrder | None:
+    """`A PAR - BUR`, `A PAR R BUR`, `A BRE - LON VIA CONVOY`."""
+    n, mark = len(words), words[2]
+    dest = locations.get(words[3]) if n > 3 else None
+    if dest is None:
         return None
-    if mark == "S" or mark == "C":
-        target = _unit_spec(words, 3, specs)
-        if target is None:
-            return None
-        if n == 5:
-            return ParsedOrder(OrderKind.SUPPORT, unit, target=target) if mark == "S" else None
-        if n == 7 and words[5] == "-" and (dest := locations.get(words[6])) is not None:
-            kind = OrderKind.SUPPORT if mark == "S" else OrderKind.CONVOY
-            return ParsedOrder(kind, unit, target=target, dest=dest)
+    if n == 4:
+        return ParsedOrder(OrderKind.MOVE if mark == "-" else OrderKind.RETREAT, unit, dest=dest)
+    if n == 6 and mark == "-" and words[4] == "VIA" and words[5] == "CONVOY":
+        return ParsedOrder(OrderKind.MOVE, unit, dest=dest, via_convoy=True)
     return None
+
+
+def _canonical_helper(
+    words: list[str], unit: UnitSpec, locations: dict[str, Location], specs: _Specs
+) -> ParsedOrder | None:
+    """`F NTH S A YOR`, `F NTH S A YOR - LON`, `F NTH C A YOR - LON`."""
+    n, mark = len(words), words[2]
+    target = _unit_spec(words, 3, specs)
+    if target is None:
+        return None
+    if n == 5:
+        return ParsedOrder(OrderKind.SUPPORT, unit, target=target) if mark == "S" else None
+    if n == 7 and words[5] == "-" and (dest := locations.get(words[6])) is not None:
+        kind = OrderKind.SUPPORT if mark == "S" else OrderKind.CONVOY
+        return ParsedOrder(kind, unit, target=target, dest=dest)
+    return None
+
+
+_CANONICAL_ADJUSTMENTS: Final = {"BUILD": OrderKind.BUILD, "REMOVE": OrderKind.REMOVE}
+_CANONICAL_ALONE: Final = {"H": OrderKind.HOLD, "D": OrderKind.DISBAND}
+# the word after the unit -> the reader of the rest
+_CANONICAL_MARKS: Final[
+    dict[str, Callable[[list[str], UnitSpec, dict[str, Location], _Specs], ParsedOrder | None]]
+] = {
+    "H": _canonical_alone,
+    "D": _canonical_alone,
+    "-": _canonical_move,
+    "R": _canonical_move,
+    "S": _canonical_helper,
+    "C": _canonical_helper,
+}
 
 
 def _unit_spec(words: list[str], k: int, specs: dict[tuple[str, str], UnitSpec]) -> UnitSpec | None:

@@ -10,99 +10,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final
 
-from .adjustments import adjudicate_adjustments, adjustments_due, mobilized_centers
+from .adjustments import adjudicate_adjustments, mobilized_centers
 from .borders import borders
+from .convoys import chain_looked_for, fleet_chain
 from .errors import OrderError, ProblemKind
 from .flags import Flag
 from .geography import Map
 from .movement import adjudicate_movement
-from .names import PowerName, ProvinceName
+from .names import PowerName
+from .nextphase import Vassals, next_position
 from .orders import Build, Convoy, Order, SupportHold, SupportMove, Unit, Waive
 from .outcome import OrderOutcome
 from .parse import ParsedOrder, parse_order
-from .phase import Phase, PhaseType
+from .phase import PhaseType
 from .position import Dislodged, Position, mobilizing
+from .report import OrderProblem as OrderProblem
+from .report import PhaseReport as PhaseReport
 from .retreats import adjudicate_retreats
-from .terrain import adapt_units, phase_map
-from .validate import chain_looked_for, fleet_chain, validate
-from .vassals import settle
-
-
-@dataclass(frozen=True, slots=True)
-class OrderProblem:
-    """An order that was not accepted: who gave it, its text, and why."""
-
-    power: PowerName
-    text: str
-    message: str
-    kind: ProblemKind
-
-    def __str__(self) -> str:
-        return f"{self.power}: {self.text}: {self.message}"
-
-
-class PhaseReport:
-    """Everything that happened in one phase: a value, whose attributes never change.
-
-    A plain class with `Final` attributes (mypy refuses any assignment after `__init__`,
-    and the compiled class's attributes are read-only): made once per phase, where a
-    frozen dataclass set each of its ten fields through `object.__setattr__`."""
-
-    __slots__ = (
-        "before",
-        "center_changes",
-        "control",
-        "destroyed",
-        "dislodged",
-        "errors",
-        "outcomes",
-        "phase",
-        "stranded",
-        "torn",
-    )
-
-    phase: Final[Phase]
-    before: Final[Position]
-    outcomes: Final[tuple[OrderOutcome, ...]]
-    errors: Final[tuple[OrderProblem, ...]]
-    dislodged: Final[Mapping[PowerName, tuple[Dislodged, ...]]]
-    destroyed: Final[tuple[tuple[str, Unit], ...]]  # dislodged with nowhere to go
-    center_changes: Final[tuple[tuple[str, PowerName | None, PowerName], ...]]  # (centre, from, to)
-    # units destroyed by the terrain of the phases that follow (a map's `IN` lines): on a
-    # space their kind cannot stand on, where UNITS_ADAPT and HIBERNATE do not save them
-    stranded: Final[tuple[tuple[PowerName, Unit], ...]]
-    control: Final[Mapping[PowerName, PowerName] | None]  # VASSAL_DUMMIES: the control after the fall
-    torn: Final[tuple[tuple[PowerName, Unit], ...]]  # TORN_ALLEGIANCE: vassal units destroyed
-
-    def __init__(
-        self,
-        phase: Phase,
-        before: Position,
-        outcomes: tuple[OrderOutcome, ...],
-        errors: tuple[OrderProblem, ...] = (),
-        dislodged: Mapping[PowerName, tuple[Dislodged, ...]] | None = None,
-        destroyed: tuple[tuple[str, Unit], ...] = (),
-        center_changes: tuple[tuple[str, PowerName | None, PowerName], ...] = (),
-        stranded: tuple[tuple[PowerName, Unit], ...] = (),
-        control: Mapping[PowerName, PowerName] | None = None,
-        torn: tuple[tuple[PowerName, Unit], ...] = (),
-    ) -> None:
-        self.phase = phase
-        self.before = before
-        self.outcomes = outcomes
-        self.errors = errors
-        self.dislodged = {} if dislodged is None else dislodged
-        self.destroyed = destroyed
-        self.center_changes = center_changes
-        self.stranded = stranded
-        self.control = control
-        self.torn = torn
-
-    def __repr__(self) -> str:
-        return f"PhaseReport({self.phase}, {len(self.outcomes)} outcomes, {len(self.errors)} errors)"
-
+from .validate import validate
+from .victory import home_victory as home_victory
+from .victory import victory_scores as victory_scores
+from .victory import winner as winner
+from .victory import winners as winners
 
 _PARSED_CACHE_SIZE: Final = 50_000
 
@@ -311,42 +242,22 @@ def play(
     adjustment phases."""
     problems = list(problems)
     kind = position.phase.type
-    dislodged: Mapping[PowerName, tuple[Dislodged, ...]]
     ordered = {p for p, lst in orders.items() if lst} | {e.power for e in problems}
-    reported: Mapping[PowerName, tuple[Dislodged, ...]] = {}
-    destroyed: tuple[tuple[str, Unit], ...] = ()
     if kind is PhaseType.MOVEMENT:
-        by_unit = _by_unit(orders, problems)
-        unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
-        result = adjudicate_movement(position, by_unit, unordered, flags=flags, dummies=dummies)
-        keep = Flag.NO_RETREAT not in flags  # NO_RETREAT: every dislodged unit is destroyed
-        retreating = {p: tuple(d for d in ds if d.retreats and keep) for p, ds in result.dislodged.items()}
-        destroyed = tuple(
-            (p, d.unit) for p, ds in result.dislodged.items() for d in ds if not (d.retreats and keep)
-        )
-        outcomes, units, dislodged, reported = result.outcomes, result.units, retreating, result.dislodged
+        played = _play_movement(position, _by_unit(orders, problems), flags, dummies)
     elif kind is PhaseType.RETREATS:
-        by_unit = _by_unit(orders, problems)
-        in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
-        outcomes, units = adjudicate_retreats(position, by_unit, flags=flags, in_disorder=in_disorder)
-        dislodged = {}
+        played = _play_retreats(position, _by_unit(orders, problems), ordered, flags)
     else:
-        outcomes, units = adjudicate_adjustments(
-            position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
-        )
-        dislodged = position.dislodged
+        played = _play_adjustments(position, orders, ordered, flags)
+    outcomes, units, dislodged = played.outcomes, played.units, played.dislodged
+    reported, destroyed = played.reported, played.destroyed
     start = position
     if kind is PhaseType.ADJUSTMENTS and mobilizing(position, flags):
-        # MOBILIZE: each power owns the home centre it built in
-        built: dict[PowerName, list[Unit]] = {}
-        for o in outcomes:
-            if isinstance(o.order, Build) and o.result.succeeded:
-                built.setdefault(o.power, []).append(o.order.unit)
-        start = position.replace(centers=mobilized_centers(position, built, flags))
+        start = _mobilized(position, outcomes, flags)
     vassals = None
     if Flag.VASSAL_DUMMIES in flags:
-        vassals = _Vassals(dummies | frozenset(control or {}), dict(control or {}))
-    nxt, changes, stranded = _next_position(start, units, dislodged, flags, vassals)
+        vassals = Vassals(dummies | frozenset(control or {}), dict(control or {}))
+    nxt, changes, stranded = next_position(start, units, dislodged, flags, vassals)
     # the report is made once, with everything in it (`dataclasses.replace` of a report
     # costs as much as a small adjudication)
     settled = vassals is not None and vassals.settled
@@ -365,6 +276,78 @@ def play(
     return report, nxt
 
 
+class _Played:
+    """What a phase's adjudication gives `play`: the outcomes, the units after it, the units
+    that must retreat, the dislodged units reported, and the units destroyed. (A class, not
+    a tuple: compiled, a tuple of attributes read from the movement's result, returned
+    from the function that made that result, lost its items' references.)"""
+
+    __slots__ = ("destroyed", "dislodged", "outcomes", "reported", "units")
+
+    outcomes: Final[tuple[OrderOutcome, ...]]
+    units: Final[Mapping[PowerName, tuple[Unit, ...]]]
+    dislodged: Final[Mapping[PowerName, tuple[Dislodged, ...]]]
+    reported: Final[Mapping[PowerName, tuple[Dislodged, ...]]]
+    destroyed: Final[tuple[tuple[str, Unit], ...]]
+
+    def __init__(
+        self,
+        outcomes: tuple[OrderOutcome, ...],
+        units: Mapping[PowerName, tuple[Unit, ...]],
+        dislodged: Mapping[PowerName, tuple[Dislodged, ...]],
+        reported: Mapping[PowerName, tuple[Dislodged, ...]],
+        destroyed: tuple[tuple[str, Unit], ...] = (),
+    ) -> None:
+        self.outcomes = outcomes
+        self.units = units
+        self.dislodged = dislodged
+        self.reported = reported
+        self.destroyed = destroyed
+
+
+def _play_movement(
+    position: Position, by_unit: dict[str, Order], flags: frozenset[Flag], dummies: frozenset[PowerName]
+) -> _Played:
+    unordered = frozenset(position._at.keys() - by_unit.keys())  # they hold
+    result = adjudicate_movement(position, by_unit, unordered, flags=flags, dummies=dummies)
+    keep = Flag.NO_RETREAT not in flags  # NO_RETREAT: every dislodged unit is destroyed
+    retreating = {p: tuple(d for d in ds if d.retreats and keep) for p, ds in result.dislodged.items()}
+    destroyed = tuple(
+        (p, d.unit) for p, ds in result.dislodged.items() for d in ds if not (d.retreats and keep)
+    )
+    return _Played(result.outcomes, result.units, retreating, result.dislodged, destroyed)
+
+
+def _play_retreats(
+    position: Position, by_unit: dict[str, Order], ordered: set[PowerName], flags: frozenset[Flag]
+) -> _Played:
+    in_disorder = frozenset(p for p in position.dislodged if p not in ordered)
+    outcomes, units = adjudicate_retreats(position, by_unit, flags=flags, in_disorder=in_disorder)
+    return _Played(outcomes, units, {}, {})
+
+
+def _play_adjustments(
+    position: Position,
+    orders: Mapping[PowerName, Sequence[Order]],
+    ordered: set[PowerName],
+    flags: frozenset[Flag],
+) -> _Played:
+    """The adjustments, and any phase but movement and retreats (the dislodged stay)."""
+    outcomes, units = adjudicate_adjustments(
+        position, {p: list(lst) for p, lst in orders.items() if p in ordered}, flags=flags
+    )
+    return _Played(outcomes, units, position.dislodged, {})
+
+
+def _mobilized(position: Position, outcomes: tuple[OrderOutcome, ...], flags: frozenset[Flag]) -> Position:
+    """MOBILIZE: each power owns the home centre it built in."""
+    built: dict[PowerName, list[Unit]] = {}
+    for o in outcomes:
+        if isinstance(o.order, Build) and o.result.succeeded:
+            built.setdefault(o.power, []).append(o.order.unit)
+    return position.replace(centers=mobilized_centers(position, built, flags))
+
+
 def advance(
     position: Position,
     texts: Mapping[PowerName, Iterable[str]],
@@ -375,156 +358,3 @@ def advance(
     """Read order texts, adjudicate the phase, and return the next position."""
     orders, problems = read_orders(position, texts, flags=flags, dummies=dummies)
     return play(position, orders, problems, flags=flags, dummies=dummies)
-
-
-def _next_position(
-    before: Position,
-    units: Mapping[PowerName, tuple[Unit, ...]],
-    dislodged: Mapping[PowerName, tuple[Dislodged, ...]],
-    flags: frozenset[Flag] = frozenset(),
-    vassals: _Vassals | None = None,
-) -> tuple[Position, tuple[tuple[str, PowerName | None, PowerName], ...], tuple[tuple[PowerName, Unit], ...]]:
-    """Step to the next phase that really happens, from the units after `before`'s phase;
-    with the centres that changed hands and the units the terrain of a phase destroyed
-    (on a map whose terrain changes by phase, each phase passed has its own board).
-    Under VASSAL_DUMMIES (`vassals`) the centres and the control are settled as
-    `vassals.settle` says, and `vassals` keeps the outcome."""
-    m, centers, phase = before.map, before.centers, before.phase
-    changes: tuple[tuple[str, PowerName | None, PowerName], ...] = ()
-    stranded: tuple[tuple[PowerName, Unit], ...] = ()
-    while True:
-        phase = phase.next()
-        board = phase_map(m, phase)
-        if board is not m:
-            m = board
-            units, lost = adapt_units(m, units, flags)
-            stranded += lost
-        if phase.type is PhaseType.RETREATS:
-            if any(dislodged.values()):
-                return Position(m, phase, units, centers, dislodged), changes, stranded
-            continue
-        if phase.type is PhaseType.ADJUSTMENTS:
-            if vassals is None:
-                centers, changes = _captured(m, units, centers)
-            else:
-                allegiance = settle(
-                    m,
-                    units,
-                    centers,
-                    vassals.dummies,
-                    vassals.control,
-                    torn_allegiance=Flag.TORN_ALLEGIANCE in flags,
-                )
-                centers, changes, units = allegiance.centers, allegiance.changes, allegiance.units
-                vassals.control, vassals.torn, vassals.settled = allegiance.control, allegiance.torn, True
-            pos = Position(m, phase, units, centers, dislodged)
-            if adjustments_due(pos, flags):
-                return pos, changes, stranded
-            continue
-        return Position(m, phase, units, centers, dislodged), changes, stranded
-
-
-@dataclass
-class _Vassals:
-    """VASSAL_DUMMIES while a phase is played: the dummies, the control, and what the end
-    of the fall made of them."""
-
-    dummies: frozenset[PowerName]
-    control: Mapping[PowerName, PowerName]
-    torn: tuple[tuple[PowerName, Unit], ...] = ()
-    settled: bool = False
-
-
-def _captured(
-    m: Map, units: Mapping[PowerName, Sequence[Unit]], centers: Mapping[PowerName, frozenset[ProvinceName]]
-) -> tuple[Mapping[PowerName, frozenset[ProvinceName]], tuple[tuple[str, PowerName | None, PowerName], ...]]:
-    """Centre ownership once each supply centre belongs to the power whose unit stands on it.
-
-    Only the owners of the centres taken change: their sets are made anew, the others are
-    kept as they are (a fall takes a few centres of the thirty-odd)."""
-    changes = []
-    supply_centers = m.derived("turn:supply_centers", _supply_centers)
-    for power, us in units.items():
-        mine = centers.get(power, ())
-        for unit in us:
-            province = unit.province
-            if province in supply_centers and province not in mine:
-                changes.append((province, _owner(centers, province), power))
-    if not changes:
-        return centers, ()
-    new = dict(centers)
-    for center, old, power in changes:
-        # the names of centres taken come from units' locations (`str`): they are `ProvinceName`s
-        taken = {cast(ProvinceName, center)}
-        if old is not None:
-            new[old] = new[old] - taken
-        new[power] = new.get(power, frozenset()) | taken
-    return new, tuple(sorted(changes))
-
-
-def _owner(centers: Mapping[PowerName, frozenset[ProvinceName]], center: str) -> PowerName | None:
-    for power, owned in centers.items():
-        if center in owned:
-            return power
-    return None
-
-
-def _supply_centers(m: Map) -> frozenset[str]:
-    return m.supply_centers
-
-
-def winner(pos: Position) -> PowerName | None:
-    """The power that holds the victory number of centres, if any (checked after the fall)."""
-    won = winners(pos)
-    return won[0] if won else None
-
-
-def home_victory(m: Map) -> int:
-    """VICTORY_HOMES: half the home centres of the other powers, on average, plus one
-    (10 on the standard map: (22 - 22/7) / 2 + 1, rounded down)."""
-    homes = sum(len(power.homes) for power in m.powers)
-    others = homes - homes / max(len(m.power_names), 1)
-    return int(others / 2 + 1)
-
-
-def victory_scores(
-    pos: Position, *, homes: bool = False, control: Mapping[PowerName, PowerName] | None = None
-) -> dict[PowerName, int]:
-    """What each power counts towards victory: its centres, or under VICTORY_HOMES the home
-    centres of other powers it owns. With `control` (TEAM_VICTORY) a power adds what the
-    powers it controls count, and a controlled power counts nothing of its own."""
-    if not homes:
-        score = {p: len(pos.centers.get(p, ())) for p in pos.map.power_names}
-    else:
-        home_of = {h: power.name for power in pos.map.powers for h in power.homes}
-        score = {
-            p: sum(1 for c in pos.centers.get(p, ()) if home_of.get(c, p) != p) for p in pos.map.power_names
-        }
-    if not control:
-        return score
-    team = dict(score)
-    for controlled, controller in control.items():
-        if controlled in team and controller in team:
-            team[controller] += score[controlled]
-            team[controlled] = 0
-    return team
-
-
-def winners(
-    pos: Position,
-    *,
-    homes: bool = False,
-    shared: bool = False,
-    control: Mapping[PowerName, PowerName] | None = None,
-) -> tuple[PowerName, ...]:
-    """The powers that have won: the one that reaches the victory condition with a count
-    no other power reaches equals (a tie goes on), or under SHARED_VICTORY every power that
-    reaches it. `homes` counts as VICTORY_HOMES does, `control` as TEAM_VICTORY does."""
-    score = victory_scores(pos, homes=homes, control=control)
-    need = home_victory(pos.map) if homes else pos.map.victory
-    reached = [p for p in pos.map.power_names if score[p] >= need]
-    if shared or len(reached) < 2:
-        return tuple(reached)
-    best = max(score[p] for p in reached)
-    top = [p for p in reached if score[p] == best]
-    return tuple(top) if len(top) == 1 else ()

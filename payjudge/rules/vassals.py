@@ -71,6 +71,33 @@ def settle(
     (controlled or not); `control` the control in force during the year now ending."""
     homes = {p.name: frozenset(p.homes) for p in m.powers}
     before = {c: p for p, cs in centers.items() for c in cs}
+    owner, occupant = _occupy(m, units, before, dummies, homes)
+    _revert(owner, control, homes)
+    new = _new_control(occupant, dummies, control, homes)
+    _revert(owner, new, homes)
+    kept: dict[PowerName, tuple[Unit, ...]] = {p: tuple(us) for p, us in units.items()}
+    torn = _tear(m, kept, owner, new) if torn_allegiance else []
+    changes = tuple(sorted((c, before.get(c), p) for c, p in owner.items() if before.get(c) != p))
+    grouped: dict[PowerName, set[ProvinceName]] = {}
+    for c, p in owner.items():
+        grouped.setdefault(p, set()).add(c)
+    return Allegiance(
+        centers={p: frozenset(cs) for p, cs in grouped.items()},
+        units=kept,
+        control=new,
+        changes=changes,
+        torn=tuple(torn),
+    )
+
+
+def _occupy(
+    m: Map,
+    units: Mapping[PowerName, Sequence[Unit]],
+    before: dict[ProvinceName, PowerName],
+    dummies: frozenset[PowerName],
+    homes: Mapping[PowerName, frozenset[ProvinceName]],
+) -> tuple[dict[ProvinceName, PowerName], dict[str, PowerName]]:
+    """Step 1: the owners of the centres after the fall, and each province's occupant."""
     owner = dict(before)
     dummy_home = {h: d for d in dummies for h in homes.get(d, ())}
     occupant: dict[str, PowerName] = {}
@@ -83,7 +110,16 @@ def settle(
             if dummy_home.get(province.name, power) != power:
                 continue  # a dummy never loses a home centre
             owner[province.name] = power
-    _revert(owner, control, homes)
+    return owner, occupant
+
+
+def _new_control(
+    occupant: dict[str, PowerName],
+    dummies: frozenset[PowerName],
+    control: Mapping[PowerName, PowerName],
+    homes: Mapping[PowerName, frozenset[ProvinceName]],
+) -> dict[PowerName, PowerName]:
+    """Step 3: a dummy whose homes are all held by one Great Power's team becomes its vassal."""
     new = dict(control)
     for dummy in sorted(dummies):
         own_homes = homes.get(dummy)
@@ -95,29 +131,26 @@ def settle(
             # only a Great Power takes a vassal: never a dummy, autonomous or vassal
             if master is not None and master != dummy and master not in dummies:
                 new[dummy] = master
-    _revert(owner, new, homes)
-    kept: dict[PowerName, tuple[Unit, ...]] = {p: tuple(us) for p, us in units.items()}
+    return new
+
+
+def _tear(
+    m: Map,
+    kept: dict[PowerName, tuple[Unit, ...]],
+    owner: dict[ProvinceName, PowerName],
+    control: dict[PowerName, PowerName],
+) -> list[tuple[PowerName, Unit]]:
+    """Step 5 (TORN_ALLEGIANCE): the vassals' units on centres of no ally go; `kept` loses them."""
     torn: list[tuple[PowerName, Unit]] = []
-    if torn_allegiance:
-        for vassal, master in sorted(new.items()):
-            allies = team(master, new)
-            stay = []
-            for unit in kept.get(vassal, ()):
-                on = m.provinces[unit.location.province]
-                if on.supply_center and owner.get(on.name) not in allies:
-                    torn.append((vassal, unit))
-                else:
-                    stay.append(unit)
-            if vassal in kept:
-                kept[vassal] = tuple(stay)
-    changes = tuple(sorted((c, before.get(c), p) for c, p in owner.items() if before.get(c) != p))
-    grouped: dict[PowerName, set[ProvinceName]] = {}
-    for c, p in owner.items():
-        grouped.setdefault(p, set()).add(c)
-    return Allegiance(
-        centers={p: frozenset(cs) for p, cs in grouped.items()},
-        units=kept,
-        control=new,
-        changes=changes,
-        torn=tuple(torn),
-    )
+    for vassal, master in sorted(control.items()):
+        allies = team(master, control)
+        stay = []
+        for unit in kept.get(vassal, ()):
+            on = m.provinces[unit.location.province]
+            if on.supply_center and owner.get(on.name) not in allies:
+                torn.append((vassal, unit))
+            else:
+                stay.append(unit)
+        if vassal in kept:
+            kept[vassal] = tuple(stay)
+    return torn

@@ -114,40 +114,56 @@ class Snapshot:
 
 
 def snapshot(pos: Position, power: PowerName, rules: Rules) -> Snapshot:
+    """What `power` sees of `pos` under `rules`."""
     game_map = pos.map
     board = _board(pos)
     mine = [u for p, u in board if p == power]
-    own_centres = pos.centers.get(power, frozenset())
-    centres: frozenset[ProvinceName] = frozenset()
-    if rules.centres_see:
-        if rules.owned_centres_see:
-            centres = own_centres
-        else:
-            home = game_map.power(power)
-            centres = frozenset(home.homes) if home else frozenset()
+    centres = _seeing_centres(pos, power, rules)
     centre_area = set(centres) | {n for c in centres for n in neighbours(game_map, c)}
-
     seen = {(power, u.province) for u in mine}
     if rules.foreign_units:
-        for owner, unit in board:
-            if owner == power:
-                continue
-            if rules.centres_see_units and unit.province in centre_area:
-                seen.add((owner, unit.province))
-                continue
-            if not rules.units_see:
-                continue
-            for own in mine:
-                if rules.same_type is not None and (own.type is unit.type) is not rules.same_type:
-                    continue
-                if _support_reach(game_map, own, unit):
-                    seen.add((owner, unit.province))
-                    break
+        seen |= {
+            (owner, unit.province)
+            for owner, unit in board
+            if owner != power and _sees_unit(game_map, mine, unit, centre_area, rules)
+        }
+    return Snapshot(frozenset(seen), frozenset(_owners_seen(pos, power, mine, centre_area, rules)))
 
-    owners = set(own_centres)
+
+def _seeing_centres(pos: Position, power: PowerName, rules: Rules) -> frozenset[ProvinceName]:
+    """The centres from which `power` sees: none, those it owns, or its homes."""
+    if not rules.centres_see:
+        return frozenset()
+    if rules.owned_centres_see:
+        return pos.centers.get(power, frozenset())
+    home = pos.map.power(power)
+    return frozenset(home.homes) if home else frozenset()
+
+
+def _sees_unit(game_map: Map, mine: list[Unit], unit: Unit, centre_area: set[str], rules: Rules) -> bool:
+    """Whether a foreign unit is seen: from a seeing centre, or by one of `mine` that
+    could support into its province (of the same type or another, as the rules say)."""
+    if rules.centres_see_units and unit.province in centre_area:
+        return True
+    if not rules.units_see:
+        return False
+    for own in mine:
+        if rules.same_type is not None and (own.type is unit.type) is not rules.same_type:
+            continue
+        if _support_reach(game_map, own, unit):
+            return True
+    return False
+
+
+def _owners_seen(
+    pos: Position, power: PowerName, mine: list[Unit], centre_area: set[str], rules: Rules
+) -> set[ProvinceName]:
+    """The centres whose owner `power` sees: its own, and those the rules show."""
+    game_map = pos.map
+    owners = set(pos.centers.get(power, frozenset()))
     if rules.all_owners:
-        owners |= game_map.supply_centers
-    elif rules.foreign_owners:
+        return owners | game_map.supply_centers
+    if rules.foreign_owners:
         area = set(centre_area)
         if rules.units_see:
             for own in mine:
@@ -156,7 +172,7 @@ def snapshot(pos: Position, power: PowerName, rules: Rules) -> Snapshot:
                     c for c in game_map.supply_centers if game_map.reaches_province(own.type, own.location, c)
                 }
         owners |= {c for c in game_map.supply_centers if c in area}
-    return Snapshot(frozenset(seen), frozenset(owners))
+    return owners
 
 
 def unit_path(order: Order, moved: bool) -> tuple[Unit, str | None, str | None] | None:
