@@ -42,6 +42,11 @@ LEFT_OUT = {
     # copy.deepcopy, which mypyc's frozen classes do not support
     "rules/mapread.py": "read once per map",
     "rules/mapfile.py": "read once per map",
+    "rules/mapkeys.py": "read once per map",
+    "rules/mapedits.py": "read once per map",
+    "rules/mapnames.py": "read once per map",
+    "rules/mapsearch.py": "read once per map (and it finds the map's files)",
+    "rules/mapchecks.py": "read once per map",
 }
 GROUP = "payjudge_core"  # the shared library: payjudge_core__mypyc
 OPT_LEVEL = "3"
