@@ -12,7 +12,6 @@ enlarged inset of the area where units moved (`insets.py`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
 from ..rules.names import PowerName
 from ..rules.outcome import OrderOutcome
@@ -24,19 +23,9 @@ from .insets import Inset, plan_insets
 from .layers import Layers
 from .legend import legend_height, legend_svg, power_lines
 from .marks import Mark
+from .picture import Picture
 
 INSET_GAP = 8.0
-
-
-@dataclass(frozen=True)
-class Picture:
-    """What one picture shows (built by `board_svg`'s callers or from a `PhaseReport`)."""
-
-    position: Position  # the board when the orders were given
-    outcomes: tuple[OrderOutcome, ...] = ()
-    retreats: Mapping[PowerName, tuple[Dislodged, ...]] = field(default_factory=dict)
-    title: str | None = None
-    viewer: PowerName | None = None  # a BLIND picture: what this power can count
 
 
 def report_svg(geometry: Geometry, report: PhaseReport) -> str:

@@ -18,7 +18,7 @@ from .labels import Box, Segment
 from .marks import Mark
 
 if TYPE_CHECKING:
-    from .board import Picture
+    from .picture import Picture
 
 UNIT = 9.0  # half the width of a unit token
 

@@ -20,7 +20,7 @@ from .order_layer import OrderLayer
 from .routes import inside
 
 if TYPE_CHECKING:
-    from .board import Picture
+    from .picture import Picture
 
 __all__ = ["UNIT", "Layers"]
 
