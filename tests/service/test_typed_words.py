@@ -153,9 +153,9 @@ def _text_call(node: ast.Call) -> bool:
     )
 
 
-# the lexer of written orders compares its token kinds ("LOC", "?", "(", …): that is the
+# the lexer of written orders (parse.py, its tokenizer tokens.py) compares its token kinds ("LOC", "?", "(", …): that is the
 # text parser at work, below any record of the judge (as in test_vocabulary.py)
-PARSERS = {"payjudge/rules/parse.py"}
+PARSERS = {"payjudge/rules/parse.py", "payjudge/rules/tokens.py"}
 
 
 def test_no_module_uses_a_vote_mail_kind_or_role_as_a_string():

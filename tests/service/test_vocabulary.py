@@ -319,7 +319,7 @@ def test_a_preview_is_mailed_once_a_phase_and_the_mark_is_a_column(database):
 WORDS = ("state", "status", "kind")
 # the lexer of written orders compares its token kinds ("LOC", "?", "(", …): that is the
 # text parser at work, below any record of the judge
-PARSERS = {"payjudge/rules/parse.py"}
+PARSERS = {"payjudge/rules/parse.py", "payjudge/rules/tokens.py"}
 
 
 def _is_word(node: ast.AST) -> bool:
