@@ -211,18 +211,7 @@ def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None
     game.phase = position.phase
     game.started_at = now
     rules = st.rules  # with the map's RULE lines (1898: MOBILIZE)
-    for power, amount in opening_balances(position, rules).items():
-        money.record(
-            st.session,
-            game,
-            power,
-            LedgerKind.OPENING,
-            amount,
-            turn_seq=0,
-            phase=position.phase,
-            now=now,
-            memo="opening balance",
-        )
+    money.record_opening(st.session, game, opening_balances(position, rules), phase=position.phase, now=now)
     st.session.flush()
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
