@@ -143,6 +143,11 @@ def join(
         power = p.name
     seat = free[0]
     seat.power = power
+    return _sit(seat, address=address, password=password, now=now)
+
+
+def _sit(seat: Seat, *, address: str, password: str, now: datetime) -> Seat:
+    """A player takes `seat` (JOIN, an investor's JOIN, TAKEOVER): its address and password."""
     seat.address = address
     seat.password = hash_password(password)
     seat.status = SeatStatus.PLAYING
@@ -176,11 +181,7 @@ def _join_investor(
     if name in investor_names(game) or repo.observer(st.session, game, name) is not None:
         raise CommandError(f"{name} is already taken in {game.name}")
     seat.investor_name = name
-    seat.address = address
-    seat.password = hash_password(password)
-    seat.status = SeatStatus.PLAYING
-    seat.joined_at = now
-    return seat
+    return _sit(seat, address=address, password=password, now=now)
 
 
 def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None) -> Turn:
@@ -285,10 +286,7 @@ def seat_label(seat: Seat) -> str:
 def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: datetime) -> None:
     if seat.status is not SeatStatus.RESIGNED:
         raise CommandError(f"{seat_label(seat)} is not open for a takeover")
-    seat.status = SeatStatus.PLAYING
-    seat.address = address
-    seat.password = hash_password(password)
-    seat.joined_at = now
+    _sit(seat, address=address, password=password, now=now)
     seat.missed = 0
 
 
