@@ -130,24 +130,23 @@ class Config:
 
     @property
     def listen(self) -> tuple[str, int] | None:
-        if not self.smtp_listen:
-            return None
-        host, _, port = self.smtp_listen.rpartition(":")
-        try:
-            return host or "127.0.0.1", int(port)
-        except ValueError:
-            raise ConfigError(f"PAYJUDGE_SMTP_LISTEN must be host:port, not {self.smtp_listen!r}") from None
+        return _host_port(self.smtp_listen, "PAYJUDGE_SMTP_LISTEN")
 
     @property
     def http(self) -> tuple[str, int] | None:
         """Where the status page listens; None (the default) when it is off."""
-        if not self.http_listen:
-            return None
-        host, _, port = self.http_listen.rpartition(":")
-        try:
-            return host or "127.0.0.1", int(port)
-        except ValueError:
-            raise ConfigError(f"PAYJUDGE_HTTP_LISTEN must be host:port, not {self.http_listen!r}") from None
+        return _host_port(self.http_listen, "PAYJUDGE_HTTP_LISTEN")
+
+
+def _host_port(value: str, variable: str) -> tuple[str, int] | None:
+    """A `host:port` setting ("" is off, no host is 127.0.0.1); `variable` names it in the error."""
+    if not value:
+        return None
+    host, _, port = value.rpartition(":")
+    try:
+        return host or "127.0.0.1", int(port)
+    except ValueError:
+        raise ConfigError(f"{variable} must be host:port, not {value!r}") from None
 
 
 _ENV = {

@@ -229,40 +229,46 @@ class Terminate(MasterHandler):
         ctx.reply.result(cmd.line, StateChanged(state=GameStatus.TERMINATED, deadline=None))
 
 
+class _SeatChange(MasterHandler):
+    """DUMMY, REVIVE and EJECT: one power named, one change of its seat by `master_seats`."""
+
+    def change(self, ctx: MasterContext, power: str) -> master_seats.SeatChanged:
+        raise NotImplementedError
+
+    def run(self, ctx: MasterContext, cmd: Command) -> None:
+        require(len(cmd.args) == 1, f"write {self.syntax}")
+        changed = self.change(ctx, cmd.args[0])
+        ctx.reply.result(cmd.line, SeatChanged(power=changed.power, status=changed.status))
+
+
 @register
-class Dummy(MasterHandler):
+class Dummy(_SeatChange):
     keyword = "DUMMY"
     syntax = "DUMMY <power>"
     summary = "make a power unplayed (a dummy; rule 4.4)"
 
-    def run(self, ctx: MasterContext, cmd: Command) -> None:
-        require(len(cmd.args) == 1, "write DUMMY <power>")
-        changed = master_seats.dummy(ctx.state, ctx.mailer, cmd.args[0])
-        ctx.reply.result(cmd.line, SeatChanged(power=changed.power, status=changed.status))
+    def change(self, ctx: MasterContext, power: str) -> master_seats.SeatChanged:
+        return master_seats.dummy(ctx.state, ctx.mailer, power)
 
 
 @register
-class Revive(MasterHandler):
+class Revive(_SeatChange):
     keyword = "REVIVE"
     syntax = "REVIVE <power>"
     summary = "open a dummy power for a new player, who joins it with TAKEOVER"
 
-    def run(self, ctx: MasterContext, cmd: Command) -> None:
-        require(len(cmd.args) == 1, "write REVIVE <power>")
-        changed = master_seats.revive(ctx.state, ctx.mailer, cmd.args[0])
-        ctx.reply.result(cmd.line, SeatChanged(power=changed.power, status=changed.status))
+    def change(self, ctx: MasterContext, power: str) -> master_seats.SeatChanged:
+        return master_seats.revive(ctx.state, ctx.mailer, power)
 
 
 @register
-class Eject(MasterHandler):
+class Eject(_SeatChange):
     keyword = "EJECT"
     syntax = "EJECT <power>"
     summary = "remove a power's player; the power is open for TAKEOVER"
 
-    def run(self, ctx: MasterContext, cmd: Command) -> None:
-        require(len(cmd.args) == 1, "write EJECT <power>")
-        changed = master_seats.eject(ctx.state, ctx.mailer, cmd.args[0], now=ctx.now)
-        ctx.reply.result(cmd.line, SeatChanged(power=changed.power, status=changed.status))
+    def change(self, ctx: MasterContext, power: str) -> master_seats.SeatChanged:
+        return master_seats.eject(ctx.state, ctx.mailer, power, now=ctx.now)
 
 
 @register

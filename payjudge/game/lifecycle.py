@@ -143,6 +143,11 @@ def join(
         power = p.name
     seat = free[0]
     seat.power = power
+    return _sit(seat, address=address, password=password, now=now)
+
+
+def _sit(seat: Seat, *, address: str, password: str, now: datetime) -> Seat:
+    """A player takes `seat` (JOIN, an investor's JOIN, TAKEOVER): its address and password."""
     seat.address = address
     seat.password = hash_password(password)
     seat.status = SeatStatus.PLAYING
@@ -176,11 +181,7 @@ def _join_investor(
     if name in investor_names(game) or repo.observer(st.session, game, name) is not None:
         raise CommandError(f"{name} is already taken in {game.name}")
     seat.investor_name = name
-    seat.address = address
-    seat.password = hash_password(password)
-    seat.status = SeatStatus.PLAYING
-    seat.joined_at = now
-    return seat
+    return _sit(seat, address=address, password=password, now=now)
 
 
 def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None) -> Turn:
@@ -211,18 +212,7 @@ def start_game(st: GameState, *, now: datetime, rng: random.Random | None = None
     game.phase = position.phase
     game.started_at = now
     rules = st.rules  # with the map's RULE lines (1898: MOBILIZE)
-    for power, amount in opening_balances(position, rules).items():
-        money.record(
-            st.session,
-            game,
-            power,
-            LedgerKind.OPENING,
-            amount,
-            turn_seq=0,
-            phase=position.phase,
-            now=now,
-            memo="opening balance",
-        )
+    money.record_opening(st.session, game, opening_balances(position, rules), phase=position.phase, now=now)
     st.session.flush()
     st.__dict__.pop("turn", None)
     st.__dict__.pop("position", None)
@@ -296,10 +286,7 @@ def seat_label(seat: Seat) -> str:
 def takeover(st: GameState, seat: Seat, *, address: str, password: str, now: datetime) -> None:
     if seat.status is not SeatStatus.RESIGNED:
         raise CommandError(f"{seat_label(seat)} is not open for a takeover")
-    seat.status = SeatStatus.PLAYING
-    seat.address = address
-    seat.password = hash_password(password)
-    seat.joined_at = now
+    _sit(seat, address=address, password=password, now=now)
     seat.missed = 0
 
 

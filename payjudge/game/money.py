@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from ..payola.income import income_year
@@ -34,6 +35,24 @@ def record(
     at = ledger.Posting(turn_seq, phase, now)
     account = {"power": power, "counterparty": counterparty}
     return ledger.post(s, LedgerEntry, game, kind, amount, at, account, memo=memo, reverses=reverses)
+
+
+def record_opening(
+    s: Session, game: Game, opening: Mapping[PowerName, int], *, phase: Phase, now: datetime
+) -> None:
+    """Each power's opening balance, booked at turn 0 (a game's start, Exchange's float too)."""
+    for power, amount in opening.items():
+        record(
+            s,
+            game,
+            power,
+            LedgerKind.OPENING,
+            amount,
+            turn_seq=0,
+            phase=phase,
+            now=now,
+            memo="opening balance",
+        )
 
 
 def income_paid(s: Session, game: Game, year: int, opening_year: int) -> dict[PowerName, int]:

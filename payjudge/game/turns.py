@@ -367,50 +367,29 @@ def _income_memo(current: Phase, following: Phase) -> str:
     return f"income before {following}"
 
 
+def _book(
+    st: GameState, turn: Turn, kind: LedgerKind, amounts: Mapping[PowerName, int], memo: str, now: datetime
+) -> None:
+    """One ledger entry per power of `amounts`, made by the phase `turn` processes."""
+    for power, amount in amounts.items():
+        money.record(
+            st.session, st.game, power, kind, amount, turn_seq=turn.seq, phase=turn.phase, now=now, memo=memo
+        )
+
+
 def apply_turn(st: GameState, comp: TurnComputation, *, now: datetime) -> Turn:
     """Write the processed phase and open the next one. Returns the new turn."""
     game, turn = st.game, st.turn
     assert turn is not None
     s = st.session
     if comp.auction is not None:
-        for power, spent in comp.auction.spent.items():
-            if spent:
-                money.record(
-                    s,
-                    game,
-                    power,
-                    LedgerKind.BRIBES,
-                    -spent,
-                    turn_seq=turn.seq,
-                    phase=turn.phase,
-                    now=now,
-                    memo=f"bribes paid in {turn.phase}",
-                )
-    for power, amount in comp.income.items():
-        if amount:
-            money.record(
-                s,
-                game,
-                power,
-                LedgerKind.INCOME,
-                amount,
-                turn_seq=turn.seq,
-                phase=turn.phase,
-                now=now,
-                memo=_income_memo(turn.phase, comp.next_position.phase),
-            )
-    for power, amount in comp.mobilized.items():
-        money.record(
-            s,
-            game,
-            power,
-            LedgerKind.INCOME,
-            amount,
-            turn_seq=turn.seq,
-            phase=turn.phase,
-            now=now,
-            memo="Zero Sum treasury for the centre built (rule 6.7)",
-        )
+        spent = {power: -paid for power, paid in comp.auction.spent.items() if paid}
+        _book(st, turn, LedgerKind.BRIBES, spent, f"bribes paid in {turn.phase}", now)
+    income = {power: amount for power, amount in comp.income.items() if amount}
+    _book(st, turn, LedgerKind.INCOME, income, _income_memo(turn.phase, comp.next_position.phase), now)
+    _book(
+        st, turn, LedgerKind.INCOME, comp.mobilized, "Zero Sum treasury for the centre built (rule 6.7)", now
+    )
     turn.status = TurnStatus.PROCESSED
     turn.processed_at = now
     turn.report = report_json(comp, st.rules.flags)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..rules.errors import OrderError
 from ..rules.geography import Map
@@ -15,6 +15,8 @@ from ..rules.parse import parse_unit
 from ..rules.phase import Phase, game_start_phase
 from ..rules.position import Position
 from . import BadInput
+
+_T = TypeVar("_T")
 
 # maps already found by (name, maps_dir, paths): `load_variant` looks for the file and
 # checks its time on every call, which costs as much as a small case, and a command-line
@@ -155,23 +157,11 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
     if raw_units is None:
         board = {p: tuple(Unit(t, loc) for t, loc in us) for p, us in m.start_units.items()}
     else:
-        if not isinstance(raw_units, dict):
-            raise BadInput("units must map each power to a list of units")
-        board = {}
-        for p, us in raw_units.items():
-            if not isinstance(us, list):
-                raise BadInput(f"units of {p} must be a list")
-            board[power_name(m, p)] = tuple(unit(m, u) for u in us)
+        board = _per_power(m, raw_units, "units", "units", lambda us: tuple(unit(m, u) for u in us))
     if raw_centers is None:
         owners = dict(m.start_centers)
     else:
-        if not isinstance(raw_centers, dict):
-            raise BadInput("centers must map each power to a list of provinces")
-        owners = {}
-        for p, cs in raw_centers.items():
-            if not isinstance(cs, list):
-                raise BadInput(f"centers of {p} must be a list")
-            owners[power_name(m, p)] = centers(m, cs)
+        owners = _per_power(m, raw_centers, "centers", "provinces", lambda cs: centers(m, cs))
         if sum(map(len, owners.values())) != len(frozenset().union(*owners.values())):
             seen: dict[str, str] = {}
             for p, cs in owners.items():
@@ -183,6 +173,20 @@ def position(doc: Mapping[str, Any], maps_dir: Path | None = None, paths: bool =
         return Position(m, phase, board, owners)
     except ValueError as exc:
         raise BadInput(str(exc)) from None
+
+
+def _per_power(
+    m: Map, raw: Any, what: str, items: str, read: Callable[[list[Any]], _T]
+) -> dict[PowerName, _T]:
+    """`{power: [...]}` of a request (units or centers), each list read by `read`."""
+    if not isinstance(raw, dict):
+        raise BadInput(f"{what} must map each power to a list of {items}")
+    out = {}
+    for p, texts in raw.items():
+        if not isinstance(texts, list):
+            raise BadInput(f"{what} of {p} must be a list")
+        out[power_name(m, p)] = read(texts)
+    return out
 
 
 def _read_before(m: Map, phase: Phase, raw_units: Any, raw_centers: Any) -> Position | None:

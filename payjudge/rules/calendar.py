@@ -21,15 +21,17 @@ from dataclasses import dataclass
 from typing import Final
 
 from .geography import Map
-from .phase import STANDARD_FLOW, FlowError, Phase, PhaseType, Season, flow_walk, game_start_phase
-
-_CYCLE: Final = (
-    (Season.SPRING, PhaseType.MOVEMENT),
-    (Season.SPRING, PhaseType.RETREATS),
-    (Season.FALL, PhaseType.MOVEMENT),
-    (Season.FALL, PhaseType.RETREATS),
-    (Season.WINTER, PhaseType.ADJUSTMENTS),
+from .phase import (
+    CYCLE_PHASES,
+    STANDARD_FLOW,
+    FlowError,
+    Phase,
+    PhaseType,
+    Season,
+    flow_walk,
+    game_start_phase,
 )
+
 _KIND: Final = {"M": PhaseType.MOVEMENT, "R": PhaseType.RETREATS, "A": PhaseType.ADJUSTMENTS}
 _SHORT: Final = re.compile(r"^(\S)(-?[0-9]{1,5})([MRAX])$")
 _LIMIT: Final = 5000  # cycle phases searched when reading a name: a thousand game years
@@ -66,12 +68,12 @@ def _cycle_index(phase: Phase) -> int:
     """Where `phase` stands among all cycle phases (an exchange phase counts as its year's
     adjustments, which it follows)."""
     kind = PhaseType.ADJUSTMENTS if phase.is_exchange else phase.type
-    return phase.year * len(_CYCLE) + _CYCLE.index((phase.season, kind))
+    return phase.year * len(CYCLE_PHASES) + CYCLE_PHASES.index((phase.season, kind))
 
 
 def _cycle_phase(index: int) -> Phase:
-    year, at = divmod(index, len(_CYCLE))
-    season, kind = _CYCLE[at]
+    year, at = divmod(index, len(CYCLE_PHASES))
+    season, kind = CYCLE_PHASES[at]
     return Phase(year, season, kind)
 
 
@@ -160,7 +162,7 @@ class Calendar:
         if exchange:
             kind = PhaseType.ADJUSTMENTS
         # the map's years only ever move one way (NEWYEAR is never 0): stop once past
-        direction = 1 if self._nth(len(_CYCLE)).year >= self._nth(0).year else -1
+        direction = 1 if self._nth(len(CYCLE_PHASES)).year >= self._nth(0).year else -1
         for n in range(_LIMIT):
             named = self._nth(n)
             if (named.year - year) * direction > 0:
@@ -183,7 +185,7 @@ class Calendar:
         first = self.year(Phase(self.start.year, Season.WINTER, PhaseType.ADJUSTMENTS))
         later = self.year(Phase(self.start.year + 1, Season.WINTER, PhaseType.ADJUSTMENTS))
         direction = 1 if later >= first else -1
-        last = self.start.year + _LIMIT // len(_CYCLE)
+        last = self.start.year + _LIMIT // len(CYCLE_PHASES)
         for game_year in range(self.start.year - 1, last):
             ends = self.year(Phase(game_year, Season.WINTER, PhaseType.EXCHANGE))
             if (ends - year) * direction >= 0:

@@ -166,7 +166,7 @@ _CYCLE: Final = (
     PhaseType.RETREATS,
     PhaseType.ADJUSTMENTS,
 )
-_CYCLE_PHASES: Final = (
+CYCLE_PHASES: Final = (  # the standard year, phase by phase (calendar.py counts in it)
     (Season.SPRING, PhaseType.MOVEMENT),
     (Season.SPRING, PhaseType.RETREATS),
     (Season.FALL, PhaseType.MOVEMENT),
@@ -256,7 +256,7 @@ def map_start_phase(first_phase: str, flow: tuple[str, ...] | list[str]) -> Phas
         raise FlowError(f"the first phase {first_phase!r} is not a movement, retreat or adjustment phase")
     for offset in range(len(_CYCLE)):
         if all(k is _CYCLE[(offset + n) % len(_CYCLE)] for n, k in enumerate(kinds[:_WALK])):
-            season, kind = _CYCLE_PHASES[offset]
+            season, kind = CYCLE_PHASES[offset]
             return Phase(walk[0][1], season, kind)
     shown = " ".join(f"{s} {y} {p[:1]}" for s, y, p in walk[:8])
     raise FlowError(

@@ -278,6 +278,17 @@ def _release_turnstile(path: Path) -> None:
     turnstile.close()
 
 
+@contextmanager
+def _begun(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    """A new session in its transaction, closed whatever happens (committed if no error)."""
+    session = sessions()
+    try:
+        with session.begin():
+            yield session
+    finally:
+        session.close()
+
+
 class Database:
     """One per process: owns the engine; each unit of work is one transaction."""
 
@@ -299,13 +310,9 @@ class Database:
         """A session whose work commits together at the end, or not at all. On SQLite an
         `urgent` one (short: storing inbound mail) gets the write lock before the others
         waiting in this process."""
-        with self._writers.turn(urgent) if self._writers is not None else nullcontext():
-            session = self._sessions()
-            try:
-                with session.begin():
-                    yield session
-            finally:
-                session.close()
+        gate = self._writers.turn(urgent) if self._writers is not None else nullcontext()
+        with gate, _begun(self._sessions) as session:
+            yield session
 
     @contextmanager
     def one_statement(self, *, urgent: bool = False) -> Iterator[Connection]:
@@ -325,12 +332,8 @@ class Database:
     def reading(self) -> Iterator[Session]:
         """A session for reading only (a consistent snapshot on SQLite, without the
         write lock); do not write in it."""
-        session = self._readers()
-        try:
-            with session.begin():
-                yield session
-        finally:
-            session.close()
+        with _begun(self._readers) as session:
+            yield session
 
     def upgrade(self) -> None:
         upgrade(self.url)

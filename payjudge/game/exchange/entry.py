@@ -77,14 +77,10 @@ def _changed(st: GameState, desk: _Desk, line: ExchangeLine, fresh: bool) -> Exc
     _check_account(line, desk.company_account)
     orders = desk.orders
     match line:
-        case TradeLine():
-            return orders.with_trade(line, fresh=fresh)
-        case PassLine():
-            return orders.with_pass()
-        case DividendLine():
-            return orders.with_dividend(line)
-        case WorthLine(centre, worth):
-            return orders.with_worth(worth, [centre] if centre else owned_centres(st, desk.account))
+        case WorthLine(centre, worth) if not centre:
+            return orders.with_worth(worth, owned_centres(st, desk.account))
+        case TradeLine() | PassLine() | DividendLine() | WorthLine():
+            return orders.with_line(line, fresh=fresh)
     raise CommandError("VOTE CEO is written VOTE CEO <company> <investor>")
 
 

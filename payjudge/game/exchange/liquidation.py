@@ -10,10 +10,10 @@ from typing import Any
 from ...payola.exchange.accounts import investor_name
 from ...payola.exchange.liquidation import liquidate, ranking
 from ...store import repo
-from ...vocabulary import LedgerKind
 from .. import money
+from ..ledger import Posting
 from ..state import GameState
-from .market import by_account, ledger_key
+from .market import by_account, record_money
 
 
 def liquidate_companies(st: GameState, *, now: datetime) -> list[dict[str, Any]]:
@@ -29,19 +29,9 @@ def liquidate_companies(st: GameState, *, now: datetime) -> list[dict[str, Any]]
     for (company, holder), n in repo.holdings(s, game).items():
         registers.setdefault(company, {})[holder] = n
     moves = liquidate({c: balances.get(c, 0) for c in companies}, registers)
+    at = Posting(turn.seq, turn.phase, now)
     for m in moves:
-        money.record(
-            s,
-            game,
-            ledger_key(m.account),
-            LedgerKind(m.kind.value),
-            m.amount,
-            turn_seq=turn.seq,
-            phase=turn.phase,
-            now=now,
-            counterparty=m.counterparty,
-            memo=m.memo,
-        )
+        record_money(s, game, m, at)
         balances[m.account] = balances.get(m.account, 0) + m.amount
     return [
         {"place": r.place, "investor": investor_name(r.investor), "net_worth": r.net_worth}

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from ...payola.exchange.accounts import investor_key, is_investor
-from ...payola.exchange.phase import ExchangeOutcome, MarketState, float_state
+from ...payola.exchange.phase import ExchangeOutcome, MarketState, MoneyMove, float_state
 from ...rules.names import PowerName
 from ...rules.phase import Phase
 from ...store import Session, repo
@@ -106,24 +106,29 @@ def open_market(
     return float_state(companies, shares, worths, reserve)
 
 
+def record_money(s: Session, game: Game, move: MoneyMove, at: Posting) -> None:
+    """One money movement of the exchange engine (a phase's or the liquidation's) in the ledger."""
+    money.record(
+        s,
+        game,
+        ledger_key(move.account),
+        LedgerKind(move.kind.value),
+        move.amount,
+        turn_seq=at.turn_seq,
+        phase=at.phase,
+        now=at.now,
+        counterparty=move.counterparty,
+        memo=move.memo,
+    )
+
+
 def book(
     s: Session, game: Game, outcome: ExchangeOutcome, *, turn_seq: int, phase: Phase, now: datetime
 ) -> None:
     """Book an exchange phase's money and share movements in the two ledgers."""
     at = Posting(turn_seq, phase, now)
     for m in outcome.money:
-        money.record(
-            s,
-            game,
-            ledger_key(m.account),
-            LedgerKind(m.kind.value),
-            m.amount,
-            turn_seq=at.turn_seq,
-            phase=at.phase,
-            now=at.now,
-            counterparty=m.counterparty,
-            memo=m.memo,
-        )
+        record_money(s, game, m, at)
     for sh in outcome.shares:
         memo = f"{sh.kind.value} at {sh.price}"
         record_shares(

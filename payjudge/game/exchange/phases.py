@@ -17,7 +17,7 @@ from ...rules.position import Position
 from ...rules.serial import position_to_json
 from ...store import repo
 from ...store.models import Turn
-from ...vocabulary import GameStatus, LedgerKind, SeatStatus, SubmissionKind, TurnStatus
+from ...vocabulary import GameStatus, SeatStatus, SubmissionKind, TurnStatus
 from .. import money
 from ..lifecycle import investor_names, new_seed
 from ..mailer import Mailer
@@ -64,18 +64,7 @@ def _book_opening(st: GameState, initial: Position, phase: Phase, now: datetime)
     """Companies' opening treasuries, investors' capital, every pool all its shares."""
     game, rules = st.game, st.rules  # with the map's RULE lines
     opening = opening_balances(initial, rules)
-    for power, amount in opening.items():
-        money.record(
-            st.session,
-            game,
-            power,
-            LedgerKind.OPENING,
-            amount,
-            turn_seq=0,
-            phase=phase,
-            now=now,
-            memo="opening balance",
-        )
+    money.record_opening(st.session, game, opening, phase=phase, now=now)
     investors = sorted(investor_names(game))
     capital = game.settings.get("capital")
     if capital is None:
