@@ -153,8 +153,9 @@ def _text_call(node: ast.Call) -> bool:
     )
 
 
-# the lexer of written orders (parse.py, its tokenizer tokens.py) compares its token kinds ("LOC", "?", "(", …): that is the
-# text parser at work, below any record of the judge (as in test_vocabulary.py)
+# the lexer of written orders (parse.py, its tokenizer tokens.py) compares its token kinds
+# ("LOC", "?", "(", …): that is the text parser at work, below any record of the judge (as
+# in test_vocabulary.py)
 PARSERS = {"payjudge/rules/parse.py", "payjudge/rules/tokens.py"}
 
 
