@@ -5,8 +5,8 @@
 #   make test   -- virtualenv with the test extras, the lint gate, then at the same time the
 #                  whole suite on the sources (PAYJUDGE_PURE=1, $(JOBS) pytest-xdist workers) and
 #                  the engines' compile (`make native`, log in build/native.log); then the
-#                  engines' tests (tests/rules, tests/payola) again on the compiled build, which
-#                  must give the same answers as the sources
+#                  engines' tests (tests/rules, tests/payola) again on the compiled build, and
+#                  tests/test_native_agreement.py: the build answers every case as the sources
 #   make check  -- the edit loop, about two minutes: the lint gate, the pure engines' tests on
 #                  the sources and the simulator's CI seeds (tests/sim), on $(JOBS) workers
 #   make lint   -- ruff (lint and format check) and mypy, as configured in pyproject.toml
@@ -47,11 +47,11 @@ test: lint
 	@mkdir -p build
 	@echo "make test: compiling the engines in the background (build/native.log)"
 	@$(BIN)/python tools/build_native.py > build/native.log 2>&1 & build=$$!; \
-	PAYJUDGE_PURE=1 $(BIN)/python -m pytest -n $(JOBS); suite=$$?; \
+	PAYJUDGE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) --ignore=tests/test_native_agreement.py; suite=$$?; \
 	wait $$build; native=$$?; \
 	if [ $$native -ne 0 ]; then cat build/native.log; echo "make test: the engines did not compile"; fi; \
 	[ $$suite -eq 0 ] && [ $$native -eq 0 ]
-	$(BIN)/python -m pytest -n $(JOBS) -q tests/rules tests/payola
+	PAYJUDGE_REQUIRE_NATIVE=1 $(BIN)/python -m pytest -n $(JOBS) -q tests/rules tests/payola tests/test_native_agreement.py
 
 check: lint
 	PAYJUDGE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) -q tests/rules tests/payola tests/sim

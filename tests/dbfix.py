@@ -61,6 +61,16 @@ def _pg_copy(pg_url: str) -> str:
     return url
 
 
+def pg_migrated(url: str) -> None:
+    """Make the PostgreSQL database of `url` (on the session's cluster) a copy of the
+    migrated template, whatever it held."""
+    base, name = url.rsplit("/", 1)
+    template = _pg_template(base + "/payjudge")  # the session's `pg_url`, the template's key
+    with _pg_connect(url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request) -> Iterator[Database]:
     if request.param == "sqlite":
