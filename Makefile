@@ -17,8 +17,11 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 DATA   ?= data
-# pytest-xdist workers: one per core of the 2-core machines the targets are measured on
+# pytest-xdist workers: one per core of the 2-core machines the targets are measured on;
+# an idle worker takes tests queued for the other (worksteal), so a long test near the end
+# does not leave one core idle while the other works through its queue
 JOBS   ?= 2
+XDIST  := -n $(JOBS) --dist worksteal
 
 .PHONY: run test check lint venv native bench clean soak
 
@@ -47,14 +50,14 @@ test: lint
 	@mkdir -p build
 	@echo "make test: compiling the engines in the background (build/native.log)"
 	@$(BIN)/python tools/build_native.py > build/native.log 2>&1 & build=$$!; \
-	PAYJUDGE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) --ignore=tests/test_native_agreement.py; suite=$$?; \
+	PAYJUDGE_PURE=1 $(BIN)/python -m pytest $(XDIST) --ignore=tests/test_native_agreement.py; suite=$$?; \
 	wait $$build; native=$$?; \
 	if [ $$native -ne 0 ]; then cat build/native.log; echo "make test: the engines did not compile"; fi; \
 	[ $$suite -eq 0 ] && [ $$native -eq 0 ]
-	PAYJUDGE_REQUIRE_NATIVE=1 $(BIN)/python -m pytest -n $(JOBS) -q tests/rules tests/payola tests/test_native_agreement.py
+	PAYJUDGE_REQUIRE_NATIVE=1 $(BIN)/python -m pytest $(XDIST) -q tests/rules tests/payola tests/test_native_agreement.py
 
 check: lint
-	PAYJUDGE_PURE=1 $(BIN)/python -m pytest -n $(JOBS) -q tests/rules tests/payola tests/sim
+	PAYJUDGE_PURE=1 $(BIN)/python -m pytest $(XDIST) -q tests/rules tests/payola tests/sim
 
 # no compile here: the judge starts on the sources (or on a current build of `make native`)
 run: venv
