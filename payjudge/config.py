@@ -97,6 +97,9 @@ class Config:
     signon_failure_limit: int = 10  # wrong passwords per seat within the window …
     signon_window_minutes: int = 60  # … before its sign-ons are refused for a while
     message_cpu_seconds: float = 10.0  # a message that spends more is quarantined (0: no limit)
+    # how long a SQLite writer waits for another process's write lock before it gives up
+    # (an SMTP 451, or a message left for the next pass); PostgreSQL ignores it
+    sqlite_busy_seconds: float = 30.0
     timezone: str = "UTC"  # default zone for times shown in mail
     log_level: str = "INFO"
     maps_dir: str = ""  # installed maps (default: <data_dir>/maps)

@@ -111,7 +111,7 @@ class Daemon:
 
     async def _serve(self, loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
         cfg = self.config
-        self.db = db = self.db or Database(cfg.database_url)
+        self.db = db = self.db or Database(cfg.database_url, busy_seconds=cfg.sqlite_busy_seconds)
         inbound_wake = asyncio.Event()
         # The processor runs in a process of its own (service/worker.py); on a SQLite
         # database in memory, and under a clock a test moves, it is a thread of this one.

@@ -170,7 +170,7 @@ def child_main() -> None:
     def committed() -> None:
         os.write(out, b"c")
 
-    db = Database(config.database_url)
+    db = Database(config.database_url, busy_seconds=config.sqlite_busy_seconds)
     clock = SystemClock()
     try:
         while not stopping[0]:

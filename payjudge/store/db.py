@@ -34,16 +34,18 @@ def check_url(url: str) -> None:
         raise ValueError(f"no database driver for {parsed.drivername!r}") from None
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
+    """The engine of `url`; on SQLite a writer waits `busy_seconds` for the write lock."""
     check_url(url)
     if url.startswith("sqlite"):
         # hide_parameters: a failed statement's error (logged, stored with a quarantined
         # message) never shows the values, which may be a whole mail with its password
         engine = create_engine(
             url,
-            connect_args={"timeout": 30, "isolation_level": None, "check_same_thread": False},
+            connect_args={"timeout": busy_seconds, "isolation_level": None, "check_same_thread": False},
             hide_parameters=True,
         )
+        busy_ms = round(busy_seconds * 1000)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised by every test
@@ -51,7 +53,7 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={busy_ms}")
             cur.close()
 
         @event.listens_for(engine, "begin")
@@ -292,9 +294,9 @@ def _begun(sessions: sessionmaker[Session]) -> Iterator[Session]:
 class Database:
     """One per process: owns the engine; each unit of work is one transaction."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, *, busy_seconds: float = 30.0):
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, busy_seconds=busy_seconds)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._readers = sessionmaker(
             self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False

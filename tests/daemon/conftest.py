@@ -67,9 +67,9 @@ def db_url(request) -> Iterator[str | None]:
 
 @pytest.fixture
 def judge(judges, smtp_sink, db_url) -> Iterator[JudgeProcess]:
-    """A running daemon (SQLite or PostgreSQL, after `payjudge db upgrade`) mailing the
-    SMTP sink."""
+    """A running daemon (SQLite or PostgreSQL, migrated as by `payjudge db upgrade`)
+    mailing the SMTP sink."""
     j = judges(outbound=smtp_sink.url, db_url=db_url)
-    j.upgrade()
+    j.migrated()
     j.start()
     yield j

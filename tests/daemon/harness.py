@@ -26,6 +26,7 @@ from typing import ClassVar
 
 from sqlalchemy import create_engine, text
 
+from tests.dbfix import migrated_sqlite, pg_migrated
 from tests.servers import free_port
 
 JUDGE = "judge@pj.test"
@@ -117,6 +118,17 @@ class JudgeProcess:
         )
         if done.returncode != 0:
             raise RuntimeError(f"payjudge db upgrade failed:\n{done.stdout}\n{done.stderr}")
+
+    def migrated(self) -> None:
+        """The database as `payjudge db upgrade` leaves a new one, copied from a template
+        this test process migrated once: a second or more less per daemon than running the
+        command (the tests of the command itself call `upgrade`)."""
+        if self.db_url.startswith("sqlite:///"):
+            path = Path(self.db_url[len("sqlite:///") :])
+            path.parent.mkdir(parents=True, exist_ok=True)
+            migrated_sqlite(path)
+        else:
+            pg_migrated(self.db_url)
 
     def start(self, timeout: float = 30.0, *, wait: bool = True) -> JudgeProcess:
         assert self.proc is None or self.proc.poll() is not None, "already running"

@@ -64,7 +64,7 @@ def _health(env: dict[str, str]) -> subprocess.CompletedProcess:
 @pytest.mark.servers
 def test_a_daemon_whose_imap_login_is_refused_is_unhealthy(judges, smtp_sink, imap_account):
     judge = judges(outbound=smtp_sink.url, imap_url=imap_account.url("INBOX"))
-    judge.upgrade()
+    judge.migrated()
     judge.start()
     beat = heartbeat_path(judge.data_dir)
     wait_until(lambda: beat.exists() and read_heartbeat(beat).status.alive_at, 30, "the poller logged in")

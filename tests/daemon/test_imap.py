@@ -39,7 +39,7 @@ def test_mail_in_the_mailbox_is_answered_and_moved_to_processed(
     early_id, early = make_mail("early@players.test", "HELP", "sent while the judge was down")
     imap_account.deliver(early)
     judge = judges(outbound=smtp_sink.url, db_url=db_url, imap_url=imap_account.url("INBOX"))
-    judge.upgrade()
+    judge.migrated()
     judge.start()
     # delivered before the start: found by the first scan
     assert "JOIN <game> <password>" in replies.reply_to(early_id, timeout=40).body

@@ -52,7 +52,7 @@ def child_judge(request, judges, smtp_sink) -> Iterator[JudgeProcess]:
     else:
         judge = judges(outbound=smtp_sink.url)
     try:
-        judge.upgrade()
+        judge.migrated()
         judge.start()
         yield judge
     finally:

@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
 from payjudge.store.mailbox import SqlInbound
+from tests.dbfix import migrated_sqlite
 from tests.service.judge import TestJudge
 
 CASES = Path(__file__).parent / "cases"
@@ -74,9 +75,7 @@ def test_conversation(case: str):
         pytest.skip("DPjudge's map files (../shared/dpjudge-maps) are not here")
     tmp = Path(tempfile.mkdtemp(prefix="pj-case-"))
     try:
-        url = f"sqlite:///{tmp / 'judge.sqlite'}"
-        upgrade(url)
-        judge = TestJudge(Database(url))
+        judge = TestJudge(Database(migrated_sqlite(tmp / "judge.sqlite")))
         preset(judge, (folder / "setup").read_text().strip())
         for eml in sorted(folder.glob("*.eml")):
             raw = eml.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")

@@ -22,9 +22,10 @@ from payjudge.memory import FixedClock
 from payjudge.service.deadlines import tick_all
 from payjudge.service.processor import process_pending
 from payjudge.service.replay import ReplayReport, replay
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
 from payjudge.store.mailbox import SqlInbound
 from payjudge.store.models import OutboxMail
+from tests.dbfix import migrated_sqlite
 
 _ids = itertools.count(1)
 
@@ -85,9 +86,7 @@ class TestJudge:
         stored mail and compared with the record."""
         folder = Path(tempfile.mkdtemp(prefix="pj-replay-"))
         try:
-            url = f"sqlite:///{folder / 'replay.sqlite'}"
-            upgrade(url)
-            target = Database(url)
+            target = Database(migrated_sqlite(folder / "replay.sqlite"))
             try:
                 return replay(self.db, target, game, self.config)
             finally:
