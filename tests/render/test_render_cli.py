@@ -9,7 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from payjudge.cli import main
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
+from tests.dbfix import migrated_sqlite
 from tests.service.judge import TestJudge
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -34,8 +35,7 @@ def _play_spring(judge: TestJudge) -> None:
 
 
 def test_render_a_stored_game(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'judge.sqlite'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "judge.sqlite")
     db = Database(url)
     judge = TestJudge(db)
     _play_spring(judge)

@@ -17,9 +17,10 @@ from payjudge.game.context import REPLY_LIMITS, Note
 from payjudge.game.lifecycle import EXCHANGE_SETTINGS
 from payjudge.game.notes.player import BalanceReport, LedgerRow
 from payjudge.rules.phase import Phase
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
 from payjudge.templating import render
 from payjudge.vocabulary import LedgerKind
+from tests.dbfix import migrated_sqlite
 
 from .judge import TestJudge
 
@@ -165,8 +166,7 @@ def test_balance_words_every_ledger_kind_for_a_player():
 
 
 def test_game_show_lists_investors_cash_and_holdings(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'payjudge.sqlite'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "payjudge.sqlite")
     db = Database(url)
     float_and_spring(TestJudge(db))
     db.dispose()

@@ -214,7 +214,8 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
     from pathlib import Path
 
     from payjudge.service.replay import replay
-    from payjudge.store.db import Database, upgrade
+    from payjudge.store.db import Database
+    from tests.dbfix import migrated_sqlite
 
     from .judge import TestJudge
     from .test_game import GM, addr, start_game
@@ -256,8 +257,7 @@ def test_passwords_are_masked_in_every_reply_and_redacted_from_stored_mail(datab
                 assert word.encode() not in r.raw, (word, r.raw)
     folder = Path(tempfile.mkdtemp())
     try:
-        url = f"sqlite:///{folder / 'replay.sqlite'}"
-        upgrade(url)
+        url = migrated_sqlite(folder / "replay.sqlite")
         target = Database(url)
         report = replay(database, target, "pay7", judge.config)
         target.dispose()

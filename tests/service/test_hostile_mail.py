@@ -21,6 +21,7 @@ from payjudge.store.mailbox import SqlInbound
 from payjudge.store.models import InboundMessage
 from payjudge.text.headers import LIMITS
 from payjudge.text.message import read_message
+from tests.dbfix import migrated_sqlite
 from tests.mail import hostile
 
 from .judge import TestJudge
@@ -273,11 +274,10 @@ async def test_the_listener_stores_mail_while_the_processor_reads_a_message(tmp_
     """A real SMTP conversation, made while the processor is in the middle of reading a
     message (on a SQLite file, whose write lock the listener needs): answered 250, where
     it was 451 after waiting for the lock (shortened here to one second)."""
-    from payjudge.store.db import Database, upgrade
+    from payjudge.store.db import Database
 
     monkeypatch.setattr(_WriterGate, "WAIT_SECONDS", 1.0)
-    url = f"sqlite:///{tmp_path / 'judge.sqlite'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "judge.sqlite")
     db = Database(url)
     judge = TestJudge(db)
     server = await start_listener(

@@ -5,7 +5,8 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from payjudge.cli import main
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
+from tests.dbfix import migrated_sqlite
 
 from .judge import TestJudge
 
@@ -13,8 +14,7 @@ CREATE = "CREATE pay1 masterpw\nRULE POWER_CHOICE\nSIGNOFF\n"
 
 
 def _judge(tmp_path, monkeypatch) -> TestJudge:
-    url = f"sqlite:///{tmp_path / 'payjudge.sqlite'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "payjudge.sqlite")
     monkeypatch.setenv("PAYJUDGE_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("PAYJUDGE_DB_URL", url)
     monkeypatch.setenv("PAYJUDGE_SMTP_LISTEN", "")

@@ -10,8 +10,9 @@ from pathlib import Path
 from sqlalchemy import select
 
 from payjudge.service.replay import replay
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
 from payjudge.store.models import Observer
+from tests.dbfix import migrated_sqlite
 
 from .judge import TestJudge
 from .test_game import POWERS, addr, play_phase, signon, snapshot, start_game
@@ -29,8 +30,7 @@ def test_replay_rebuilds_the_game(database):
     assert snapshot(judge)[2] == "active"
     folder = Path(tempfile.mkdtemp())
     try:
-        url = f"sqlite:///{folder / 'replay.sqlite'}"
-        upgrade(url)
+        url = migrated_sqlite(folder / "replay.sqlite")
         target = Database(url)
         report = replay(database, target, "pay7", judge.config)
         assert report.ok, report.differences

@@ -10,7 +10,8 @@ import tempfile
 from pathlib import Path
 
 from payjudge.service.replay import replay
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
+from tests.dbfix import migrated_sqlite
 
 from .judge import TestJudge
 from .test_game import GM, play_phase, snapshot, start_game
@@ -32,8 +33,7 @@ def test_a_tin_cup_game_rolls_back_exactly_and_replays_from_its_mail(database):
     assert snapshot(judge)[1:] == (balances, state, phase)
     folder = Path(tempfile.mkdtemp())
     try:
-        url = f"sqlite:///{folder / 'replay.sqlite'}"
-        upgrade(url)
+        url = migrated_sqlite(folder / "replay.sqlite")
         target = Database(url)
         report = replay(database, target, "pay7", judge.config)
         assert report.ok, report.differences

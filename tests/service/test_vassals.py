@@ -17,7 +17,8 @@ from pathlib import Path
 from payjudge.game import money
 from payjudge.game.state import GameState, find_game
 from payjudge.service.replay import replay
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
+from tests.dbfix import migrated_sqlite
 
 from .judge import TestJudge
 from .test_game import GM, OBSERVER, POWERS, addr, signon, start_game
@@ -181,8 +182,7 @@ def test_a_dummy_becomes_a_vassal_and_changes_hands_by_mail(database):
     # the mail is the whole truth: replaying it rebuilds every phase, control and money
     folder = Path(tempfile.mkdtemp())
     try:
-        url = f"sqlite:///{folder / 'replay.sqlite'}"
-        upgrade(url)
+        url = migrated_sqlite(folder / "replay.sqlite")
         target = Database(url)
         report = replay(database, target, "pay7", judge.config)
         assert report.ok, report.differences

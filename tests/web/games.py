@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
+from tests.dbfix import migrated_sqlite
 from tests.service.judge import TestJudge
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -30,8 +31,7 @@ def _sheet(judge: TestJudge, name: str, power: str, text: str) -> None:
 
 def play(tmp_path: Path) -> tuple[str, TestJudge]:
     """A migrated SQLite file with both games; returns its URL (and the judge)."""
-    url = f"sqlite:///{tmp_path / 'judge.sqlite'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "judge.sqlite")
     judge = TestJudge(Database(url))
     judge.config = replace(judge.config, data_dir=tmp_path)
     _start(judge, "pay7")

@@ -8,8 +8,9 @@ from dataclasses import replace
 import aiohttp
 import pytest
 
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
 from payjudge.web.app import start_http
+from tests.dbfix import migrated_sqlite
 from tests.service.judge import TestJudge
 from tests.service.test_exchange_history import play_the_float
 
@@ -17,8 +18,7 @@ pytestmark = pytest.mark.timeout(180)
 
 
 async def test_an_exchange_game_has_its_page(tmp_path):
-    url = f"sqlite:///{tmp_path / 'judge.sqlite'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "judge.sqlite")
     judge = TestJudge(Database(url))
     judge.config = replace(judge.config, data_dir=tmp_path)
     play_the_float(judge)

@@ -12,15 +12,15 @@ from dataclasses import replace
 import pytest
 
 from payjudge.config import Config
-from payjudge.store.db import Database, upgrade
+from payjudge.store.db import Database
 from payjudge.web.app import connection_cap, start_http
+from tests.dbfix import migrated_sqlite
 
 pytestmark = pytest.mark.timeout(120)
 
 
 async def _serve(tmp_path, **settings):
-    url = f"sqlite:///{tmp_path / 'judge.sqlite'}"
-    upgrade(url)
+    url = migrated_sqlite(tmp_path / "judge.sqlite")
     config = replace(Config(judge_address="judge@pj.test", data_dir=tmp_path, db_url=url), **settings)
     page, port = await start_http(Database(url), config, "127.0.0.1", 0)
     return page, port
