@@ -17,7 +17,7 @@ from ..rules.serial import position_from_json
 from ..store import Session, repo
 from ..store.models import Game
 from ..vocabulary import TurnStatus
-from . import money
+from . import money, webreceipt
 from .blind import sight_board
 from .pictures import Pictures, shared_pictures
 from .public import Page, game_page, picture
@@ -57,6 +57,8 @@ class PrivatePage:
     public: Page
     desks: tuple[Desk, ...]
     own_seq: int | None = None
+    receipt: bool = True  # the reply to a message sent from the page is mailed too
+    receipt_fixed: bool = False  # ALWAYS_CONFIRM: it always is
 
 
 def _desk(s: Session, st: GameState, power: PowerName) -> Desk:
@@ -86,7 +88,10 @@ def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None
     if not page.pictures and (party.is_master or party.power is not None):
         played = [t.seq for t in turns(s, game) if t.status is TurnStatus.PROCESSED and t.report]
         own = played[-1] if played else None
-    return PrivatePage(party, page, tuple(_desk(s, st, p) for p in powers), own)
+    desks = tuple(_desk(s, st, p) for p in powers)
+    return PrivatePage(
+        party, page, desks, own, webreceipt.receipt_on(game, party.name), webreceipt.always_mailed(game)
+    )
 
 
 def own_picture(s: Session, config: Config, party: Party, seq: int) -> bytes | None:

@@ -6,6 +6,7 @@
     GET  /game/<name>/mine    the signed-in party's page of that game (?sent=<nonce>: with
                               the reply to the message a form sent)
     POST /game/<name>/send    the form's text, sent as the party's message (game/websend.py)
+    POST /game/<name>/receipt   the receipt flag: the reply to the page's messages mailed too, or not
     POST /game/<name>/calendar  a new link to the party's calendar feed, or none (stop)
     GET  /calendar/<token>.ics  the feed: the game's deadline, with a reminder
     POST /logout              ends the session
@@ -28,7 +29,7 @@ from typing import Any, Protocol, TypeVar
 from aiohttp import web
 
 from ..config import Config
-from ..game import webcalendar, websend, websession
+from ..game import webcalendar, webreceipt, websend, websession
 from ..game.private import own_picture, private_page
 from ..store.db import Database
 from ..store.mailbox import SqlInbound
@@ -222,6 +223,18 @@ def add_routes(
             await asyncio.sleep(0.1)
         return _see(f"/game/{name}/mine?sent={nonce}#answer")
 
+    async def receipt(request: web.Request) -> web.Response:
+        """The party turns the mailed receipt of its page's messages on or off."""
+        name = request.match_info["name"]
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            return _see(f"/login?game={name}")
+        form = await request.post()
+        if not _same(str(form.get("csrf", "")), current.csrf):
+            return page("web/missing.html.j2", status=403, what="a form without its token")
+        await writing(webreceipt.choose, current, form.get("on") == "1")
+        return _see(f"/game/{name}/mine#receipt")
+
     async def logout(request: web.Request) -> web.Response:
         form = await request.post()
         current = await session_of(request)
@@ -238,6 +251,7 @@ def add_routes(
     app.router.add_post("/login", login_post)
     app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine", mine)
     app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/send", send)
+    app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/receipt", receipt)
     app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/calendar", calendar_link)
     app.router.add_get(r"/calendar/{token:[A-Za-z0-9_-]{1,64}}.ics", calendar_ics)
     app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine/{seq:\d{1,9}}.png", own_png)
