@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..config import Config
+from ..payola.exchange.accounts import account_label
 from ..rules.names import PowerName
 from ..rules.serial import position_from_json
 from ..store import Session, repo
@@ -22,6 +23,7 @@ from .blind import sight_board
 from .pictures import Pictures, shared_pictures
 from .public import Page, game_page, picture
 from .state import GameState, turns
+from .turns import told_waiting
 from .websession import Party
 
 
@@ -58,6 +60,9 @@ class PrivatePage:
     desks: tuple[Desk, ...]
     own_seq: int | None = None
     receipt: bool = True  # the reply to a message sent from the page is mailed too
+    # who the phase waits for, as SUMMARY tells anyone (None: the rules keep it quiet)
+    late: tuple[str, ...] | None = None  # not yet ordered (LIST_UNORDERED)
+    waiting: tuple[str, ...] | None = None  # asked to wait for the deadline (LIST_WAITERS)
     receipt_fixed: bool = False  # ALWAYS_CONFIRM: it always is
 
 
@@ -89,8 +94,17 @@ def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None
         played = [t.seq for t in turns(s, game) if t.status is TurnStatus.PROCESSED and t.report]
         own = played[-1] if played else None
     desks = tuple(_desk(s, st, p) for p in powers)
+    told = told_waiting(st)
     return PrivatePage(
-        party, page, desks, own, webreceipt.receipt_on(game, party.name), webreceipt.always_mailed(game)
+        party,
+        page,
+        desks,
+        own,
+        receipt=webreceipt.receipt_on(game, party.name),
+        receipt_fixed=webreceipt.always_mailed(game),
+        # named as SUMMARY's mail names them
+        late=None if told.late is None else tuple(account_label(p) for p in told.late),
+        waiting=None if told.waiting is None else tuple(told.waiting),
     )
 
 
