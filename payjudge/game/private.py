@@ -24,6 +24,8 @@ from .pictures import Pictures, shared_pictures
 from .public import Page, game_page, picture
 from .state import GameState, turns
 from .turns import told_waiting
+from .webpress import PressItem, party_press
+from .websend import party_address
 from .websession import Party
 
 
@@ -63,6 +65,7 @@ class PrivatePage:
     # who the phase waits for, as SUMMARY tells anyone (None: the rules keep it quiet)
     late: tuple[str, ...] | None = None  # not yet ordered (LIST_UNORDERED)
     waiting: tuple[str, ...] | None = None  # asked to wait for the deadline (LIST_WAITERS)
+    press: tuple[PressItem, ...] = ()  # what it wrote and read, newest first
     receipt_fixed: bool = False  # ALWAYS_CONFIRM: it always is
 
 
@@ -105,6 +108,7 @@ def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None
         # named as SUMMARY's mail names them
         late=None if told.late is None else tuple(account_label(p) for p in told.late),
         waiting=None if told.waiting is None else tuple(told.waiting),
+        press=party_press(s, game, party.name, party_address(s, config, game, party)),
     )
 
 

@@ -156,6 +156,7 @@ class Game:
         self.passwords: set[str] = {MASTER_PW, "obsQ7pw"}
         self.step = 0
         self.markers = itertools.count(1)
+        self.grey_press: list[tuple[str, str]] = []  # (sender, marker) of grey press sent
         self.opened: dict[str, tuple] = {}  # phase -> (position, balances) when it opened
         self.web = web
         self.replay_check = replay_check
@@ -364,6 +365,14 @@ class Game:
             for secret in self.passwords:
                 if secret and secret in text:
                     self.fail("password", f"{what} quotes a password")
+            self.check_grey_on_page(what, text, mine)
+
+    def check_grey_on_page(self, what: str, text: str, mine: set[str]) -> None:
+        """Grey press on its reader's page names its sender no more than its mail did."""
+        for head, body in re.findall(r'<h3 class="press-head">(.*?)</h3>\s*<pre>(.*?)</pre>', text, re.S):
+            for sender, mark in self.grey_press:
+                if sender not in mine and mark in body and sender.title() in head:
+                    self.fail("privacy", f"{what} names {sender} as the sender of its grey press")
 
     async def _own_page(self, initial: str, password: str) -> tuple[int, str]:
         assert self.client is not None
@@ -637,6 +646,8 @@ class Game:
         reply = self.as_party(party, body, what=f"{party.power}'s press to {to}")
         if "Press sent" not in reply:
             return
+        if " GREY" in body.partition("\n")[0]:
+            self.grey_press.append((party.power, mark))  # its readers' pages must not name it
         got: set[str] = set()
         for mail in self.judge.sent[start:]:
             if mail.kind != "reply" and mark in mail.body:
