@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..payola.exchange.accounts import account_label
+from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..rules.serial import position_from_json
 from ..store import Session, repo
@@ -20,6 +21,8 @@ from ..store.models import Game
 from ..vocabulary import TurnStatus
 from . import money, webreceipt
 from .blind import sight_board
+from .exchange.market import holdings
+from .exchange.votes import ceo_of
 from .pictures import Pictures, shared_pictures
 from .public import Page, game_page, picture
 from .state import GameState, turns
@@ -48,6 +51,9 @@ class Desk:
     ledger: tuple[Entry, ...]  # oldest first
     sheet: str | None  # the sheet or orders on record for the open phase
     acceptance: str | None  # the acceptance list on record
+    # Exchange Payola: the shares it holds (a company: its pool), by company
+    holdings: tuple[tuple[str, int], ...] = ()
+    label: str = ""  # its name as the mail names it (an investor's, not its account's)
 
 
 @dataclass(frozen=True)
@@ -74,9 +80,29 @@ def _desk(s: Session, st: GameState, power: PowerName) -> Desk:
         Entry(e.phase.title, e.kind.value, e.amount, e.memo) for e in money.entries(s, st.game, power)
     )
     sub = st.submission(power)
+    held = tuple(holdings(st, power).items()) if Flag.EXCHANGE in st.rules else ()
     return Desk(
-        power, money.balance(s, st.game, power), entries, sub.text if sub else None, st.acceptance_text(power)
+        power,
+        money.balance(s, st.game, power),
+        entries,
+        sub.text if sub else None,
+        st.acceptance_text(power),
+        held,
+        account_label(power),
     )
+
+
+def _readable(st: GameState, party: Party) -> list[PowerName]:
+    """Whose papers the party reads: the Master every power's; a power its own and its
+    vassals' (CONTROL); an investor its account and, while it is CEO, its companies'."""
+    if party.is_master:
+        return [seat.power for seat in st.seats if seat.power]
+    if party.power is None:
+        return []
+    if party.investor is not None:
+        ceo = party.investor.upper()
+        return [party.power, *(p for p in st.map.power_names if ceo_of(st, p) == ceo)]
+    return [party.power, *st.controlled_by(party.power)]
 
 
 def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None:
@@ -86,12 +112,7 @@ def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None
     if game is None or page is None:
         return None
     st = GameState(s, game, config.maps_path)
-    if party.is_master:
-        powers = [seat.power for seat in st.seats if seat.power]
-    elif party.power is not None:
-        powers = [party.power, *st.controlled_by(party.power)]  # CONTROL, vassals
-    else:
-        powers = []
+    powers = _readable(st, party)
     own = None
     if not page.pictures and (party.is_master or party.power is not None):
         played = [t.seq for t in turns(s, game) if t.status is TurnStatus.PROCESSED and t.report]

@@ -70,7 +70,8 @@ def compose(config: Config, current: Current, address: str, text: str, nonce: st
     msg["Subject"] = f"web: {current.party.game}"
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = message_id(nonce, config)
-    signer = "master" if current.party.is_master else current.party.name.lower()
+    # as by mail: `SIGNON <name>@<game>` for an investor (its account is `@NAME`)
+    signer = "master" if current.party.is_master else (current.party.investor or current.party.name).lower()
     msg.set_content(f"SIGNON {signer}@{current.party.game} {WEB_WORD}\n{text.strip()}\n", cte="8bit")
     return bytes(msg)
 

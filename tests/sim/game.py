@@ -338,8 +338,11 @@ class Game:
         """The HTTP leg of the privacy promise: each played power signs in on the web with
         its password and reads its own page, which must carry no other party's marker, no
         other power's desk and no password; the Master's page must open too."""
-        if self.setup.exchange or self.client is None or self.loop is None:
-            return  # (investors do not sign in on the web yet)
+        if self.client is None or self.loop is None:
+            return
+        if self.setup.exchange:
+            self.check_investor_pages()
+            return
         seated = self.seated()
         control = self.control()
         pages = [
@@ -366,6 +369,34 @@ class Game:
                 if secret and secret in text:
                     self.fail("password", f"{what} quotes a password")
             self.check_grey_on_page(what, text, mine)
+
+    def check_investor_pages(self) -> None:
+        """An Exchange game's investors sign in as by mail (their names) and read their own
+        pages, which must carry no other investor's account and no password. (Markers are
+        not checked here: a new CEO rightly reads the company's sheet its predecessor
+        wrote.)"""
+        assert self.loop is not None
+        with self.db.transaction() as s:
+            game = find_game(s, self.setup.name)
+            playing = {
+                f"@{seat.investor_name}"
+                for seat in game.seats
+                if seat.investor_name and seat.status == "playing"
+            }
+        for party in self.investors.values():
+            if party.power not in playing:
+                continue
+            status, text = self.loop.run_until_complete(self._own_page(party.initial, party.password))
+            what = f"{party.initial}'s own page"
+            if status != 200:
+                self.fail("web", f"{what} answered {status}: {text[-300:]}")
+                continue
+            for other in self.investors:
+                if other != party.power and f'id="desk-{other}"' in text:
+                    self.fail("privacy", f"{what} shows {other}'s account")
+            for secret in self.passwords:
+                if secret and secret in text:
+                    self.fail("password", f"{what} quotes a password")
 
     def check_grey_on_page(self, what: str, text: str, mine: set[str]) -> None:
         """Grey press on its reader's page names its sender no more than its mail did."""
