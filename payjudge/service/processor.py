@@ -632,7 +632,7 @@ def _send_reply(
             game=game,
             in_reply_to=mail.message_id,
             auto="auto-replied",
-            state=written,
+            outbox_state=written,
             v=view,
         )
     # the parts others get: each power's of the Master's FOR sections, the Master's of a
