@@ -60,7 +60,9 @@ async def test_the_check_answers_as_the_judge_would_and_changes_nothing(tmp_path
             assert found["total"] == 7 and found["balance"] > 0 and found["over"] is False
             over = f"{found['balance'] + 1} : A BUR - MUN"
             found = (await _check(http, base, {"csrf": csrf, "text": over}))[1]
-            assert found["over"] is True or found["problems"]
+            # more than the balance is taken (rule 5.5 reduces it at the auction), and said
+            assert found["problems"] == [] and found["over"] is True
+            assert found["total"] == found["balance"] + 1
             assert _state(judge) == before  # nothing stored, nothing changed
             # no token, no session, another game: no answer
             assert (await _check(http, base, {"text": good}))[0] == 403
