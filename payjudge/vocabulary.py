@@ -126,6 +126,9 @@ class OutboxState(enum.StrEnum):
     PENDING = "pending"  # to be sent (again, after a temporary failure)
     SENT = "sent"
     FAILED = "failed"  # given up after a permanent failure or too many tries
+    # never to be sent: the reply to a message sent from a web page whose party turned
+    # its receipt off (game/webreceipt.py); the page shows it, the sender leaves it
+    KEPT = "kept"
 
 
 class MailKind(enum.StrEnum):

@@ -37,7 +37,7 @@ from ..game.notify import broadcast, render_history
 from ..game.security import MIN_LENGTH, FailedSignon, check_password, locked_until, signon_window
 from ..game.state import MASTER, GameState, find_game, find_observer, list_games, phase_title, turns
 from ..game.timing import Timing, show_time
-from ..game.turns import late_powers, waiting_powers
+from ..game.turns import told_waiting
 from ..payola.exchange.accounts import investor_key, investor_name, is_investor
 from ..rules.flag_registry import REGISTRY as FLAG_REGISTRY
 from ..rules.flags import Flag
@@ -484,10 +484,7 @@ class Summary(OpenerHandler):
         pos = st.position
         timing = Timing.from_json(g.timing)
         powers = _summary_powers(st, viewer)
-        running = g.state is GameStatus.ACTIVE and pos is not None
-        # as in DPjudge, nobody is told who has ordered or who waits unless a rule says so
-        late = late_powers(st) if running and Flag.LIST_UNORDERED in st.rules else []
-        waiting = waiting_powers(st) if running and Flag.LIST_WAITERS in st.rules else []
+        told = told_waiting(st)  # (the web page tells a party the same)
         summary = GameSummary(
             game=g.name,
             state=g.state,
@@ -497,8 +494,8 @@ class Summary(OpenerHandler):
             timing=timing.describe(),
             powers=powers,
             open=sum(1 for s in g.seats if s.status is SeatStatus.OPEN),
-            late=late,
-            waiting=waiting,
+            late=told.late or [],
+            waiting=told.waiting or [],
             result=g.result,
             companies=company_standings(st) if Flag.EXCHANGE in st.rules else [],
             investors=[

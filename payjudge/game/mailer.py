@@ -63,10 +63,12 @@ class Mailer:
         in_reply_to: str | None = None,
         auto: str = "auto-generated",
         attachments: Sequence[Attachment] = (),
+        outbox_state: OutboxState = OutboxState.PENDING,
         **view: Any,
     ) -> list[OutboxMail]:
         """Queue one mail per distinct recipient (never the judge itself), each with
-        `attachments` (the map picture of a results mail)."""
+        `attachments` (the map picture of a results mail); with `outbox_state` KEPT, written for
+        the record and the web page only, never sent."""
         recipients: list[str] = []
         for address in to:
             if (
@@ -105,7 +107,7 @@ class Mailer:
                 game_id=game.id if game else None,
                 kind=kind,
                 created_at=self.now,
-                state=OutboxState.PENDING,
+                state=outbox_state,
                 attempts=0,
                 next_attempt_at=self.now,
             )

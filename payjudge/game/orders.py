@@ -133,18 +133,27 @@ def _replace(
     )
 
 
-def submit(
+@dataclass(frozen=True)
+class Checked:
+    """Order lines the judge would take, not yet on record: what `submit` stores, and the
+    note its reply shows."""
+
+    kind: SubmissionKind
+    text: str  # the sheet or orders as the judge understood them
+    taken: SheetTaken | OrdersTaken
+
+
+def check(
     st: GameState,
     *,
     power: PowerName,
     lines: Sequence[tuple[int, str]],
     now: datetime,
-    inbound_id: int | None,
     by_master: bool = False,
-) -> SheetTaken | OrdersTaken | Refused:
-    """`lines`: the order lines of the message, with their numbers in it; `by_master`: sent
-    by the Master (FOR <power>)."""
-    turn = _current(st)
+) -> Checked | Refused:
+    """What `submit` would take of `lines`, changing nothing (the web page's live check
+    asks this alone)."""
+    _current(st)
     _late_change_refused(st, power, now, by_master)
     pos = st.position
     assert pos is not None
@@ -157,9 +166,8 @@ def submit(
             return Refused(tuple(_placed(p, lines) for p in parsed.problems))
         counts = bool(parsed.sheet and parsed.sheet.offers) or not must_offer(pos, power)
         kind = SubmissionKind.SHEET if counts else SubmissionKind.NO_OFFER
-        _replace(st, turn, power, kind, parsed.normalized, now=now, inbound_id=inbound_id)
         total = parsed.sheet.offered_total if parsed.sheet else None
-        return SheetTaken(
+        taken = SheetTaken(
             power,
             pos.phase.title,
             parsed.normalized,
@@ -168,6 +176,7 @@ def submit(
             over=total is not None and total > balance,
             counts=counts,
         )
+        return Checked(kind, parsed.normalized, taken)
     accepted: list[str] = []
     problems: list[Problem] = []
     written = [(number, text) for number, text in lines if text.split("%", 1)[0].strip()]
@@ -186,8 +195,30 @@ def submit(
         accepted.append(str(order))
     if problems:
         return Refused(tuple(problems))
-    _replace(st, turn, power, SubmissionKind.ORDERS, "\n".join(accepted), now=now, inbound_id=inbound_id)
-    return OrdersTaken(power, pos.phase.title, accepted, _due(pos, power, st.rules.flags))
+    orders = "\n".join(accepted)
+    return Checked(
+        SubmissionKind.ORDERS,
+        orders,
+        OrdersTaken(power, pos.phase.title, accepted, _due(pos, power, st.rules.flags)),
+    )
+
+
+def submit(
+    st: GameState,
+    *,
+    power: PowerName,
+    lines: Sequence[tuple[int, str]],
+    now: datetime,
+    inbound_id: int | None,
+    by_master: bool = False,
+) -> SheetTaken | OrdersTaken | Refused:
+    """`lines`: the order lines of the message, with their numbers in it; `by_master`: sent
+    by the Master (FOR <power>)."""
+    checked = check(st, power=power, lines=lines, now=now, by_master=by_master)
+    if isinstance(checked, Refused):
+        return checked
+    _replace(st, _current(st), power, checked.kind, checked.text, now=now, inbound_id=inbound_id)
+    return checked.taken
 
 
 def _due(position: Position, power: PowerName, flags: frozenset[Flag]) -> int | None:

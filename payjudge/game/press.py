@@ -184,7 +184,7 @@ def _shown_from(
     return shown_from
 
 
-def _titles(names: list[str]) -> str:
+def titles(names: list[str]) -> str:
     return ", ".join("the Master" if t == MASTER else t.title() for t in names)
 
 
@@ -319,8 +319,8 @@ def send_press(
         _within_broadcast_limit(ctx, sender)
     players = [_power_names(st)[t] for t in targets if t != MASTER]
     shown_from = _shown_from(ctx, sender, request, observer, players)
-    to_names = "everyone" if broadcast else _titles(targets)
-    shown_to = to_names if request.claim_to is None else _titles(resolve_recipients(ctx, request.claim_to))
+    to_names = "everyone" if broadcast else titles(targets)
+    shown_to = to_names if request.claim_to is None else titles(resolve_recipients(ctx, request.claim_to))
     readers, unread = _readers(st, players)
     _refuse_unread(ctx, sender, unread)
     master_copy = _master_copy(ctx, sender, broadcast, targets)

@@ -12,16 +12,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..config import Config
+from ..payola.exchange.accounts import account_label
+from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..rules.serial import position_from_json
 from ..store import Session, repo
 from ..store.models import Game
 from ..vocabulary import TurnStatus
-from . import money
+from . import money, webreceipt
 from .blind import sight_board
+from .exchange.market import holdings
+from .exchange.votes import ceo_of
 from .pictures import Pictures, shared_pictures
 from .public import Page, game_page, picture
 from .state import GameState, turns
+from .turns import told_waiting
+from .webpress import PressItem, party_press
+from .websend import party_address
 from .websession import Party
 
 
@@ -44,6 +51,9 @@ class Desk:
     ledger: tuple[Entry, ...]  # oldest first
     sheet: str | None  # the sheet or orders on record for the open phase
     acceptance: str | None  # the acceptance list on record
+    # Exchange Payola: the shares it holds (a company: its pool), by company
+    holdings: tuple[tuple[str, int], ...] = ()
+    label: str = ""  # its name as the mail names it (an investor's, not its account's)
 
 
 @dataclass(frozen=True)
@@ -57,6 +67,12 @@ class PrivatePage:
     public: Page
     desks: tuple[Desk, ...]
     own_seq: int | None = None
+    receipt: bool = True  # the reply to a message sent from the page is mailed too
+    # who the phase waits for, as SUMMARY tells anyone (None: the rules keep it quiet)
+    late: tuple[str, ...] | None = None  # not yet ordered (LIST_UNORDERED)
+    waiting: tuple[str, ...] | None = None  # asked to wait for the deadline (LIST_WAITERS)
+    press: tuple[PressItem, ...] = ()  # what it wrote and read, newest first
+    receipt_fixed: bool = False  # ALWAYS_CONFIRM: it always is
 
 
 def _desk(s: Session, st: GameState, power: PowerName) -> Desk:
@@ -64,9 +80,29 @@ def _desk(s: Session, st: GameState, power: PowerName) -> Desk:
         Entry(e.phase.title, e.kind.value, e.amount, e.memo) for e in money.entries(s, st.game, power)
     )
     sub = st.submission(power)
+    held = tuple(holdings(st, power).items()) if Flag.EXCHANGE in st.rules else ()
     return Desk(
-        power, money.balance(s, st.game, power), entries, sub.text if sub else None, st.acceptance_text(power)
+        power,
+        money.balance(s, st.game, power),
+        entries,
+        sub.text if sub else None,
+        st.acceptance_text(power),
+        held,
+        account_label(power),
     )
+
+
+def _readable(st: GameState, party: Party) -> list[PowerName]:
+    """Whose papers the party reads: the Master every power's; a power its own and its
+    vassals' (CONTROL); an investor its account and, while it is CEO, its companies'."""
+    if party.is_master:
+        return [seat.power for seat in st.seats if seat.power]
+    if party.power is None:
+        return []
+    if party.investor is not None:
+        ceo = party.investor.upper()
+        return [party.power, *(p for p in st.map.power_names if ceo_of(st, p) == ceo)]
+    return [party.power, *st.controlled_by(party.power)]
 
 
 def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None:
@@ -76,17 +112,25 @@ def private_page(s: Session, config: Config, party: Party) -> PrivatePage | None
     if game is None or page is None:
         return None
     st = GameState(s, game, config.maps_path)
-    if party.is_master:
-        powers = [seat.power for seat in st.seats if seat.power]
-    elif party.power is not None:
-        powers = [party.power, *st.controlled_by(party.power)]  # CONTROL, vassals
-    else:
-        powers = []
+    powers = _readable(st, party)
     own = None
     if not page.pictures and (party.is_master or party.power is not None):
         played = [t.seq for t in turns(s, game) if t.status is TurnStatus.PROCESSED and t.report]
         own = played[-1] if played else None
-    return PrivatePage(party, page, tuple(_desk(s, st, p) for p in powers), own)
+    desks = tuple(_desk(s, st, p) for p in powers)
+    told = told_waiting(st)
+    return PrivatePage(
+        party,
+        page,
+        desks,
+        own,
+        receipt=webreceipt.receipt_on(game, party.name),
+        receipt_fixed=webreceipt.always_mailed(game),
+        # named as SUMMARY's mail names them
+        late=None if told.late is None else tuple(account_label(p) for p in told.late),
+        waiting=None if told.waiting is None else tuple(told.waiting),
+        press=party_press(s, game, party.name, party_address(s, config, game, party)),
+    )
 
 
 def own_picture(s: Session, config: Config, party: Party, seq: int) -> bytes | None:

@@ -39,7 +39,7 @@ from ..rules.turn import PhaseReport, play, read_orders, winners
 from ..store import repo
 from ..store.models import Turn
 from ..text.sheet import parse_sheet
-from ..vocabulary import LedgerKind, SeatKind, SeatStatus, TurnStatus
+from ..vocabulary import GameStatus, LedgerKind, SeatKind, SeatStatus, TurnStatus
 from . import money
 from .blind import is_blind, sight_json
 from .lifecycle import new_seed
@@ -179,6 +179,22 @@ def waiting_powers(st: GameState) -> list[PowerName]:
             elif s.investor_name:  # Exchange Payola: an investor, by its account
                 waiting.append(PowerName(investor_key(s.investor_name)))
     return waiting
+
+
+@dataclass(frozen=True)
+class Told:
+    """What anyone is told of whom a phase waits for (SUMMARY, a party's web page): as in
+    DPjudge, nothing unless a rule says so. None for a list the rules keep quiet."""
+
+    late: list[PowerName] | None  # the powers without orders, under LIST_UNORDERED
+    waiting: list[PowerName] | None  # the powers that asked to wait, under LIST_WAITERS
+
+
+def told_waiting(st: GameState) -> Told:
+    running = st.game.state is GameStatus.ACTIVE and st.position is not None
+    late = (late_powers(st) if running else []) if Flag.LIST_UNORDERED in st.rules else None
+    waiting = (waiting_powers(st) if running else []) if Flag.LIST_WAITERS in st.rules else None
+    return Told(late, waiting)
 
 
 def always_waits(st: GameState) -> bool:

@@ -28,7 +28,7 @@ from ..store import Session, webrepo
 from ..store.models import Game, WebSession
 from ..vocabulary import InboundState
 from .state import GameState, find_observer
-from .websession import Current
+from .websession import Current, Party
 
 WEB_WORD = "web-session"  # the SIGNON password of a message the web stored
 SOURCE = "web"
@@ -47,14 +47,17 @@ def source_key(current: Current, nonce: str) -> str:
 def address_of(s: Session, config: Config, current: Current) -> str | None:
     """Where the reply goes: the party's registered address."""
     game = s.get(Game, current.game_id)
-    if game is None:
-        return None
-    if current.party.is_master:
+    return party_address(s, config, game, current.party) if game is not None else None
+
+
+def party_address(s: Session, config: Config, game: Game, party: Party) -> str | None:
+    """The party's registered address in `game`."""
+    if party.is_master:
         return game.master_address
-    if current.party.is_observer:
-        obs = find_observer(s, game, current.party.name)
+    if party.is_observer:
+        obs = find_observer(s, game, party.name)
         return obs.address if obs is not None else None
-    power = current.party.power
+    power = party.power
     seat = GameState(s, game, config.maps_path).seat(power) if power is not None else None
     return seat.address if seat is not None else None
 
@@ -67,7 +70,8 @@ def compose(config: Config, current: Current, address: str, text: str, nonce: st
     msg["Subject"] = f"web: {current.party.game}"
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = message_id(nonce, config)
-    signer = "master" if current.party.is_master else current.party.name.lower()
+    # as by mail: `SIGNON <name>@<game>` for an investor (its account is `@NAME`)
+    signer = "master" if current.party.is_master else (current.party.investor or current.party.name).lower()
     msg.set_content(f"SIGNON {signer}@{current.party.game} {WEB_WORD}\n{text.strip()}\n", cte="8bit")
     return bytes(msg)
 
@@ -99,7 +103,7 @@ class Answer:
     others: tuple[tuple[str, str], ...] = ()
 
 
-def _text(raw: bytes) -> tuple[str, str, str]:
+def mail_text(raw: bytes) -> tuple[str, str, str]:
     """(In-Reply-To, Subject, plain text) of a stored mail."""
     parsed = email.message_from_bytes(raw, policy=email.policy.default)
     body = parsed.get_body(("plain",))
@@ -117,7 +121,7 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
     parts = row.source_key.split(":")
     if len(parts) != 3 or not parts[1].isdigit() or int(parts[1]) not in session_ids:
         return Answer(None, None)
-    sent = _text(row.raw)[2].split("\n", 1)[-1].strip()  # after the page's SIGNON line
+    sent = mail_text(row.raw)[2].split("\n", 1)[-1].strip()  # after the page's SIGNON line
     if row.state is InboundState.NEW:
         return Answer(row.state, None, sent=sent)
     wanted = message_id(nonce, config)
@@ -131,7 +135,7 @@ def answer(s: Session, config: Config, current: Current, nonce: str) -> Answer:
     for mail in later:
         if row.sender not in mail.recipients:
             continue
-        parent, subject, text = _text(mail.raw)
+        parent, subject, text = mail_text(mail.raw)
         if parent == wanted:
             others = tuple((sub, body) for at, sub, body in since if at == mail.created_at)
             return Answer(row.state, text, sent=sent, others=others)

@@ -21,10 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..config import Config
+from ..payola.exchange.accounts import investor_key, investor_name, is_investor
+from ..rules.flags import Flag
 from ..rules.names import PowerName
 from ..store import Session, repo, webrepo
 from ..store.models import Game, WebSession
 from ..vocabulary import SeatStatus
+from .exchange.votes import investor_seat
 from .mailer import Mailer
 from .security import FailedSignon, check_password, locked_until, record_failure
 from .state import MASTER, GameState, find_observer
@@ -45,7 +48,13 @@ class Party:
 
     @property
     def power(self) -> PowerName | None:
+        """The power's name, or (Exchange Payola) the investor's account `@NAME`."""
         return None if self.is_master or self.is_observer else PowerName(self.name)
+
+    @property
+    def investor(self) -> str | None:
+        """The investor's name, when the party is an Exchange game's investor."""
+        return investor_name(self.name) if is_investor(self.name) else None
 
 
 @dataclass(frozen=True)
@@ -95,11 +104,29 @@ def _credential(s: Session, st: GameState, word: str) -> _Credential | None:
     if word.upper() in ("M", "MASTER"):
         return _Credential(MASTER, st.game.master_password, st.game.master_address, is_master=True)
     power = st.map.power(word.upper())
+    if Flag.EXCHANGE in st.rules:
+        return _investor(s, st, word, power is not None)
     if power is not None:
         seat = st.seat(power.name)
         if seat is None or seat.status is not SeatStatus.PLAYING:
             return None
         return _Credential(power.name, seat.password, seat.address)
+    return _observer(s, st, word)
+
+
+def _investor(s: Session, st: GameState, word: str, a_company: bool) -> _Credential | None:
+    """An Exchange game's investor, named as by mail (`SIGNON <name>@<game>`), or as its
+    account `@NAME` (a session's party); companies have no seats (their CEO signs in as
+    itself), so a company's name is nobody."""
+    seat = investor_seat(st, investor_name(word) if is_investor(word) else word)
+    if seat is None or seat.investor_name is None:
+        return None if a_company else _observer(s, st, word)
+    if seat.status is not SeatStatus.PLAYING:
+        return None
+    return _Credential(investor_key(seat.investor_name), seat.password, seat.address)
+
+
+def _observer(s: Session, st: GameState, word: str) -> _Credential | None:
     obs = find_observer(s, st.game, word)
     if obs is None or obs.confirmed_at is None:
         return None

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..config import Config
-from ..game import websend
+from ..game import webreceipt, websend
 from ..game.context import Context, Reply
 from ..game.mailer import Mailer
 from ..game.security import FailedSignon, password_token, record_failure, redaction_salt
@@ -50,7 +50,7 @@ from ..text.commands import Script, split_commands
 from ..text.message import InboundMail, read_message
 from ..text.redaction import headers_only, rebuild_message, redact_body, scrub_secrets
 from ..text.visible import visible
-from ..vocabulary import InboundState, MailKind
+from ..vocabulary import InboundState, MailKind, OutboxState
 from . import budget
 from .execute import execute
 
@@ -339,7 +339,10 @@ def _undone(
                 game = repo.game_by_name(s, undo.reply.game) if undo.reply.game else None
                 if undo.failure is not None:
                     _record_failure(s, config, now, undo.failure, undo.mail.sender or "", inbound_id)
-                _send_reply(mailer, game, undo.mail, undo.reply, ok=False)
+                web = websend.web_party(s, row.source, row.source_key, now)
+                _send_reply(
+                    mailer, game, undo.mail, undo.reply, ok=False, state=webreceipt.reply_state(game, web)
+                )
                 row.state, row.processed_at = InboundState.DONE, now
                 _redact(s, row, undo.mail)
             return
@@ -399,7 +402,8 @@ def _answer(
         raise _Undo(ctx.reply, mail, ctx.signon_failure)
     if ctx.state is not None:
         ctx.state.game.version += 1
-    _send_reply(mailer, ctx.state.game if ctx.state else None, mail, ctx.reply, ok=True)
+    game = ctx.state.game if ctx.state else None
+    _send_reply(mailer, game, mail, ctx.reply, ok=True, state=webreceipt.reply_state(game, ctx.web_party))
     _done(s, held, row, now, mail)
     if row.sender is not None:
         held.answered.setdefault(row.sender, []).append(now)
@@ -584,7 +588,28 @@ def _rate_limited(
     return times[-1] + RATE_WINDOW
 
 
-def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bool) -> None:
+def _reply_to(
+    mail: InboundMail, reply: Reply, state: OutboxState
+) -> list[tuple[list[str | None], OutboxState]]:
+    """Who gets the reply, and how it is written: the sender, and the addresses a command
+    added (an address changed: the old and the new one). Only the sender's copy is ever
+    kept from the mail (its receipt turned off on the web page, `game/webreceipt.py`)."""
+    if state is OutboxState.PENDING:
+        return [([mail.sender, *reply.extra_recipients], state)]
+    sender = (mail.sender or "").lower()
+    others = [a for a in reply.extra_recipients if a and a.lower() != sender]
+    return [([mail.sender], state), (list(others), OutboxState.PENDING)]
+
+
+def _send_reply(
+    mailer: Mailer,
+    game,
+    mail: InboundMail,
+    reply: Reply,
+    *,
+    ok: bool,
+    state: OutboxState = OutboxState.PENDING,
+) -> None:
     subject = (
         f"Re: {mail.subject}" if mail.subject else f"payjudge reply{f' ({reply.game})' if reply.game else ''}"
     )
@@ -597,16 +622,19 @@ def _send_reply(mailer: Mailer, game, mail: InboundMail, reply: Reply, *, ok: bo
         "comments": skipped.comments,
         "after_" + (skipped.end or "end"): skipped.after_end,
     }
-    mailer.send(
-        to,
-        subject[:200],
-        "reply.txt.j2",
-        kind=MailKind.REPLY,
-        game=game,
-        in_reply_to=mail.message_id,
-        auto="auto-replied",
-        v=reply.view(ok=ok),
-    )
+    view = reply.view(ok=ok)
+    for recipients, written in _reply_to(mail, reply, state):
+        mailer.send(
+            recipients,
+            subject[:200],
+            "reply.txt.j2",
+            kind=MailKind.REPLY,
+            game=game,
+            in_reply_to=mail.message_id,
+            auto="auto-replied",
+            outbox_state=written,
+            v=view,
+        )
     # the parts others get: each power's of the Master's FOR sections, the Master's of a
     # player's order update under ALWAYS_CONFIRM (none for an address the reply went to)
     parts = [

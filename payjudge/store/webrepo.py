@@ -8,7 +8,8 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from .models import CalendarFeed, InboundMessage, OutboxMail, WebSession
+from ..vocabulary import MailKind
+from .models import CalendarFeed, InboundMessage, OutboxMail, Press, WebSession
 
 
 def session_by_token(s: Session, token_hash: str) -> WebSession | None:
@@ -46,3 +47,25 @@ def has_live_feed(s: Session, game_id: int, party: str) -> bool:
 
 def revoke_feeds(s: Session, game_id: int, party: str, now: datetime) -> None:
     s.execute(update(CalendarFeed).where(*_live_feeds(game_id, party)).values(revoked_at=now))
+
+
+def press_mails(s: Session, game_id: int, limit: int = 2000) -> list[OutboxMail]:
+    """The game's press as it was mailed (one row per reader), newest first."""
+    query = (
+        select(OutboxMail)
+        .where(OutboxMail.game_id == game_id, OutboxMail.kind == MailKind.PRESS)
+        .order_by(OutboxMail.id.desc())
+        .limit(limit)
+    )
+    return list(s.scalars(query))
+
+
+def press_by(s: Session, game_id: int, sender: str, limit: int = 200) -> list[Press]:
+    """The press a party of the game wrote (its real name), newest first."""
+    query = (
+        select(Press)
+        .where(Press.game_id == game_id, Press.sender == sender)
+        .order_by(Press.id.desc())
+        .limit(limit)
+    )
+    return list(s.scalars(query))

@@ -31,7 +31,7 @@ from ..config import Config
 from ..game import public
 from ..store import repo
 from ..store.db import Database
-from ..templating import render_html
+from ..templating import render_html, templates_dir
 from .signin import InboundStore, add_routes
 
 log = logging.getLogger("payjudge.web")
@@ -47,8 +47,10 @@ _HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "Content-Security-Policy": (
-        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; "
-        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        # scripts only from our own files (the live check; never inline), which may only
+        # ask this server
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'; "
+        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
 }
 
@@ -109,7 +111,18 @@ def make_app(
             body=data, content_type="image/png", headers={**_HEADERS, "Cache-Control": "max-age=60"}
         )
 
+    script = (templates_dir() / "web" / "check.js").read_bytes()
+
+    async def check_js(request: web.Request) -> web.Response:
+        return web.Response(
+            body=script,
+            content_type="text/javascript",
+            charset="utf-8",
+            headers={**_HEADERS, "Cache-Control": "max-age=300"},
+        )
+
     app = web.Application()
+    app.router.add_get("/static/check.js", check_js)
     app.router.add_get("/", index)
     app.router.add_get("/game/{name}", game)
     app.router.add_get(r"/game/{name}/{seq:\d{1,9}}.png", picture)

@@ -6,6 +6,9 @@
     GET  /game/<name>/mine    the signed-in party's page of that game (?sent=<nonce>: with
                               the reply to the message a form sent)
     POST /game/<name>/send    the form's text, sent as the party's message (game/websend.py)
+    POST /game/<name>/check   the live check: what the judge would answer to the form's text,
+                              as JSON, changing nothing (game/webcheck.py)
+    POST /game/<name>/receipt   the receipt flag: the reply to the page's messages mailed too, or not
     POST /game/<name>/calendar  a new link to the party's calendar feed, or none (stop)
     GET  /calendar/<token>.ics  the feed: the game's deadline, with a reminder
     POST /logout              ends the session
@@ -28,7 +31,7 @@ from typing import Any, Protocol, TypeVar
 from aiohttp import web
 
 from ..config import Config
-from ..game import webcalendar, websend, websession
+from ..game import webcalendar, webcheck, webreceipt, websend, websession
 from ..game.private import own_picture, private_page
 from ..store.db import Database
 from ..store.mailbox import SqlInbound
@@ -55,6 +58,14 @@ class InboundStore(Protocol):
     def store_inbound(
         self, raw: bytes, *, source: str, source_key: str | None, envelope_from: str | None
     ) -> Any: ...
+
+
+class _DryRun(Exception):
+    """Carries a read's answer out of its transaction, which it rolls back on the way."""
+
+    def __init__(self, value: Any):
+        super().__init__()
+        self.value = value
 
 
 class _Clock:
@@ -97,6 +108,18 @@ def add_routes(
         def work() -> T:
             with db.transaction() as s:
                 return fn(s, *args, **kwargs)
+
+        return await asyncio.to_thread(work)
+
+    async def dry_run(fn: Callable[..., T], *args) -> T:
+        """`fn` in a transaction that is rolled back, whatever it did."""
+
+        def work() -> T:
+            try:
+                with db.reading() as s:
+                    raise _DryRun(fn(s, config, *args))
+            except _DryRun as done:
+                return done.value
 
         return await asyncio.to_thread(work)
 
@@ -222,6 +245,37 @@ def add_routes(
             await asyncio.sleep(0.1)
         return _see(f"/game/{name}/mine?sent={nonce}#answer")
 
+    async def receipt(request: web.Request) -> web.Response:
+        """The party turns the mailed receipt of its page's messages on or off."""
+        name = request.match_info["name"]
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            return _see(f"/login?game={name}")
+        form = await request.post()
+        if not _same(str(form.get("csrf", "")), current.csrf):
+            return page("web/missing.html.j2", status=403, what="a form without its token")
+        await writing(webreceipt.choose, current, form.get("on") == "1")
+        return _see(f"/game/{name}/mine#receipt")
+
+    async def live_check(request: web.Request) -> web.Response:
+        """What the judge would answer to the form's text, as JSON (the page's script asks
+        as the player types); nothing is stored or changed."""
+        name = request.match_info["name"]
+        current = await session_of(request)
+        if current is None or current.party.game != name:
+            return web.json_response({"error": "not signed in"}, status=401, headers=_PRIVATE)
+        form = await request.post()
+        if not _same(str(form.get("csrf", "")), current.csrf):
+            return web.json_response({"error": "no token"}, status=403, headers=_PRIVATE)
+        text = str(form.get("text", ""))
+        if len(text.encode()) > config.max_message_bytes // 2:
+            return web.json_response({"error": "too long"}, status=413, headers=_PRIVATE)
+        address = await reading(websend.address_of, current)
+        if address is None:
+            return web.json_response({"error": "not signed in"}, status=401, headers=_PRIVATE)
+        found = await dry_run(webcheck.live_check, current, address, text, now())
+        return web.json_response(found.as_json(), headers=_PRIVATE)
+
     async def logout(request: web.Request) -> web.Response:
         form = await request.post()
         current = await session_of(request)
@@ -238,6 +292,8 @@ def add_routes(
     app.router.add_post("/login", login_post)
     app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine", mine)
     app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/send", send)
+    app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/receipt", receipt)
+    app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/check", live_check)
     app.router.add_post(r"/game/{name:[A-Za-z0-9_-]{1,32}}/calendar", calendar_link)
     app.router.add_get(r"/calendar/{token:[A-Za-z0-9_-]{1,64}}.ics", calendar_ics)
     app.router.add_get(r"/game/{name:[A-Za-z0-9_-]{1,32}}/mine/{seq:\d{1,9}}.png", own_png)

@@ -156,6 +156,7 @@ class Game:
         self.passwords: set[str] = {MASTER_PW, "obsQ7pw"}
         self.step = 0
         self.markers = itertools.count(1)
+        self.grey_press: list[tuple[str, str]] = []  # (sender, marker) of grey press sent
         self.opened: dict[str, tuple] = {}  # phase -> (position, balances) when it opened
         self.web = web
         self.replay_check = replay_check
@@ -337,8 +338,11 @@ class Game:
         """The HTTP leg of the privacy promise: each played power signs in on the web with
         its password and reads its own page, which must carry no other party's marker, no
         other power's desk and no password; the Master's page must open too."""
-        if self.setup.exchange or self.client is None or self.loop is None:
-            return  # (investors do not sign in on the web yet)
+        if self.client is None or self.loop is None:
+            return
+        if self.setup.exchange:
+            self.check_investor_pages()
+            return
         seated = self.seated()
         control = self.control()
         pages = [
@@ -364,6 +368,42 @@ class Game:
             for secret in self.passwords:
                 if secret and secret in text:
                     self.fail("password", f"{what} quotes a password")
+            self.check_grey_on_page(what, text, mine)
+
+    def check_investor_pages(self) -> None:
+        """An Exchange game's investors sign in as by mail (their names) and read their own
+        pages, which must carry no other investor's account and no password. (Markers are
+        not checked here: a new CEO rightly reads the company's sheet its predecessor
+        wrote.)"""
+        assert self.loop is not None
+        with self.db.transaction() as s:
+            game = find_game(s, self.setup.name)
+            playing = {
+                f"@{seat.investor_name}"
+                for seat in game.seats
+                if seat.investor_name and seat.status == "playing"
+            }
+        for party in self.investors.values():
+            if party.power not in playing:
+                continue
+            status, text = self.loop.run_until_complete(self._own_page(party.initial, party.password))
+            what = f"{party.initial}'s own page"
+            if status != 200:
+                self.fail("web", f"{what} answered {status}: {text[-300:]}")
+                continue
+            for other in self.investors:
+                if other != party.power and f'id="desk-{other}"' in text:
+                    self.fail("privacy", f"{what} shows {other}'s account")
+            for secret in self.passwords:
+                if secret and secret in text:
+                    self.fail("password", f"{what} quotes a password")
+
+    def check_grey_on_page(self, what: str, text: str, mine: set[str]) -> None:
+        """Grey press on its reader's page names its sender no more than its mail did."""
+        for head, body in re.findall(r'<h3 class="press-head">(.*?)</h3>\s*<pre>(.*?)</pre>', text, re.S):
+            for sender, mark in self.grey_press:
+                if sender not in mine and mark in body and sender.title() in head:
+                    self.fail("privacy", f"{what} names {sender} as the sender of its grey press")
 
     async def _own_page(self, initial: str, password: str) -> tuple[int, str]:
         assert self.client is not None
@@ -637,6 +677,8 @@ class Game:
         reply = self.as_party(party, body, what=f"{party.power}'s press to {to}")
         if "Press sent" not in reply:
             return
+        if " GREY" in body.partition("\n")[0]:
+            self.grey_press.append((party.power, mark))  # its readers' pages must not name it
         got: set[str] = set()
         for mail in self.judge.sent[start:]:
             if mail.kind != "reply" and mark in mail.body:

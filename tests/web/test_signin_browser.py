@@ -144,3 +144,43 @@ async def test_a_sheet_entered_corrected_and_processed_in_the_browser(tmp_path):
             )
     finally:
         served.end()
+
+
+async def test_the_live_check_shows_errors_as_the_player_types(tmp_path):
+    """The page's own script (no inline script: the CSP allows none) asks the judge as the
+    player types and shows the error with its line number beside the textarea; sending is
+    still the form's own POST."""
+    url, judge = play(tmp_path)
+    served = _Served(tmp_path)
+    served.start(url, judge)
+    try:
+        base = await served.base()
+        async with Browser(tmp_path / "player") as player:
+            await _sign_in(player, base, "F", "pw-france")
+            await player.run(
+                "(() => { const t = document.querySelector('form.send textarea');"
+                " t.value = '% typed\\n7 : A BUR - MUN\\n4 : A MAR - NOWHERE';"
+                " t.dispatchEvent(new Event('input')); })()"
+            )
+            shown = ""
+            for _ in range(100):
+                shown = str(await player.run("document.getElementById('live').innerText"))
+                if "line 4" in shown:
+                    break
+                await asyncio.sleep(0.1)
+            assert "line 4" in shown and "NOWHERE" in shown
+            await player.run(
+                "(() => { const t = document.querySelector('form.send textarea');"
+                " t.value = '7 : A BUR - MUN'; t.dispatchEvent(new Event('input')); })()"
+            )
+            for _ in range(100):
+                shown = str(await player.run("document.getElementById('live').innerText"))
+                if "Offers total" in shown:
+                    break
+                await asyncio.sleep(0.1)
+            assert "Offers total 7 AgP" in shown and "line 4" not in shown and "would take it" in shown
+            # nothing was sent by checking: the form sends
+            reply = await _send(player, "7 : A BUR - MUN")
+            assert "was processed" in reply
+    finally:
+        served.end()
