@@ -32,6 +32,7 @@ from .websession import Current, Party
 
 WEB_WORD = "web-session"  # the SIGNON password of a message the web stored
 SOURCE = "web"
+REPLAYED = "replayed"  # a web message's key in a replay's database (`replayed_key`)
 NONCE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
@@ -82,13 +83,37 @@ def web_party(s: Session, source: str, key: str | None, now: datetime) -> tuple[
     if source != SOURCE or not key:
         return None
     parts = key.split(":")
+    if len(parts) == 4 and parts[0] == REPLAYED:
+        return parts[1], parts[2]  # the replay found the session live then (`replayed_key`)
     if len(parts) != 3 or parts[0] != SOURCE or not parts[1].isdigit():
         return None
     row = s.get(WebSession, int(parts[1]))
-    if row is None or row.ended_at is not None or row.expires_at <= now:
+    if row is None or not _live(row, now):
         return None
     game = s.get(Game, row.game_id)
     return (game.name, row.party) if game is not None else None
+
+
+def _live(row: WebSession, when: datetime) -> bool:
+    """Whether the session was live at `when` (signed out at that very moment: still, as
+    a message processed then was read before the sign-out was)."""
+    return (row.ended_at is None or row.ended_at >= when) and row.expires_at > when
+
+
+def replayed_key(s: Session, key: str | None, when: datetime) -> str | None:
+    """`payjudge replay` plays a game's messages into a fresh database, where the web's
+    sessions are not: for a message the web stored, the key it is stored with there, which
+    says for whom it signs on, when its session (read here, in the original database) was
+    live at `when`, the moment it was processed; None when it was not (it fails to sign
+    on again, as it failed then)."""
+    parts = (key or "").split(":")
+    if len(parts) != 3 or parts[0] != SOURCE or not parts[1].isdigit():
+        return None
+    row = s.get(WebSession, int(parts[1]))
+    game = s.get(Game, row.game_id) if row is not None else None
+    if row is None or game is None or not _live(row, when):
+        return None
+    return f"{REPLAYED}:{game.name}:{row.party}:{parts[2]}"
 
 
 @dataclass(frozen=True)

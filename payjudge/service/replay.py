@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from ..config import Config
-from ..game import money
+from ..game import money, websend
 from ..game.state import find_game, turns
 from ..memory import FixedClock
 from ..store import repo
@@ -79,13 +79,16 @@ def replay(source: Database, target: Database, name: str, config: Config) -> Rep
             raise ValueError(f"no game {name!r}")
         seed_base = game.settings.get("seed_base")
         messages = [
-            (m.processed_at or m.received_at, m.raw, m.envelope_from)
+            _Message(m.processed_at or m.received_at, m.raw, m.envelope_from, m.source, m.source_key)
             for m in repo.inbound_messages(s)
             if m.state is InboundState.DONE and game_of(m.raw) == name
         ]
-        moments = _tick_moments(s, game, {when for when, _raw, _env in messages})
+        # a message from a web page signs on by its session, which the fresh database
+        # does not have: it is played with a key that says whom it spoke for
+        messages = [_web_signed(s, m) for m in messages]
+        moments = _tick_moments(s, game, {m.when for m in messages})
         original = _record(s, game)
-    clock = FixedClock(messages[0][0] if messages else datetime.now().astimezone())
+    clock = FixedClock(messages[0].when if messages else datetime.now().astimezone())
     report.messages = _play(target, config, clock, name, seed_base, messages, moments)
     with target.transaction() as s:
         game = find_game(s, name)
@@ -100,20 +103,26 @@ def _play(
     clock: FixedClock,
     name: str,
     seed_base: str | None,
-    messages: list[tuple[datetime, bytes, str | None]],
+    messages: list[_Message],
     moments: list[datetime],
 ) -> int:
     """Play the messages and the deadline ticks into `target` in the order they happened
     (at one moment, the message first); the number of messages played."""
     inbound = SqlInbound(target, clock)
     played = 0
-    events = [(when, 0, raw, env) for when, raw, env in messages] + [(when, 1, b"", None) for when in moments]
-    for when, kind, raw, env in sorted(events, key=lambda e: (e[0], e[1])):
+    events = [(m.when, 0, m) for m in messages] + [(when, 1, None) for when in moments]
+    for when, _kind, message in sorted(events, key=lambda e: (e[0], e[1])):
         clock.current = when
-        if kind == 1:
+        if message is None:
             tick_all(target, config, when)
             continue
-        inbound.store_inbound(raw, source="replay", envelope_from=env)
+        web = message.source == websend.SOURCE and message.source_key is not None
+        inbound.store_inbound(
+            message.raw,
+            source=websend.SOURCE if web else "replay",
+            source_key=message.source_key if web else None,
+            envelope_from=message.envelope_from,
+        )
         process_pending(target, config, clock, limit=10_000)
         played += 1
         with target.transaction() as s:
@@ -121,6 +130,23 @@ def _play(
             if g is not None and seed_base and g.settings.get("seed_base") != seed_base:
                 g.settings = {**g.settings, "seed_base": seed_base}
     return played
+
+
+@dataclass(frozen=True)
+class _Message:
+    """A stored message as the replay plays it."""
+
+    when: datetime  # when it was processed
+    raw: bytes
+    envelope_from: str | None
+    source: str
+    source_key: str | None
+
+
+def _web_signed(s, m: _Message) -> _Message:
+    if m.source != websend.SOURCE:
+        return m
+    return replace(m, source_key=websend.replayed_key(s, m.source_key, m.when))
 
 
 def _compare(report: ReplayReport, original: list[dict], rebuilt: list[dict]) -> None:

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from payjudge.store.models import InboundMessage
 from payjudge.web.app import start_http
 
-from .games import addr, play
+from .games import GM, addr, play
 from .test_signin import _client, _get, _sign_in
 
 pytestmark = pytest.mark.timeout(180)
@@ -115,3 +115,34 @@ def test_mail_cannot_use_the_webs_sign_on(tmp_path):
     _, judge = play(tmp_path)
     judge.send(addr("FRANCE"), "SIGNON france@pay7 web-session\n7 : A BUR H\n")
     assert "invalid power or password for pay7" in judge.last_reply(addr("FRANCE"))
+
+
+async def test_a_game_played_on_the_web_replays_exactly(tmp_path):
+    """`payjudge replay` rebuilds a game from its stored messages into a fresh database,
+    where the web's sessions are not: a message the page sent signs on again as its
+    session did then, and one sent after signing out fails again, so the game comes out
+    the same (the judge's promise that mail is the whole truth holds for the page)."""
+    page, base, judge = await _serve(tmp_path)
+    try:
+        async with _client() as http:
+            assert (await _sign_in(http, base, "pay7", "F", "pw-france"))[0] == 303
+            form = await _form(http, base)
+            assert (await _send(http, base, form, "% replayed plans\n7 : A BUR - MUN"))[0] == 303
+            judge.process()
+            judge.clock.advance(minutes=5)
+            late = await _form(http, base)
+            assert (await _send(http, base, late, "% too late\n7 : A BUR H"))[0] == 303
+            judge.clock.advance(minutes=1)
+            async with http.post(f"{base}/logout", data={"csrf": late["csrf"]}, allow_redirects=False) as r:
+                assert r.status == 303
+        # processed after the sign-out: its session is over, it signs nobody on
+        judge.clock.advance(minutes=1)
+        judge.process()
+        assert "invalid power or password" in judge.last_reply(addr("FRANCE"))
+        judge.send(GM, "SIGNON Mpay7 masterpw\nPROCESS!\n")
+        # the record: France's sheet from the page was played, and moved its army
+        report = judge.replay("pay7")
+        assert report.ok, report.differences
+        assert report.phases >= 3 and report.messages > 10
+    finally:
+        await page.cleanup()
