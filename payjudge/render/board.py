@@ -79,6 +79,7 @@ def _draw(g: Geometry, picture: Picture, numbered: bool) -> _Parts:
     main = Layers(g, picture)
     main.draw_board()
     insets = plan_insets(g, main.action, main.crowded())
+    main.leave_edges([inset.box for inset in insets])
     main.labels([inset.box for inset in insets])
     marks = set(main.marks) | ({Mark.INSET_APART if numbered else Mark.INSET} if insets else set())
     drawn = []
