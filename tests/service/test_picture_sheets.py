@@ -55,3 +55,29 @@ def test_youngstown_results_carry_the_board_and_each_inset(tmp_path):
     whole = pictures.png(m, before, stored)
     assert _width(whole) == 1000 and whole not in {a.data for a in (board, *insets)}
     assert (tmp_path / "pictures" / f"{key}-whole.png").read_bytes() == whole
+
+
+def test_a_results_mail_carries_every_sheet_and_says_so(database, monkeypatch):
+    from payjudge.text.compose import Attachment
+
+    from .judge import TestJudge
+    from .test_game import GM, start_game
+    from .test_pictures import _pictures, _process
+
+    def three(self, game, game_map, position, report, **_kw):
+        return tuple(
+            Attachment(f"{game.name}-{n}.png", "image/png", b"\x89PNG\r\n\x1a\n" + bytes(n)) for n in range(3)
+        )
+
+    monkeypatch.setattr(Pictures, "attachments", three)
+    judge = TestJudge(database)
+    start_game(judge)
+    judge.sent.clear()
+    _process(judge)
+    mail = next(m for m in judge.sent if m.kind == "results" and m.to[0] == GM)
+    assert [name for name, _ in _pictures(mail.raw)] == ["pay7-0.png", "pay7-1.png", "pay7-2.png"]
+    body = " ".join(mail.body.split())
+    assert (
+        "attached as pictures: the board, and 2 enlarged areas numbered on it; SET MAP OFF stops them."
+        in body
+    )
