@@ -141,12 +141,12 @@ def _tiles(g: Geometry, group: Sequence[Point], scale: float) -> list[Inset]:
         cells[key] = cells.get(key, 0) + 1
     out = []
     for (c, r), _n in sorted(cells.items(), key=lambda kv: (-kv[1], kv[0])):
-        cx = x0 + (c + 0.5) * step_x
+        cx, cy = x0 + (c + 0.5) * step_x, y0 + (r + 0.5) * h
+        tall = min(h + PAD, most_h, g.height)  # rows overlap where the grid leaves room
         left = min(max(cx - w / 2, 0.0), g.width - w)
-        top = min(max(y0 + r * h, 0.0), g.height - h)
-        out.append(
-            Inset((round(left, 1), round(top, 1), round(left + w, 1), round(top + h, 1)), round(scale, 3))
-        )
+        top = min(max(cy - tall / 2, 0.0), g.height - tall)
+        box = (round(left, 1), round(top, 1), round(left + w, 1), round(top + tall, 1))
+        out.append(Inset(box, round(scale, 3)))
     return out
 
 
