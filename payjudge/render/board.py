@@ -50,20 +50,6 @@ def board_svg(
     return picture_svg(geometry, picture)
 
 
-def board_sheets(
-    geometry: Geometry,
-    position: Position,
-    outcomes: Iterable[OrderOutcome] = (),
-    *,
-    retreats: Mapping[PowerName, tuple[Dislodged, ...]] | None = None,
-    title: str | None = None,
-    viewer: PowerName | None = None,
-) -> tuple[str, ...]:
-    """`board_svg`'s picture as the sheets a mail carries (`picture_sheets`)."""
-    picture = Picture(position, tuple(outcomes), retreats or {}, title, viewer)
-    return picture_sheets(geometry, picture)
-
-
 @dataclass(frozen=True)
 class _Parts:
     """A picture drawn once, before it is laid out as one sheet or as several."""
@@ -76,6 +62,7 @@ class _Parts:
 
 
 def _draw(g: Geometry, picture: Picture, numbered: bool) -> _Parts:
+    """The board, its insets and what the legend lists; `numbered` frames for sheets."""
     main = Layers(g, picture)
     main.draw_board()
     insets = plan_insets(g, main.action, main.crowded())
