@@ -187,7 +187,7 @@ def _send_pictured(
     audience: list[str],
     shown: dict[str, Any],
     subject: str,
-    picture: Attachment | None,
+    picture: tuple[Attachment, ...],
     *,
     preview: bool,
 ) -> None:
@@ -199,7 +199,7 @@ def _send_pictured(
     )
     for group, attachment in (
         ([a for a in audience if a and a.lower() not in plain], picture),
-        ([a for a in audience if a and a.lower() in plain], None),
+        ([a for a in audience if a and a.lower() in plain], ()),
     ):
         mailer.send(
             group,
@@ -208,8 +208,9 @@ def _send_pictured(
             kind=MailKind.PREVIEW if preview else MailKind.RESULTS,
             game=st.game,
             preview=preview,
-            attachments=(attachment,) if attachment else (),
-            picture=attachment.filename if attachment else None,
+            attachments=attachment,
+            picture=attachment[0].filename if attachment else None,
+            insets=len(attachment[1:]),
             **shown,
         )
 
@@ -240,11 +241,11 @@ def _audiences(
 
 def _results_picture(
     st: GameState, comp: TurnComputation, report: dict[str, Any], mailer: Mailer
-) -> Attachment | None:
-    """The picture of the phase, or None."""
-    picture = Pictures.of(mailer.config).attachment(st.game, st.map, comp.report.before, report)
+) -> tuple[Attachment, ...]:
+    """The pictures of the phase (the board, and a large map's insets), or none."""
+    picture = Pictures.of(mailer.config).attachments(st.game, st.map, comp.report.before, report)
     if hides(st.rules, comp.report.phase) and any(o["order"].startswith("BUILD ") for o in report["orders"]):
-        return None  # HIDE_BUILDS: a picture of the winter would show where the builds are
+        return ()  # HIDE_BUILDS: a picture of the winter would show where the builds are
     return picture
 
 
@@ -263,8 +264,9 @@ def _send_results_mail(
         kind=MailKind.RESULTS,
         game=st.game,
         preview=False,
-        attachments=(picture,) if picture else (),
-        picture=picture.filename if picture else None,
+        attachments=picture,
+        picture=picture[0].filename if picture else None,
+        insets=len(picture[1:]),
         **view,
     )
 
@@ -289,15 +291,15 @@ def _send_blind_results(
         if to:
             tailored = results_view(st, report, deadline=st.game.deadline, viewer=power)
             picture = (
-                pictures.attachment(st.game, st.map, before, report, viewer=power)
+                pictures.attachments(st.game, st.map, before, report, viewer=power)
                 if drawn and wants_map(st.game, power)
-                else None
+                else ()
             )
             _send_results_mail(mailer, st, to, subject, picture, tailored)
     full = [] if Flag.IGNORE_RESULTS in st.rules else [st.game.master_address]
     full += omniscient(st)
     if full:
-        picture = pictures.attachment(st.game, st.map, before, report, whole=True) if drawn else None
+        picture = pictures.attachments(st.game, st.map, before, report, whole=True) if drawn else ()
         _send_results_mail(mailer, st, full, subject, picture, view)
     told = {a.lower() for a in full}
     others = [o.address for o in st.observers() if o.address and o.address.lower() not in told]

@@ -3,7 +3,10 @@
 A picture is a pure function of what the turn stores (the position it started from and
 its public report) and of the map's drawing, so it is not kept in the database: it is
 drawn when first wanted (for the results mail, or by the status page) and kept as
-`<data_dir>/pictures/<digest>.png`, named by a digest of what it is drawn from. A phase
+`<data_dir>/pictures/<digest>.png`, named by a digest of what it is drawn from (a large
+map's enlarged insets beside it as `<digest>-inset<n>.png`: a mail carries each as a picture
+of its own, so that none is shrunk below what reads; a web page shows them under the board,
+`<digest>-whole.png`). A phase
 rolled back and played again has another report, hence another picture; deleting the
 folder loses nothing. A DPjudge drawing's base map, rendered by Ghostscript, is kept
 beside them in `pictures/maps/`.
@@ -27,8 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Config
-from ..render.board import board_svg
+from ..render.board import picture_sheets, picture_svg
 from ..render.files import drawing_path, geometry_for
+from ..render.geometry import Geometry
+from ..render.picture import Picture
 from ..render.raster import png
 from ..render.stored import outcomes_from_report, retreats_from_report
 from ..rules.calendar import calendar_of
@@ -44,9 +49,12 @@ from .blind import sight_board
 
 log = logging.getLogger("payjudge.pictures")
 
-VERSION = "3"  # bump when the drawing changes: cached pictures are then drawn again
-MAIL_LIMIT = 450_000  # a larger picture is attached smaller (a mail stays well under 1 MB)
-_MEMORY: OrderedDict[str, bytes] = OrderedDict()  # the last few pictures, by digest
+VERSION = "4"  # bump when the drawing changes: cached pictures are then drawn again
+MAIL_LIMIT = 450_000  # the most bytes of one attached picture: a larger one is drawn smaller
+# ... but never smaller than this: province names (10 px) stay 8.5 px high, unit tokens
+# (18 px) 15 px wide, the size `tests/render/test_readable.py` holds readable
+MIN_ZOOM = 0.85
+_MEMORY: OrderedDict[str, tuple[bytes, ...]] = OrderedDict()  # the last few pictures' sheets, by digest
 _MEMORY_SIZE = 24
 _MEMORY_LOCK = threading.Lock()  # the processor and the status page's readers share it
 
@@ -112,6 +120,29 @@ class Pictures:
             doc["title"] = calendar.title(position.phase)
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:32]
 
+    def sheets(
+        self,
+        game_map: Map,
+        position: Position,
+        report: Mapping[str, Any] | None,
+        viewer: PowerName | None = None,
+    ) -> tuple[bytes, ...]:
+        """The picture of a phase as a mail carries it: the board with its legend, then
+        each enlarged inset, one PNG each (`render.board.picture_sheets`), each at most
+        `MAIL_LIMIT` bytes unless that would shrink it below `MIN_ZOOM`. A picture with
+        no inset is one sheet. A BLIND `viewer`'s legend counts only its own centres and
+        units (the others read `?`)."""
+        key = self.digest(game_map, position, report, viewer)
+        with _MEMORY_LOCK:
+            found = _MEMORY.get(key)
+        if found is None:
+            found = self._kept(key)
+        if found is None:
+            found = self._draw(game_map, position, report, viewer)
+        self._keep(key, found)
+        self._remember(key, found)
+        return found
+
     def png(
         self,
         game_map: Map,
@@ -119,44 +150,72 @@ class Pictures:
         report: Mapping[str, Any] | None,
         viewer: PowerName | None = None,
     ) -> bytes:
-        """The picture of a phase: its board, and with its report its orders and results
-        (no report: the board as it stands). A BLIND `viewer`'s picture counts only its
-        own centres and units in the legend (the others read `?`)."""
-        key = self.digest(game_map, position, report, viewer)
-        path = self.cache_dir / f"{key}.png" if self.cache_dir else None
+        """The picture of a phase in one PNG, for a web page: its board, and with its
+        report its orders and results (no report: the board as it stands), its insets
+        under the board at full size (a page has no mail's limit). Without insets, the
+        same as the one sheet a mail carries."""
+        drawn = self.sheets(game_map, position, report, viewer)
+        if len(drawn) == 1:
+            return drawn[0]
+        key = self.digest(game_map, position, report, viewer) + "-whole"
         with _MEMORY_LOCK:
-            data = _MEMORY.get(key)
-        if data is None and path is not None and path.is_file():
-            data = path.read_bytes()
-        if data is None:
-            data = self._draw(game_map, position, report, viewer)
-        if path is not None and not path.is_file():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(f"{key}.{threading.get_ident()}.part")
+            found = _MEMORY.get(key)
+        if found is None:
+            found = self._kept(key)
+        if found is None:
+            found = (png(picture_svg(*self._picture(game_map, position, report, viewer))),)
+        self._keep(key, found)
+        self._remember(key, found)
+        return found[0]
+
+    def _kept(self, key: str) -> tuple[bytes, ...] | None:
+        """The sheets kept under the data directory: `<key>.png`, then `<key>-inset<n>.png`
+        (written first, so the board's file says they are all there)."""
+        if self.cache_dir is None or not (self.cache_dir / f"{key}.png").is_file():
+            return None
+        insets = sorted(
+            self.cache_dir.glob(f"{key}-inset*.png"), key=lambda p: int(p.stem.rsplit("inset", 1)[1])
+        )
+        return tuple(p.read_bytes() for p in [self.cache_dir / f"{key}.png", *insets])
+
+    def _keep(self, key: str, sheets: tuple[bytes, ...]) -> None:
+        """Keep the sheets under the data directory, unless they are there already."""
+        if self.cache_dir is None or (self.cache_dir / f"{key}.png").is_file():
+            return
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        names = [f"{key}-inset{n}.png" for n in range(1, len(sheets))] + [f"{key}.png"]
+        for name, data in zip(names, [*sheets[1:], sheets[0]], strict=True):
+            path = self.cache_dir / name
+            partial = path.with_name(f"{name}.{threading.get_ident()}.part")
             partial.write_bytes(data)
             partial.replace(path)  # never a half-written picture under the real name
+
+    @staticmethod
+    def _remember(key: str, sheets: tuple[bytes, ...]) -> None:
         with _MEMORY_LOCK:
-            _MEMORY[key] = data
+            _MEMORY[key] = sheets
             _MEMORY.move_to_end(key)
             while len(_MEMORY) > _MEMORY_SIZE:
                 _MEMORY.popitem(last=False)
-        return data
 
-    def _draw(
+    def _picture(
         self, game_map: Map, position: Position, report: Mapping[str, Any] | None, viewer: PowerName | None
-    ) -> bytes:
+    ) -> tuple[Geometry, Picture]:
         geometry = geometry_for(game_map, self.maps_dir, self.cache_dir / "maps" if self.cache_dir else None)
         outcomes = outcomes_from_report(position, report) if report else ()
         retreats = retreats_from_report(report) if report else {}
         # titled as the map names the phase (A.D. 1430 Adjustments)
         title = calendar_of(game_map).title(position.phase)
-        text = board_svg(geometry, position, outcomes, retreats=retreats, title=title, viewer=viewer)
-        data = png(text)
-        if len(data) > MAIL_LIMIT:
-            data = png(text, zoom=max(0.4, (MAIL_LIMIT / len(data)) ** 0.5))
-        return data
+        return geometry, Picture(position, outcomes, retreats, title, viewer)
 
-    def attachment(
+    def _draw(
+        self, game_map: Map, position: Position, report: Mapping[str, Any] | None, viewer: PowerName | None
+    ) -> tuple[bytes, ...]:
+        return tuple(
+            fitted(text) for text in picture_sheets(*self._picture(game_map, position, report, viewer))
+        )
+
+    def attachments(
         self,
         game: Game,
         game_map: Map,
@@ -165,20 +224,35 @@ class Pictures:
         *,
         viewer: PowerName | None = None,
         whole: bool = False,
-    ) -> Attachment | None:
-        """The picture of a played phase for its results mail; None when the game gets no
-        shared picture, or when drawing it failed (the results go out without it). In a
-        BLIND game, `viewer`'s picture shows only what that power saw (`blind.sight_board`),
-        and `whole` asks for the full picture, which only the Master and the omniscient get."""
+    ) -> tuple[Attachment, ...]:
+        """The pictures of a played phase for its results mail: `<game>-<phase>.png`, the
+        board, then `<game>-<phase>-<n>.png`, each inset the board numbers `n`. None when
+        the game gets no shared picture, or when drawing failed (the results go out
+        without it). In a BLIND game, `viewer`'s picture shows only what that power saw
+        (`blind.sight_board`), and `whole` asks for the full picture, which only the Master
+        and the omniscient get."""
         if viewer is not None:
             position, seen = sight_board(position, dict(report), viewer)
             report = seen
         elif not whole and not shared_pictures(game):
-            return None
+            return ()
         try:
-            data = self.png(game_map, position, report, viewer)
+            drawn = self.sheets(game_map, position, report, viewer)
         except Exception:  # a picture is never worth losing the results mail over
             log.exception("game %s: the picture of %s could not be drawn", game.name, report.get("phase"))
-            return None
-        shown = calendar_of(game_map).short(Phase.parse(str(report["phase"])))
-        return Attachment(f"{game.name}-{shown}.png", "image/png", data)
+            return ()
+        shown = f"{game.name}-{calendar_of(game_map).short(Phase.parse(str(report['phase'])))}"
+        names = [f"{shown}.png"] + [f"{shown}-{n}.png" for n in range(1, len(drawn))]
+        return tuple(Attachment(name, "image/png", data) for name, data in zip(names, drawn, strict=True))
+
+
+def fitted(text: str) -> bytes:
+    """A sheet's PNG within `MAIL_LIMIT`, drawn smaller if need be but never below
+    `MIN_ZOOM`: a sheet that cannot fit at that size goes out larger than the limit, since
+    a picture that cannot be read is worth nothing."""
+    data, zoom = png(text), 1.0
+    while len(data) > MAIL_LIMIT and zoom > MIN_ZOOM:
+        # a PNG's size goes roughly with its area; a little under, so one retry is rare
+        zoom = max(MIN_ZOOM, round(zoom * (MAIL_LIMIT / len(data)) ** 0.5 * 0.98, 3))
+        data = png(text, zoom=zoom)
+    return data

@@ -44,6 +44,7 @@ class Canvas:
         self.lines: list[Segment] = []
         self.marks: set[Mark] = set()
         self.action: list[Point] = []
+        self.edge_lines: list[tuple[int, Point, Point]] = []  # where in `out`, and its ends
         self.walls = self._walls()
 
     def add(self, text: str) -> None:

@@ -22,6 +22,7 @@ LEGIBLE = 30.0  # provinces closer than this (median, to the nearest) crowd each
 CROWDED = 1.6  # a map whose provinces stand closer than LEGIBLE times this may need insets
 SPACING = 48.0  # how far apart the inset puts them
 MOST = 2
+TILES = 4  # a cluster too wide to enlarge enough in one inset is cut into at most this many
 MAX_SCALE = 3.0  # no more than the drawing's detail picture holds (2.5 times)
 MAX_HEIGHT = 560.0  # of an inset, in picture units
 PAD = 36.0  # around the action, in board units
@@ -126,24 +127,69 @@ def _shared(a: Box, b: Box) -> float:
     return w * h / area if w > 0 and h > 0 else 0.0
 
 
+def _tiles(g: Geometry, group: Sequence[Point], scale: float) -> list[Inset]:
+    """The group's area (its points and `PAD` round them) cut into a grid of insets at
+    `scale`, each as wide as the picture; only the cells with action, the fullest first."""
+    x0, y0 = min(p[0] for p in group) - PAD, min(p[1] for p in group) - PAD
+    x1, y1 = max(p[0] for p in group) + PAD, max(p[1] for p in group) + PAD
+    w, most_h = g.width / scale, MAX_HEIGHT / scale
+    cols, rows = math.ceil((x1 - x0) / w - 1e-9), math.ceil((y1 - y0) / most_h - 1e-9)
+    step_x, h = (x1 - x0) / cols, (y1 - y0) / rows
+    cells: dict[tuple[int, int], int] = {}
+    for p in group:
+        key = (min(int((p[0] - x0) // step_x), cols - 1), min(int((p[1] - y0) // h), rows - 1))
+        cells[key] = cells.get(key, 0) + 1
+    out = []
+    for (c, r), _n in sorted(cells.items(), key=lambda kv: (-kv[1], kv[0])):
+        cx, cy = x0 + (c + 0.5) * step_x, y0 + (r + 0.5) * h
+        tall = min(h + PAD, most_h, g.height)  # rows overlap where the grid leaves room
+        left = min(max(cx - w / 2, 0.0), g.width - w)
+        top = min(max(cy - tall / 2, 0.0), g.height - tall)
+        box = (round(left, 1), round(top, 1), round(left + w, 1), round(top + tall, 1))
+        out.append(Inset(box, round(scale, 3)))
+    return out
+
+
+def _grid_scale(g: Geometry, group: Sequence[Point], wanted: float) -> float:
+    """The scale at which the group, cut into at most `TILES` insets (two by two), shows
+    its provinces as near `wanted` as that allows."""
+    xs, ys = [p[0] for p in group], [p[1] for p in group]
+    across = 2 * g.width / (max(xs) - min(xs) + 2 * PAD)
+    down = 2 * MAX_HEIGHT / (max(ys) - min(ys) + 2 * PAD)
+    return max(1.5, min(wanted, across, down))
+
+
+def _insets(g: Geometry, group: list[Point], wanted: float) -> list[Inset]:
+    """The insets of one cluster: the cluster whole when one inset enlarges it nearly as
+    much as it wants, else a grid of them (imperial's action covers most of its board:
+    one inset of all of it would hardly enlarge it)."""
+    xs = [p[0] for p in group]
+    fit = g.width / (max(xs) - min(xs) + 2 * PAD)
+    if fit >= wanted * 0.8:
+        scale = max(1.5, min(wanted, fit))
+        return [Inset(_frame(g, group, scale), round(scale, 3))]
+    return _tiles(g, group, _grid_scale(g, group, wanted))
+
+
 def plan_insets(g: Geometry, action: Sequence[Point], spread: float) -> list[Inset]:
     """The insets a picture needs: none on a map whose provinces stand apart."""
     if spread >= LEGIBLE * CROWDED or not action:
         return []
     out: list[Inset] = []
-    for group in clusters(action):
-        xs, ys = [p[0] for p in group], [p[1] for p in group]
+    most = MOST
+    for cluster in clusters(action):
+        xs, ys = [p[0] for p in cluster], [p[1] for p in cluster]
         near = (min(xs) - PAD, min(ys) - PAD, max(xs) + PAD, max(ys) + PAD)
         local = spacing(g, near)
         if local >= LEGIBLE:
             continue
-        scale = min(MAX_SCALE, SPACING / max(local, 1.0))
-        fit = g.width / (max(xs) - min(xs) + 2 * PAD)
-        scale = max(1.5, min(scale, fit))
-        box = _frame(g, group, scale)
-        if any(_shared(box, other.box) > 0.5 for other in out):
-            continue  # mostly shown already
-        out.append(Inset(box, round(scale, 3)))
-        if len(out) == MOST:
-            break
+        planned = _insets(g, cluster, min(MAX_SCALE, SPACING / max(local, 1.0)))
+        if len(planned) > 1:
+            most = TILES
+        for inset in planned:
+            if any(_shared(inset.box, other.box) > 0.5 for other in out):
+                continue  # mostly shown already
+            out.append(inset)
+            if len(out) >= most:
+                return out
     return out

@@ -65,7 +65,7 @@ def _icon(mark: Mark, x: float, y: float) -> str:
         return svg.cross((x, y), 5.0)
     if mark is Mark.COAST:
         return svg.element("line", **line, stroke="#2d6fb0", stroke_dasharray="5 3")
-    if mark is Mark.INSET:
+    if mark in (Mark.INSET, Mark.INSET_APART):
         return svg.element(
             "rect", x=x - 10, y=y - 6, width=20.0, height=12.0, fill="none", stroke=svg.INK, stroke_width=1.6
         )

@@ -30,3 +30,4 @@ class Mark(enum.Enum):
     VOID_BUILD = "build not made"
     REMOVED = "removed or disbanded"
     INSET = "area enlarged below"
+    INSET_APART = "area enlarged in the picture of its number"
