@@ -73,6 +73,7 @@ class Daemon:
     db: Database | None = None
     listen_port: int | None = None  # the port really bound (after start)
     http_port: int | None = None  # the status page's port (after start), if it is on
+    sole: bool = field(default=False, init=False)  # the only processor of its SQLite file
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         cfg = self.config
@@ -90,6 +91,7 @@ class Daemon:
         except OSError as exc:
             raise DaemonError(f"PAYJUDGE_DATA_DIR {cfg.data_dir}: {exc.strerror}") from None
         single = _one_daemon_per_sqlite_file(cfg.database_url)
+        self.sole = single is not None
         try:
             try:
                 # a database nobody migrated would answer every mail 451, forever
@@ -112,6 +114,13 @@ class Daemon:
     async def _serve(self, loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
         cfg = self.config
         self.db = db = self.db or Database(cfg.database_url, busy_seconds=cfg.sqlite_busy_seconds)
+        if self.sole:
+            # the only processor of this file: what a killed one was reading is taken again
+            # now, not when its lease runs out (one kill mid-message costs nothing)
+            with db.transaction() as s:
+                freed = repo.end_leases(s, self.clock.now())
+            if freed:
+                log.info("%d message(s) a stopped processor was reading are taken again", freed)
         inbound_wake = asyncio.Event()
         # The processor runs in a process of its own (service/worker.py); on a SQLite
         # database in memory, and under a clock a test moves, it is a thread of this one.

@@ -605,6 +605,22 @@ def start_attempts(s: Session, ids: list[int], now: datetime, lease_until: datet
     return {row[0]: Started(row[1], row[2], row[3]) for row in rows}
 
 
+def end_leases(s: Session, now: datetime) -> int:
+    """At the start of the only processor of a database (a SQLite file's daemon): end the
+    leases a killed processor left on the messages it was reading, so that they are taken
+    again at once, not when the lease runs out. A message waiting for its sender's rate
+    limit is let go too: the processor's claim asks the rate limit again and sets it back
+    to wait. Returns how many were let go."""
+    table = InboundMessage.__table__
+    assert isinstance(table, Table)
+    done = s.connection().execute(
+        update(table)
+        .where(table.c.state == InboundState.NEW, table.c.attempts > 0, table.c.not_before > now)
+        .values(not_before=None)
+    )
+    return int(done.rowcount or 0)
+
+
 def end_attempts(s: Session, ids: list[int], lease_until: datetime) -> None:
     """Take back the attempts counted at the messages of `ids` that still wait (their
     pass ended before them), and end the lease taken with them."""

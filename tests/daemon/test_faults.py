@@ -458,3 +458,30 @@ def test_sqlite_locked_answers_451_then_recovers(judges, smtp_sink, replies):
     assert replies.reply_to(msgid, timeout=40).subject == "Re: while the file is locked"
     _quiet(judge, replies)
     assert len(replies.answering(msgid)) == 1
+
+
+def test_a_message_a_killed_daemon_was_reading_is_taken_at_once_after_the_restart(judges, smtp_sink, replies):
+    """A processor counts a message's attempt and leases it for 30 s before it reads it
+    (so that a second daemon on one PostgreSQL leaves it alone). A SQLite file has one
+    daemon: after a kill -9 mid-message its lease holds nobody back, and the restarted
+    daemon takes the message at once, not when the lease runs out (it used to wait the 30 s,
+    which a test under load once ran out of)."""
+    import sqlite3
+
+    judge = judges(outbound=smtp_sink.url, settle=3600)
+    judge.migrated()
+    build_ready_games(judge.db_url, ["lease1"], sheets=False)
+    message_id, raw = make_mail(g.MASTER, f"SIGNON Mlease1 {g.MASTER_PASSWORD}\nSUMMARY lease1")
+    path = judge.db_url[len("sqlite:///") :]
+    leased = (datetime.now(UTC) + timedelta(seconds=30)).strftime("%Y-%m-%d %H:%M:%S.%f")
+    with sqlite3.connect(path) as conn:  # as a daemon killed while reading it leaves it
+        conn.execute(
+            "INSERT INTO inbound_message (message_id, source, sender, raw, received_at, state,"
+            " attempts, redacted, not_before) VALUES (?, 'smtp', ?, ?, ?, 'new', 1, 0, ?)",
+            (message_id, g.MASTER, raw, datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f"), leased),
+        )
+    started = time.monotonic()
+    judge.start()
+    reply = replies.reply_to(message_id, timeout=25)
+    assert "lease1" in reply.body
+    assert time.monotonic() - started < 25
