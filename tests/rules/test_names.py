@@ -3,10 +3,9 @@ expected, and takes one that came from the map or a position."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
+
+from tests.mypysnippet import run_mypy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,32 +39,8 @@ if owner is not None:
 """
 
 
-def _mypy(tmp_path: Path, source: str) -> tuple[str, int]:
-    path = tmp_path / "snippet.py"
-    path.write_text(textwrap.dedent(source))
-    # in a process of its own: mypy's API raises the interpreter's recursion limit for good,
-    # which would change what other tests see (a parser's RecursionError)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(ROOT / "pyproject.toml"),
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            "--no-error-summary",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return done.stdout + done.stderr, done.returncode
-
-
 def test_a_raw_string_is_no_power_name(tmp_path: Path) -> None:
-    out, status = _mypy(tmp_path, RAW)
+    out, status = run_mypy(tmp_path, RAW)
     assert status == 1
     lines = [line for line in out.splitlines() if "error" in line]
     assert len(lines) == 2, out
@@ -74,5 +49,5 @@ def test_a_raw_string_is_no_power_name(tmp_path: Path) -> None:
 
 
 def test_names_from_the_map_and_the_position_are_power_names(tmp_path: Path) -> None:
-    out, status = _mypy(tmp_path, TYPED)
+    out, status = run_mypy(tmp_path, TYPED)
     assert status == 0, out

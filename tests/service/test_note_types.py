@@ -14,8 +14,6 @@ import dataclasses
 import importlib
 import pkgutil
 import re
-import subprocess
-import sys
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -44,6 +42,7 @@ from payjudge.rules.phase import Phase
 from payjudge.templating import environment, render, templates_dir
 from payjudge.text.exchange import TradeLine
 from payjudge.vocabulary import GameStatus, LedgerKind, SeatStatus
+from tests.mypysnippet import run_mypy
 
 F = PowerName("FRANCE")
 G = PowerName("GERMANY")
@@ -503,27 +502,7 @@ reply.result(1, SeatChanged(power="FRANCE", status=SeatStatus.DUMMY))  # refused
 
 
 def test_mypy_refuses_a_note_that_is_not_its_type(tmp_path: Path) -> None:
-    path = tmp_path / "snippet.py"
-    path.write_text(SNIPPET)
-    # in a process of its own, as tests/rules/test_names.py does (mypy's API changes the
-    # interpreter's recursion limit for good)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(ROOT / "pyproject.toml"),
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            "--no-error-summary",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    out = done.stdout + done.stderr
+    out, _ = run_mypy(tmp_path, SNIPPET)
     refused = {n for n, line in enumerate(SNIPPET.splitlines(), 1) if "# refused" in line}
     flagged = {int(m) for m in re.findall(r"snippet\.py:(\d+): error", out)}
     assert flagged == refused, out

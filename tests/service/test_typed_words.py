@@ -5,9 +5,6 @@ string. The steps after a message's commands are values too (`game/after.py`).""
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,7 @@ import pytest
 from payjudge.game.after import AfterStep, Step
 from payjudge.game.context import Context
 from payjudge.service.steps import STEPS
+from tests.mypysnippet import run_mypy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,32 +64,8 @@ class Handler(PlayerHandler):
 """
 
 
-def _mypy(tmp_path: Path, source: str) -> tuple[str, int]:
-    path = tmp_path / "snippet.py"
-    path.write_text(textwrap.dedent(source))
-    # in a process of its own, as tests/rules/test_names.py does (mypy's API changes the
-    # interpreter's recursion limit for good)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(ROOT / "pyproject.toml"),
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            "--no-error-summary",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return done.stdout + done.stderr, done.returncode
-
-
 def test_a_string_is_no_vote_mail_kind_or_role(tmp_path: Path) -> None:
-    out, status = _mypy(tmp_path, RAW)
+    out, status = run_mypy(tmp_path, RAW)
     assert status == 1, out
     lines = [line for line in out.splitlines() if "error" in line]
     assert len(lines) == 3, out
@@ -101,7 +75,7 @@ def test_a_string_is_no_vote_mail_kind_or_role(tmp_path: Path) -> None:
 
 
 def test_votes_mail_kinds_and_roles_are_taken_as_values(tmp_path: Path) -> None:
-    out, status = _mypy(tmp_path, TYPED)
+    out, status = run_mypy(tmp_path, TYPED)
     assert status == 0, out
 
 
