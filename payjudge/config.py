@@ -100,6 +100,9 @@ class Config:
     # how long a SQLite writer waits for another process's write lock before it gives up
     # (an SMTP 451, or a message left for the next pass); PostgreSQL ignores it
     sqlite_busy_seconds: float = 30.0
+    # how long counting an attempt at a message keeps other processors off it: a message
+    # whose processor was killed is tried again this long after (service/processor.py)
+    lease_seconds: float = 30.0
     timezone: str = "UTC"  # default zone for times shown in mail
     log_level: str = "INFO"
     maps_dir: str = ""  # installed maps (default: <data_dir>/maps)

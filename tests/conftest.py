@@ -5,8 +5,10 @@ sources when PAYJUDGE_PURE=1 says so (payjudge/native.py)."""
 import os
 
 import pytest
+from argon2 import PasswordHasher
 
 from payjudge import native
+from payjudge.game import security
 from tests.servers import (  # noqa: F401  (fixtures are found by name)
     dovecot,
     imap_account,
@@ -33,3 +35,20 @@ def pytest_report_header(config: pytest.Config) -> str:
     if state["active"]:
         return f"payjudge engines: compiled ({len(state['modules'])} modules, payjudge/_compiled)"
     return f"payjudge engines: from source ({state['reason']})"
+
+
+# The judge hashes passwords with OWASP's minimum argon2id settings (19 MiB, 2 passes):
+# about 20 ms a hash or a first check. The suite creates some thousands of games and seats,
+# where those 20 ms took a fifth of the service tests' time and proved nothing each time.
+# In this process passwords are hashed with the same code, the same argon2id, at the
+# lightest settings (each hash names its own settings, so checking it runs as always), as
+# Django's documentation advises for test suites. The daemons the suite starts as
+# processes (tests/daemon) hash at the real settings, and `real_hashing` keeps them for a
+# test here (tests/service/test_security.py checks them).
+TEST_HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+
+
+@pytest.fixture(autouse=True)
+def _light_hashing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("real_hashing") is None:
+        monkeypatch.setattr(security, "_hasher", TEST_HASHER)

@@ -155,11 +155,16 @@ def _pg_connect(url_or_port, dbname: str = "postgres"):
     )
 
 
+def database_name(prefix: str) -> str:
+    """A name for a new database, unique on the cluster (by process and count)."""
+    return f"{prefix}_{os.getpid()}_{next(_db_counter)}"
+
+
 def fresh_database(pg_url: str, prefix: str = "t") -> str:
     """Create an empty database on the `pg_url` cluster and return its SQLAlchemy URL."""
-    name = f"{prefix}_{os.getpid()}_{next(_db_counter)}"
+    name = database_name(prefix)
     with _pg_connect(pg_url) as conn:
-        conn.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8'")
+        conn.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' STRATEGY FILE_COPY")
     return pg_url.rsplit("/", 1)[0] + "/" + name
 
 

@@ -22,8 +22,9 @@ short transaction of its own, so a read or a run that never ends (the process ki
 or crashed) still counts: a message whose second attempt did not finish either is
 quarantined when it comes back a third time (one kill of the daemon mid-message costs
 nothing: the message is processed after the restart), and so is one that spends its CPU
-budget (`service.budget`). Counting an attempt also leases the message for `LEASE`, so
-that a second daemon on the same PostgreSQL leaves it alone while it is read.
+budget (`service.budget`). Counting an attempt also leases the message for the setting
+`lease_seconds`, so that a second daemon on the same PostgreSQL leaves it alone while it
+is read.
 """
 
 from __future__ import annotations
@@ -83,11 +84,10 @@ class _Defer(Exception):
 RATE_WINDOW = timedelta(hours=1)  # `rate_limit_per_hour` counts the answers in it
 BATCH_MESSAGES = 25
 BATCH_SECONDS = {"sqlite": 0.0, "postgresql": 0.1}
-# how long counting an attempt keeps other processors off a message: reading a batch
-# ahead takes milliseconds (each message at most its budget, and a lease that ran out
-# costs no more than an attempt counted twice); a message whose processor died waits
-# this long after the count before it is tried again
-LEASE = timedelta(seconds=30)
+# How long counting an attempt keeps other processors off a message is the setting
+# `lease_seconds` (30 s): reading a batch ahead takes milliseconds (each message at most
+# its budget, and a lease that ran out costs no more than an attempt counted twice); a
+# message whose processor died waits this long after the count before it is tried again.
 UNFINISHED_ATTEMPTS = 2  # a message starting its next attempt after this many is set aside
 UNFINISHED = (
     "two attempts to process this message did not finish (the processor was stopped or "
@@ -141,7 +141,7 @@ def process_pending(
     wakes the sender; it does again when this returns)."""
     now = clock.now()
     ids = pending(db, limit, now)
-    passing = _Pass(lease=now + LEASE)
+    passing = _Pass(lease=now + timedelta(seconds=config.lease_seconds))
     done = told = 0
     try:
         while done < len(ids):

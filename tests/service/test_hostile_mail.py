@@ -9,6 +9,7 @@ import asyncio
 import email.policy
 import smtplib
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, update
@@ -220,7 +221,10 @@ def _killed_while_reading(judge: TestJudge, attempts: int) -> None:
     SqlInbound(judge.db, judge.clock).store_inbound(hostile.html_open_tags(), source="smtp")
     with judge.db.transaction() as s:  # what `_prepare` committed before the kill
         s.execute(
-            update(InboundMessage).values(attempts=attempts, not_before=judge.clock.now() + processor.LEASE)
+            update(InboundMessage).values(
+                attempts=attempts,
+                not_before=judge.clock.now() + timedelta(seconds=judge.config.lease_seconds),
+            )
         )
 
 
@@ -230,7 +234,7 @@ def test_a_message_killed_once_is_processed_after_the_lease(database):
     _killed_while_reading(judge, attempts=1)
     judge.process()
     assert _last(judge).state == "new"  # leased: another processor may be reading it
-    judge.clock.advance(seconds=processor.LEASE.total_seconds())
+    judge.clock.advance(seconds=judge.config.lease_seconds)
     judge.process()
     row = _last(judge)
     assert (row.state, row.attempts) == ("done", 2)
@@ -245,7 +249,7 @@ def test_a_message_whose_second_attempt_never_finished_is_quarantined_unread(dat
         raise _Unbounded("read a third time")
 
     monkeypatch.setattr(processor, "read_message", never)
-    judge.clock.advance(seconds=processor.LEASE.total_seconds())
+    judge.clock.advance(seconds=judge.config.lease_seconds)
     judge.process()
     row = _last(judge)
     assert (row.state, row.attempts) == ("quarantined", 3)

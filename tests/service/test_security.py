@@ -1,8 +1,22 @@
 """Passwords are argon2id hashes; a good check is remembered, a bad one never is."""
 
-from payjudge.game.security import _VERIFIED, check_password, hash_password
+import pytest
+
+from payjudge.game.security import _VERIFIED, check_password, hash_password, password_token
 
 
+@pytest.mark.real_hashing
+def test_hashes_use_owasp_argon2id_settings():
+    """The judge's own settings (the rest of the suite hashes lightly, tests/conftest.py):
+    argon2id, 19 MiB, 2 passes, one lane; a stored token costs the same search."""
+    assert hash_password("s3cret").startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    from payjudge.game import security
+
+    assert (security._hasher.memory_cost, security._hasher.time_cost) == (19456, 2)
+    assert password_token("salt", "s3cret").startswith("redacted-")
+
+
+@pytest.mark.real_hashing
 def test_hash_and_check():
     stored = hash_password("s3cret")
     assert stored.startswith("$argon2id$") and "s3cret" not in stored
