@@ -30,6 +30,7 @@ from pathlib import Path
 from ..rules.geography import Map, Terrain
 from .geometry import CoastPlace, Geometry, Place, Point
 from .insets import crowded
+from .pixels import Pixels
 
 WIDTH = 1000.0  # the picture's width, as our own standard map's
 _FAR = 2000  # where the drawing is moved while it is measured (no clipping)
@@ -155,12 +156,13 @@ class Rendered:
         return round(a * p[0] + c * p[1] + e, 1), round(b * p[0] + d * p[1] + f, 1)
 
 
-def _draw(ps: bytes, turn: str, box: tuple[int, int, int, int], k: float) -> bytes:
-    """One Ghostscript run: the drawing's `box` (points), `k` pixels a point, as PNG."""
+def _draw(ps: bytes, turn: str, box: tuple[int, int, int, int], k: float, device: str = "png16m") -> bytes:
+    """One Ghostscript run: the drawing's `box` (points), `k` pixels a point, as PNG (or
+    as the `device` writes it: ppmraw, raw pixels)."""
     x0, y0, x1, y1 = box
     done = _run(
         [
-            "-sDEVICE=png16m",
+            f"-sDEVICE={device}",
             f"-r{72 * k:.4f}",
             f"-dDEVICEWIDTHPOINTS={x1 - x0}",
             f"-dDEVICEHEIGHTPOINTS={y1 - y0}",
@@ -172,7 +174,7 @@ def _draw(ps: bytes, turn: str, box: tuple[int, int, int, int], k: float) -> byt
         ],
         _program(ps, f"{-x0} {-y0} translate {turn}"),
     )
-    if done.returncode != 0 or not done.stdout.startswith(b"\x89PNG"):
+    if done.returncode != 0 or not done.stdout.startswith(b"P6" if device == "ppmraw" else b"\x89PNG"):
         raise DrawingError("Ghostscript could not render the drawing")
     return done.stdout
 
@@ -198,7 +200,10 @@ def render_drawing(
     to_picture = (a * k, -b * k, c * k, -d * k, (e - x0) * k, (y1 - f) * k)
     rendered = Rendered(png, round(width, 1), round((y1 - y0) * k, 1), to_picture)
     if detail(rendered) if callable(detail) else detail:
-        rendered = replace(rendered, detail=_draw(ps, turn, box, k * DETAIL))
+        # written by us, row by row unfiltered, so that an inset can cut out its part
+        # (render/pixels.py)
+        detail_png = Pixels.from_ppm(_draw(ps, turn, box, k * DETAIL, "ppmraw")).png()
+        rendered = replace(rendered, detail=detail_png)
     return rendered
 
 
@@ -229,12 +234,13 @@ def drawing_geometry(game_map: Map, drawing: Drawing, rendered: Rendered) -> Geo
 def _cached(cached: Path) -> Rendered | None:
     """A rendering kept before, if it is whole. The detail picture (only a crowded map's)
     is kept as `.detail`, not `.png`: one PNG per drawing. A cache from before details
-    were made says nothing of them: the drawing is rendered again."""
+    were made says nothing of them, and one from before they were written to be cut
+    (`cut`, render/pixels.py) holds Ghostscript's: the drawing is rendered again."""
     if not (cached.with_suffix(".json").is_file() and cached.with_suffix(".png").is_file()):
         return None
     meta = json.loads(cached.with_suffix(".json").read_text())
     more = cached.with_suffix(".detail")
-    if "detail" not in meta or (meta["detail"] and not more.is_file()):
+    if "detail" not in meta or (meta["detail"] and not (more.is_file() and meta.get("cut"))):
         return None
     return Rendered(
         cached.with_suffix(".png").read_bytes(),
@@ -269,5 +275,6 @@ def load_drawing(path: Path, game_map: Map, cache_dir: Path | None = None) -> Ge
             if rendered.detail:
                 cached.with_suffix(".detail").write_bytes(rendered.detail)
             doc = {"width": rendered.width, "height": rendered.height, "matrix": rendered.matrix}
-            cached.with_suffix(".json").write_text(json.dumps({**doc, "detail": rendered.detail is not None}))
+            detail = rendered.detail is not None
+            cached.with_suffix(".json").write_text(json.dumps({**doc, "detail": detail, "cut": detail}))
     return drawing_geometry(game_map, drawing, rendered)

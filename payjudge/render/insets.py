@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .geometry import CoastPlace, Geometry, Place, Point
+from .pixels import cut
 
 Box = tuple[float, float, float, float]
 
@@ -61,6 +62,12 @@ class Inset:
 
         x, y, w, h = g.background_frame or (0.0, 0.0, g.width, g.height)
         x0, y0 = pt((x, y))
+        background = g.detail or g.background
+        frame = (x0, y0, w * self.scale, h * self.scale) if g.background else None
+        if background and frame:  # only the part in view, when the picture can be cut
+            part = cut(background, frame, (0.0, 0.0, g.width, self.height))
+            if part is not None:
+                background, frame = part
         return replace(
             g,
             width=g.width,
@@ -69,8 +76,8 @@ class Inset:
             coasts={n: coast(c) for n, c in g.coasts.items()},
             impassable=tuple(tuple(pt(q) for q in r) for r in g.impassable),
             lakes=tuple(tuple(pt(q) for q in r) for r in g.lakes),
-            background=g.detail or g.background,
-            background_frame=(x0, y0, w * self.scale, h * self.scale) if g.background else None,
+            background=background,
+            background_frame=frame,
             detail=None,
         )
 

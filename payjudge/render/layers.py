@@ -65,10 +65,10 @@ class Layers(OrderLayer):
                     "image",
                     class_="drawing",
                     href=g.background,
-                    x=x,
-                    y=y,
-                    width=w,
-                    height=h,
+                    x=svg.fine(x),
+                    y=svg.fine(y),
+                    width=svg.fine(w),
+                    height=svg.fine(h),
                     preserveAspectRatio="none",
                     # an inset's picture, scaled a little: sharp enough, and resvg is
                     # five times faster at it than with its best filter

@@ -63,6 +63,12 @@ def num(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
+def fine(v: float) -> str:
+    """A coordinate to a thousandth: where a picture is laid, a tenth off would move its
+    enlarged pixels (an inset's part of the detail picture, render/pixels.py)."""
+    return f"{v:.3f}".rstrip("0").rstrip(".")
+
+
 def attrs(**kw: object) -> str:
     out = []
     for key, value in kw.items():
