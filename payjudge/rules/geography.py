@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
+from . import convoychains
 from .names import PowerName, ProvinceName
 from .values import Value
 
@@ -15,11 +16,8 @@ _T = TypeVar("_T")
 _K = TypeVar("_K")
 
 # the work one convoy-chain question may take before the answer is approximated
+# (rules/convoychains.py)
 _CHAIN_SEARCH_STEPS = 50_000
-
-
-class _SearchTooLong(Exception):
-    """The convoy-chain search ran past `_CHAIN_SEARCH_STEPS`."""
 
 
 class Terrain(enum.Enum):
@@ -337,61 +335,44 @@ class Map:
             self._convoy_cache[key] = hit
         return hit
 
-    def _irreducible_chains(self, origin: str, dest: str) -> frozenset[str]:
-        # the seas next to each province as sets, made once (this search asks them often)
-        seas_of = self.derived(
+    def _sea_sets(self) -> Callable[[str], frozenset[str]]:
+        # the seas next to each province as sets, made once (the chain search asks them often)
+        return self.derived(
             "geography:sea sets", lambda m: {p: frozenset(seas) for p, seas in m._seas_of.items()}
         ).__getitem__
+
+    def _irreducible_chains(self, origin: str, dest: str) -> frozenset[str]:
+        seas_of = self._sea_sets()
         at_origin, at_dest = seas_of(origin), seas_of(dest)
-        found: set[str] = set()
-        path: list[str] = []
-        # Whether a sea lies on a chain with no shortcut is NP-hard in general; on the
-        # standard map and most variants the search below takes well under a millisecond,
-        # but on the largest (imperial: 356 provinces) a pair can take seconds. Past this
-        # many steps the answer falls back to every sea linked by seas to both ends: a
-        # convoy order through a redundant fleet is then accepted (as CONVOY_BACK would),
-        # never a legal one refused, and no order can stall the judge.
-        steps = [_CHAIN_SEARCH_STEPS]
+        found = convoychains.pair(at_origin, at_dest, seas_of, _CHAIN_SEARCH_STEPS)
+        return convoychains.linking(at_origin, at_dest, seas_of) if found is None else found
 
-        def extend(sea: str, blocked: frozenset[str]) -> None:
-            # no shortcut: the new sea touches only the last one of the chain, and only
-            # the first touches the origin; `blocked` holds the seas that may not come
-            # after `sea`: the chain's, those next to any but its last, the origin's
-            steps[0] -= 1
-            if steps[0] < 0:
-                raise _SearchTooLong
-            path.append(sea)
-            if sea in at_dest:
-                found.update(path)
+    def convoy_seas_from(self, origin: str) -> None:
+        """Answer `convoy_seas` from `origin` to every coastal province at once, in one walk
+        of its chains (rules/convoychains.py): what a list of every possible order asks."""
+        if origin not in self.provinces or not self.is_coastal(origin):
+            return
+        seas_of = self._sea_sets()
+        todo = [
+            (d, seas_of(d))
+            for d in self.provinces
+            if d != origin and self.is_coastal(d) and (origin, d) not in self._convoy_cache
+        ]
+        if not todo:
+            return
+        # a tree is a few thousand nodes on the largest maps that play well (youngstown:
+        # 6,000 at most); past twice one pair's steps it is left for the pairs' walks
+        answers = convoychains.from_origin(
+            seas_of(origin), todo, seas_of, _CHAIN_SEARCH_STEPS, 2 * _CHAIN_SEARCH_STEPS
+        )
+        for dest, at_dest in todo:
+            if answers is None:  # a tree past its budget: each pair on its own
+                found = self._irreducible_chains(origin, dest)
             else:
-                onward = blocked | seas_of(sea)
-                for nxt in seas_of(sea):
-                    if nxt not in blocked:
-                        extend(nxt, onward)
-            path.pop()
-
-        try:
-            for first in at_origin:
-                extend(first, at_origin)
-        except _SearchTooLong:
-            return self._seas_linking(at_origin, at_dest)
-        return frozenset(found)
-
-    def _seas_linking(self, at_origin: frozenset[str], at_dest: frozenset[str]) -> frozenset[str]:
-        """The seas of every sea-connected group that touches both ends."""
-        linked: set[str] = set()
-        unvisited = set(at_origin)
-        while unvisited:
-            group, frontier = set(), [unvisited.pop()]
-            while frontier:
-                here = frontier.pop()
-                if here not in group:
-                    group.add(here)
-                    frontier.extend(s for s in self._seas_of[here] if s not in group)
-            unvisited -= group
-            if group & at_dest:
-                linked |= group
-        return frozenset(linked)
+                answer = answers[dest]
+                # None: a pair whose own walk would have run past its steps, approximated
+                found = convoychains.linking(seas_of(origin), at_dest, seas_of) if answer is None else answer
+            self._convoy_cache[(origin, dest)] = found
 
     def __repr__(self) -> str:
         return f"<Map {self.name}: {len(self.provinces)} provinces, {len(self.powers)} powers>"

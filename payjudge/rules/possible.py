@@ -117,6 +117,7 @@ def _convoy_table(m: Map) -> dict[str, dict[str, tuple[str, ...]]]:
     coastal = sorted(p for p in m.provinces if m.is_coastal(p))
     table: dict[str, dict[str, list[str]]] = {}
     for origin in coastal:
+        m.convoy_seas_from(origin)  # every destination's answer in one walk
         for dest in coastal:
             for sea in m.convoy_seas(origin, dest):
                 table.setdefault(sea, {}).setdefault(origin, []).append(dest)

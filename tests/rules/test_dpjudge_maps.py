@@ -278,3 +278,36 @@ def test_homes_hold_provinces_only_and_build_anywhere_is_a_field():
     extra = next(c for c in sorted(m.supply_centers) if c not in {h for q in m.powers for h in q.homes})
     pos = Position(m, Phase.parse("W1701A"), {}, {"SAXONY": frozenset({"DRE", extra})})
     assert set(build_sites(pos, "SAXONY")) == {"DRE", extra}
+
+
+# imperial's trees run past any budget (its pairs are walked alone, as before)
+@pytest.mark.parametrize(
+    "path", [f for f in FILES if f.stem != "imperial"], ids=lambda p: f"{p.parent.name}/{p.stem}"
+)
+def test_one_walk_from_an_origin_answers_as_each_pair_walked_alone(path):
+    """`convoychains.from_origin` (what the list of possible orders asks, one walk per
+    origin) gives, for every pair of coasts, what the walk of that pair alone gives, its
+    fallback past its steps included. The steps are few here (`CAP`), so that the pairs
+    walked alone stay quick and many of them run past their steps."""
+    from payjudge.rules import convoychains as cc
+
+    m = dp(path.stem)
+    seas_of = m._sea_sets()
+    coastal = sorted(p for p in m.provinces if m.is_coastal(p))
+    walked = approximated = 0
+    for origin in coastal:
+        dests = [(d, seas_of(d)) for d in coastal if d != origin]
+        answers = cc.from_origin(seas_of(origin), dests, seas_of, CAP, 6_000)
+        if answers is None:  # a tree too large for this test's budget (imperial's)
+            continue
+        walked += 1
+        for dest, at_dest in dests:
+            alone = cc.pair(seas_of(origin), at_dest, seas_of, CAP)
+            assert answers[dest] == alone, (origin, dest)
+            approximated += alone is None
+    assert walked >= len(coastal) // 2
+    if path.stem == "youngstown":  # the cap's arithmetic was put to work
+        assert approximated > 100
+
+
+CAP = 40
