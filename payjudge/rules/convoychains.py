@@ -10,8 +10,8 @@ seconds. Past `cap` steps the answer falls back to every sea linked by seas to b
 (`linking`): a convoy through a redundant fleet is then accepted (as CONVOY_BACK would),
 never a legal one refused, and no order can stall the judge.
 
-**One origin for every destination at once** (`from_origin`). The possible orders of a
-position (rules/possible.py) ask every pair of coastal provinces: on youngstown, 96 x 95
+**One origin for every destination at once** (`from_origin`). The list of every possible
+order of a position (rules/possible.py) asks every pair of coastal provinces: on youngstown, 96 x 95
 walks, fifteen seconds. The walks from one origin to different destinations walk the same
 tree of chains: each stops at the first sea that touches its destination, and the tree's
 branching does not depend on the destination. So `from_origin` walks the tree once, to
