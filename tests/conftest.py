@@ -52,3 +52,30 @@ TEST_HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
 def _light_hashing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.get_closest_marker("real_hashing") is None:
         monkeypatch.setattr(security, "_hasher", TEST_HASHER)
+
+
+# The files whose tests take longest (measured with --durations on the whole suite), the
+# longest first. pytest-xdist deals each worker a run of the collected tests and an idle
+# worker steals from the end of another's: with these first, the last tests to run are
+# short ones, and neither worker is left alone with a 30-second game at the end.
+LONG_FIRST = (
+    "tests/sim/test_simulator.py",
+    "tests/daemon/test_faults.py",
+    "tests/service/test_variant_games.py",
+    "tests/payola/test_overspend.py",
+    "tests/service/test_variation_replay.py",
+    "tests/service/test_blind.py",
+    "tests/daemon/test_config_errors.py",
+    "tests/service/test_tincup.py",
+    "tests/daemon/test_smtp.py",
+    "tests/daemon/test_worker.py",
+    "tests/service/test_conclusion_flags.py",
+    "tests/web/test_signin_browser.py",
+    "tests/service/test_deadline_flags.py",
+    "tests/service/test_replay.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable
