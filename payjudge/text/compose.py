@@ -3,6 +3,8 @@ under the mail it answers, with files attached when there are any (the map pictu
 
 from __future__ import annotations
 
+import binascii
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,12 +96,39 @@ def compose_mail(
     msg.set_content(
         body, subtype="plain", charset="utf-8", cte="7bit" if ascii_short else _transfer_encoding(body)
     )
-    for item in attachments:
+    # Each file is attached as a stand-in of a few bytes, whose base64 line is replaced in
+    # the written mail by the file's: what the email package writes for the file itself,
+    # byte for byte (tests/mail/test_compose_plain.py), where its writer took a call per
+    # 76-character line of every picture, a tenth of a game's processing.
+    stand_ins: list[tuple[bytes, bytes]] = []
+    for n, item in enumerate(attachments):
         maintype, _, subtype = item.content_type.partition("/")
         if not (maintype and subtype) or any(c in item.filename for c in '\r\n"/\\'):
             raise ValueError(f"bad attachment: {item!r}")
-        msg.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
-    return message_id, msg.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP)
+        if not direct:  # the email package's own way, which tests compare with
+            msg.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
+            continue
+        # one base64 line (at most 57 bytes), found in no other mail's text
+        stand_in = f"payjudge attachment {n} {hashlib.sha256(message_id.encode()).hexdigest()[:20]}".encode()
+        msg.add_attachment(stand_in, maintype=maintype, subtype=subtype, filename=item.filename)
+        stand_ins.append((binascii.b2a_base64(stand_in, newline=False) + b"\r\n", _base64_lines(item.data)))
+    raw = msg.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP)
+    for line, lines in stand_ins:
+        head, found, tail = raw.partition(line)
+        if not found:  # (not seen: a stand-in is one line) the email package's own way
+            return compose_mail(
+                sender, to, subject, body, message_id=message_id, date=date, in_reply_to=in_reply_to,
+                references=references, auto_submitted=auto_submitted, attachments=attachments, direct=False,
+            )  # fmt: skip
+        raw = head + lines + tail
+    return message_id, raw
+
+
+def _base64_lines(data: bytes) -> bytes:
+    """`data` in base64 as the email package writes an attachment under the SMTP policy:
+    lines of 76 characters (57 bytes each), each ending in CRLF."""
+    encoded = binascii.b2a_base64(data, newline=False)
+    return b"".join(encoded[i : i + 76] + b"\r\n" for i in range(0, len(encoded), 76))
 
 
 _ATOM: Final = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"

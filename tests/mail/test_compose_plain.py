@@ -81,3 +81,26 @@ def test_random_ascii_mail_is_the_same():
             is not None
         )
     assert direct > 100  # the direct way was really compared
+
+
+@pytest.mark.parametrize("sizes", [[0], [1], [56], [57], [58], [300_000], [1000, 171, 57 * 40]])
+@pytest.mark.parametrize("to", [["a@b.test"], ["Ünï <u@b.test>"], ["ü@b.test"]])
+def test_attachments_are_written_as_the_email_package_writes_them(sizes, to):
+    """Pictures are attached by a stand-in replaced in the written mail; the result is the
+    email package's own, byte for byte (its multipart boundary is random: seeded alike)."""
+    rng = random.Random(sum(sizes))
+    files = [
+        compose.Attachment(f"g-S1901M-{n}.png", "image/png", rng.randbytes(size))
+        for n, size in enumerate(sizes)
+    ]
+    mails = []
+    for direct in (True, False):
+        random.seed(7)  # the boundary
+        mails.append(
+            compose.compose_mail(
+                "judge@pj.test", to, "Diplomacy results g S1901M", "naïve\n" * 3,
+                message_id="<" + "m" * 80 + "@pj.test>", date=DATE, attachments=files, direct=direct,
+            )[1]
+        )  # fmt: skip
+    assert mails[0] == mails[1]
+    assert b"payjudge attachment" not in mails[0]

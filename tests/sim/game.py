@@ -824,10 +824,13 @@ def without_pictures() -> None:
     time, and pictures have tests of their own (tests/render, tests/service/test_pictures)."""
     from payjudge.game.pictures import Pictures
 
-    def attachment(self, *args, **kwargs):
-        return None
+    def attachments(self, *args, **kwargs):
+        return ()
 
-    Pictures.attachment = attachment  # type: ignore[method-assign]
+    # (a stand-in for a method that is not there would skip nothing, as one did once the
+    # method took its plural name, and the simulator drew every picture since)
+    assert callable(getattr(Pictures, "attachments", None)), "Pictures.attachments is gone"
+    Pictures.attachments = attachments  # type: ignore[method-assign]
 
 
 def play(seed: int, years: int = 3, *, web: bool = True, replay_check: bool = True) -> Outcome:
