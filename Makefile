@@ -7,7 +7,7 @@
 #                  the engines' compile (`make native`, log in build/native.log); then the
 #                  engines' tests (tests/rules, tests/payola) again on the compiled build, and
 #                  tests/test_native_agreement.py: the build answers every case as the sources
-#   make check  -- the edit loop, about two minutes: the lint gate, the pure engines' tests on
+#   make check  -- the edit loop, about a minute: the lint gate, the pure engines' tests on
 #                  the sources and the simulator's CI seeds (tests/sim), on $(JOBS) workers
 #   make lint   -- ruff (lint and format check) and mypy, as configured in pyproject.toml
 #   make native -- compile the pure engines with mypyc (tools/build_native.py; nothing to do
