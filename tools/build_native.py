@@ -41,6 +41,7 @@ LEFT_OUT = {
     # map files are read once per map and process; their model is copied with
     # copy.deepcopy, which mypyc's frozen classes do not support
     "rules/mapread.py": "read once per map",
+    "rules/mapmodel.py": "read once per map (the model copy.deepcopy copies)",
     "rules/mapfile.py": "read once per map",
     "rules/mapkeys.py": "read once per map",
     "rules/mapedits.py": "read once per map",

@@ -4,15 +4,20 @@ an error of the builder's, naming the file and line."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .geography import Location, Power, Province, UnitType
+from .mapmodel import Model, Where
 from .mapnames import MARKS, UNOWNED, province_of
 from .names import PowerName
 
-if TYPE_CHECKING:
-    from .mapfile import _Builder
-    from .mapread import Model
+
+class _Builder(Protocol):
+    """What a check asks of the map's builder (`mapfile._Builder`, which runs them)."""
+
+    m: Model
+
+    def error(self, where: Where | None, message: str) -> None: ...
 
 
 def centres(b: _Builder, powers: list[PowerName], provinces: dict[str, Province]) -> set[str]:

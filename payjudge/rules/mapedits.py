@@ -1,4 +1,4 @@
-"""Edits of a map's tables (`mapread.Model`) that reach into all of them: a location
+"""Edits of a map's tables (`mapmodel.Model`) that reach into all of them: a location
 renamed (`OLD -> Name = NEW`) or dropped (`DROP X`), and a power renamed (`OLD -> NEW`).
 Every table that names the site or power is changed, so no later line finds the old name.
 """
@@ -6,12 +6,10 @@ Every table that names the site or power is changed, so no later line finds the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .mapmodel import Model
 from .mapnames import province_of
-
-if TYPE_CHECKING:
-    from .mapread import Model
 
 Rule = tuple[str, str, Any]
 

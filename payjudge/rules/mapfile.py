@@ -25,8 +25,9 @@ from .mapchecks import (
     special_adjacency,
     start_units,
 )
+from .mapmodel import Model, Where
 from .mapnames import ANYWHERE, MARKS, normalize_name, province_of
-from .mapread import Model, Reader, Where
+from .mapread import Reader
 from .mapsearch import MapError, find_map, map_names, map_sources, read_model, shipped_dir, variant_dir
 from .names import PowerName, ProvinceName
 

@@ -8,15 +8,27 @@ before named, and returns the power the next lines belong to (`None`: no power).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .mapedits import drop_site
+from .mapmodel import Model, Where
 from .mapnames import DPJUDGE_VARIANTS, TERRAIN_WORDS, power_key, province_of
 
-if TYPE_CHECKING:
-    from .mapread import Reader, Where
 
-Step = Callable[["Reader", str, list[str], "Where", "str | None"], "str | None"]
+class Reader(Protocol):
+    """What a step asks of the map reader (`mapread.Reader`, which calls the steps)."""
+
+    m: Model
+
+    def error(self, where: Where, message: str) -> None: ...
+    def read_file(self, name: str, where: Where | None = None) -> None: ...
+    def line(self, up: str, words: list[str], line: str, where: Where, power: str | None) -> str | None: ...
+    def terrain(self, up: str, words: list[str], where: Where) -> None: ...
+    def power_line(self, words: list[str], where: Where) -> str | None: ...
+    def add_homes(self, power: str, homes: list[str], reinit: bool, where: Where) -> None: ...
+
+
+Step = Callable[[Reader, str, list[str], Where, "str | None"], "str | None"]
 
 
 def _ignored(r: Reader, up: str, words: list[str], where: Where, power: str | None) -> str | None:

@@ -1,5 +1,5 @@
 """Finding a map's files (the maps a judge has installed, those payjudge ships, the files
-a map USEs) and reading their lines into DPjudge's tables (`mapread.Model`)."""
+a map USEs) and reading their lines into DPjudge's tables (`mapmodel.Model`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from .mapread import Model, Reader
+from .mapmodel import Model
+from .mapread import Reader
 
 
 class MapError(ValueError):
