@@ -7,6 +7,7 @@ data directory, and the SMTP listener on 127.0.0.1:2525.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import tomllib
@@ -172,6 +173,18 @@ _ENV = {
 }
 
 
+# settings with a range: outside it a value would stall or crash the judge (a lease of
+# 1e30 seconds overflows the clock; a negative one lets two processors take a message)
+_RANGES: dict[str, tuple[float, float]] = {"lease_seconds": (1.0, 86_400.0)}
+
+
+def _within(name: str, number: float) -> float:
+    low, high = _RANGES.get(name, (-math.inf, math.inf))
+    if not low <= number <= high:  # NaN too
+        raise ConfigError(f"bad value for {name}: {number!r} (from {low:g} to {high:g})")
+    return number
+
+
 def _coerce(name: str, value: Any) -> Any:
     kinds = {f.name: f.type for f in fields(Config)}
     kind = kinds[name]
@@ -179,13 +192,15 @@ def _coerce(name: str, value: Any) -> Any:
         if kind in ("int",):
             return int(value)
         if kind == "float":
-            return float(value)
+            return _within(name, float(value))
         if kind == "Path":
             return Path(value)
         if kind.startswith("tuple"):
             if isinstance(value, str):
                 return tuple(v.strip() for v in value.split(",") if v.strip())
             return tuple(value)
+    except ConfigError:
+        raise
     except (TypeError, ValueError):
         raise ConfigError(f"bad value for {name}: {value!r}") from None
     if kind == "str" and not isinstance(value, str):

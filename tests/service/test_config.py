@@ -60,3 +60,15 @@ def test_a_printed_config_shows_no_url_and_so_no_password():
     for secret in ("DbSecret1", "ImapSecret2", "SmtpSecret3"):
         assert secret not in shown
     assert config.database_url.endswith("@db/payjudge")  # the values are all still there
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "1e30", "inf", "nan", '"soon"'])
+def test_a_lease_out_of_range_is_refused(tmp_path, value):
+    """A lease of no time lets two processors take one message; an endless one overflows
+    the clock at the first message: both are refused at start, with the setting named."""
+    path = tmp_path / "payjudge.toml"
+    path.write_text(f"lease_seconds = {value}\n")
+    with pytest.raises(ConfigError, match="lease_seconds"):
+        load_config(path, env={})
+    path.write_text("lease_seconds = 5\n")
+    assert load_config(path, env={}).lease_seconds == 5.0
