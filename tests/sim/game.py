@@ -19,8 +19,11 @@ import shutil
 import tempfile
 import time
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import select
@@ -75,6 +78,7 @@ class Outcome:
     ended: str = ""
     failures: list[Failure] = field(default_factory=list)
     seconds: float = 0.0
+    pictures: int = 0  # mails that carried a picture
 
 
 _template: dict[str, Path] = {}
@@ -222,6 +226,7 @@ class Game:
                 self.fail("quarantine", f"{what}: message is {state}: {error}")
 
     def check_mail(self, mails: list[Mail]) -> None:
+        self.outcome.pictures += sum(b"Content-Type: image/png" in mail.raw for mail in mails)
         for mail in mails:
             if STRANGER in mail.to and mail.kind != "reply":
                 self.fail("relay", f"an unconfirmed observer got a {mail.kind} mail '{mail.subject}'")
@@ -819,9 +824,13 @@ def _header(mail: Mail) -> str:
     return head.decode("utf-8", "replace")
 
 
+_drawing: list[Any] = []  # Pictures.attachments itself, while `without_pictures` stands in
+
+
 def without_pictures() -> None:
     """Results mail without its picture: drawing and attaching a PNG is most of a phase's
-    time, and pictures have tests of their own (tests/render, tests/service/test_pictures)."""
+    time, and pictures have tests of their own (tests/render, tests/service/test_pictures).
+    `pictures_drawn` brings them back for one game."""
     from payjudge.game.pictures import Pictures
 
     def attachments(self, *args, **kwargs):
@@ -830,7 +839,23 @@ def without_pictures() -> None:
     # (a stand-in for a method that is not there would skip nothing, as one did once the
     # method took its plural name, and the simulator drew every picture since)
     assert callable(getattr(Pictures, "attachments", None)), "Pictures.attachments is gone"
+    if not _drawing:
+        _drawing.append(Pictures.attachments)
     Pictures.attachments = attachments  # type: ignore[method-assign]
+
+
+@contextmanager
+def pictures_drawn() -> Iterator[None]:
+    """The results pictures drawn and attached, as the judge does, for what runs inside."""
+    from payjudge.game.pictures import Pictures
+
+    stand_in = Pictures.attachments
+    if _drawing:
+        Pictures.attachments = _drawing[0]  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Pictures.attachments = stand_in  # type: ignore[method-assign]
 
 
 def play(seed: int, years: int = 3, *, web: bool = True, replay_check: bool = True) -> Outcome:
