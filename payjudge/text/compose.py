@@ -108,20 +108,25 @@ def compose_mail(
         if not direct:  # the email package's own way, which tests compare with
             msg.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
             continue
-        # one base64 line (at most 57 bytes), found in no other mail's text
-        stand_in = f"payjudge attachment {n} {hashlib.sha256(message_id.encode()).hexdigest()[:20]}".encode()
+        stand_in = _stand_in(n, message_id)
         msg.add_attachment(stand_in, maintype=maintype, subtype=subtype, filename=item.filename)
         stand_ins.append((binascii.b2a_base64(stand_in, newline=False) + b"\r\n", _base64_lines(item.data)))
     raw = msg.as_bytes(policy=policy.SMTPUTF8 if international else policy.SMTP)
     for line, lines in stand_ins:
         head, found, tail = raw.partition(line)
-        if not found:  # (not seen: a stand-in is one line) the email package's own way
+        if not found:  # (a stand-in of more than one line) the email package's own way
             return compose_mail(
                 sender, to, subject, body, message_id=message_id, date=date, in_reply_to=in_reply_to,
                 references=references, auto_submitted=auto_submitted, attachments=attachments, direct=False,
             )  # fmt: skip
         raw = head + lines + tail
     return message_id, raw
+
+
+def _stand_in(n: int, message_id: str) -> bytes:
+    """What file `n` is attached as until the mail is written: one base64 line (at most
+    57 bytes), found in no other mail's text."""
+    return f"payjudge attachment {n} {hashlib.sha256(message_id.encode()).hexdigest()[:20]}".encode()
 
 
 def _base64_lines(data: bytes) -> bytes:

@@ -104,3 +104,19 @@ def test_attachments_are_written_as_the_email_package_writes_them(sizes, to):
         )  # fmt: skip
     assert mails[0] == mails[1]
     assert b"payjudge attachment" not in mails[0]
+
+
+def test_a_stand_in_not_found_in_the_written_mail_falls_back_to_the_email_package(monkeypatch):
+    """A stand-in longer than one base64 line is not found as written: the mail is then
+    written by the email package itself, the same bytes."""
+    files = [compose.Attachment("g.png", "image/png", bytes(range(256)) * 40)]
+    args = ("judge@pj.test", ["a@b.test"], "Diplomacy results g S1901M", "body\n")
+    kwargs = {"message_id": "<m2@pj.test>", "date": DATE, "attachments": files}
+    random.seed(3)
+    expected = compose.compose_mail(*args, **kwargs, direct=False)[1]
+    monkeypatch.setattr(compose, "_stand_in", lambda n, message_id: b"x" * 200)
+    random.seed(3)  # (the direct attempt draws one boundary, the fallback another)
+    written = compose.compose_mail(*args, **kwargs)[1]
+    assert b"eHh4eHh4" not in written  # no stand-in's base64 is left
+    assert written.count(b"Content-Type: image/png") == 1
+    assert written.split(b"\r\n\r\n", 1)[1].count(b"\r\n") == expected.split(b"\r\n\r\n", 1)[1].count(b"\r\n")
